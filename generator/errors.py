@@ -1,0 +1,75 @@
+"""Problems the user can fix, and the exceptions that carry them.
+
+Library code never prints or exits: it returns problem lists or raises a
+``GeneratorError`` subclass; only the CLI turns them into output and exit codes.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """Where a value came from: a file path and a 1-based line (0 = whole file)."""
+
+    path: str
+    line: int = 0
+
+    def display(self, cwd: Path | None = None) -> str:
+        shown = _relative(self.path, cwd)
+        return f"{shown}:{self.line}" if self.line else shown
+
+
+def _relative(path: str, cwd: Path | None) -> str:
+    base = Path(cwd or Path.cwd()).resolve()
+    try:
+        rel = os.path.relpath(Path(path).resolve(), base)
+    except ValueError:  # another drive on Windows
+        return str(path)
+    return str(path) if rel.startswith(".." + os.sep + "..") else rel
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One located problem: ``path:line: field.path: message``."""
+
+    location: Location
+    field: str
+    message: str
+    severity: str = field(default="error", compare=False)  # "error" | "warning"
+
+    def display(self, cwd: Path | None = None) -> str:
+        head = self.location.display(cwd)
+        middle = f" {self.field}:" if self.field else ""
+        tag = "" if self.severity == "error" else f" {self.severity}:"
+        return f"{head}:{tag}{middle} {self.message}"
+
+
+def sort_problems(problems) -> list[Problem]:
+    return sorted(set(problems), key=lambda p: (p.location.path, p.location.line, p.field, p.message))
+
+
+class GeneratorError(Exception):
+    """Base of every error the CLI reports without a traceback."""
+
+
+class ProblemsError(GeneratorError):
+    """Raised when a stage found problems; carries all of them, sorted."""
+
+    def __init__(self, problems):
+        self.problems = sort_problems(problems)
+        super().__init__(f"{len(self.problems)} problem(s)")
+
+
+class ContentError(ProblemsError):
+    """The game's YAML content (or a layout or profile) is invalid."""
+
+
+class FontError(GeneratorError):
+    """A font file cannot be used (missing, not TrueType, lacks glyphs)."""
+
+
+class BuildError(GeneratorError):
+    """A build step failed for a reason the user can fix."""
