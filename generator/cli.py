@@ -1,0 +1,224 @@
+"""The ``pnp`` command. Only this module prints or exits.
+
+Exit codes: 0 ok, 1 problems found (content, fit, balance, build), 2 usage error.
+Command bodies stay thin: they resolve arguments, call the library, and report.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .errors import GeneratorError, ProblemsError, sort_problems
+
+log = logging.getLogger("pnp")
+
+
+class Reporter:
+    """Prints problems and progress; decides the exit code."""
+
+    def __init__(self, verbosity: int = 0):
+        self.verbosity = verbosity
+        self.failed = False
+
+    def problems(self, problems) -> None:
+        for problem in sort_problems(problems):
+            if problem.severity == "error":
+                self.failed = True
+            click.echo(problem.display())
+
+    def info(self, message: str) -> None:
+        if self.verbosity >= 0:
+            click.echo(message, err=True)
+
+    def detail(self, message: str) -> None:
+        if self.verbosity > 0:
+            click.echo(message, err=True)
+
+    def progress(self, iterable, label: str, length: int | None = None):
+        """A progress bar on a terminal only (none in pipes, CI or when quiet)."""
+        if self.verbosity < 0 or not sys.stderr.isatty():
+            return _NullBar(iterable)
+        return click.progressbar(iterable, label=label, length=length, file=sys.stderr)
+
+
+class _NullBar:
+    def __init__(self, iterable):
+        self.iterable = iterable
+
+    def __enter__(self):
+        return self.iterable
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _set_verbosity(ctx, _param, value):
+    if value:
+        ctx.ensure_object(dict)["verbosity"] = ctx.obj.get("verbosity", 0) + value
+
+
+verbose_option = click.option("-v", "--verbose", count=True, expose_value=False, callback=_set_verbosity,
+                              help="Say more (repeat for even more).")
+quiet_option = click.option("-q", "--quiet", "quiet", count=True, expose_value=False,
+                            callback=lambda ctx, p, v: _set_verbosity(ctx, p, -v), help="Only print problems.")
+
+
+def common_options(func):
+    return verbose_option(quiet_option(func))
+
+
+def reporter() -> Reporter:
+    ctx = click.get_current_context()
+    root = ctx.find_root()
+    verbosity = (root.obj or {}).get("verbosity", 0)
+    return Reporter(verbosity)
+
+
+def content_root() -> Path:
+    return Path("content")
+
+
+def known_games() -> list[str]:
+    root = content_root()
+    return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file()) if root.is_dir() else []
+
+
+def resolve_game(name: str) -> Path:
+    """GAME is a name under ./content or a path to a game directory."""
+    as_path = Path(name)
+    if (as_path / "game.yaml").is_file():
+        return as_path
+    candidate = content_root() / name
+    if (candidate / "game.yaml").is_file():
+        return candidate
+    known = ", ".join(known_games()) or "none under ./content"
+    if as_path.is_dir():
+        raise click.BadParameter(f"{name!r} has no game.yaml", param_hint="GAME")
+    raise click.BadParameter(f"unknown game {name!r}; known games: {known} (or give a path to a game directory)",
+                             param_hint="GAME")
+
+
+def resolve_games(names) -> list[Path]:
+    if names:
+        return [resolve_game(n) for n in names]
+    games = known_games()
+    if not games:
+        raise click.UsageError("no games under ./content; give a path to a game directory")
+    return [content_root() / g for g in games]
+
+
+def run_reporting(func):
+    """Turn GeneratorErrors into printed problems and exit code 1."""
+    try:
+        return func()
+    except ProblemsError as exc:
+        rep = reporter()
+        rep.problems(exc.problems)
+        raise SystemExit(1) from None
+    except GeneratorError as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pnp")
+@common_options
+@click.pass_context
+def main(ctx):
+    """Print-and-play generator: game data in, print sheets, rulebooks and verdicts out."""
+    ctx.ensure_object(dict)
+
+
+@main.command("list")
+@common_options
+def list_command():
+    """List the games under ./content."""
+    from .content import load_game
+
+    for name in known_games():
+        try:
+            game = load_game(content_root() / name)
+            click.echo(f"{name}\t{game.title}\t{sum(c.found for c in game.components)} pieces")
+        except ProblemsError as exc:
+            click.echo(f"{name}\t(invalid: {len(exc.problems)} problem(s); run `pnp validate {name}`)")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@common_options
+def manifest(game, as_json):
+    """Components of GAME with declared and found counts."""
+    from .manifest import manifest_of
+
+    path = resolve_game(game)
+    data = run_reporting(lambda: manifest_of(path))
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"{data['game']}")
+    for c in data["components"]:
+        expected = "-" if c["expected"] is None else c["expected"]
+        mark = "" if c["expected"] in (None, c["found"]) else "   <-- mismatch"
+        w, h = c["size_mm"]
+        click.echo(f"  {c['id']:<20} {c['kind']:<6} {w:g}x{h:g} mm  expected {expected:>4}  found {c['found']:>4}"
+                   f"  pages {c['pages']}{mark}")
+    click.echo(f"  total cards: {data['total_cards']}")
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@click.option("--no-balance", is_flag=True, help="Skip the simulated balance check (content and fit only).")
+@click.option("--workers", type=click.IntRange(1, 64), default=None, help="Simulation worker processes.")
+@common_options
+def validate(games, no_balance, workers):
+    """Check content, layouts, text fit and (simulated) balance of GAMES (default: all)."""
+    from .validate import validate_game
+
+    rep = reporter()
+    failed = False
+    for path in resolve_games(games):
+        rep.info(f"validating {path} ...")
+        result = run_reporting(lambda: validate_game(path, balance=not no_balance, workers=workers, reporter=rep))
+        rep.problems(result.problems)
+        if result.table:
+            click.echo(result.table)
+        failed = failed or not result.passed
+        rep.info(f"{path}: {'ok' if result.passed else 'FAILED'} ({result.summary})")
+    raise SystemExit(1 if failed else 0)
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output directory (default: output/<game>/).")
+@click.option("--profile", default=None, help="Sheet profile (layouts/profiles/<name>.yaml), e.g. letter-portrait.")
+@click.option("--no-validate", is_flag=True, help="Print even if the balance check fails (content must still load).")
+@click.option("--workers", type=click.IntRange(1, 64), default=None, help="Simulation worker processes.")
+@common_options
+def build(games, output_dir, profile, no_validate, workers):
+    """Build print-ready PDFs of GAMES (default: every game under ./content)."""
+    from .build import build_game
+
+    rep = reporter()
+    failed = False
+    for path in resolve_games(games):
+        out = output_dir if output_dir and len(games) <= 1 else (output_dir or Path("output")) / path.resolve().name \
+            if output_dir else Path("output") / path.resolve().name
+        rep.info(f"building {path} -> {out}")
+        result = run_reporting(lambda: build_game(path, out, profile=profile, validate=not no_validate,
+                                                  workers=workers, reporter=rep))
+        rep.problems(result.problems)
+        for written in result.written:
+            rep.info(f"  wrote {written}")
+        failed = failed or not result.ok
+    raise SystemExit(1 if failed else 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,321 @@
+"""``load_game(dir)``: every file of a game parsed, typed and cross-checked.
+
+All problems of all files are collected before anything is raised, so a designer sees
+every mistake of an edit at once, each as ``path:line: field: message``.
+"""
+from __future__ import annotations
+
+import glob as globmod
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path, PurePosixPath
+
+import yaml
+
+from ..errors import ContentError, Location, Problem
+from ..units import parse_length, named_size
+from .schema import Context, Spec, compile_schema, did_you_mean, validate
+from .yamlload import NodeBudget, node_location, parse_file, parse_text
+
+
+@dataclass
+class Component:
+    id: str
+    name: object
+    kind: str
+    files: list
+    schema: str
+    size_pt: tuple
+    shape: str
+    layout: str | None
+    back: str | None
+    back_per_card: bool
+    expected: int | None
+    records: list
+    location: Location
+    tiling: dict | None = None
+
+    @property
+    def found(self) -> int:
+        return sum(_count(r) for r in self.records)
+
+
+def _count(record) -> int:
+    count = record.get("count") if isinstance(record, dict) else None
+    return count if isinstance(count, int) and not isinstance(count, bool) else 1
+
+
+@dataclass
+class Game:
+    id: str
+    root: Path
+    meta: dict
+    types: dict
+    components: list
+    tables: dict
+    locations: dict = field(default_factory=dict, repr=False)
+    warnings: list = field(default_factory=list, repr=False)
+
+    def component(self, component_id: str) -> Component:
+        for component in self.components:
+            if component.id == component_id:
+                return component
+        raise KeyError(component_id)
+
+    def cards(self, component_id: str) -> list:
+        """Records expanded by ``count`` in file order."""
+        return [r for r in self.component(component_id).records for _ in range(_count(r))]
+
+    def where(self, record) -> Location | None:
+        return self.locations.get(id(record))
+
+    @property
+    def title(self) -> str:
+        return text_in(self.meta["title"], self.meta.get("lang", "ja"))
+
+
+def text_in(value, lang: str = "ja", fallback: str = "ja"):
+    """The string of a text field in ``lang`` (falling back), or the value unchanged."""
+    if isinstance(value, dict):
+        for key in (lang, fallback, *value):
+            if key in value:
+                return value[key]
+        return ""
+    return value
+
+
+@lru_cache(maxsize=None)
+def _schema_source(name: str) -> str:
+    return resources.files("generator").joinpath(f"schemas/{name}.yaml").read_text(encoding="utf-8")
+
+
+def builtin_types(name: str) -> dict:
+    """A schema shipped with the generator (game.yaml, profiles, layouts)."""
+    problems: list = []
+    path = f"<generator>/schemas/{name}.yaml"
+    types = compile_schema(parse_text(_schema_source(name), path), path, problems)
+    assert not problems, problems  # a bug in our own schema, not a user error
+    return types
+
+
+class _Loader:
+    def __init__(self, root: Path):
+        self.root = root
+        self.problems: list[Problem] = []
+        self.locations: dict = {}
+        self.ids: list = []
+        self.refs: list = []
+        self._cache: dict = {}
+
+    def parse(self, path: Path):
+        try:
+            return parse_file(path)
+        except ContentError as exc:
+            self.problems.extend(exc.problems)
+            return None
+
+    def check(self, node, spec: Spec, types: dict, path: Path, field_path: str, collect_ids=True):
+        ctx = Context(str(path), types, self.problems, NodeBudget(str(path)), game_root=self.root)
+        try:
+            value = validate(node, spec, ctx, field_path)
+        except ContentError as exc:
+            self.problems.extend(exc.problems)
+            return None
+        self.locations.update(ctx.locations)
+        if collect_ids:
+            self.ids.extend(ctx.ids)
+        self.refs.extend(ctx.refs)
+        return value
+
+
+def load_game(directory) -> Game:
+    """Load and check a game directory; raise ContentError listing every problem."""
+    root = Path(directory)
+    game_file = root / "game.yaml"
+    if not game_file.is_file():
+        raise ContentError([Problem(Location(str(root), 0), "", "not a game directory: no game.yaml here")])
+    loader = _Loader(root)
+    game_types = builtin_types("game")
+    node = loader.parse(game_file)
+    meta = loader.check(node, game_types["game"], game_types, game_file, "", collect_ids=False) if node else None
+    if meta is None:
+        raise ContentError(loader.problems or [Problem(Location(str(game_file), 1), "", "game.yaml is empty")])
+
+    schema_file = root / "schema.yaml"
+    schema_node = loader.parse(schema_file) if schema_file.is_file() else None
+    if not schema_file.is_file():
+        loader.problems.append(Problem(Location(str(root), 0), "", "missing schema.yaml (the game's record types)"))
+    types = compile_schema(schema_node, str(schema_file), loader.problems) if schema_node is not None else {}
+
+    components = [_load_component(loader, node, c, i, types) for i, c in enumerate(meta["components"])]
+    components = [c for c in components if c is not None]
+    tables = {c.id: c.records for c in components}
+    for i, entry in enumerate(meta["data"]):
+        where = _item_location(node, ["data", i], str(game_file))
+        if entry["id"] in tables:
+            loader.problems.append(Problem(where, f"data[{i}].id", f"{entry['id']!r} is already a component id"))
+            continue
+        tables[entry["id"]] = _load_data(loader, entry, where, f"data[{i}]", types)
+
+    _check_unique_ids(loader)
+    _check_refs(loader, tables)
+    _check_counts(loader, components)
+    if loader.problems:
+        raise ContentError(loader.problems)
+    return Game(id=root.resolve().name, root=root, meta=meta, types=types, components=components,
+                tables=tables, locations=loader.locations)
+
+
+def _item_location(node, keys, path) -> Location:
+    """Location of node[keys...] in a composed game.yaml (for problems found after validation)."""
+    current = node
+    for key in keys:
+        if isinstance(current, yaml.MappingNode):
+            current = next((v for k, v in current.value if getattr(k, "value", None) == key), current)
+        elif isinstance(current, yaml.SequenceNode) and isinstance(key, int) and key < len(current.value):
+            current = current.value[key]
+    return node_location(path, current)
+
+
+def _resolve_files(loader, spec, where, field_path) -> list[Path]:
+    patterns = spec if isinstance(spec, list) else [spec]
+    files: list[Path] = []
+    for pattern in patterns:
+        if not isinstance(pattern, str) or not pattern:
+            loader.problems.append(Problem(where, field_path, f"expected a file name or glob, got {pattern!r}"))
+            continue
+        pure = PurePosixPath(pattern)
+        if pure.is_absolute() or ".." in pure.parts:
+            loader.problems.append(Problem(where, field_path, f"{pattern!r} must be a relative path inside the game directory"))
+            continue
+        if any(ch in pattern for ch in "*?["):
+            matches = sorted(Path(p) for p in globmod.glob(str(loader.root / pattern)))
+            if not matches:
+                loader.problems.append(Problem(where, field_path, f"no file matches {pattern!r}"))
+            files.extend(matches)
+        elif not (loader.root / pattern).is_file():
+            loader.problems.append(Problem(where, field_path, f"file {pattern!r} not found"))
+        else:
+            files.append(loader.root / pattern)
+    return files
+
+
+def _size(loader, value, where, field_path):
+    try:
+        if isinstance(value, str):
+            return named_size(value)
+        if isinstance(value, list) and len(value) == 2:
+            w, h = (parse_length(v) for v in value)
+            if w > 0 and h > 0:
+                return (w, h)
+        raise ValueError(f"expected a named size (poker, square, a4-landscape ...) or [width, height], got {value!r}")
+    except ValueError as exc:
+        loader.problems.append(Problem(where, field_path, str(exc)))
+        return None
+
+
+def _records_of(loader, path: Path, type_name: str, types: dict, label: str):
+    """Validate a file of records once per (file, type), even if several components share it."""
+    key = (str(path), type_name)
+    if key not in loader._cache:
+        node = loader.parse(path)
+        if node is None:
+            loader._cache[key] = []
+        elif not isinstance(node, yaml.SequenceNode):
+            loader.problems.append(Problem(node_location(str(path), node), label, "a record file must be a YAML list of records"))
+            loader._cache[key] = []
+        else:
+            records = [loader.check(item, Spec(type_name), types, path, f"{label}[{i}]") for i, item in enumerate(node.value)]
+            loader._cache[key] = [r for r in records if isinstance(r, dict)]
+    return loader._cache[key]
+
+
+def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> Component | None:
+    where = _item_location(game_node, ["components", index], str(loader.root / "game.yaml"))
+    field_path = f"components[{index}]"
+    if meta["schema"] not in types:
+        if types:
+            loader.problems.append(Problem(where, f"{field_path}.schema",
+                                           f"no type {meta['schema']!r} in schema.yaml{did_you_mean(meta['schema'], types)}"))
+        return None
+    size = _size(loader, meta["size"], where, f"{field_path}.size")
+    files = _resolve_files(loader, meta["file"], where, f"{field_path}.file")
+    records = []
+    for path in files:
+        records.extend(_records_of(loader, path, meta["schema"], types, meta["id"]))
+    if meta.get("where"):
+        records = [r for r in records if all(r.get(k) == v for k, v in meta["where"].items())]
+    if size is None:
+        return None
+    return Component(id=meta["id"], name=meta.get("name") or meta["id"], kind=meta["kind"], files=files,
+                     schema=meta["schema"], size_pt=size, shape=meta["shape"], layout=meta.get("layout"),
+                     back=meta.get("back"), back_per_card=meta["back_per_card"], expected=meta.get("expected"),
+                     records=records, location=where, tiling=meta.get("tiling"))
+
+
+def _load_data(loader, entry, where, field_path, types):
+    if entry["schema"] not in types:
+        if types:
+            loader.problems.append(Problem(where, f"{field_path}.schema",
+                                           f"no type {entry['schema']!r} in schema.yaml{did_you_mean(entry['schema'], types)}"))
+        return None
+    files = _resolve_files(loader, entry["file"], where, f"{field_path}.file")
+    if not files:
+        return None
+    node = loader.parse(files[0])
+    if node is None:
+        loader.problems.append(Problem(Location(str(files[0]), 1), entry["id"], "file is empty"))
+        return None
+    return loader.check(node, Spec(entry["schema"]), types, files[0], entry["id"])
+
+
+def _check_unique_ids(loader):
+    first: dict = {}
+    for value, location, field_path in loader.ids:
+        if value in first and first[value] != location:
+            other = first[value]
+            loader.problems.append(Problem(location, field_path,
+                                           f"duplicate id {value!r} (also at {other.display()})"))
+        first.setdefault(value, location)
+
+
+def _record_ids(table) -> set:
+    if isinstance(table, list):
+        return {r.get("id") for r in table if isinstance(r, dict)}
+    if isinstance(table, dict):
+        return set(table)
+    return set()
+
+
+def _check_refs(loader, tables):
+    for use in loader.refs:
+        unknown = [t for t in use.targets if t not in tables]
+        if unknown:
+            loader.problems.append(Problem(use.location, use.field,
+                                           f"reference to unknown component {unknown[0]!r}{did_you_mean(unknown[0], tables)}"))
+            continue
+        ids = set().union(*(_record_ids(tables[t]) for t in use.targets))
+        if use.value not in ids:
+            loader.problems.append(Problem(use.location, use.field,
+                                           f"no {'/'.join(use.targets)} record with id {use.value!r}{did_you_mean(use.value, ids)}"))
+
+
+def _check_counts(loader, components):
+    for c in components:
+        if c.expected is not None and c.found != c.expected:
+            loader.problems.append(Problem(c.location, f"{c.id}.expected",
+                                           f"game.yaml declares {c.expected} but the data yields {c.found}"))
+
+
+def load_checked(path: Path, schema_name: str, type_name: str, root: Path | None = None):
+    """Parse and validate one standalone file (a sheet profile, ...) against a built-in schema."""
+    loader = _Loader(root or path.parent)
+    node = loader.parse(path)
+    if node is None and not loader.problems:
+        loader.problems.append(Problem(Location(str(path), 1), "", "file is empty"))
+    value = loader.check(node, Spec(type_name), builtin_types(schema_name), path, "", collect_ids=False) \
+        if node is not None else None
+    if loader.problems:
+        raise ContentError(loader.problems)
+    return value

@@ -1,0 +1,523 @@
+"""Closed, declarative record types (``schema.yaml``) and their validation.
+
+A game declares its record types as data; this module compiles those declarations
+(reporting mistakes in them with their lines) and validates YAML nodes against them,
+returning plain values and appending located problems. It knows nothing of any game.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import yaml
+
+from ..errors import Location, Problem
+from ..units import parse_length
+from .yamlload import NodeBudget, mapping_items, node_location, scalar_value, to_plain
+
+SCALAR_KINDS = {"id", "str", "text", "int", "number", "bool", "enum", "length", "color", "ref", "path", "any"}
+CONTAINER_KINDS = {"list", "map", "dict", "tagged"}
+_COMMON = {"type", "doc", "default", "optional"}
+_OPTIONS = {
+    "id": set(), "str": {"min_len", "max_len", "pattern"}, "text": {"min_len", "max_len"},
+    "int": {"min", "max"}, "number": {"min", "max"}, "bool": set(), "enum": {"values"},
+    "length": {"min", "max"}, "color": set(), "ref": {"to"}, "path": {"exts"}, "any": set(),
+    "list": {"items", "min_len", "max_len", "unique"}, "map": {"fields"}, "dict": {"keys", "values"},
+    "tagged": {"tag", "variants"},
+}
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+_LANG = re.compile(r"^[a-z]{2}$")
+MISSING = object()
+
+
+@dataclass
+class Spec:
+    """A compiled type spec. ``kind`` is a built-in kind or a named type."""
+
+    kind: str
+    options: dict = field(default_factory=dict)
+    fields: dict = field(default_factory=dict)      # map: name -> Spec
+    items: "Spec | None" = None                     # list
+    keys: "Spec | None" = None                      # dict
+    values: "Spec | None" = None                    # dict
+    variants: dict = field(default_factory=dict)    # tagged: name -> Spec(kind="map")
+    doc: str = ""
+    default: object = MISSING
+    optional: bool = False
+    location: Location | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is MISSING and not self.optional
+
+
+def did_you_mean(word, choices) -> str:
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Compiling schema.yaml
+
+
+class SchemaCompiler:
+    """Turns type-spec nodes into Specs, reporting mistakes with their lines."""
+
+    def __init__(self, path: str, problems: list, known_types: set[str]):
+        self.path, self.problems, self.known_types = path, problems, known_types
+
+    def _problem(self, node, field_path, message):
+        self.problems.append(Problem(node_location(self.path, node), field_path, message))
+
+    def compile(self, node: yaml.Node, field_path: str) -> Spec | None:
+        if isinstance(node, yaml.ScalarNode):  # shorthand: `life: int`
+            return self._named_or_kind(node, scalar_value(node), field_path, {})
+        if not isinstance(node, yaml.MappingNode):
+            self._problem(node, field_path, "a type spec must be a mapping such as {type: int}")
+            return None
+        items = {k: (kn, vn) for k, kn, vn in mapping_items(node, self.path, self.problems, field_path)}
+        if "fields" in items and "type" not in items:
+            kind = "map"
+        elif "type" in items:
+            kind = scalar_value(items["type"][1]) if isinstance(items["type"][1], yaml.ScalarNode) else None
+        else:
+            self._problem(node, field_path, "a type spec needs 'type:' (or 'fields:' for a record)")
+            return None
+        return self._named_or_kind(node, kind, field_path, items)
+
+    def _named_or_kind(self, node, kind, field_path, items) -> Spec | None:
+        if kind not in SCALAR_KINDS | CONTAINER_KINDS and kind not in self.known_types:
+            known = sorted(SCALAR_KINDS | CONTAINER_KINDS | self.known_types)
+            self._problem(node, f"{field_path}.type", f"unknown type {kind!r}{did_you_mean(kind, known)}")
+            return None
+        spec = Spec(kind=kind, location=node_location(self.path, node))
+        allowed = _COMMON | _OPTIONS.get(kind, set())
+        for key, (key_node, value_node) in items.items():
+            sub = f"{field_path}.{key}"
+            if key not in allowed:
+                self._problem(key_node, sub, f"unknown option for type {kind!r}{did_you_mean(key, allowed)}")
+                continue
+            if key == "type":
+                continue
+            if key == "doc":
+                spec.doc = str(scalar_value(value_node)) if isinstance(value_node, yaml.ScalarNode) else ""
+            elif key == "default":
+                spec.default = to_plain(value_node, self.path, self.problems, NodeBudget(self.path))
+            elif key == "optional":
+                spec.optional = bool(scalar_value(value_node)) if isinstance(value_node, yaml.ScalarNode) else False
+            elif key == "fields":
+                spec.fields = self._fields(value_node, sub)
+            elif key == "items" or (key in ("keys", "values") and kind == "dict"):
+                setattr(spec, key, self.compile(value_node, sub))
+            elif key == "variants":
+                spec.variants = self._variants(value_node, sub)
+            else:
+                spec.options[key] = to_plain(value_node, self.path, self.problems, NodeBudget(self.path))
+        self._check_required_options(node, spec, field_path)
+        return spec
+
+    def _fields(self, node, field_path) -> dict:
+        if not isinstance(node, yaml.MappingNode):
+            self._problem(node, field_path, "'fields' must be a mapping of field name to type spec")
+            return {}
+        result = {}
+        for key, _kn, value_node in mapping_items(node, self.path, self.problems, field_path):
+            spec = self.compile(value_node, f"{field_path}.{key}")
+            if spec is not None:
+                result[str(key)] = spec
+        return result
+
+    def _variants(self, node, field_path) -> dict:
+        if not isinstance(node, yaml.MappingNode):
+            self._problem(node, field_path, "'variants' must map each tag value to {doc, fields}")
+            return {}
+        result = {}
+        for key, _kn, value_node in mapping_items(node, self.path, self.problems, field_path):
+            sub = f"{field_path}.{key}"
+            if isinstance(value_node, yaml.ScalarNode) and scalar_value(value_node) is None:
+                result[str(key)] = Spec(kind="map", location=node_location(self.path, value_node))
+                continue
+            spec = self.compile(value_node, sub) if isinstance(value_node, yaml.MappingNode) and (
+                "fields" in {k.value for k, _ in value_node.value}) else None
+            if spec is None and isinstance(value_node, yaml.MappingNode):
+                spec = Spec(kind="map", location=node_location(self.path, value_node))
+                for k, kn, vn in mapping_items(value_node, self.path, self.problems, sub):
+                    if k == "doc":
+                        spec.doc = str(scalar_value(vn))
+                    else:
+                        self._problem(kn, f"{sub}.{k}", "a variant takes only 'doc' and 'fields'")
+            if spec is not None:
+                result[str(key)] = spec
+        return result
+
+    def _check_required_options(self, node, spec, field_path):
+        need = {"enum": "values", "ref": "to", "list": "items", "tagged": "variants"}
+        if spec.kind in need and need[spec.kind] not in spec.options and not (
+                spec.kind == "list" and spec.items) and not (spec.kind == "tagged" and spec.variants):
+            self._problem(node, field_path, f"type {spec.kind!r} needs '{need[spec.kind]}:'")
+        if spec.kind == "tagged":
+            spec.options.setdefault("tag", "type")
+        if spec.kind == "dict" and (spec.keys is None or spec.values is None):
+            self._problem(node, field_path, "type 'dict' needs 'keys:' and 'values:'")
+        if spec.kind == "enum" and not isinstance(spec.options.get("values"), list):
+            self._problem(node, field_path, "'values' must be a list")
+
+
+def compile_schema(node: yaml.Node | None, path: str, problems: list) -> dict[str, Spec]:
+    """``schema.yaml`` → {type name: Spec}."""
+    if node is None or not isinstance(node, yaml.MappingNode):
+        problems.append(Problem(Location(path, 1), "", "schema must be a mapping with 'types:'"))
+        return {}
+    top = {k: (kn, vn) for k, kn, vn in mapping_items(node, path, problems, "")}
+    for key, (key_node, _) in top.items():
+        if key != "types":
+            problems.append(Problem(node_location(path, key_node), str(key), f"unknown key{did_you_mean(key, ['types'])}"))
+    if "types" not in top or not isinstance(top["types"][1], yaml.MappingNode):
+        problems.append(Problem(node_location(path, node), "types", "missing 'types:' mapping"))
+        return {}
+    type_nodes = mapping_items(top["types"][1], path, problems, "types")
+    compiler = SchemaCompiler(path, problems, {str(k) for k, _, _ in type_nodes})
+    types = {}
+    for name, _kn, value_node in type_nodes:
+        spec = compiler.compile(value_node, f"types.{name}")
+        if spec is not None:
+            types[str(name)] = spec
+    return types
+
+
+# ---------------------------------------------------------------------------------------------
+# Validating values
+
+
+@dataclass
+class RefUse:
+    targets: tuple[str, ...]
+    value: str
+    location: Location
+    field: str
+
+
+@dataclass
+class Context:
+    """What validation needs besides the node: types, where we are, and what we collect."""
+
+    path: str
+    types: dict
+    problems: list
+    budget: NodeBudget
+    game_root: Path | None = None
+    refs: list = field(default_factory=list)
+    ids: list = field(default_factory=list)     # (id, Location, field)
+    locations: dict = field(default_factory=dict)  # id(plain container) -> Location
+
+    def problem(self, node, field_path, message):
+        self.problems.append(Problem(node_location(self.path, node), field_path, message))
+
+
+def _describe(node) -> str:
+    if isinstance(node, yaml.ScalarNode):
+        return repr(scalar_value(node))
+    return "a list" if isinstance(node, yaml.SequenceNode) else "a mapping"
+
+
+def validate(node: yaml.Node, spec: Spec, ctx: Context, field_path: str):
+    """Validate ``node`` against ``spec``; return the plain value (None when invalid)."""
+    ctx.budget.spend(node)
+    kind = spec.kind
+    if kind in ctx.types:
+        named = ctx.types[kind]
+        return validate(node, named, ctx, field_path)
+    checker = _CHECKERS[kind]
+    return checker(node, spec, ctx, field_path)
+
+
+def _scalar(node, ctx, field_path, expected):
+    if not isinstance(node, yaml.ScalarNode):
+        ctx.problem(node, field_path, f"expected {expected}, got {_describe(node)}")
+        return MISSING
+    return scalar_value(node)
+
+
+def _check_range(value, spec, ctx, node, field_path, shown=None):
+    lo, hi = spec.options.get("min"), spec.options.get("max")
+    if isinstance(lo, str):
+        lo = parse_length(lo)
+    if isinstance(hi, str):
+        hi = parse_length(hi)
+    shown = shown if shown is not None else value
+    if lo is not None and value < lo:
+        ctx.problem(node, field_path, f"{shown} is below the minimum {spec.options['min']}")
+    elif hi is not None and value > hi:
+        ctx.problem(node, field_path, f"{shown} is above the maximum {spec.options['max']}")
+
+
+def _check_int(node, spec, ctx, field_path):
+    value = _scalar(node, ctx, field_path, "an integer")
+    if value is MISSING:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        ctx.problem(node, field_path, f"expected an integer, got {value!r}")
+        return None
+    _check_range(value, spec, ctx, node, field_path)
+    return value
+
+
+def _check_number(node, spec, ctx, field_path):
+    value = _scalar(node, ctx, field_path, "a number")
+    if value is MISSING:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        ctx.problem(node, field_path, f"expected a number, got {value!r}")
+        return None
+    _check_range(value, spec, ctx, node, field_path)
+    return value
+
+
+def _check_bool(node, spec, ctx, field_path):
+    value = _scalar(node, ctx, field_path, "true or false")
+    if value is MISSING:
+        return None
+    if not isinstance(value, bool):
+        ctx.problem(node, field_path, f"expected true or false, got {value!r}")
+        return None
+    return value
+
+
+def _check_len(value, spec, ctx, node, field_path, what="characters"):
+    lo, hi = spec.options.get("min_len"), spec.options.get("max_len")
+    if lo is not None and len(value) < lo:
+        ctx.problem(node, field_path, f"has {len(value)} {what}; at least {lo} required")
+    if hi is not None and len(value) > hi:
+        ctx.problem(node, field_path, f"has {len(value)} {what}; at most {hi} allowed")
+
+
+def _check_str(node, spec, ctx, field_path):
+    value = _scalar(node, ctx, field_path, "a string")
+    if value is MISSING:
+        return None
+    if not isinstance(value, str):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(node.value)  # `version: 1.0` is meant as text
+        else:
+            ctx.problem(node, field_path, f"expected a string, got {value!r}")
+            return None
+    _check_len(value, spec, ctx, node, field_path)
+    pattern = spec.options.get("pattern")
+    if pattern and not re.fullmatch(pattern, value):
+        ctx.problem(node, field_path, f"{value!r} does not match the pattern {pattern}")
+    return value
+
+
+def _check_text(node, spec, ctx, field_path):
+    if isinstance(node, yaml.MappingNode):
+        result = {}
+        for key, key_node, value_node in mapping_items(node, ctx.path, ctx.problems, field_path):
+            sub = f"{field_path}.{key}"
+            if not isinstance(key, str) or not _LANG.match(key):
+                ctx.problem(key_node, sub, "text languages are two-letter codes such as 'ja' or 'en'")
+                continue
+            value = _check_str(value_node, Spec("str", options=spec.options), ctx, sub)
+            if value is not None:
+                result[key] = value
+        return result
+    value = _scalar(node, ctx, field_path, "text (a string or {ja: ..., en: ...})")
+    if value is MISSING:
+        return None
+    if value is None or isinstance(value, (bool, list, dict)):
+        ctx.problem(node, field_path, f"expected text (a string or {{ja: ..., en: ...}}), got {value!r}")
+        return None
+    value = value if isinstance(value, str) else str(node.value)
+    _check_len(value, spec, ctx, node, field_path)
+    return value
+
+
+def _check_id(node, spec, ctx, field_path):
+    value = _scalar(node, ctx, field_path, "an id")
+    if value is MISSING:
+        return None
+    if not isinstance(value, str) or not ID_PATTERN.match(value):
+        ctx.problem(node, field_path, f"{value!r} is not a valid id (lowercase letters, digits, '_' and '-')")
+        return None
+    ctx.ids.append((value, node_location(ctx.path, node), field_path))
+    return value
+
+
+def _check_enum(node, spec, ctx, field_path):
+    values = spec.options.get("values") or []
+    value = _scalar(node, ctx, field_path, f"one of {values}")
+    if value is MISSING:
+        return None
+    if value not in values:
+        ctx.problem(node, field_path, f"{value!r} is not one of {', '.join(map(str, values))}{did_you_mean(value, values)}")
+        return None
+    return value
+
+
+def _check_length(node, spec, ctx, field_path):
+    value = _scalar(node, ctx, field_path, "a length")
+    if value is MISSING:
+        return None
+    try:
+        points = parse_length(value)
+    except ValueError as exc:
+        ctx.problem(node, field_path, str(exc))
+        return None
+    _check_range(points, spec, ctx, node, field_path, shown=value)
+    return points
+
+
+def _check_color(node, spec, ctx, field_path):
+    value = _scalar(node, ctx, field_path, "a colour")
+    if value is MISSING:
+        return None
+    if not isinstance(value, str) or not (_COLOR.match(value) or _named_color(value)):
+        ctx.problem(node, field_path, f"{value!r} is not a colour ('#rrggbb', '#rgb' or a colour name)")
+        return None
+    return value
+
+
+def _named_color(name: str) -> bool:
+    from reportlab.lib import colors
+    return isinstance(getattr(colors, name, None), colors.Color)
+
+
+def _check_ref(node, spec, ctx, field_path):
+    value = _scalar(node, ctx, field_path, "an id")
+    if value is MISSING:
+        return None
+    if value is None:
+        return None if spec.optional or spec.default is None else value
+    targets = spec.options.get("to")
+    targets = tuple(targets) if isinstance(targets, list) else (targets,)
+    ctx.refs.append(RefUse(targets, value, node_location(ctx.path, node), field_path))
+    return value
+
+
+def _check_path(node, spec, ctx, field_path):
+    value = _scalar(node, ctx, field_path, "a file path")
+    if value is MISSING or value is None:
+        return None
+    if not isinstance(value, str):
+        ctx.problem(node, field_path, f"expected a file path, got {value!r}")
+        return None
+    pure = PurePosixPath(value.replace("\\", "/"))
+    if pure.is_absolute() or ".." in pure.parts or re.match(r"^[A-Za-z]:", value):
+        ctx.problem(node, field_path, f"{value!r} must be a relative path inside the game directory")
+        return None
+    exts = spec.options.get("exts")
+    if exts and pure.suffix.lower().lstrip(".") not in exts:
+        ctx.problem(node, field_path, f"{value!r} must be one of: {', '.join('.' + e for e in exts)}")
+        return None
+    if ctx.game_root is not None:
+        full = (ctx.game_root / pure).resolve()
+        if not full.is_relative_to(ctx.game_root.resolve()):
+            ctx.problem(node, field_path, f"{value!r} leaves the game directory")
+            return None
+        if not full.is_file():
+            ctx.problem(node, field_path, f"file {value!r} not found in {ctx.game_root}")
+            return None
+    return str(pure)
+
+
+def _check_any(node, spec, ctx, field_path):
+    return to_plain(node, ctx.path, ctx.problems, ctx.budget, field_path)
+
+
+def _check_list(node, spec, ctx, field_path):
+    if not isinstance(node, yaml.SequenceNode):
+        if isinstance(node, yaml.ScalarNode) and scalar_value(node) is None:
+            ctx.problem(node, field_path, "expected a list, got nothing (write [] for an empty list)")
+        else:
+            ctx.problem(node, field_path, f"expected a list, got {_describe(node)}")
+        return None
+    result = []
+    for i, item in enumerate(node.value):
+        value = validate(item, spec.items, ctx, f"{field_path}[{i}]") if spec.items else to_plain(
+            item, ctx.path, ctx.problems, ctx.budget)
+        result.append(value)
+    _check_len(result, spec, ctx, node, field_path, what="items")
+    if spec.options.get("unique"):
+        seen = set()
+        for i, value in enumerate(result):
+            key = repr(value)
+            if key in seen:
+                ctx.problem(node.value[i], f"{field_path}[{i}]", f"{value!r} is listed twice")
+            seen.add(key)
+    return result
+
+
+def _check_map(node, spec, ctx, field_path, extra_allowed=()):
+    if not isinstance(node, yaml.MappingNode):
+        ctx.problem(node, field_path, f"expected a mapping, got {_describe(node)}")
+        return None
+    result = {}
+    allowed = list(spec.fields) + list(extra_allowed)
+    for key, key_node, value_node in mapping_items(node, ctx.path, ctx.problems, field_path):
+        sub = f"{field_path}.{key}" if field_path else str(key)
+        if key in extra_allowed:
+            continue
+        if key not in spec.fields:
+            ctx.problem(key_node, sub, f"unknown field{did_you_mean(key, allowed)}")
+            continue
+        result[key] = validate(value_node, spec.fields[key], ctx, sub)
+    for name, field_spec in spec.fields.items():
+        if name in result or name in extra_allowed:
+            continue
+        if field_spec.required:
+            ctx.problem(node, f"{field_path}.{name}" if field_path else name, "missing required field")
+        else:
+            result[name] = None if field_spec.default is MISSING else _copy(field_spec.default)
+    ctx.locations[id(result)] = node_location(ctx.path, node)
+    return result
+
+
+def _copy(value):
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
+def _check_dict(node, spec, ctx, field_path):
+    if not isinstance(node, yaml.MappingNode):
+        ctx.problem(node, field_path, f"expected a mapping, got {_describe(node)}")
+        return None
+    result = {}
+    for key, key_node, value_node in mapping_items(node, ctx.path, ctx.problems, field_path):
+        sub = f"{field_path}.{key}"
+        key_value = validate(key_node, spec.keys, ctx, f"{sub} (key)")
+        result[key if key_value is None else key_value] = validate(value_node, spec.values, ctx, sub)
+    return result
+
+
+def _check_tagged(node, spec, ctx, field_path):
+    tag = spec.options.get("tag", "type")
+    if not isinstance(node, yaml.MappingNode):
+        ctx.problem(node, field_path, f"expected a mapping with '{tag}:', got {_describe(node)}")
+        return None
+    tag_node = next((vn for kn, vn in node.value if isinstance(kn, yaml.ScalarNode) and kn.value == tag), None)
+    if tag_node is None:
+        ctx.problem(node, f"{field_path}.{tag}", f"missing '{tag}:' (one of {', '.join(spec.variants)})")
+        return None
+    name = scalar_value(tag_node) if isinstance(tag_node, yaml.ScalarNode) else None
+    if name not in spec.variants:
+        ctx.problem(tag_node, f"{field_path}.{tag}",
+                    f"unknown {tag} {name!r}{did_you_mean(name, spec.variants)}; known: {', '.join(spec.variants)}")
+        return None
+    result = _check_map(node, spec.variants[name], ctx, field_path, extra_allowed=(tag,))
+    if result is not None:
+        result = {tag: name, **result}
+        ctx.locations[id(result)] = node_location(ctx.path, node)
+    return result
+
+
+_CHECKERS = {
+    "id": _check_id, "str": _check_str, "text": _check_text, "int": _check_int, "number": _check_number,
+    "bool": _check_bool, "enum": _check_enum, "length": _check_length, "color": _check_color,
+    "ref": _check_ref, "path": _check_path, "any": _check_any, "list": _check_list, "map": _check_map,
+    "dict": _check_dict, "tagged": _check_tagged,
+}

@@ -1,0 +1,155 @@
+"""Safe YAML parsing that keeps ``file:line`` on every node.
+
+We stop at PyYAML's *composed* node graph (never constructing arbitrary objects) and
+convert to plain values ourselves, so every value we hand on can be traced back to its
+line. Aliases are not expanded by composing; the converters count visited nodes so an
+alias bomb is refused instead of exhausting memory.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from ..errors import ContentError, Location, Problem
+
+MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_NODES = 200_000  # visited nodes per file, aliases counted each time they are used
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader used only to compose nodes and to construct scalars."""
+
+
+def node_location(path: str, node: yaml.Node) -> Location:
+    return Location(path, node.start_mark.line + 1)
+
+
+def parse_file(path: Path) -> yaml.Node | None:
+    """Compose one YAML file; raise ContentError with a located problem if it cannot be read."""
+    where = Location(str(path), 0)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ContentError([Problem(where, "", f"cannot read file: {exc.strerror}")]) from None
+    if size > MAX_FILE_BYTES:
+        raise ContentError([Problem(where, "", f"file is {size // 1024} KiB; the limit is {MAX_FILE_BYTES // 1024} KiB")])
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ContentError([Problem(where, "", f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
+    return parse_text(text, str(path))
+
+
+def parse_text(text: str, path: str) -> yaml.Node | None:
+    loader = _Loader(text)
+    try:
+        return loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 0
+        message = exc.problem or str(exc)
+        if exc.context:
+            message = f"{message} ({exc.context})"
+        raise ContentError([Problem(Location(path, line), "", f"YAML syntax error: {message}")]) from None
+    except yaml.YAMLError as exc:
+        raise ContentError([Problem(Location(path, 0), "", f"YAML error: {exc}")]) from None
+    finally:
+        loader.dispose()
+
+
+_SCALAR_LOADER = _Loader("")
+
+
+def scalar_value(node: yaml.ScalarNode):
+    """The plain Python value of a scalar (int, float, bool, None, str); dates stay strings."""
+    if node.tag in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"):
+        return node.value
+    return _SCALAR_LOADER.construct_object(node)
+
+
+class NodeBudget:
+    """Counts nodes visited while converting one file (alias-bomb guard)."""
+
+    def __init__(self, path: str, limit: int = MAX_NODES):
+        self.path, self.limit, self.used = path, limit, 0
+
+    def spend(self, node: yaml.Node) -> None:
+        self.used += 1
+        if self.used > self.limit:
+            raise ContentError([Problem(node_location(self.path, node), "",
+                                        f"more than {self.limit} values after expanding aliases; refusing (alias bomb?)")])
+
+
+def mapping_items(node: yaml.MappingNode, path: str, problems: list, field: str):
+    """Key/value node pairs with ``<<`` merges applied and duplicate keys reported."""
+    seen: dict = {}
+    out = []
+    for key_node, value_node in _merged(node):
+        if not isinstance(key_node, yaml.ScalarNode):
+            problems.append(Problem(node_location(path, key_node), field, "mapping keys must be plain values"))
+            continue
+        key = scalar_value(key_node)
+        if key in seen:
+            if seen[key] is not None:  # a key written twice in the same mapping
+                problems.append(Problem(node_location(path, key_node), _join(field, key),
+                                        f"duplicate key (first at line {seen[key]})"))
+            continue
+        seen[key] = key_node.start_mark.line + 1 if key_node.start_mark.line >= 0 else None
+        out.append((key, key_node, value_node))
+    return out
+
+
+def _merged(node: yaml.MappingNode):
+    own, merged = [], []
+    for key_node, value_node in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            for source in sources:
+                if isinstance(source, yaml.MappingNode):
+                    merged.extend(_merged(source))
+        else:
+            own.append((key_node, value_node))
+    own_keys = {k.value for k, _ in own if isinstance(k, yaml.ScalarNode)}
+    # Explicit keys win over merged ones; merged duplicates are not "written twice".
+    return own + [(k, v) for k, v in merged if not (isinstance(k, yaml.ScalarNode) and k.value in own_keys)]
+
+
+def _join(field: str, key) -> str:
+    return f"{field}.{key}" if field else str(key)
+
+
+def to_plain(node: yaml.Node, path: str, problems: list, budget: NodeBudget, field: str = ""):
+    """Convert a node to plain values with no schema (duplicate keys still reported)."""
+    budget.spend(node)
+    if isinstance(node, yaml.ScalarNode):
+        return scalar_value(node)
+    if isinstance(node, yaml.SequenceNode):
+        return [to_plain(item, path, problems, budget, f"{field}[{i}]") for i, item in enumerate(node.value)]
+    result = {}
+    for key, _key_node, value_node in mapping_items(node, path, problems, field):
+        result[key] = to_plain(value_node, path, problems, budget, _join(field, key))
+    return result
+
+
+class LocatedStr(str):
+    """A string that remembers the file and line it was written at (for template errors)."""
+
+    location: Location
+
+
+def to_located(node: yaml.Node, path: str, problems: list, budget: NodeBudget, field: str = ""):
+    """Like ``to_plain`` but strings are LocatedStr and mappings get a ``__line__`` entry."""
+    budget.spend(node)
+    if isinstance(node, yaml.ScalarNode):
+        value = scalar_value(node)
+        if isinstance(value, str):
+            value = LocatedStr(value)
+            value.location = node_location(path, node)
+        return value
+    if isinstance(node, yaml.SequenceNode):
+        return [to_located(item, path, problems, budget, f"{field}[{i}]") for i, item in enumerate(node.value)]
+    result = {"__line__": node.start_mark.line + 1}
+    for key, _key_node, value_node in mapping_items(node, path, problems, field):
+        result[key] = to_located(value_node, path, problems, budget, _join(field, key))
+    return result

@@ -1,0 +1,73 @@
+"""Jinja2 for layouts: sandboxed, strict, compiled once per source string.
+
+Templates may only read the card data they are given; a sandbox keeps them away from
+Python internals, and StrictUndefined turns a typo into an error (never an empty string).
+"""
+from __future__ import annotations
+
+from jinja2 import StrictUndefined, TemplateError
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+
+from ..errors import Location
+
+__all__ = ["ExprError", "Expressions", "is_template"]
+
+
+class ExprError(Exception):
+    """A template failed; carries the location of the template source."""
+
+    def __init__(self, location: Location | None, message: str):
+        self.location, self.message = location, message
+        super().__init__(message)
+
+
+def is_template(value) -> bool:
+    return isinstance(value, str) and ("{{" in value or "{%" in value)
+
+
+def _fmt_signed(value) -> str:
+    return f"+{value}" if isinstance(value, (int, float)) and value > 0 else str(value)
+
+
+class Expressions:
+    """Compiles and caches templates and bare expressions for one build."""
+
+    def __init__(self):
+        self.env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
+                                                 trim_blocks=True, lstrip_blocks=True)
+        self.env.filters["signed"] = _fmt_signed
+        self._templates: dict = {}
+        self._exprs: dict = {}
+
+    def render(self, source: str, context: dict) -> str:
+        try:
+            template = self._templates.get(source)
+            if template is None:
+                template = self._templates[source] = self.env.from_string(source)
+            return template.render(context)
+        except (TemplateError, SecurityError, TypeError, ValueError, ZeroDivisionError, KeyError,
+                AttributeError, IndexError) as exc:
+            raise ExprError(getattr(source, "location", None), _message(exc, source)) from None
+
+    def evaluate(self, source, context: dict):
+        """A bare expression (``when:``, ``repeat:``); literals pass through."""
+        if not isinstance(source, str):
+            return source
+        if is_template(source):
+            return self.render(source, context)
+        try:
+            expr = self._exprs.get(source)
+            if expr is None:
+                expr = self._exprs[source] = self.env.compile_expression(source, undefined_to_none=False)
+            value = expr(**context)
+            if isinstance(value, StrictUndefined):
+                str(value)  # raises UndefinedError with the missing name
+            return value
+        except (TemplateError, SecurityError, TypeError, ValueError, ZeroDivisionError, KeyError,
+                AttributeError, IndexError) as exc:
+            raise ExprError(getattr(source, "location", None), _message(exc, source)) from None
+
+
+def _message(exc: Exception, source: str) -> str:
+    shown = source if len(source) <= 60 else source[:57] + "..."
+    return f"template {shown!r}: {exc}"

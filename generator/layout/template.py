@@ -1,0 +1,195 @@
+"""Layout files: located loading, ``extends`` (one or several parents) and box merging.
+
+A child's top-level keys override its parents'; ``vars`` merge by name; ``boxes`` merge
+by ``id`` (a child box with a parent's id updates it in place, new boxes are appended,
+``remove: [ids]`` drops inherited ones). Parents are applied left to right.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import ContentError, Location, Problem
+from ..content.yamlload import NodeBudget, parse_file, to_located
+
+TOP_KEYS = {"extends", "description", "background", "vars", "boxes", "remove", "__line__"}
+COMMON_BOX_KEYS = {"id", "type", "when", "repeat", "x", "y", "w", "h", "dx", "dy", "rotate", "opacity", "__line__"}
+SHAPE_KEYS = {"fill", "stroke", "stroke_width", "dash"}
+BOX_KEYS = {
+    "rect": SHAPE_KEYS | {"r"},
+    "roundrect": SHAPE_KEYS | {"r"},
+    "ellipse": SHAPE_KEYS,
+    "line": {"x2", "y2", "stroke", "stroke_width", "dash", "cap"},
+    "polygon": SHAPE_KEYS | {"points"},
+    "path": SHAPE_KEYS | {"d", "viewbox"},
+    "image": {"src", "fit"},
+    "icon": {"name", "color"},
+    "text": {"text", "font", "size", "min_size", "leading", "align", "valign", "color", "icon_scale"},
+    "group": {"boxes", "clip"},
+}
+
+
+@dataclass
+class Layout:
+    name: str
+    path: Path
+    background: object = None
+    vars: dict = field(default_factory=dict)
+    boxes: list = field(default_factory=list)
+    files: tuple = ()  # this file and every ancestor (for change detection)
+
+
+def layout_search_path(game_root: Path) -> list[Path]:
+    """A game's own layouts/ first, then the project's (cwd), then the repository's."""
+    here = Path(__file__).resolve().parents[2] / "layouts"
+    paths = [game_root / "layouts", Path("layouts"), here]
+    unique = []
+    for p in paths:
+        if p.is_dir() and p.resolve() not in [u.resolve() for u in unique]:
+            unique.append(p)
+    return unique
+
+
+def find_layout_file(name: str, search: list[Path]) -> Path | None:
+    if not name or ".." in name.split("/") or name.startswith("/"):
+        return None
+    for root in search:
+        candidate = root / f"{name}.yaml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+class LayoutLoader:
+    """Loads layouts by name with caching; problems are collected, not raised one by one."""
+
+    def __init__(self, search: list[Path]):
+        self.search = search
+        self._raw: dict = {}
+        self._resolved: dict = {}
+
+    def load(self, name: str, referenced_at: Location | None = None, field: str = "layout") -> Layout:
+        if name not in self._resolved:
+            problems: list[Problem] = []
+            self._resolved[name] = self._resolve(name, [], problems, referenced_at, field)
+            if problems:
+                self._resolved[name] = ContentError(problems)
+        result = self._resolved[name]
+        if isinstance(result, ContentError):
+            raise result
+        return result
+
+    def _raw_file(self, name, problems, referenced_at, field):
+        path = find_layout_file(name, self.search)
+        if path is None:
+            where = referenced_at or Location("layouts", 0)
+            known = sorted(str(p.relative_to(root).with_suffix("")) for root in self.search
+                           for p in root.rglob("*.yaml") if "profiles" not in p.parts and p.name != "icons.yaml")
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            problems.append(Problem(where, field, f"layout {name!r} not found in {', '.join(map(str, self.search))}{hint}"))
+            return None, None
+        if path not in self._raw:
+            try:
+                node = parse_file(path)
+                data = to_located(node, str(path), problems, NodeBudget(str(path))) if node is not None else {}
+            except ContentError as exc:
+                problems.extend(exc.problems)
+                data = None
+            if data is not None and not isinstance(data, dict):
+                problems.append(Problem(Location(str(path), 1), "", "a layout must be a mapping with 'boxes:'"))
+                data = None
+            self._raw[path] = data
+        return path, self._raw[path]
+
+    def _resolve(self, name, chain, problems, referenced_at, field):
+        if name in chain:
+            cycle = " -> ".join(chain + [name])
+            problems.append(Problem(referenced_at or Location("layouts", 0), "extends", f"extends cycle: {cycle}"))
+            return None
+        path, raw = self._raw_file(name, problems, referenced_at, field)
+        if raw is None:
+            return None
+        self._check_keys(raw, path, problems)
+        parents = raw.get("extends") or []
+        parents = parents if isinstance(parents, list) else [parents]
+        merged = Layout(name=name, path=path)
+        files = [path]
+        for parent in parents:
+            where = Location(str(path), getattr(parent, "location", Location(str(path), 1)).line)
+            base = self._resolve(str(parent), chain + [name], problems, where, "extends")
+            if base is None:
+                continue
+            files.extend(base.files)
+            merged.background = base.background
+            merged.vars.update(base.vars)
+            merged.boxes = _merge_boxes(merged.boxes, base.boxes)
+        if "background" in raw:
+            merged.background = raw["background"]
+        vars_ = raw.get("vars") or {}
+        if not isinstance(vars_, dict):
+            problems.append(Problem(Location(str(path), raw["__line__"]), "vars", "expected a mapping of name: value"))
+        else:
+            merged.vars.update({k: v for k, v in vars_.items() if k != "__line__"})
+        removed = raw.get("remove") or []
+        merged.boxes = [b for b in merged.boxes if b.get("id") not in removed]
+        merged.boxes = _merge_boxes(merged.boxes, raw.get("boxes") or [])
+        merged.files = tuple(dict.fromkeys(files))
+        return merged
+
+    def _check_keys(self, raw, path, problems):
+        for key in raw:
+            if key not in TOP_KEYS:
+                problems.append(Problem(Location(str(path), raw["__line__"]), str(key),
+                                        f"unknown layout key{_hint(key, TOP_KEYS - {'__line__'})}"))
+        boxes = raw.get("boxes", [])
+        if not isinstance(boxes, list):
+            problems.append(Problem(Location(str(path), raw["__line__"]), "boxes", "expected a list of boxes"))
+            raw["boxes"] = []
+            return
+        _check_boxes(boxes, path, problems, "boxes")
+
+
+def _hint(word, choices):
+    close = difflib.get_close_matches(str(word), sorted(choices), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _check_boxes(boxes, path, problems, field):
+    for i, box in enumerate(boxes):
+        where_field = f"{field}[{i}]"
+        if not isinstance(box, dict):
+            problems.append(Problem(Location(str(path), 0), where_field, "a box must be a mapping"))
+            continue
+        where = Location(str(path), box.get("__line__", 0))
+        kind = box.get("type")
+        if kind is None and "id" in box:
+            continue  # an override of an inherited box: its type comes from the parent
+        if kind not in BOX_KEYS:
+            problems.append(Problem(where, f"{where_field}.type",
+                                    f"unknown box type {kind!r}{_hint(kind, BOX_KEYS)}; one of {', '.join(BOX_KEYS)}"))
+            continue
+        allowed = COMMON_BOX_KEYS | BOX_KEYS[kind]
+        for key in box:
+            if key not in allowed:
+                problems.append(Problem(where, f"{where_field}.{key}",
+                                        f"unknown key for a {kind} box{_hint(key, allowed - {'__line__'})}"))
+        if kind == "group":
+            _check_boxes(box.get("boxes") or [], path, problems, f"{where_field}.boxes")
+
+
+def _merge_boxes(base: list, overrides: list) -> list:
+    result = [dict(b) for b in base]
+    index = {b.get("id"): i for i, b in enumerate(result) if b.get("id")}
+    for box in overrides:
+        if not isinstance(box, dict):
+            continue
+        box_id = box.get("id")
+        if box_id and box_id in index:
+            result[index[box_id]] = {**result[index[box_id]], **box}
+        else:
+            result.append(dict(box))
+            if box_id:
+                index[box_id] = len(result) - 1
+    return result
