@@ -1,0 +1,374 @@
+"""Line breaking with Japanese kinsoku rules (shared by card text and the rulebook).
+
+Model: the text is cut into *atoms* — one CJK character, one character of a Latin/digit
+word, one ASCII space, one inline icon — and every boundary between two atoms gets a
+priority:
+
+- 2: a normal break opportunity (between CJK characters, between CJK and a word, after
+  a run of spaces);
+- 1: allowed but avoided (right after an inline icon, so ``:guard:ガード2`` keeps the
+  icon with at least the next character);
+- 0: forbidden (inside a Latin word or digit run such as ``2AP``, ``+1``, ``3/4``,
+  ``AP:3``; before a space; before a character that may not start a line; after one
+  that may not end a line; between two identical dashes).
+
+Lines are filled greedily. When the next atom does not fit, the line is cut at the
+last boundary of priority 2 (else 1) inside it. Because breaks before ``、。，．`` (and
+every other line-start-forbidden character) are forbidden, the character before them
+moves down with them: this is **oidashi** (push-down), and no line is ever wider than
+the width — there is no hanging punctuation. If a line has no allowed boundary at all
+(a word longer than the line, a run of forbidden characters), it is filled to the
+width character by character (an *emergency* break, counted in ``forced_breaks``);
+an atom wider than the whole line sits alone on an *overfull* line.
+
+ASCII spaces are break opportunities and are dropped at the ends and starts of wrapped
+lines (indentation at the start of a paragraph is kept). U+3000 (ideographic space) is
+a character like any CJK character and is never dropped.
+
+``measure`` callables must be additive (the width of a string is the sum of the widths
+of its characters), which holds for ReportLab's ``stringWidth`` with TrueType fonts.
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from generator.text.markup import Icon, Newline, Text, Token
+
+__all__ = [
+    "NO_START",
+    "NO_END",
+    "Piece",
+    "WrappedLine",
+    "Wrapped",
+    "wrap",
+    "break_lines",
+    "break_text",
+    "char_class",
+    "can_break",
+]
+
+# --- character classes -----------------------------------------------------------
+
+#: Characters that may not start a line (PRINT.md list, plus their half-width / ASCII
+#: forms, the other small kana, closing quotes, hyphens/tildes and unit postfixes).
+NO_START = frozenset(
+    # PRINT.md
+    "、。，．・：；？！ー…‥）」』】〕］｝〉》%％"
+    "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
+    "々ゝゞヽヾ"
+    # additions
+    "ゕゖㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ〻ヿ゛゜"
+    "〙〗｠»〟’”"
+    "｡､･｣ｰｧｨｩｪｫｬｭｮｯ"
+    ")]},.:;!?"
+    "‼⁇⁈⁉"
+    "〜～‐゠–"
+    "℃°′″‰"
+)
+
+#: Characters that may not end a line: opening brackets and quotes, currency prefixes.
+NO_END = frozenset(
+    # PRINT.md
+    "（「『【〔［｛〈《"
+    # additions
+    "〘〖｟«〝‘“([{｢"
+    "￥＄＃№"
+)
+
+#: Characters that are not separated from an identical neighbour (——, ――).
+_INSEPARABLE = frozenset("—―")
+
+_ASCII_SPACES = frozenset(" \t\f\v")
+
+CJK, WORD, SPACE = "cjk", "word", "space"
+_ICON = "icon"
+
+EPS = 1e-6
+
+
+def char_class(ch: str) -> str:
+    """``"space"`` (ASCII blanks), ``"cjk"`` (breakable on both sides) or ``"word"``.
+
+    Full-width ASCII forms (``０-９ Ａ-Ｚ ＋ ：`` ...) count as word characters so that
+    full-width numbers stay whole; U+3000 is ``"cjk"``.
+    """
+    if ch in _ASCII_SPACES:
+        return SPACE
+    o = ord(ch)
+    if 0xFF01 <= o <= 0xFF5E:
+        return WORD
+    eaw = unicodedata.east_asian_width(ch)
+    if eaw in ("W", "F", "H"):
+        return CJK
+    if eaw == "A" and o >= 0x2000:  # symbols (※ ★ → … ①) are full-width in Japanese text
+        return CJK
+    return WORD
+
+
+def _is_glue(ch: str) -> bool:
+    """Characters never separated from the character before them."""
+    o = ord(ch)
+    return (
+        unicodedata.category(ch) in ("Mn", "Me", "Mc")
+        or 0xFE00 <= o <= 0xFE0F
+        or 0xE0100 <= o <= 0xE01EF
+        or 0x1F3FB <= o <= 0x1F3FF
+        or o == 0x200D
+    )
+
+
+def can_break(before: str, after: str) -> bool:
+    """Whether a line may break between two adjacent characters.
+
+    A break is allowed after an ASCII space, never before one; otherwise it is allowed
+    unless ``before`` may not end a line, ``after`` may not start one, ``after`` is a
+    combining mark/variation selector, the two are identical dashes, or both belong to
+    one Latin word / digit run.
+    """
+    if char_class(after) == SPACE:
+        return False
+    if char_class(before) == SPACE:
+        return True
+    if before in NO_END or after in NO_START or _is_glue(after) or before == "\u200d":
+        return False
+    if before in _INSEPARABLE and after == before:
+        return False
+    return not (char_class(before) == WORD and char_class(after) == WORD)
+
+
+# --- data ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One atom placed on a line: a Text (one character, or a character with its
+    combining marks) or an Icon, with its measured width."""
+
+    token: Text | Icon
+    width: float
+    kind: str  # "cjk" | "word" | "space" | "icon"
+    gap_before: bool  # justification may add space before this piece
+
+
+@dataclass(frozen=True)
+class WrappedLine:
+    pieces: tuple[Piece, ...]
+    width: float  # natural width (trailing spaces excluded)
+    ends_paragraph: bool  # last line of a paragraph (explicit newline or end of text)
+    forced: bool = False  # ended by an emergency break (no allowed break point)
+    overfull: bool = False  # wider than the width (one atom wider than the line)
+
+    def tokens(self) -> list[Token]:
+        """The line as markup tokens, adjacent text of one style merged."""
+        out: list[Token] = []
+        for piece in self.pieces:
+            tok = piece.token
+            if isinstance(tok, Text) and out and isinstance(out[-1], Text) and out[-1].bold == tok.bold:
+                out[-1] = Text(out[-1].text + tok.text, tok.bold)
+            else:
+                out.append(tok)
+        return out
+
+    @property
+    def text(self) -> str:
+        """Plain text of the line (icons omitted)."""
+        return "".join(p.token.text for p in self.pieces if isinstance(p.token, Text))
+
+
+@dataclass(frozen=True)
+class Wrapped:
+    lines: list[WrappedLine]
+
+    @property
+    def forced_breaks(self) -> int:
+        return sum(1 for line in self.lines if line.forced or line.overfull)
+
+    @property
+    def overfull_lines(self) -> int:
+        return sum(1 for line in self.lines if line.overfull)
+
+
+@dataclass
+class _Atom:
+    kind: str
+    text: str
+    token: Text | Icon
+    width: float = 0.0
+
+    @property
+    def first(self) -> str:
+        return self.text[:1]
+
+    @property
+    def last(self) -> str:
+        return self.text[-1:]
+
+
+# --- atoms -----------------------------------------------------------------------
+
+
+def _paragraphs(tokens: Sequence[Token]) -> list[list[_Atom]]:
+    paragraphs: list[list[_Atom]] = [[]]
+    for tok in tokens:
+        if isinstance(tok, Newline):
+            paragraphs.append([])
+            continue
+        atoms = paragraphs[-1]
+        if isinstance(tok, Icon):
+            atoms.append(_Atom(_ICON, "", tok))
+            continue
+        if not isinstance(tok, Text):
+            raise TypeError(f"not a text token: {tok!r}")
+        start = len(atoms)
+        for ch in tok.text:
+            if ch == "\n":
+                raise ValueError("newlines inside Text tokens: use Newline tokens")
+            if _is_glue(ch) and len(atoms) > start and atoms[-1].kind != SPACE:
+                atoms[-1].text += ch
+                continue
+            atoms.append(_Atom(char_class(ch), ch, tok))
+    return paragraphs
+
+
+def _priority(atoms: list[_Atom], b: int, last_nonspace: list[int]) -> int:
+    prev, nxt = atoms[b - 1], atoms[b]
+    if nxt.kind == SPACE:
+        return 0
+    if nxt.kind != _ICON and (nxt.first in NO_START or _is_glue(nxt.first)):
+        return 0
+    if prev.kind == SPACE:
+        j = last_nonspace[b - 1]
+        if j < 0:
+            return 0  # only indentation before: breaking would leave an empty line
+        before = atoms[j]
+        if before.kind != _ICON and before.last in NO_END:
+            return 0
+        return 2
+    if prev.kind != _ICON and (prev.last in NO_END or prev.last == "\u200d"):
+        return 0
+    if prev.kind == _ICON:
+        return 1
+    if prev.kind == WORD and nxt.kind == WORD:
+        return 0
+    if prev.last in _INSEPARABLE and nxt.first == prev.last:
+        return 0
+    return 2
+
+
+def _gap_before(atoms: list[_Atom], b: int) -> bool:
+    prev, nxt = atoms[b - 1], atoms[b]
+    if nxt.kind == SPACE:
+        return False
+    if prev.kind == WORD and nxt.kind == WORD:
+        return False
+    if nxt.kind != _ICON and _is_glue(nxt.first):
+        return False
+    if prev.kind != _ICON and prev.last in _INSEPARABLE and nxt.first == prev.last:
+        return False
+    return True
+
+
+# --- breaking --------------------------------------------------------------------
+
+
+def wrap(tokens: Sequence[Token], measure: Callable[[Text | Icon], float], width: float) -> Wrapped:
+    """Break markup tokens into lines no wider than ``width``.
+
+    ``measure(token)`` returns the width of a ``Text`` (any substring of an input text
+    token, same ``bold``) or of an ``Icon``. Every explicit ``Newline`` ends a
+    paragraph; an empty paragraph gives an empty line.
+    """
+    lines: list[WrappedLine] = []
+    for atoms in _paragraphs(tokens):
+        for atom in atoms:
+            if atom.kind == _ICON:
+                atom.width = float(measure(atom.token))
+            else:
+                atom.width = float(measure(Text(atom.text, atom.token.bold)))
+        _wrap_paragraph(atoms, width, lines)
+    return Wrapped(lines)
+
+
+def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) -> None:
+    n = len(atoms)
+    if n == 0:
+        out.append(WrappedLine((), 0.0, True))
+        return
+    last_nonspace: list[int] = []
+    j = -1
+    for k, atom in enumerate(atoms):
+        if atom.kind != SPACE:
+            j = k
+        last_nonspace.append(j)
+    prio = [0] + [_priority(atoms, b, last_nonspace) for b in range(1, n)]
+    gaps = [False] + [_gap_before(atoms, b) for b in range(1, n)]
+
+    s = 0
+    while s < n:
+        total = 0.0
+        i = s
+        while i < n:
+            atom = atoms[i]
+            if atom.kind != SPACE and total + atom.width > width + EPS:
+                break
+            total += atom.width
+            i += 1
+        if i == n:
+            out.append(_line(atoms, gaps, s, n, ends=True))
+            return
+        forced = overfull = False
+        if all(a.kind == SPACE for a in atoms[s:i]):
+            p = i + 1  # this atom alone is wider than the line
+            overfull = True
+        else:
+            p = _best_break(prio, s, i)
+            if p is None:
+                p = i  # emergency: fill the line to the width, break where it overflows
+                forced = True
+        s_next = p
+        while s_next < n and atoms[s_next].kind == SPACE:
+            s_next += 1
+        out.append(_line(atoms, gaps, s, p, ends=s_next >= n, forced=forced, overfull=overfull))
+        s = s_next
+
+
+def _best_break(prio: list[int], s: int, i: int) -> int | None:
+    for wanted in (2, 1):
+        for p in range(i, s, -1):
+            if prio[p] >= wanted:
+                return p
+    return None
+
+
+def _line(atoms, gaps, s, e, *, ends, forced=False, overfull=False) -> WrappedLine:
+    while e > s and atoms[e - 1].kind == SPACE:
+        e -= 1
+    pieces = tuple(
+        Piece(
+            token=a.token if a.kind == _ICON else Text(a.text, a.token.bold),
+            width=a.width,
+            kind=a.kind,
+            gap_before=(k > s and gaps[k]),
+        )
+        for k, a in enumerate(atoms[s:e], start=s)
+    )
+    return WrappedLine(pieces, sum(p.width for p in pieces), ends, forced, overfull)
+
+
+def break_lines(tokens: Sequence[Token], measure: Callable[[Text | Icon], float], width: float) -> list[list[Token]]:
+    """Lines as lists of tokens (see :func:`wrap` for the rules)."""
+    return [line.tokens() for line in wrap(tokens, measure, width).lines]
+
+
+def break_text(text: str, measure: Callable[[str], float], width: float) -> list[str]:
+    """Plain-text convenience for paragraphs: ``measure(str) -> width``; ``\\n`` breaks."""
+    tokens: list[Token] = []
+    for k, part in enumerate(text.replace("\r\n", "\n").split("\n")):
+        if k:
+            tokens.append(Newline())
+        if part:
+            tokens.append(Text(part))
+    wrapped = wrap(tokens, lambda tok: measure(tok.text), width)
+    return [line.text for line in wrapped.lines]
