@@ -208,8 +208,7 @@ def build(games, output_dir, profile, no_validate, workers):
     rep = reporter()
     failed = False
     for path in resolve_games(games):
-        out = output_dir if output_dir and len(games) <= 1 else (output_dir or Path("output")) / path.resolve().name \
-            if output_dir else Path("output") / path.resolve().name
+        out = _output_dir(output_dir, path, several=len(games) != 1)
         rep.info(f"building {path} -> {out}")
         result = run_reporting(lambda: build_game(path, out, profile=profile, validate=not no_validate,
                                                   workers=workers, reporter=rep))
@@ -218,6 +217,14 @@ def build(games, output_dir, profile, no_validate, workers):
             rep.info(f"  wrote {written}")
         failed = failed or not result.ok
     raise SystemExit(1 if failed else 0)
+
+
+def _output_dir(option: Path | None, game_path: Path, several: bool) -> Path:
+    """``-o DIR`` is the output folder of one game; with several games each gets DIR/<game>."""
+    name = game_path.resolve().name
+    if option is None:
+        return Path("output") / name
+    return option / name if several else option
 
 
 if __name__ == "__main__":  # pragma: no cover

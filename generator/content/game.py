@@ -38,10 +38,11 @@ class Component:
 
     @property
     def found(self) -> int:
-        return sum(_count(r) for r in self.records)
+        return sum(copies_of(r) for r in self.records)
 
 
-def _count(record) -> int:
+def copies_of(record) -> int:
+    """How many printed copies a record yields (its `count`, default 1)."""
     count = record.get("count") if isinstance(record, dict) else None
     return count if isinstance(count, int) and not isinstance(count, bool) else 1
 
@@ -65,7 +66,7 @@ class Game:
 
     def cards(self, component_id: str) -> list:
         """Records expanded by ``count`` in file order."""
-        return [r for r in self.component(component_id).records for _ in range(_count(r))]
+        return [r for r in self.component(component_id).records for _ in range(copies_of(r))]
 
     def where(self, record) -> Location | None:
         return self.locations.get(id(record))
@@ -243,7 +244,7 @@ def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> C
     files = _resolve_files(loader, meta["file"], where, f"{field_path}.file")
     records = []
     for path in files:
-        records.extend(_records_of(loader, path, meta["schema"], types, meta["id"]))
+        records.extend(_records_of(loader, path, meta["schema"], types, path.stem))
     if meta.get("where"):
         records = [r for r in records if all(r.get(k) == v for k, v in meta["where"].items())]
     if size is None:

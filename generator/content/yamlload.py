@@ -7,6 +7,7 @@ alias bomb is refused instead of exhausting memory.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -18,7 +19,19 @@ MAX_NODES = 200_000  # visited nodes per file, aliases counted each time they ar
 
 
 class _Loader(yaml.SafeLoader):
-    """SafeLoader used only to compose nodes and to construct scalars."""
+    """SafeLoader used only to compose nodes and to construct scalars.
+
+    Booleans are YAML 1.2's ``true``/``false`` only: in YAML 1.1 ``on``, ``off``, ``yes``
+    and ``no`` are booleans too, which silently turns an enum value like ``off`` into False.
+    """
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                              list("tTfF"))
 
 
 def node_location(path: str, node: yaml.Node) -> Location:

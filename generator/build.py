@@ -1,0 +1,44 @@
+"""``pnp build``: validate, then write the print files atomically.
+
+Nothing is written unless the content loads, every face instantiates and fits, and (unless
+told otherwise) the simulated balance check passes: a game that is no longer playable is
+not printed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .outputs import write_atomic
+from .profiles import load_profile
+from .sheets import render_print_pdf
+from .validate import check_content, run_balance
+
+
+@dataclass
+class BuildResult:
+    written: list = field(default_factory=list)
+    problems: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.severity == "error" for p in self.problems)
+
+
+def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validate: bool = True,
+               workers: int | None = None, reporter=None) -> BuildResult:
+    game, cards, problems = check_content(path)
+    result = BuildResult(problems=problems)
+    if not result.ok:
+        return result
+    settings = game.meta["print"]
+    loaded = load_profile(profile or settings["profile"], game.root, settings["duplex"])
+    if validate:
+        verdict = run_balance(game, workers=workers, reporter=reporter, cached=True)
+        if verdict is not None:
+            result.problems.extend(verdict.problems)
+            if not verdict.passed:
+                return result
+    pdf = render_print_pdf(cards, loaded.profile, title=game.title)
+    result.written.append(write_atomic(Path(out_dir) / f"print-{loaded.paper_name}.pdf", pdf))
+    return result

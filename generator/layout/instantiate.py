@@ -1,0 +1,315 @@
+"""A layout + one card's data → a list of positioned drawing operations.
+
+Everything that can go wrong with a card (a template typo, a bad length, text that does
+not fit, an unknown icon, a glyph the font lacks) is found here, before anything is
+painted, and reported against the card's YAML line and the layout file.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from ..errors import Location, Problem
+from ..units import parse_length
+from .expr import ExprError, Expressions, is_template
+from .icons import parse_path
+from .template import Layout
+
+__all__ = ["Op", "CardContext", "Instantiator"]
+
+_CARD_FIELD = re.compile(r"card\.([A-Za-z_][A-Za-z0-9_]*)|card\[['\"]([^'\"]+)['\"]\]")
+MAX_REPEAT = 500
+
+
+@dataclass
+class Op:
+    """One thing to draw, in card coordinates: points, origin at the trim's top-left, y down."""
+
+    kind: str
+    x: float
+    y: float
+    w: float
+    h: float
+    style: dict = field(default_factory=dict)
+    payload: object = None       # text block, points, path segments, image path, icon name
+    rotate: float = 0.0
+    opacity: float = 1.0
+    children: list = field(default_factory=list)
+
+
+@dataclass
+class CardContext:
+    """What a template may read, and where problems about this card are reported."""
+
+    values: dict                 # card, component, game, data, ... (localised plain values)
+    location: Location           # the card's record in its YAML file
+    field_prefix: str            # e.g. "enemies[3]"
+
+
+@dataclass
+class _Scope:
+    ctx: CardContext
+    layout: Layout
+    problems: list
+    values: dict
+
+
+class Instantiator:
+    """Turns layouts into ops. One per build: it caches templates, icons and images."""
+
+    def __init__(self, fonts, icons, game_root: Path, size_pt: tuple, bleed: float,
+                 expressions: Expressions | None = None, layout_text=None):
+        from ..text import layout_text as default_layout_text
+
+        self.fonts, self.icons, self.game_root = fonts, icons, game_root
+        self.w, self.h = size_pt
+        self.bleed = bleed
+        self.expr = expressions or Expressions()
+        self.layout_text = layout_text or default_layout_text
+        self.icon_names = frozenset(icons.names())
+
+    def instantiate(self, layout: Layout, ctx: CardContext) -> tuple[list[Op], list[Problem]]:
+        problems: list[Problem] = []
+        values = dict(ctx.values)
+        values.update(W=self.w, H=self.h)
+        scope = _Scope(ctx, layout, problems, values)
+        values["v"] = self._vars(layout, scope)
+        ops: list[Op] = []
+        background = layout.background
+        if background is not None:
+            color = self._color(background, scope, "background", Location(str(layout.path), 1))
+            if color:
+                b = self.bleed
+                ops.append(Op("rect", -b, -b, self.w + 2 * b, self.h + 2 * b, {"fill": color}))
+        self._boxes(layout.boxes, scope, ops, "boxes")
+        return ops, problems
+
+    # -- helpers --------------------------------------------------------------------------
+    def _where(self, scope: _Scope, box: dict) -> Location:
+        return Location(str(scope.layout.path), box.get("__line__", 0) if isinstance(box, dict) else 0)
+
+    def _report(self, scope: _Scope, location: Location | None, box_id: str, message: str):
+        where = location or Location(str(scope.layout.path), 0)
+        scope.problems.append(Problem(where, box_id, f"{message} (card {scope.ctx.location.display()}"
+                                                     f" {scope.ctx.field_prefix})"))
+
+    def _vars(self, layout: Layout, scope: _Scope) -> dict:
+        result: dict = {}
+        scope.values["v"] = result
+        for name, source in layout.vars.items():
+            try:
+                result[name] = self.expr.evaluate(source, scope.values)
+            except ExprError as exc:
+                self._report(scope, exc.location or Location(str(layout.path), 0), f"vars.{name}", exc.message)
+                result[name] = None
+        return result
+
+    def _value(self, box, key, scope, default=None):
+        raw = box.get(key, default)
+        if is_template(raw):
+            return self.expr.render(raw, scope.values)
+        return raw
+
+    def _length(self, box, key, scope, default=0.0):
+        raw = self._value(box, key, scope, None)
+        if raw is None:
+            return default
+        return parse_length(raw.strip() if isinstance(raw, str) else raw)
+
+    def _color(self, raw, scope, label, where):
+        try:
+            value = self.expr.render(raw, scope.values) if is_template(raw) else raw
+        except ExprError as exc:
+            self._report(scope, exc.location or where, label, exc.message)
+            return None
+        if value in (None, "", "none", "None"):
+            return None
+        value = str(value).strip()
+        from reportlab.lib import colors
+        if re.fullmatch(r"#(?:[0-9a-fA-F]{3}){1,2}(?:[0-9a-fA-F]{2})?", value) or isinstance(
+                getattr(colors, value, None), colors.Color):
+            return value
+        raise ValueError(f"{value!r} is not a colour")
+
+    # -- boxes ----------------------------------------------------------------------------
+    def _boxes(self, boxes: list, scope: _Scope, out: list, field_path: str, origin=(0.0, 0.0)):
+        for i, box in enumerate(boxes):
+            if not isinstance(box, dict):
+                continue
+            box_id = str(box.get("id") or f"{field_path}[{i}]")
+            where = self._where(scope, box)
+            try:
+                if "when" in box and not self.expr.evaluate(box["when"], scope.values):
+                    continue
+                if box.get("type") is None:
+                    self._report(scope, where, box_id, "box has no type and overrides no inherited box")
+                    continue
+                repeat = self.expr.evaluate(box["repeat"], scope.values) if "repeat" in box else None
+                items = self._repeat_items(repeat)
+                for n, item in enumerate(items):
+                    if repeat is not None:
+                        scope.values["i"], scope.values["item"] = n, item
+                    self._box(box, scope, out, box_id, where, origin, n)
+            except ExprError as exc:
+                self._report(scope, exc.location or where, box_id, exc.message)
+            except ValueError as exc:
+                self._report(scope, where, box_id, str(exc))
+            finally:
+                scope.values.pop("i", None)
+                scope.values.pop("item", None)
+
+    def _repeat_items(self, repeat):
+        if repeat is None:
+            return [None]
+        if isinstance(repeat, bool):
+            raise ValueError(f"repeat must be a count or a list, got {repeat!r}")
+        if isinstance(repeat, int):
+            if not 0 <= repeat <= MAX_REPEAT:
+                raise ValueError(f"repeat count {repeat} is outside 0..{MAX_REPEAT}")
+            return list(range(repeat))
+        if isinstance(repeat, (list, tuple)):
+            return list(repeat)[:MAX_REPEAT]
+        if isinstance(repeat, dict):
+            return list(repeat.items())[:MAX_REPEAT]
+        raise ValueError(f"repeat must be a count or a list, got {repeat!r}")
+
+    def _box(self, box, scope, out, box_id, where, origin, n):
+        kind = box["type"]
+        x = origin[0] + self._length(box, "x", scope) + n * self._length(box, "dx", scope)
+        y = origin[1] + self._length(box, "y", scope) + n * self._length(box, "dy", scope)
+        w = self._length(box, "w", scope)
+        h = self._length(box, "h", scope)
+        rotate = float(self._value(box, "rotate", scope, 0) or 0)
+        opacity = float(self._value(box, "opacity", scope, 1) or 0)
+        if not 0 <= opacity <= 1:
+            raise ValueError(f"opacity {opacity} is outside 0..1")
+        op = Op(kind, x, y, w, h, rotate=rotate, opacity=opacity)
+        if kind in ("rect", "roundrect", "ellipse", "polygon", "path", "line"):
+            op.style = self._shape_style(box, scope, where, box_id)
+            if kind in ("rect", "roundrect"):
+                op.style["r"] = self._length(box, "r", scope)
+            elif kind == "line":
+                op.payload = (self._length(box, "x2", scope) + origin[0], self._length(box, "y2", scope) + origin[1])
+                op.style["cap"] = self._value(box, "cap", scope, "butt")
+            elif kind == "polygon":
+                op.payload = self._points(box, scope)
+            elif kind == "path":
+                op.payload = (parse_path(str(self._value(box, "d", scope, ""))), self._viewbox(box, scope, w, h))
+        elif kind == "image":
+            op.payload = self._image(box, scope)
+            op.style["fit"] = self._value(box, "fit", scope, "contain")
+            if op.style["fit"] not in ("contain", "cover", "stretch"):
+                raise ValueError(f"fit must be contain, cover or stretch, got {op.style['fit']!r}")
+        elif kind == "icon":
+            name = str(self._value(box, "name", scope, "")).strip()
+            if name not in self.icon_names:
+                raise ValueError(f"unknown icon {name!r}{_close(name, self.icon_names)}")
+            op.payload = name
+            op.style["color"] = self._color(box.get("color", "#000000"), scope, box_id, where)
+        elif kind == "text":
+            op.payload = self._text(box, scope, where, box_id, w, h)
+            op.style["color"] = self._color(box.get("color", "#000000"), scope, box_id, where)
+            if op.payload is None:
+                return
+        elif kind == "group":
+            op.style["clip"] = bool(self._value(box, "clip", scope, False))
+            self._boxes(box.get("boxes") or [], scope, op.children, box_id, origin=(x, y))
+        out.append(op)
+
+    def _shape_style(self, box, scope, where, box_id):
+        style = {"fill": self._color(box.get("fill"), scope, box_id, where),
+                 "stroke": self._color(box.get("stroke"), scope, box_id, where),
+                 "stroke_width": self._length(box, "stroke_width", scope, 0.5)}
+        dash = box.get("dash")
+        if dash:
+            style["dash"] = [parse_length(d) for d in dash] if isinstance(dash, list) else None
+        return style
+
+    def _points(self, box, scope):
+        raw = box.get("points")
+        raw = self.expr.evaluate(raw, scope.values) if isinstance(raw, str) else raw
+        if not isinstance(raw, list) or len(raw) < 2:
+            raise ValueError("points must be a list of at least two [x, y] pairs")
+        points = []
+        for pair in raw:
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise ValueError(f"each point must be [x, y], got {pair!r}")
+            points.append(tuple(parse_length(self.expr.render(p, scope.values) if is_template(p) else p) for p in pair))
+        return points
+
+    def _viewbox(self, box, scope, w, h):
+        viewbox = box.get("viewbox")
+        if viewbox is None:
+            return (0.0, 0.0, w or 1.0, h or 1.0)
+        if not (isinstance(viewbox, list) and len(viewbox) == 4 and viewbox[2] > 0 and viewbox[3] > 0):
+            raise ValueError("viewbox must be [x, y, width, height] numbers")
+        return tuple(float(v) for v in viewbox)
+
+    def _image(self, box, scope):
+        src = str(self._value(box, "src", scope, "")).strip()
+        pure = PurePosixPath(src)
+        if not src or pure.is_absolute() or ".." in pure.parts:
+            raise ValueError(f"image src {src!r} must be a relative path inside the game directory")
+        path = (self.game_root / pure).resolve()
+        if not path.is_relative_to(self.game_root.resolve()) or not path.is_file():
+            raise ValueError(f"image {src!r} not found in {self.game_root}")
+        return path
+
+    def _text(self, box, scope, where, box_id, w, h):
+        source = box.get("text", "")
+        text = self.expr.render(source, scope.values) if is_template(source) else str(source or "")
+        if not text.strip():
+            return None
+        size = self._length(box, "size", scope, 9.0)
+        min_size = self._length(box, "min_size", scope, size)
+        leading = float(self._value(box, "leading", scope, 1.3))
+        align = self._value(box, "align", scope, "left")
+        valign = self._value(box, "valign", scope, "top")
+        if align not in ("left", "center", "right", "justify"):
+            raise ValueError(f"align must be left, center, right or justify, got {align!r}")
+        if valign not in ("top", "middle", "bottom"):
+            raise ValueError(f"valign must be top, middle or bottom, got {valign!r}")
+        font = self._value(box, "font", scope, "regular")
+        if font not in ("regular", "bold"):
+            raise ValueError(f"font must be regular or bold, got {font!r}")
+        if w <= 0 or h <= 0:
+            raise ValueError("a text box needs a positive w and h")
+        block = self.layout_text(f"**{text}**" if font == "bold" else text, self.fonts, size=size, width=w,
+                                 height=h, leading=leading, min_size=min_size, align=align, valign=valign,
+                                 icon_names=self.icon_names,
+                                 icon_scale=float(self._value(box, "icon_scale", scope, 1.0)))
+        self._text_problems(block, scope, source, box_id, size)
+        return block
+
+    def _text_problems(self, block, scope, source, box_id, size):
+        card_field = _card_field(source)
+        field_path = f"{scope.ctx.field_prefix}.{card_field}" if card_field else scope.ctx.field_prefix
+        layout_name = _display_path(scope.layout.path)
+        if block.overflow_lines:
+            lines = "line" if block.overflow_lines == 1 else "lines"
+            scope.problems.append(Problem(scope.ctx.location, field_path,
+                                          f"overflows box '{box_id}' of {layout_name} by {block.overflow_lines} "
+                                          f"{lines} at {block.size:g}pt"))
+        for name in block.unknown_icons:
+            scope.problems.append(Problem(scope.ctx.location, field_path,
+                                          f"unknown icon ':{name}:' in box '{box_id}'{_close(name, self.icon_names)}"))
+        if block.missing_glyphs:
+            chars = "".join(sorted(block.missing_glyphs))
+            scope.problems.append(Problem(scope.ctx.location, field_path,
+                                          f"the font has no glyph for {chars!r} (box '{box_id}' of {layout_name})"))
+
+
+def _card_field(source) -> str | None:
+    match = _CARD_FIELD.search(str(source))
+    return (match.group(1) or match.group(2)) if match else None
+
+
+def _display_path(path) -> str:
+    return Location(str(path)).display()
+
+
+def _close(name, names) -> str:
+    import difflib
+    close = difflib.get_close_matches(name, sorted(names), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""

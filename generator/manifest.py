@@ -1,0 +1,32 @@
+"""``pnp manifest``: what a game contains, declared against found, and how many pages."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .content import load_game
+from .units import to_mm
+
+
+def manifest_of(path: Path, profile_name: str | None = None) -> dict:
+    from .sheets import pages_for
+    from .profiles import load_profile
+
+    game = load_game(path)
+    settings = game.meta["print"]
+    loaded = load_profile(profile_name or settings["profile"], game.root, settings["duplex"])
+    components = []
+    for c in game.components:
+        w, h = c.size_pt
+        components.append({
+            "id": c.id,
+            "kind": c.kind,
+            "size_mm": [round(to_mm(w), 2), round(to_mm(h), 2)],
+            "expected": c.expected,
+            "found": c.found,
+            "pages": pages_for(c, loaded.profile) if c.layout else 0,
+        })
+    return {
+        "game": game.id,
+        "components": components,
+        "total_cards": sum(c.found for c in game.components if c.kind == "card"),
+    }

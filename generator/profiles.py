@@ -1,0 +1,43 @@
+"""Sheet profiles: ``layouts/profiles/<name>.yaml`` → an imposition ``Profile``."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .content.game import load_checked
+from .errors import ContentError, Location, Problem
+from .layout.template import layout_search_path
+from .units import named_size
+
+
+@dataclass(frozen=True)
+class LoadedProfile:
+    profile: object      # generator.impose.Profile
+    paper_name: str      # "a4", "letter" ... (names the print file)
+    path: Path
+
+
+def profile_path(name: str, game_root: Path) -> Path:
+    for root in layout_search_path(game_root):
+        candidate = root / "profiles" / f"{name}.yaml"
+        if candidate.is_file():
+            return candidate
+    known = sorted({p.stem for root in layout_search_path(game_root) for p in (root / "profiles").glob("*.yaml")})
+    raise ContentError([Problem(Location(str(game_root / "game.yaml"), 0), "print.profile",
+                                f"unknown sheet profile {name!r}; known: {', '.join(known) or 'none'}")])
+
+
+def load_profile(name: str, game_root: Path, duplex: str | None = None):
+    """Load and check a profile; ``duplex`` (from game.yaml) applies unless the profile sets its own."""
+    from .impose import profile_from_mapping
+
+    path = profile_path(name, game_root)
+    data = load_checked(path, "profile", "profile")
+    w, h = named_size(data["paper"])
+    if data["orientation"] == "landscape":
+        w, h = max(w, h), min(w, h)
+    mapping = {k: v for k, v in data.items() if k not in ("paper", "orientation", "description")}
+    mapping["paper"] = (w, h)
+    mapping["back_offset"] = tuple(data["back_offset"])
+    mapping["duplex"] = data["duplex"] or duplex or "long-edge"
+    return LoadedProfile(profile_from_mapping(name, mapping), data["paper"], path)

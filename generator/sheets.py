@@ -1,0 +1,118 @@
+"""Card faces → printer pages: imposition of cards, tiles and tokens, boards full-page or tiled.
+
+Geometry comes from ``generator.impose`` (pure arithmetic); this module only wires each
+component's faces to it and paints them. One canvas per output file, deterministic
+(``invariant=1``) and with the game's embedded font as the initial font, so no page ever
+references a non-embedded Helvetica.
+"""
+from __future__ import annotations
+
+import io
+
+from reportlab.pdfgen.canvas import Canvas
+
+from .cards import CardSet, Faces
+from .content.game import text_in
+from .layout.paint import Painter
+
+
+def _fits(w, h, area_w, area_h) -> bool:
+    return (w <= area_w + 0.01 and h <= area_h + 0.01) or (h <= area_w + 0.01 and w <= area_h + 0.01)
+
+
+def board_mode(component, profile) -> str:
+    """'page' (fits the printable area), 'full' (fits the paper: printed edge to edge) or 'tiled'."""
+    w, h = component.size_pt
+    pw, ph = profile.paper
+    if _fits(w, h, pw - 2 * profile.margin, ph - 2 * profile.margin):
+        return "page"
+    if _fits(w, h, pw, ph):
+        return "full"
+    return "tiled"
+
+
+def pages_for(component, profile) -> int:
+    from .impose import impose, plan_tiles
+
+    w, h = component.size_pt
+    if component.kind == "board":
+        mode = board_mode(component, profile)
+        if mode != "tiled":
+            return component.found
+        plan = plan_tiles(w, h, *profile.paper, profile.margin, _overlap(component))
+        return component.found * (len(plan.tiles) + 1)
+    return len(impose(component.found, w, h, profile, with_backs=bool(component.back)))
+
+
+def _overlap(component) -> float:
+    from .units import mm
+    return (component.tiling or {}).get("overlap") or mm(10)
+
+
+def render_print_pdf(cards: CardSet, profile, *, title: str, components=None) -> bytes:
+    """All printable components of a card set, in order, as one PDF (bytes)."""
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=profile.paper, invariant=1, initialFontName=cards.fonts.regular,
+                    initialFontSize=8, pageCompression=1)
+    canvas.setTitle(title)
+    canvas.setCreator("pnp-generator")
+    canvas.setAuthor("")
+    canvas.setSubject("print-and-play sheets")
+    wanted = set(components) if components else None
+    for faces in cards.faces:
+        if wanted and faces.component.id not in wanted:
+            continue
+        if faces.component.kind == "board":
+            _render_board(canvas, cards, faces, profile)
+        else:
+            _render_cards(canvas, cards, faces, profile, title)
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str):
+    from .impose import impose, render_pages
+
+    component = faces.component
+    w, h = component.size_pt
+    painter = Painter(cards.fonts, cards.icons, h)
+    pages = impose(len(faces.copies), w, h, profile, with_backs=faces.backs is not None)
+    name = text_in(component.name, cards.game.meta.get("lang", "ja"))
+    total = len(pages)
+
+    def draw_face(c, index, side):
+        record = faces.copies[index]
+        ops = faces.fronts[record] if side == "front" else faces.back_for(record)
+        if ops:
+            painter.paint(c, ops)
+
+    def label(page):
+        side = "表" if page.side == "front" else "裏"
+        return f"{title} · {name} · {page.number}/{total} · {side} ({page.side})"
+
+    render_pages(canvas, pages, draw_face, font_name=cards.fonts.regular, label=label)
+
+
+def _render_board(canvas, cards: CardSet, faces: Faces, profile):
+    from .impose import plan_tiles, render_assembly_page, render_tiles
+
+    component = faces.component
+    w, h = component.size_pt
+    painter = Painter(cards.fonts, cards.icons, h)
+    mode = board_mode(component, profile)
+    for index in faces.copies:
+        ops = faces.fronts[index]
+        if mode == "tiled":
+            plan = plan_tiles(w, h, *profile.paper, profile.margin, _overlap(component))
+            render_assembly_page(canvas, plan, font_name=cards.fonts.regular,
+                                 title=text_in(component.name, cards.game.meta.get("lang", "ja")))
+            render_tiles(canvas, plan, lambda c: painter.paint(c, ops), font_name=cards.fonts.regular)
+            continue
+        landscape = w > h
+        pw, ph = sorted(profile.paper, reverse=landscape)
+        canvas.setPageSize((pw, ph))
+        canvas.saveState()
+        canvas.translate((pw - w) / 2, (ph - h) / 2)
+        painter.paint(canvas, ops)
+        canvas.restoreState()
+        canvas.showPage()

@@ -1,0 +1,63 @@
+"""``pnp validate``: content, layouts and text fit, then simulated balance."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .cards import CardBuilder
+from .content import load_game
+from .errors import ProblemsError
+
+
+@dataclass
+class ValidateResult:
+    problems: list = field(default_factory=list)
+    table: str = ""
+    summary: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return not any(p.severity == "error" for p in self.problems)
+
+
+def check_content(path: Path):
+    """Load the game and instantiate every face: schema, references, counts, layouts, fit.
+
+    Returns (game, card set, problems). Raises ContentError when the data itself cannot load.
+    """
+    game = load_game(path)
+    builder = CardBuilder(game)
+    cards = builder.build()
+    return game, cards, list(cards.problems) + list(game.warnings)
+
+
+def validate_game(path: Path, *, balance: bool = True, workers: int | None = None, reporter=None) -> ValidateResult:
+    game, cards, problems = check_content(path)
+    result = ValidateResult(problems=problems)
+    faces = sum(len(f.copies) for f in cards.faces)
+    result.summary = f"{len(game.components)} components, {faces} printed faces"
+    if not result.passed or not balance:
+        if not balance:
+            result.summary += ", balance not checked"
+        return result
+    verdict = run_balance(game, workers=workers, reporter=reporter)
+    if verdict is not None:
+        result.problems.extend(verdict.problems)
+        result.table = verdict.table
+        result.summary += ", balance " + ("passed" if verdict.passed else "FAILED")
+    return result
+
+
+def run_balance(game, *, workers=None, reporter=None, cached=False):
+    """The simulated balance verdict (None if this install has no simulator)."""
+    try:
+        from .sim import verdict as sim_verdict
+    except ImportError:
+        return None
+    progress = reporter.progress if reporter is not None else None
+    if cached:
+        return sim_verdict.cached_verdict(game, workers=workers, progress=progress)
+    return sim_verdict.check_balance(game, workers=workers, progress=progress)
+
+
+__all__ = ["ValidateResult", "validate_game", "check_content", "run_balance", "ProblemsError"]
