@@ -278,9 +278,11 @@ def wrap(tokens: Sequence[Token], measure: Callable[[Text | Icon], float], width
 
     ``measure(token)`` returns the width of a ``Text`` (any substring of an input text
     token, same ``bold``) or of an ``Icon``. Every explicit ``Newline`` ends a
-    paragraph; an empty paragraph gives an empty line.
+    paragraph; an empty paragraph gives an empty line; no tokens give no lines.
     """
     lines: list[WrappedLine] = []
+    if not tokens:
+        return Wrapped(lines)
     for atoms in _paragraphs(tokens):
         for atom in atoms:
             if atom.kind == _ICON:

@@ -1,0 +1,251 @@
+import re
+
+import pytest
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from generator.text.kinsoku import break_lines, break_text, can_break, wrap
+from generator.text.markup import Icon, Newline, Text, parse_markup
+
+from text_engine_samples import CARD_TEXTS
+
+# The lists of PRINT.md, written out here (not imported) so that the tests catch a
+# character dropped from the module's sets.
+FORBIDDEN_START = set(
+    "、。，．・：；？！ー…‥）」』】〕］｝〉》%％"
+    "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
+    "々ゝゞヽヾ"
+)
+OPENING = set("（「『【〔［｛〈《")
+
+SIZE = 10.0
+ICON_W = SIZE  # icon scale 1
+
+
+@pytest.fixture(scope="module")
+def measure(fonts):
+    def m(tok):
+        if isinstance(tok, Icon):
+            return ICON_W
+        return stringWidth(tok.text, fonts.regular, SIZE)
+    return m
+
+
+def line_string(tokens):
+    """Plain string of a line, icons as U+FFFC."""
+    return "".join(t.text if isinstance(t, Text) else "\ufffc" for t in tokens)
+
+
+def paragraphs(source):
+    """The input paragraphs as plain strings (icons as U+FFFC)."""
+    out = [""]
+    for tok in parse_markup(source):
+        if isinstance(tok, Newline):
+            out.append("")
+        else:
+            out[-1] += tok.text if isinstance(tok, Text) else "\ufffc"
+    return out
+
+
+def width_of(tokens, measure):
+    return sum(measure(t) for t in tokens)
+
+
+WIDTHS_EM = [5, 6, 7, 8, 9, 10, 12, 15, 19, 24]
+
+
+@pytest.mark.parametrize("text", CARD_TEXTS)
+@pytest.mark.parametrize("em", WIDTHS_EM)
+def test_card_texts_follow_kinsoku(text, em, measure):
+    width = em * SIZE
+    wrapped = wrap(parse_markup(text), measure, width)
+    lines = [line_string(line.tokens()) for line in wrapped.lines]
+    # realistic texts never need an emergency break at these widths
+    assert wrapped.forced_breaks == 0, lines
+    # joined lines == input (no ASCII spaces in these texts)
+    assert "".join(lines) == "".join(paragraphs(text))
+    for k, line in enumerate(wrapped.lines):
+        s = lines[k]
+        assert s, f"empty line in {lines}"
+        assert width_of(line.tokens(), measure) <= width + 1e-6, (s, width)  # oidashi: nothing hangs
+        if k > 0:
+            assert s[0] not in FORBIDDEN_START, f"line {k} starts with {s[0]!r}: {lines}"
+        if k < len(lines) - 1:
+            assert s[-1] not in OPENING, f"line {k} ends with {s[-1]!r}: {lines}"
+            # prefer not to break right after an icon
+            assert s[-1] != "\ufffc", f"line {k} ends with an icon: {lines}"
+    # Latin words and digit runs are never split (they are all shorter than 4 em)
+    joined = "".join(lines)
+    cuts = set()
+    pos = 0
+    for s in lines[:-1]:
+        pos += len(s)
+        cuts.add(pos)
+    for m in re.finditer(r"[A-Za-z0-9+/０-９Ａ-Ｚ＋]+", joined):
+        inside = set(range(m.start() + 1, m.end()))
+        assert not (inside & cuts), f"{m.group()!r} split: {lines}"
+
+
+def test_samples_do_break_at_small_widths(measure):
+    # guard against a vacuous property test: the texts really wrap
+    for text in CARD_TEXTS:
+        assert len(break_lines(parse_markup(text), measure, 6 * SIZE)) >= 3
+
+
+def em_measure(s):
+    """Every character 1 em wide (= 10 pt): makes positions easy to reason about."""
+    return 10.0 * len(s)
+
+
+def test_oidashi_pushes_the_previous_character_down():
+    # 5 em line: "あいうえお" fills it exactly, "。" may not start the next line
+    assert break_text("あいうえお。かき", em_measure, 50) == ["あいうえ", "お。かき"]
+    assert break_text("あいうえお、かき", em_measure, 50) == ["あいうえ", "お、かき"]
+    assert break_text("あいうえお，かき", em_measure, 50) == ["あいうえ", "お，かき"]
+    assert break_text("あいうえお．かき", em_measure, 50) == ["あいうえ", "お．かき"]
+    # with one more em, it fits
+    assert break_text("あいうえお。かき", em_measure, 60) == ["あいうえお。", "かき"]
+
+
+def test_oidashi_with_real_metrics_never_exceeds_width(fonts):
+    m = lambda s: stringWidth(s, fonts.regular, 10)
+    text = "あいうえお。" * 8
+    for width in (50, 55, 60, 61, 70, 99.9):
+        lines = break_text(text, m, width)
+        assert "".join(lines) == text
+        assert all(m(s) <= width + 1e-6 for s in lines)
+        assert all(s[0] != "。" for s in lines)
+
+
+def test_closing_bracket_and_small_kana_not_at_line_start():
+    for ch in "」ッーっ々：！":
+        assert break_text("あいう" + ch + "え", em_measure, 30) == ["あい", "う" + ch + "え"], ch
+
+
+def test_run_of_forbidden_starts_pushes_further():
+    assert break_text("あいう」。えお", em_measure, 40) == ["あい", "う」。え", "お"]
+
+
+def test_opening_bracket_not_at_line_end():
+    assert break_text("あいう「えお」", em_measure, 40) == ["あいう", "「えお」"]
+    assert break_text("あいう（えお）", em_measure, 40) == ["あいう", "（えお）"]
+    # the bracket moves down even when the following text must break again
+    assert break_text("あい（うえ）", em_measure, 30) == ["あい", "（う", "え）"]
+
+
+def test_every_print_md_forbidden_start_is_respected():
+    for ch in FORBIDDEN_START:
+        lines = break_text("あいう" + ch + "え", em_measure, 30)
+        assert all(s[0] != ch for s in lines[1:]), (ch, lines)
+
+
+def test_every_opening_bracket_is_respected():
+    for ch in OPENING:
+        lines = break_text("あい" + ch + "うえ", em_measure, 30)
+        assert all(s[-1] != ch for s in lines[:-1]), (ch, lines)
+
+
+def test_can_break():
+    assert can_break("あ", "い")
+    assert not can_break("あ", "。")
+    assert not can_break("「", "あ")
+    assert not can_break("A", "P")
+    assert not can_break("2", "A")
+    assert can_break("あ", "A")
+    assert can_break(" ", "A")
+    assert not can_break("A", " ")
+
+
+@pytest.mark.parametrize("word", ["+1", "2AP", "3/4", "AP:3", "HP-2", "12", "Attack"])
+def test_latin_words_and_digit_runs_stay_whole(word):
+    text = "あいう" + word + "えお"
+    for width in range(20, 90, 5):
+        lines = break_text(text, em_measure, width)
+        if width >= 10 * len(word):
+            assert any(word in s for s in lines), (width, lines)
+        assert "".join(lines) == text
+
+
+def test_word_longer_than_line_is_broken_by_characters(fonts):
+    m = lambda tok: stringWidth(tok.text, fonts.regular, 10)
+    word = "Supercalifragilisticexpialidocious"
+    wrapped = wrap([Text("あ" + word)], m, 40)
+    lines = [w.text for w in wrapped.lines]
+    assert "".join(lines) == "あ" + word
+    assert len(lines) >= 4
+    assert all(stringWidth(s, fonts.regular, 10) <= 40 + 1e-6 for s in lines)
+    assert wrapped.forced_breaks > 0
+    assert wrapped.overfull_lines == 0
+
+
+def test_spaces_break_and_are_dropped_at_line_ends():
+    lines = break_text("Attack the nearest enemy", em_measure, 100)
+    assert lines == ["Attack the", "nearest", "enemy"]
+    assert all(s == s.strip(" ") for s in lines)
+    # many spaces between words: all dropped at the break
+    assert break_text("abc    def", em_measure, 50) == ["abc", "def"]
+
+
+def test_spaces_inside_a_line_are_kept():
+    assert break_text("ab  cd", em_measure, 100) == ["ab  cd"]
+
+
+def test_indentation_at_paragraph_start_is_kept():
+    assert break_text("  abc", em_measure, 100) == ["  abc"]
+
+
+def test_ideographic_space_is_a_character():
+    text = "\u3000攻撃\u3000防御\u3000"
+    lines = break_text(text, em_measure, 30)
+    assert "".join(lines) == text
+    assert lines[0].startswith("\u3000")
+    assert lines[-1].endswith("\u3000")
+
+
+def test_explicit_newlines(measure):
+    lines = break_lines(parse_markup("攻撃\n防御\n\n回復"), measure, 100)
+    assert [line_string(x) for x in lines] == ["攻撃", "防御", "", "回復"]
+    assert break_text("攻撃\n防御", em_measure, 1000) == ["攻撃", "防御"]
+
+
+def test_icon_is_a_glyph_box_that_sticks_to_the_next_character():
+    def m(tok):
+        return 10.0 if isinstance(tok, Icon) else 10.0 * len(tok.text)
+    # "あいう" + icon fill 4 em; the icon moves down with "ガ" instead of ending the line
+    lines = break_lines(parse_markup("あいう:guard:ガード2"), m, 40)
+    assert [line_string(x) for x in lines] == ["あいう", "\ufffcガード", "2"]
+    assert isinstance(lines[1][0], Icon) and lines[1][0].name == "guard"
+
+
+def test_break_after_icon_only_when_nothing_else_fits():
+    def m(tok):
+        return 10.0 if isinstance(tok, Icon) else 10.0 * len(tok.text)
+    wrapped = wrap(parse_markup(":ap:ABCD"), m, 30)
+    assert [line_string(w.tokens()) for w in wrapped.lines] == ["\ufffc", "ABC", "D"]
+    assert wrapped.lines[0].forced is False  # breaking after the icon was allowed
+
+
+def test_icon_break_before_is_allowed():
+    def m(tok):
+        return 10.0 if isinstance(tok, Icon) else 10.0 * len(tok.text)
+    lines = break_lines(parse_markup("あいう:ap:"), m, 30)
+    assert [line_string(x) for x in lines] == ["あいう", "\ufffc"]
+
+
+def test_bold_and_regular_runs_of_one_word_stay_together():
+    lines = break_text("あいう", em_measure, 30)
+    assert lines == ["あいう"]
+    lines = break_lines(parse_markup("あい**AP**3え"), lambda t: 10.0 * len(t.text), 30)
+    assert [line_string(x) for x in lines] == ["あい", "AP3", "え"]
+
+
+def test_glyph_wider_than_line_is_overfull():
+    wrapped = wrap([Text("あい")], lambda t: 10.0 * len(t.text), 5)
+    assert [w.text for w in wrapped.lines] == ["あ", "い"]
+    assert wrapped.overfull_lines == 2
+
+
+def test_combining_mark_stays_with_its_base():
+    text = "あいか\u3099き"  # か + combining dakuten
+    lines = break_text(text, lambda s: 10.0 * sum(1 for c in s if c != "\u3099"), 30)
+    assert all(not s.startswith("\u3099") for s in lines)
+    assert "".join(lines) == text
