@@ -78,7 +78,6 @@ def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str):
     painter = Painter(cards.fonts, cards.icons, h)
     pages = impose(len(faces.copies), w, h, profile, with_backs=faces.backs is not None)
     name = text_in(component.name, cards.game.meta.get("lang", "ja"))
-    total = len(pages)
 
     def draw_face(c, index, side):
         record = faces.copies[index]
@@ -86,7 +85,7 @@ def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str):
         if ops:
             painter.paint(c, ops)
 
-    def label(page):
+    def label(page, total):
         side = "表" if page.side == "front" else "裏"
         return f"{title} · {name} · {page.number}/{total} · {side} ({page.side})"
 

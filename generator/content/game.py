@@ -222,7 +222,7 @@ def _records_of(loader, path: Path, type_name: str, types: dict, label: str):
     if key not in loader._cache:
         node = loader.parse(path)
         if node is None:
-            loader._cache[key] = []
+            loader._cache[key] = None  # unreadable: its count means nothing
         elif not isinstance(node, yaml.SequenceNode):
             loader.problems.append(Problem(node_location(str(path), node), label, "a record file must be a YAML list of records"))
             loader._cache[key] = []
@@ -233,26 +233,37 @@ def _records_of(loader, path: Path, type_name: str, types: dict, label: str):
 
 
 def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> Component | None:
-    where = _item_location(game_node, ["components", index], str(loader.root / "game.yaml"))
+    game_path = str(loader.root / "game.yaml")
+    where = _item_location(game_node, ["components", index], game_path)
+
+    def at(key):  # problems about one key point at its own line
+        return _item_location(game_node, ["components", index, key], game_path)
+
     field_path = f"components[{index}]"
     if meta["schema"] not in types:
         if types:
-            loader.problems.append(Problem(where, f"{field_path}.schema",
+            loader.problems.append(Problem(at("schema"), f"{field_path}.schema",
                                            f"no type {meta['schema']!r} in schema.yaml{did_you_mean(meta['schema'], types)}"))
         return None
-    size = _size(loader, meta["size"], where, f"{field_path}.size")
-    files = _resolve_files(loader, meta["file"], where, f"{field_path}.file")
+    size = _size(loader, meta["size"], at("size"), f"{field_path}.size")
+    before = len(loader.problems)
+    files = _resolve_files(loader, meta["file"], at("file"), f"{field_path}.file")
+    countable = len(loader.problems) == before
     records = []
     for path in files:
-        records.extend(_records_of(loader, path, meta["schema"], types, path.stem))
+        loaded = _records_of(loader, path, meta["schema"], types, path.stem)
+        countable = countable and loaded is not None
+        records.extend(loaded or [])
     if meta.get("where"):
         records = [r for r in records if all(r.get(k) == v for k, v in meta["where"].items())]
     if size is None:
         return None
+    # A file that did not load says nothing about counts: don't add a count mismatch to its error.
+    expected = meta.get("expected") if countable else None
     return Component(id=meta["id"], name=meta.get("name") or meta["id"], kind=meta["kind"], files=files,
                      schema=meta["schema"], size_pt=size, shape=meta["shape"], layout=meta.get("layout"),
-                     back=meta.get("back"), back_per_card=meta["back_per_card"], expected=meta.get("expected"),
-                     records=records, location=where, tiling=meta.get("tiling"))
+                     back=meta.get("back"), back_per_card=meta["back_per_card"], expected=expected,
+                     records=records, location=at("expected") if "expected" in meta else where, tiling=meta.get("tiling"))
 
 
 def _load_data(loader, entry, where, field_path, types):

@@ -469,9 +469,22 @@ def _check_map(node, spec, ctx, field_path, extra_allowed=()):
         if field_spec.required:
             ctx.problem(node, f"{field_path}.{name}" if field_path else name, "missing required field")
         else:
-            result[name] = None if field_spec.default is MISSING else _copy(field_spec.default)
+            result[name] = None if field_spec.default is MISSING else _default(field_spec, ctx.types)
     ctx.locations[id(result)] = node_location(ctx.path, node)
     return result
+
+
+def _default(spec: Spec, types: dict):
+    """A default as the field's own values look after checking (lengths in points)."""
+    value = _copy(spec.default)
+    while spec.kind in types:
+        spec = types[spec.kind]
+    if spec.kind == "length" and isinstance(value, str):
+        return parse_length(value)
+    if spec.kind == "list" and spec.items is not None and isinstance(value, list):
+        return [_default(Spec(spec.items.kind, default=v), types) if spec.items.kind in ("length",) or
+                spec.items.kind in types else v for v in value]
+    return value
 
 
 def _copy(value):

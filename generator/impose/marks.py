@@ -1,0 +1,124 @@
+"""Crop marks, cut lines and the footer's place, as line segments and rectangles.
+
+Everything stays in the printable area (paper minus margin) and outside every
+card's nominal bleed box, so no mark is ever drawn over art and every mark that
+is drawn actually prints.
+
+- **Crop marks** continue each distinct trim line beyond the block of cards:
+  vertical ones above and below it, horizontal ones left and right of it,
+  starting ``mark_offset`` (>= bleed) beyond the outermost trim and
+  ``mark_length`` long, shortened at the printable edge (dropped under 1 mm).
+- **Cut lines** run the whole printable width or height along the outer trims
+  and along the middle of each gutter, broken wherever they would cross a
+  bleed box. With bleeds that abut (gutter <= 2 * bleed) only their ends in the
+  margin remain; with blank paper between the bleeds they run through it.
+"""
+from __future__ import annotations
+
+from .page import Mark, Slot
+from .profile import Profile
+from .sizes import mm
+
+MIN_MARK = mm(1)
+FOOTER_HEIGHT = 7.0          # pt: room for 6 pt text
+FOOTER_MIN_WIDTH = mm(20)
+CLEARANCE = mm(1)
+_EPS = 1e-6
+
+
+def _distinct(values) -> list[float]:
+    out: list[float] = []
+    for v in sorted(values):
+        if not out or v - out[-1] > _EPS:
+            out.append(v)
+    return out
+
+
+def crop_marks(slots: tuple[Slot, ...], profile: Profile) -> tuple[Mark, ...]:
+    """Crop marks for the cards on one page."""
+    if not slots:
+        return ()
+    px0, py0, px1, py1 = profile.printable
+    left, right = min(s.x for s in slots), max(s.x + s.w for s in slots)
+    bottom, top = min(s.y for s in slots), max(s.y + s.h for s in slots)
+    off, length = profile.mark_offset, profile.mark_length
+    marks = []
+    for x in _distinct([s.x for s in slots] + [s.x + s.w for s in slots]):
+        if not px0 - _EPS <= x <= px1 + _EPS:
+            continue
+        for a, b in ((top + off, min(top + off + length, py1)),
+                     (max(bottom - off - length, py0), bottom - off)):
+            if b - a >= MIN_MARK:
+                marks.append(Mark(x, a, x, b))
+    for y in _distinct([s.y for s in slots] + [s.y + s.h for s in slots]):
+        if not py0 - _EPS <= y <= py1 + _EPS:
+            continue
+        for a, b in ((max(left - off - length, px0), left - off),
+                     (right + off, min(right + off + length, px1))):
+            if b - a >= MIN_MARK:
+                marks.append(Mark(a, y, b, y))
+    return tuple(marks)
+
+
+def _cut_positions(intervals: list[tuple[float, float]]) -> list[float]:
+    """Outer trims plus the middle of every gap between neighbouring cards."""
+    spans = []
+    for a, b in sorted(intervals):
+        if not spans or a - spans[-1][0] > _EPS:
+            spans.append((a, b))
+    positions = [spans[0][0]]
+    positions += [(prev[1] + nxt[0]) / 2 for prev, nxt in zip(spans, spans[1:])]
+    return positions + [spans[-1][1]]
+
+
+def _free(lo: float, hi: float, blocked: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Parts of [lo, hi] outside every blocked interval."""
+    out, at = [], lo
+    for a, b in sorted(blocked):
+        if a > at:
+            out.append((at, min(a, hi)))
+        at = max(at, b)
+        if at >= hi:
+            break
+    if at < hi:
+        out.append((at, hi))
+    return [(a, b) for a, b in out if b - a > _EPS]
+
+
+def cut_lines(slots: tuple[Slot, ...], profile: Profile) -> tuple[Mark, ...]:
+    """Cut-line segments for the cards on one page."""
+    if not slots:
+        return ()
+    px0, py0, px1, py1 = profile.printable
+    boxes = [s.nominal_bleed_box for s in slots]
+    lines = []
+    for x in _cut_positions([(s.x, s.x + s.w) for s in slots]):
+        blocked = [(b[1], b[3]) for b in boxes if b[0] - _EPS <= x <= b[2] + _EPS]
+        lines += [Mark(x, a, x, b) for a, b in _free(py0, py1, blocked) if b - a >= MIN_MARK]
+    for y in _cut_positions([(s.y, s.y + s.h) for s in slots]):
+        blocked = [(b[0], b[2]) for b in boxes if b[1] - _EPS <= y <= b[3] + _EPS]
+        lines += [Mark(a, y, b, y) for a, b in _free(px0, px1, blocked) if b - a >= MIN_MARK]
+    return tuple(lines)
+
+
+def footer_box(slots: tuple[Slot, ...], lines: tuple[Mark, ...],
+               profile: Profile) -> tuple[float, float, float, float] | None:
+    """A rectangle for the page label at the bottom (else top) of the printable area.
+
+    It touches no mark or line (1 mm clearance) and no bleed box; the widest
+    free stretch wins. ``None`` when neither edge has room.
+    """
+    px0, py0, px1, py1 = profile.printable
+    boxes = [s.nominal_bleed_box for s in slots]
+    for y0 in (py0, py1 - FOOTER_HEIGHT):
+        y1 = y0 + FOOTER_HEIGHT
+        blocked = [(b[0], b[2]) for b in boxes if b[1] < y1 + CLEARANCE and b[3] > y0 - CLEARANCE]
+        blocked += [(min(m.x0, m.x1) - CLEARANCE, max(m.x0, m.x1) + CLEARANCE) for m in lines
+                    if min(m.y0, m.y1) < y1 + CLEARANCE and max(m.y0, m.y1) > y0 - CLEARANCE]
+        gaps = _free(px0, px1, blocked)
+        if gaps:
+            middle = (px0 + px1) / 2
+            a, b = max(gaps, key=lambda g: (round(g[1] - g[0], 3), -abs((g[0] + g[1]) / 2 - middle)))
+            if b - a >= FOOTER_MIN_WIDTH:
+                return (a, y0, b, y1)
+    return None

@@ -1,0 +1,108 @@
+"""Draw imposed pages on a ReportLab canvas; the card faces come from a callback.
+
+This is the only drawing in sheet imposition: every position comes from
+``SheetPage`` data. ``draw_face(canvas, index, side)`` draws one card upright
+with (0, 0) at its trim's lower-left corner, in its own frame of
+``slot.card_size``; it may paint anywhere in ``-bleed .. size + bleed`` and is
+clipped to its slot's bleed box.
+"""
+from __future__ import annotations
+
+from typing import Callable, Union
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from .page import Mark, SheetPage, Slot
+
+DrawFace = Callable[[object, int, str], None]
+Label = Union[str, Callable[[SheetPage, int], str], None]
+
+FOOTER_SIZE = 6.0
+FOOTER_MIN_SIZE = 4.0
+
+
+def render_pages(canvas, pages: list[SheetPage], draw_face: DrawFace, *, font_name: str,
+                 label: Label = None) -> None:
+    """Draw ``pages`` on ``canvas``, one ``showPage`` each.
+
+    Per page: the page size (and TrimBox/BleedBox as 4-tuples in print-shop
+    mode, cleared otherwise), every slot's face, then crop marks and cut lines
+    as 100 % K hairlines and a footer label in ``font_name`` (a registered,
+    embedded font). ``label`` is a prefix (``"fatal-fight · arts"`` gives
+    ``"fatal-fight · arts · 3/16 · front"``) or ``label(page, total) -> str``.
+    """
+    total = len(pages)
+    for page in pages:
+        canvas.setPageSize(page.page_size)
+        canvas.setTrimBox(_box(page.trim_box))
+        canvas.setBleedBox(_box(page.bleed_box))
+        for slot in page.slots:
+            _draw_slot(canvas, slot, page.side, draw_face)
+        _draw_lines(canvas, page.marks + page.cut_lines, page.mark_width)
+        text = _label_text(label, page, total)
+        if text and page.footer:
+            draw_label(canvas, page.footer, text, font_name)
+        canvas.showPage()
+
+
+def _box(box):
+    if box is None:
+        return None
+    if len(box) != 4:  # a 2-tuple silently writes an invalid box (shared/PRINT.md)
+        raise ValueError(f"page boxes are (x0, y0, x1, y1), got {box!r}")
+    return tuple(float(v) for v in box)
+
+
+def _draw_slot(canvas, slot: Slot, side: str, draw_face: DrawFace) -> None:
+    canvas.saveState()
+    x0, y0, x1, y1 = slot.bleed_box
+    path = canvas.beginPath()
+    path.rect(x0, y0, x1 - x0, y1 - y0)
+    canvas.clipPath(path, stroke=0, fill=0)
+    if slot.rotation == 90:        # card's up points to the page's left
+        canvas.translate(slot.x + slot.w, slot.y)
+        canvas.rotate(90)
+    elif slot.rotation == 270:     # card's up points to the page's right
+        canvas.translate(slot.x, slot.y + slot.h)
+        canvas.rotate(-90)
+    else:
+        canvas.translate(slot.x, slot.y)
+    draw_face(canvas, slot.index, side)
+    canvas.restoreState()
+
+
+def _draw_lines(canvas, lines: tuple[Mark, ...], width: float) -> None:
+    if not lines:
+        return
+    canvas.saveState()
+    canvas.setStrokeColorCMYK(0, 0, 0, 1)   # black ink only, never "registration"
+    canvas.setLineWidth(width)
+    canvas.setLineCap(0)
+    canvas.setDash()
+    canvas.lines([(m.x0, m.y0, m.x1, m.y1) for m in lines])
+    canvas.restoreState()
+
+
+def _label_text(label: Label, page: SheetPage, total: int) -> str:
+    if callable(label):
+        return label(page, total)
+    tail = f"{page.number}/{total} · {page.side}"
+    return f"{label} · {tail}" if label else tail
+
+
+def draw_label(canvas, box, text: str, font_name: str, size: float = FOOTER_SIZE) -> None:
+    """Centre one line of ``text`` in ``box``, shrinking to 4 pt, clipped to the box."""
+    x0, y0, x1, y1 = box
+    width = stringWidth(text, font_name, size)
+    if width > x1 - x0:
+        size = max(FOOTER_MIN_SIZE, size * (x1 - x0) / width)
+        width = stringWidth(text, font_name, size)
+    size = min(size, y1 - y0)
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(x0, y0, x1 - x0, y1 - y0)
+    canvas.clipPath(path, stroke=0, fill=0)
+    canvas.setFillColorCMYK(0, 0, 0, 1)
+    canvas.setFont(font_name, size)
+    canvas.drawString((x0 + x1 - width) / 2, y0 + (y1 - y0 - size) / 2 + 0.15 * size, text)
+    canvas.restoreState()

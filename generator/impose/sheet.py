@@ -1,0 +1,168 @@
+"""Imposition as geometry: which card goes where on which printer sheet.
+
+Nothing here draws. ``plan_grid`` fits a grid of cards on the paper,
+``impose`` turns a run of n cards into pages of ``Slot``s with crop marks, cut
+lines and duplex backs, all as numbers (PDF points, origin at the page's
+lower-left corner), so every rule is tested as arithmetic. ``render.py`` draws
+the result.
+
+The data classes (Slot, Mark, SheetPage) live in ``page.py``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .duplex import back_slots
+from .errors import ImposeError
+from .marks import crop_marks, cut_lines, footer_box
+from .page import Mark, SheetPage, Slot
+from .profile import Profile
+from .sizes import fmt_mm, paper_name
+
+EPS = 1e-6
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Cards in ``cols`` x ``rows``, centred on the paper.
+
+    ``origin`` is the lower-left trim corner of the bottom-left cell, ``pitch``
+    the step from one cell's trim corner to the next (``cell + gutter``), ``cell``
+    the trim size as the card lies on the page. Row 0 is the top row.
+    """
+
+    cols: int
+    rows: int
+    rotated: bool
+    origin: tuple[float, float]
+    pitch: tuple[float, float]
+    cell: tuple[float, float]
+    bleed: float
+    gutter: float
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+    def trim_corner(self, col: int, row: int) -> tuple[float, float]:
+        """Lower-left trim corner of the cell in column ``col``, row ``row`` (0 = top)."""
+        return (self.origin[0] + col * self.pitch[0],
+                self.origin[1] + (self.rows - 1 - row) * self.pitch[1])
+
+    def slot(self, index: int, position: int) -> Slot:
+        """The slot of card ``index`` at ``position`` (reading order) on its sheet."""
+        col, row = position % self.cols, position // self.cols
+        x, y = self.trim_corner(col, row)
+        w, h = self.cell
+        inner = min(self.bleed, self.gutter / 2)
+        left = self.bleed if col == 0 else inner
+        right = self.bleed if col == self.cols - 1 else inner
+        bottom = self.bleed if row == self.rows - 1 else inner
+        top = self.bleed if row == 0 else inner
+        box = (x - left, y - bottom, x + w + right, y + h + top)
+        return Slot(index, x, y, w, h, self.rotated, self.bleed, bleed_box=box)
+
+
+def _count(avail: float, cell: float, bleed: float, gutter: float) -> int:
+    """How many cells of trim ``cell`` fit in ``avail`` with outer bleed and gutters."""
+    return max(0, math.floor((avail - 2 * bleed + gutter) / (cell + gutter) + EPS))
+
+
+def plan_grid(card_w: float, card_h: float, profile: Profile) -> Grid:
+    """The grid with the most cards per sheet; upright wins ties.
+
+    Every card's outer bleed box lies inside the paper minus the margin. Cards
+    are turned 90° when that fits more (or is the only fit) and
+    ``profile.allow_rotate``. Raises ``ImposeError`` when nothing fits.
+    """
+    if not (card_w > 0 and card_h > 0):
+        raise ImposeError(f"expected a positive card size, got {fmt_mm(card_w)}x{fmt_mm(card_h)} mm")
+    b, g = profile.bleed, profile.gutter
+    if profile.print_shop:
+        return Grid(1, 1, False, (b, b), (card_w + 2 * b, card_h + 2 * b), (card_w, card_h), b, g)
+    x0, y0, x1, y1 = profile.printable
+    aw, ah = x1 - x0, y1 - y0
+    options = [(False, card_w, card_h)]
+    if profile.allow_rotate and abs(card_w - card_h) > EPS:
+        options.append((True, card_h, card_w))
+    best = None
+    for rotated, cw, ch in options:
+        cols, rows = _count(aw, cw, b, g), _count(ah, ch, b, g)
+        if cols * rows and (best is None or cols * rows > best[1] * best[2]):
+            best = (rotated, cols, rows, cw, ch)
+    if best is None:
+        raise ImposeError(_no_fit_message(card_w, card_h, profile, aw, ah))
+    rotated, cols, rows, cw, ch = best
+    pw, ph = profile.paper
+    grid_w, grid_h = cols * cw + (cols - 1) * g, rows * ch + (rows - 1) * g
+    origin = ((pw - grid_w) / 2, (ph - grid_h) / 2)
+    return Grid(cols, rows, rotated, origin, (cw + g, ch + g), (cw, ch), b, g)
+
+
+def _no_fit_message(card_w, card_h, profile, aw, ah) -> str:
+    b = profile.bleed
+    rotated_fits = _count(aw, card_h, b, 0) and _count(ah, card_w, b, 0)
+    if profile.allow_rotate:
+        tail = "not even rotated"
+    elif rotated_fits:
+        tail = "it would fit rotated, but allow_rotate is off"
+    else:
+        tail = "rotation is off"
+    return (f"card {fmt_mm(card_w)}x{fmt_mm(card_h)} mm does not fit on {paper_name(profile.paper)}"
+            f" with {fmt_mm(profile.margin)} mm margins: with its {fmt_mm(b)} mm bleed it needs"
+            f" {fmt_mm(card_w + 2 * b)}x{fmt_mm(card_h + 2 * b)} mm, the printable area is"
+            f" {fmt_mm(aw)}x{fmt_mm(ah)} mm ({tail})")
+
+
+def impose(n_cards: int, card_w: float, card_h: float, profile: Profile,
+           with_backs: bool = False) -> list[SheetPage]:
+    """Pages for cards ``0 .. n_cards-1`` of one size, in print order.
+
+    Fronts fill each sheet in reading order. With backs and duplex, each front
+    page is followed by its back page, each back in the mirror position of its
+    front (see ``duplex.back_slots``) shifted by ``back_offset``. With backs and
+    ``duplex: none``, the back pages follow all fronts, not mirrored. In print-shop
+    mode each card is its own page (trim + 2 * bleed), front then back.
+    """
+    if n_cards < 0:
+        raise ImposeError(f"expected a card count >= 0, got {n_cards}")
+    grid = plan_grid(card_w, card_h, profile)
+    if profile.print_shop:
+        return _print_shop_pages(n_cards, card_w, card_h, profile, with_backs)
+    per = grid.per_sheet
+    sheets = [tuple(grid.slot(i, i - start) for i in range(start, min(start + per, n_cards)))
+              for start in range(0, n_cards, per)]
+    sides: list[tuple[str, tuple[Slot, ...]]] = []
+    if with_backs and profile.duplex != "none":
+        for fronts in sheets:
+            sides += [("front", fronts), ("back", back_slots(fronts, profile))]
+    else:
+        sides += [("front", fronts) for fronts in sheets]
+        if with_backs:
+            sides += [("back", back_slots(fronts, profile)) for fronts in sheets]
+    return [_sheet_page(side, number, slots, profile)
+            for number, (side, slots) in enumerate(sides, start=1)]
+
+
+def _sheet_page(side: str, number: int, slots: tuple[Slot, ...], profile: Profile) -> SheetPage:
+    marks = crop_marks(slots, profile) if profile.crop_marks else ()
+    cuts = cut_lines(slots, profile) if profile.cut_lines else ()
+    footer = footer_box(slots, marks + cuts, profile)
+    return SheetPage(side, number, slots, marks, cuts, None, None, profile.paper, footer,
+                     profile.mark_width)
+
+
+def _print_shop_pages(n_cards, card_w, card_h, profile, with_backs) -> list[SheetPage]:
+    b = profile.bleed
+    page = (card_w + 2 * b, card_h + 2 * b)
+    trim = (b, b, b + card_w, b + card_h)
+    bleed = (0.0, 0.0, page[0], page[1])
+    sides = ("front", "back") if with_backs else ("front",)
+    pages = []
+    for index in range(n_cards):
+        for side in sides:
+            slot = Slot(index, b, b, card_w, card_h, False, b)
+            pages.append(SheetPage(side, len(pages) + 1, (slot,), (), (), trim, bleed, page,
+                                   None, profile.mark_width))
+    return pages

@@ -1,0 +1,186 @@
+"""Draw a tiled board: one page per tile, plus an assembly diagram page.
+
+``draw_board(canvas)`` draws the whole board in board coordinates (origin at
+its lower-left corner); each page clips it to the tile's printable area. All
+positions come from the ``TilePlan`` (``tiling.py``).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from .render import draw_label
+from .sizes import fmt_mm, mm
+from .tiling import TilePlan
+
+DrawBoard = Callable[[object], None]
+
+CROSS_ARM = mm(3)
+LINE_WIDTH = 0.4
+HALO_WIDTH = 1.4
+
+
+def render_tiles(canvas, plan: TilePlan, draw_board: DrawBoard, *, font_name: str,
+                 title: str | None = None) -> None:
+    """One page per tile in reading order: board part, glue and cut lines, crosses, caption.
+
+    The caption (``"A2 — row A, column 2 · glue under A1's right edge"``,
+    prefixed by ``title``) sits in the bottom margin, so a margin under about
+    6 mm may be too narrow for some printers to print it.
+    """
+    pw, ph = plan.page_size
+    for number, tile in enumerate(plan.tiles, start=1):
+        canvas.setPageSize(plan.page_size)
+        canvas.setTrimBox(None)
+        canvas.setBleedBox(None)
+        px, py, w, h = tile.placement
+        canvas.saveState()
+        _clip(canvas, (px, py, px + w, py + h))
+        canvas.translate(px - tile.src[0], py - tile.src[1])
+        draw_board(canvas)
+        canvas.restoreState()
+
+        canvas.saveState()
+        _clip(canvas, (px, py, px + w, py + h))
+        _glue_text(canvas, tile, plan.overlap, font_name)
+        _stroke(canvas, [(m.x0, m.y0, m.x1, m.y1) for m in tile.glue_lines], dash=(4, 3))
+        _stroke(canvas, [seg for cx, cy in tile.crosses for seg in _cross(cx, cy, CROSS_ARM)])
+        canvas.restoreState()
+        _stroke(canvas, [(m.x0, m.y0, m.x1, m.y1) for m in tile.cut_edges], halo=False)
+
+        caption = f"{tile.caption} · page {number}/{len(plan.tiles)}"
+        if title:
+            caption = f"{title} · {caption}"
+        band = (plan.margin, max(0.0, plan.margin - 9), pw - plan.margin, plan.margin - 1)
+        if band[3] - band[1] >= 4:
+            draw_label(canvas, band, caption, font_name)
+        canvas.showPage()
+
+
+def _clip(canvas, box) -> None:
+    x0, y0, x1, y1 = box
+    path = canvas.beginPath()
+    path.rect(x0, y0, x1 - x0, y1 - y0)
+    canvas.clipPath(path, stroke=0, fill=0)
+
+
+def _cross(x: float, y: float, arm: float):
+    return [(x - arm, y, x + arm, y), (x, y - arm, x, y + arm)]
+
+
+def _stroke(canvas, segments, dash=None, halo=True, width=LINE_WIDTH) -> None:
+    """Black (100 % K) lines, over a white halo so they show on dark art."""
+    if not segments:
+        return
+    canvas.saveState()
+    canvas.setLineCap(0)
+    if halo:
+        canvas.setStrokeColorCMYK(0, 0, 0, 0)
+        canvas.setLineWidth(HALO_WIDTH)
+        canvas.setDash()
+        canvas.lines(segments)
+    canvas.setStrokeColorCMYK(0, 0, 0, 1)
+    canvas.setLineWidth(width)
+    if dash:
+        canvas.setDash(*dash)
+    canvas.lines(segments)
+    canvas.restoreState()
+
+
+def _glue_text(canvas, tile, overlap: float, font_name: str) -> None:
+    """'glue under A1' inside each glue strip (hidden once assembled)."""
+    size = min(6.0, overlap * 0.5)
+    if size < 3.5:
+        return
+    px, py, w, h = tile.placement
+    canvas.setFillColorCMYK(0, 0, 0, 0.6)
+    canvas.setFont(font_name, size)
+    for text, (x, y, angle) in zip(
+            [f"glue under {label}" for label, _ in tile.glue_under],
+            _strip_anchors(tile, overlap, size)):
+        canvas.saveState()
+        canvas.translate(x, y)
+        canvas.rotate(angle)
+        canvas.drawCentredString(0, 0, text)
+        canvas.restoreState()
+
+
+def _strip_anchors(tile, overlap, size):
+    px, py, w, h = tile.placement
+    if tile.col:
+        yield (px + overlap / 2 + size * 0.35, py + h / 2, 90)
+    if tile.row:
+        yield (px + w / 2, py + h - overlap / 2 - size * 0.35, 0)
+
+
+def render_assembly_page(canvas, plan: TilePlan, *, font_name: str, title: str | None = None,
+                         draw_board: DrawBoard | None = None) -> None:
+    """One page: the board to scale with every tile, its glue strips, crosses and labels.
+
+    With ``draw_board`` the board itself is drawn underneath as a thumbnail.
+    """
+    pw, ph = plan.page_size
+    bw, bh = plan.board
+    m = plan.margin
+    header, footer = 28.0, 46.0
+    avail_w, avail_h = pw - 2 * m, ph - 2 * m - header - footer
+    scale = min(avail_w / bw, avail_h / bh)
+    ox = m + (avail_w - bw * scale) / 2
+    oy = m + footer + (avail_h - bh * scale) / 2
+
+    def at(x, y):
+        return (ox + x * scale, oy + y * scale)
+
+    canvas.setPageSize(plan.page_size)
+    canvas.setTrimBox(None)
+    canvas.setBleedBox(None)
+    if draw_board is not None:
+        canvas.saveState()
+        _clip(canvas, (ox, oy, ox + bw * scale, oy + bh * scale))
+        canvas.translate(ox, oy)
+        canvas.scale(scale, scale)
+        draw_board(canvas)
+        canvas.restoreState()
+
+    strips, outlines = [], []
+    for tile in plan.tiles:
+        x, y, w, h = tile.src
+        vx, vy, vw, vh = tile.visible
+        (x0, y0), (x1, y1) = at(x, y), at(x + w, y + h)
+        strips += _box_lines(x0, y0, x1, y1)
+        (x0, y0), (x1, y1) = at(vx, vy), at(vx + vw, vy + vh)
+        outlines += _box_lines(x0, y0, x1, y1)
+    _stroke(canvas, strips, dash=(2, 2), width=0.3)
+    _stroke(canvas, outlines, width=0.8)
+    _stroke(canvas, [seg for cx, cy in plan.crosses for seg in _cross(*at(cx, cy), mm(2))])
+
+    canvas.setFillColorCMYK(0, 0, 0, 1)
+    for tile in plan.tiles:
+        vx, vy, vw, vh = tile.visible
+        cx, cy = at(vx + vw / 2, vy + vh / 2)
+        size = max(6.0, min(24.0, vw * scale / 4, vh * scale / 3))
+        canvas.setFont(font_name, size)
+        canvas.drawCentredString(cx, cy - size * 0.35, tile.label)
+
+    name = f"{title} — " if title else ""
+    heading = (f"{name}assembly: {len(plan.tiles)} pages, {plan.rows} rows × {plan.cols} columns,"
+               f" {fmt_mm(plan.overlap)} mm glue strips (board {fmt_mm(bw)}×{fmt_mm(bh)} mm)")
+    draw_label(canvas, (m, ph - m - header + 6, pw - m, ph - m), heading, font_name, size=11)
+    steps = [
+        "1. Trim each page along its solid edges (its right and bottom, where a neighbour follows).",
+        "2. Lay it over the next page's glue strip (dashed on this plan): its edge on the dashed"
+        " line, the crosses lined up.",
+        "3. Glue in reading order: A1 over A2, …; each row over the top strip of the row below.",
+    ]
+    for i, line in enumerate(steps):
+        size = 8.0
+        while size > 5 and stringWidth(line, font_name, size) > avail_w:
+            size -= 0.5
+        canvas.setFont(font_name, size)
+        canvas.drawString(m, m + footer - 14 - i * 12, line)
+    canvas.showPage()
+
+
+def _box_lines(x0, y0, x1, y1):
+    return [(x0, y0, x1, y0), (x1, y0, x1, y1), (x1, y1, x0, y1), (x0, y1, x0, y0)]

@@ -1,0 +1,245 @@
+"""Fatal Fight: what a finished game says — the per-game record (from the event log only),
+invariants, static checks, the readable trace, and content variants for card-impact runs.
+"""
+from __future__ import annotations
+
+import copy
+import itertools
+from collections import Counter
+
+from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NO_TARGET, PAID_MOVE,
+                                  PASS, PICK_A, PLAY, SAVE, TARGET_A, UPGRADE)
+from .fatal_fight_combat import BOSS
+from .fatal_fight_flow import ACTIVE, DOWN
+
+SQUARES = [a + "-" + b for a in "LCR" for b in "UMD"]
+
+
+def _seat(state, s) -> str:
+    return f"P{s + 1}:{state.setup.characters[state.chars[s]]['id']}"
+
+
+def _card(state, c) -> str:
+    return state.setup.c_id[c]
+
+
+def _enemy(state, e) -> str:
+    return "BOSS:" + state.setup.bosses[state.stage]["id"] if e == BOSS else state.setup.e_id[e]
+
+
+# ---- per-game record ---------------------------------------------------------------------------
+
+def summarize(state) -> dict:
+    """Everything the metrics need, computed from ``state.log`` (and the party)."""
+    setup = state.setup
+    c_id = setup.c_id
+    exposures, uses = Counter(), Counter()
+    stage_rounds, rounds_mass, boss_rounds, combo_boss = [], set(), set(), set()
+    downs = mass_events = reshuffles = empty = upgrades = 0
+    group_sizes = []
+    current_round, boss_round, boss_in = 0, False, 0
+    boss_kill_rounds = []
+    boss_ids = {setup.stages[s]["boss"]["id"] for s in setup.stages}
+    for ev in state.log:
+        kind = ev[0]
+        if kind == "draw" or kind == "offer" or kind == "supply":
+            exposures[c_id[ev[2]]] += 1
+        elif kind == "play" or kind == "buy" or kind == "upgrade" or kind == "pick":
+            uses[c_id[ev[2]]] += 1
+            if kind == "upgrade":
+                upgrades += 1
+            if kind == "pick":
+                exposures[c_id[ev[2]]] += 1
+        elif kind == "item":
+            uses[c_id[ev[2]]] += 1
+        elif kind == "round":
+            current_round = ev[1]
+            boss_round = ev[4] in boss_ids
+            if boss_round:
+                boss_rounds.add(current_round)
+        elif kind == "boss_in":
+            boss_in = current_round
+        elif kind == "kill" and ev[2] == BOSS:
+            boss_kill_rounds.append(current_round - boss_in + 1)
+        elif kind == "gold" and ev[2] == "combo" and boss_round:
+            combo_boss.add(current_round)
+        elif kind == "mass":
+            mass_events += 1
+            rounds_mass.add(current_round)
+        elif kind == "down":
+            downs += 1
+        elif kind == "clear":
+            stage_rounds.append(ev[2])
+        elif kind == "enemy_phase":
+            group_sizes.extend(x for x in ev[1] if x)
+        elif kind == "reshuffle":
+            reshuffles += 1
+        elif kind == "empty_pool":
+            empty += 1
+    party_upgrades = sum(len(setup.characters[c]["upgrades"]) for c in state.chars)
+    start_gold = setup.rules["start_gold_per_player"]
+    return {
+        "outcome": state.outcome,
+        "rounds": state.round_id,
+        "party": [setup.characters[c]["id"] for c in state.chars],
+        "stage": state.stage,
+        "stage_rounds": stage_rounds,
+        "boss_kill_rounds": boss_kill_rounds,
+        "exposures": dict(exposures),
+        "uses": dict(uses),
+        "downs": downs,
+        "mass_rounds": len(rounds_mass),
+        "mass_events": mass_events,
+        "boss_rounds": len(boss_rounds),
+        "combo_boss_rounds": len(combo_boss),
+        "group_size_sum": sum(group_sizes),
+        "group_size_n": len(group_sizes),
+        "gold_per_player": start_gold + sum(state.gold_earned) / state.n,
+        "upgrades_bought": upgrades,
+        "upgrades_total": party_upgrades,
+        "reshuffles": reshuffles,
+        "empty_pool_rounds": empty,
+    }
+
+
+# ---- invariants (M0) ---------------------------------------------------------------------------
+
+def check_invariants(state) -> list[str]:
+    setup, out = state.setup, []
+    seen = Counter()
+    zones = [state.exiled, state.gym, state.gym_deck, state.picks, state.debuff_pool]
+    for s in range(state.n):
+        zones += [state.deck[s], state.hand[s], state.discard[s], state.played_up[s], state.played_down[s],
+                  state.gauge[s], state.upgrades_left[s], state.carry[s]]
+    for zone in zones:
+        seen.update(zone)
+    dup = [setup.c_id[c] for c, n in seen.items() if n > 1]
+    if dup:
+        out.append(f"cards in two places at once: {sorted(dup)}")
+    expected = set(setup.extra_arts) | set(setup.debuffs)
+    for c in state.chars:
+        expected |= set(setup.characters[c]["initial"]) | set(setup.characters[c]["upgrades"])
+    missing = expected - set(seen)
+    if missing:
+        out.append(f"cards lost: {sorted(setup.c_id[c] for c in missing)}")
+    enemies = Counter(state.enemy_deck + state.enemy_discard + state.escaped + [e for g in state.groups for e in g])
+    bosses = enemies.pop(BOSS, 0)
+    if bosses > 1 or any(n > 1 for n in enemies.values()):
+        out.append("an enemy card is in two places at once")
+    due = {e for e in range(len(setup.e_id)) if setup.e_stage[e] <= state.stage}
+    if set(enemies) != due:
+        out.append(f"enemy cards lost or duplicated: {len(due - set(enemies))} missing, "
+                   f"{len(set(enemies) - due)} unexpected")
+    if state.phase != 6 and state.boss_placed and state.boss_alive and bosses != 1:
+        out.append("the boss is alive but not on the board")
+    for s in range(state.n):
+        if state.gold[s] < 0 or state.gp[s] < 0:
+            out.append(f"{_seat(state, s)} has negative gold or GP")
+        if state.life[s] > state.max_life[s]:
+            out.append(f"{_seat(state, s)} has more life than its maximum")
+        if state.status[s] == ACTIVE and state.life[s] <= 0:
+            out.append(f"{_seat(state, s)} is active with life {state.life[s]}")
+        if state.status[s] == DOWN and state.life[s] > 0:
+            out.append(f"{_seat(state, s)} is down with life {state.life[s]}")
+    if state.pool < 0 or state.actions_left < 0 or state.free_moves < 0:
+        out.append("negative gold pool, actions or moves")
+    return out
+
+
+# ---- static checks (M8) ------------------------------------------------------------------------
+
+def static_checks(setup, players: int) -> list[str]:
+    """Setups no play can win, found without playing: e.g. a boss no party can one-shot."""
+    out = []
+    for stage in sorted(setup.stages):
+        if not any(setup.e_stage[e] == stage for e in range(len(setup.e_id))):
+            out.append(f"stage {stage} has no enemy cards")
+    best = {}
+    for c, char in enumerate(setup.characters):
+        pool = sorted((setup.c_ap[i] for i in char["initial"] + char["upgrades"] + setup.extra_arts
+                       if setup.c_attack[i]), reverse=True)
+        best[c] = sum(pool[:char["actions"]])
+    for stage, boss in sorted(setup.bosses.items()):
+        worst = min(sum(best[c] for c in party) for party in itertools.combinations(best, players))
+        if boss["life"] + boss["guard"] > worst:
+            out.append(f"stage {stage} boss {boss['id']} (life {boss['life']}) is out of reach of the weakest "
+                       f"{players}-character party even with every card at hand (max AP {worst})")
+    return out
+
+
+# ---- variants (M5) -----------------------------------------------------------------------------
+
+def cards(setup) -> list[str]:
+    return list(setup.tracked)
+
+
+def ablate(tables: dict, card_id: str) -> dict:
+    """The same content with ``card_id`` replaced by a neutral filler (no AP, no sub, no effect)."""
+    twin = copy.deepcopy(tables)
+    for table in twin.values():
+        for record in table if isinstance(table, list) else []:
+            if isinstance(record, dict) and record.get("id") == card_id:
+                record["ap"] = 0
+                record["attributes"] = [a for a in record.get("attributes") or [] if a not in ("attack",)]
+                record["sub"] = {}
+                record["effect"] = []
+    return twin
+
+
+# ---- trace -------------------------------------------------------------------------------------
+
+def action_text(state, a) -> str:
+    kind = a[0]
+    if kind in (PLAY, JOIN, GAUGE, ITEM, UPGRADE, BUY, CURE, PICK_A):
+        verb = {PLAY: "play", JOIN: "join combo with", GAUGE: "gauge", ITEM: "use item", UPGRADE: "upgrade to",
+                BUY: "buy", CURE: "cure", PICK_A: "take"}[kind]
+        return f"{verb} {_card(state, a[1])}"
+    if kind == MOVE:
+        return f"move to {SQUARES[a[1]]}"
+    if kind == PAID_MOVE:
+        return f"move to {SQUARES[a[1]]} paying {_card(state, a[2])}"
+    if kind == SAVE:
+        return f"save {_seat(state, a[1])} paying {_card(state, a[2])}, {_card(state, a[3])}"
+    if kind == TARGET_A:
+        return f"target group R{a[1] + 1}"
+    return {END: "end turn", MEGA: "mega crash", FINISH: "close chain", PASS: "pass", NO_TARGET: "no target",
+            DONE: "done shopping"}[kind]
+
+
+def describe(state, ev) -> str:
+    kind = ev[0]
+    if kind == "act":
+        return f"  {_seat(state, ev[1])}: {action_text(state, ev[2])}"
+    if kind == "round":
+        return f"-- round {ev[1]} (stage {ev[2]}, round {ev[3]}): stage card {ev[4]}"
+    if kind == "stage":
+        return f"== stage {ev[1]}"
+    if kind == "party":
+        return "party: " + ", ".join(ev[1])
+    if kind == "spawn":
+        return f"    spawn {state.setup.e_id[ev[2]]} at R{ev[1] + 1}"
+    if kind == "chain":
+        where = f"R{ev[5] + 1}" if ev[5] >= 0 else "nothing"
+        return f"    chain by {_seat(state, ev[1])}: AP {ev[2]}, {ev[4]} hit(s) -> {where}, {ev[6]} defeated"
+    if kind == "kill":
+        return "    defeated " + ("the BOSS" if ev[2] == BOSS else state.setup.e_id[ev[2]]) + f" at R{ev[1] + 1}"
+    if kind == "hurt":
+        return f"    {_seat(state, ev[1])} takes {ev[2]} ({ev[4]}; {ev[3]} guarded)"
+    simple = {"down": "    {s} is DOWN", "save": "    {s} saves {t}", "turn": " {s}'s turn",
+              "heal": "    {s} heals", "gp": "    {s} gains GP"}
+    if kind in simple:
+        return simple[kind].format(s=_seat(state, ev[1]), t=_seat(state, ev[2]) if kind == "save" else "")
+    if kind in ("draw", "offer", "play", "move", "shop_turn", "upgrade", "buy"):
+        return ""
+    return "    " + " ".join(str(x) for x in ev)
+
+
+def state_text(state) -> str:
+    rows = [f"stage {state.stage} round {state.round_in_stage} pool {state.pool} phase {state.phase}"]
+    for s in range(state.n):
+        rows.append(f"{_seat(state, s)} life {state.life[s]}/{state.max_life[s]} at {SQUARES[state.pos[s]]} "
+                    f"hand {[_card(state, c) for c in state.hand[s]]} gold {state.gold[s]}")
+    for k, g in enumerate(state.groups):
+        if g:
+            rows.append(f"R{k + 1}: {[_enemy(state, e) for e in g]}")
+    return "\n".join(rows)

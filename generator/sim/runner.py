@@ -1,0 +1,163 @@
+"""Play one game, or many on worker processes, with results independent of the worker count.
+
+Game *i* of a run is dealt from ``deal_rng(seed, i)``; its agents think with ``agent_rng``.
+Work is split into chunks of consecutive game indices and handed to any
+``concurrent.futures``-style executor (a local process pool by default); results are put back in
+index order, so 1 worker and 8 workers give the same records.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import traceback
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+from . import games
+from .agents import make_agent
+from .rng import agent_rng, deal_rng
+
+DEFAULT_MAX_DECISIONS = 20_000
+_SETUPS: dict = {}  # per-process cache: setup key -> compiled setup
+
+
+def play_game(engine, setup, *, players: int, agent: str, seed, index: int, checked: bool = False,
+              max_decisions: int = DEFAULT_MAX_DECISIONS):
+    """Play game ``index`` of the run seeded ``seed``; return ``(record, final state)``.
+
+    ``checked`` also verifies, at every decision, that a legal action exists and that the agent
+    chose one, counts decisions with two or more options (M9) and checks the engine's invariants
+    whenever a round ends. Exceptions become an ``error`` record that names the seed and index.
+    """
+    state = None
+    record = {"index": index, "seed": seed, "players": players, "agent": agent, "checked": checked,
+              "outcome": None, "error": None, "violations": [], "decisions": 0, "multi": 0}
+    try:
+        state = engine.new_game(setup, players, deal_rng(seed, index))
+        agents = [make_agent(engine, agent, setup, seat) for seat in range(players)]
+        rngs = [agent_rng(seed, index, seat) for seat in range(players)]
+        _loop(engine, state, agents, rngs, record, checked, max_decisions)
+    except Exception as exc:  # noqa: BLE001 - every crash is recorded as M0, with its traceback
+        record["outcome"] = "error"
+        record["error"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
+    if state is not None and record["outcome"] != "error":
+        try:
+            record.update(engine.summarize(state))
+        except Exception as exc:  # noqa: BLE001
+            record["outcome"] = "error"
+            record["error"] = f"summarize: {type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
+    if record["outcome"] is None:
+        record["outcome"] = "error"
+    return record, state
+
+
+def _loop(engine, state, agents, rngs, record, checked, max_decisions):
+    decisions = multi = 0
+    last_round = getattr(state, "round_id", None)
+    violations = record["violations"]
+    while not state.is_terminal():
+        if decisions >= max_decisions:
+            record["outcome"] = "timeout"
+            break
+        seat = state.current_player()
+        if checked:
+            legal = state.legal_actions()
+            if not legal:
+                violations.append(f"decision {decisions}: no legal action in a non-terminal state")
+                record["outcome"] = "error"
+                break
+            if len(legal) > 1:
+                multi += 1
+        action = agents[seat].choose(state, rngs[seat])
+        if checked and action not in legal:
+            violations.append(f"decision {decisions}: agent chose illegal action {action!r}")
+            record["outcome"] = "error"
+            break
+        state.apply_action(action)
+        decisions += 1
+        if checked and getattr(state, "round_id", None) != last_round:
+            last_round = state.round_id
+            violations.extend(f"round {last_round}: {v}" for v in engine.check_invariants(state))
+    else:
+        if checked:
+            violations.extend(f"end: {v}" for v in engine.check_invariants(state))
+        record["outcome"] = state.outcome
+    if violations and record["outcome"] not in ("error",):
+        record["outcome"] = "error"
+    record["decisions"] = decisions
+    record["multi"] = multi
+
+
+def setup_key(module: str, blob: bytes) -> str:
+    return hashlib.sha1(module.encode() + b"\0" + blob).hexdigest()
+
+
+def _setup_from(module: str, blob: bytes, key: str):
+    setup = _SETUPS.get(key)
+    if setup is None:
+        engine = games.engine_by_module(module)
+        setup = engine.compile_setup(pickle.loads(blob))
+        _SETUPS.clear()  # keep one: sweeps over ablated content would otherwise grow without bound
+        _SETUPS[key] = setup
+    return setup
+
+
+def _run_chunk(module, blob, key, players, agent, seed, indices, checked, max_decisions):
+    """Worker entry point (top-level so process pools can pickle it)."""
+    engine = games.engine_by_module(module)
+    setup = _setup_from(module, blob, key)
+    return [play_game(engine, setup, players=players, agent=agent, seed=seed, index=i,
+                      checked=checked, max_decisions=max_decisions)[0] for i in indices]
+
+
+def run_games(engine, tables, *, players: int, games: int, seed=0, agent: str = "greedy", start: int = 0,
+              workers: int | None = None, executor: Executor | None = None, checked: bool = False,
+              progress=None, max_decisions: int = DEFAULT_MAX_DECISIONS, chunk: int | None = None) -> list[dict]:
+    """Play games ``start .. start+games-1`` and return their records in index order.
+
+    ``tables`` are the game's plain tables (``game.tables``); they are compiled once here, so
+    data the engine cannot run raises ``ProblemsError`` before any worker starts. ``executor``
+    may be any ``concurrent.futures.Executor`` (a process pool, a Dask client's executor ...);
+    without one, ``workers`` processes are started (``1`` runs in this process).
+    ``progress(done, total)`` is called as chunks finish.
+    """
+    module = engine.__name__
+    blob = pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL)
+    key = setup_key(module, blob)
+    _SETUPS[key] = engine.compile_setup(tables)
+    indices = list(range(start, start + games))
+    workers = workers or os.cpu_count() or 1
+    if executor is None and workers == 1:
+        records = []
+        for i in indices:
+            records.append(play_game(engine, _SETUPS[key], players=players, agent=agent, seed=seed, index=i,
+                                     checked=checked, max_decisions=max_decisions)[0])
+            if progress and (len(records) % 25 == 0 or len(records) == games):
+                progress(len(records), games)
+        return records
+    size = chunk or max(5, min(100, -(-games // (workers * 4))))
+    chunks = [indices[i:i + size] for i in range(0, len(indices), size)]
+    own = executor is None
+    pool = executor or ProcessPoolExecutor(max_workers=workers)
+    try:
+        futures = [pool.submit(_run_chunk, module, blob, key, players, agent, seed, c, checked, max_decisions)
+                   for c in chunks]
+        results, done = [], 0
+        for future in futures:
+            part = future.result()
+            results.extend(part)
+            done += len(part)
+            if progress:
+                progress(done, games)
+    finally:
+        if own:
+            pool.shutdown()
+    results.sort(key=lambda r: r["index"])
+    return results
+
+
+def replay(engine, setup, *, players: int, agent: str, seed, index: int):
+    """Replay one game with full checks; return ``(record, trace lines)``."""
+    record, state = play_game(engine, setup, players=players, agent=agent, seed=seed, index=index, checked=True)
+    lines = [engine.describe(state, event) for event in state.log] if state is not None else []
+    return record, [line for line in lines if line]

@@ -1,0 +1,96 @@
+"""Statistics for simulated play: Wilson intervals, percentiles, sequential looks.
+
+Every proportion the validator reports is ``p [lo, hi] (n)`` with a Wilson score interval.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of ``k`` successes in ``n`` trials (``(0, 1)`` when n = 0)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def z_for(confidence: float) -> float:
+    """Two-sided normal quantile for a confidence level (0.95 -> 1.96), by bisection on erf."""
+    target = confidence
+    lo, hi = 0.0, 10.0
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        if math.erf(mid / math.sqrt(2)) < target:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def percentile(values, q: float) -> float:
+    """The ``q``-th percentile (0..100) with linear interpolation (numpy's default method)."""
+    data = sorted(values)
+    if not data:
+        return float("nan")
+    pos = (len(data) - 1) * q / 100.0
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(data) - 1)
+    return data[lo] + (data[hi] - data[lo]) * (pos - lo)
+
+
+def median(values) -> float:
+    return percentile(values, 50)
+
+
+def samples_for_halfwidth(halfwidth: float, p: float = 0.5, z: float = Z95) -> int:
+    """Games needed for a normal-approximation interval of ``±halfwidth`` at proportion ``p``."""
+    return math.ceil(z * z * p * (1 - p) / (halfwidth * halfwidth))
+
+
+@dataclass(frozen=True)
+class Proportion:
+    k: int
+    n: int
+    z: float = Z95
+
+    @property
+    def p(self) -> float:
+        return self.k / self.n if self.n else float("nan")
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        return wilson(self.k, self.n, self.z)
+
+    def display(self) -> str:
+        lo, hi = self.ci
+        return f"{self.p:.3f} [{lo:.3f}, {hi:.3f}] ({self.n})"
+
+
+def band_decision(k: int, n: int, lo: float | None, hi: float | None, z: float) -> str:
+    """Where the interval of k/n lies against the band [lo, hi] (either end may be open).
+
+    ``"inside"`` when the whole interval lies in the band, ``"outside"`` when it lies wholly
+    beyond one end, otherwise ``"unclear"``.
+    """
+    ci_lo, ci_hi = wilson(k, n, z)
+    low = -math.inf if lo is None else lo
+    high = math.inf if hi is None else hi
+    if ci_lo >= low and ci_hi <= high:
+        return "inside"
+    if ci_hi < low or ci_lo > high:
+        return "outside"
+    return "unclear"
+
+
+def looks_schedule(looks: list[int], cap: int) -> list[int]:
+    """The sample sizes to look at: the given looks up to ``cap``, ending exactly at ``cap``."""
+    sizes = sorted({n for n in looks if 0 < n < cap})
+    return sizes + [cap]

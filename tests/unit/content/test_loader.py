@@ -1,0 +1,134 @@
+"""The loader: line numbers, exact schema messages, references, counts, hostile input."""
+import textwrap
+
+import pytest
+
+from generator.content import load_game
+from generator.content.yamlload import MAX_FILE_BYTES, parse_text, to_plain, NodeBudget
+from generator.errors import ContentError
+
+
+def problems_of(path):
+    with pytest.raises(ContentError) as info:
+        load_game(path)
+    return [(p.location.path.split("/")[-1], p.location.line, p.field, p.message) for p in info.value.problems]
+
+
+def write(path, text):
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def test_tiny_game_loads_with_defaults_and_locations(tiny):
+    game = load_game(tiny)
+    mage = game.tables["heroes"][1]
+    assert mage["name"] == {"ja": "魔法使い", "en": "Mage"}
+    assert mage["color"] == "#3366cc" and mage["count"] == 1
+    assert game.tables["rules"] == {"start_life": 10, "hand_size": 5}
+    assert [(c.id, c.found, c.expected) for c in game.components] == [("heroes", 4, 4), ("coins", 6, 6)]
+    assert game.where(game.tables["heroes"][2]).line == 13
+    assert [r["id"] for r in game.cards("heroes")] == ["knight", "knight", "mage", "thief"]
+
+
+def test_wrong_type_is_located_with_field_path(tiny):
+    text = (tiny / "heroes.yaml").read_text().replace("life: 12", 'life: "three"')
+    (tiny / "heroes.yaml").write_text(text)
+    assert problems_of(tiny) == [("heroes.yaml", 3, "heroes[0].life", "expected an integer, got 'three'")]
+
+
+def test_unknown_key_missing_key_and_did_you_mean(tiny):
+    text = (tiny / "heroes.yaml").read_text().replace("  life: 9\n", "  lfe: 9\n")
+    (tiny / "heroes.yaml").write_text(text)
+    assert problems_of(tiny) == [
+        ("heroes.yaml", 13, "heroes[2].life", "missing required field"),
+        ("heroes.yaml", 15, "heroes[2].lfe", "unknown field (did you mean 'life'?)"),
+    ]
+
+
+def test_range_enum_ref_and_tagged_messages(tiny):
+    write(tiny / "heroes.yaml", """\
+        - id: knight
+          name: 騎士
+          life: 99
+          friend: mgae
+          effect: [{op: heel, n: 2}, {op: draw}]
+        - id: mage
+          name: 魔法使い
+          life: 8
+        """)
+    found = problems_of(tiny)
+    assert ("heroes.yaml", 3, "heroes[0].life", "99 is above the maximum 20") in found
+    assert ("heroes.yaml", 4, "heroes[0].friend", "no heroes record with id 'mgae' (did you mean 'mage'?)") in found
+    assert ("heroes.yaml", 5, "heroes[0].effect[0].op", "unknown op 'heel' (did you mean 'heal'?); known: heal, draw") in found
+    assert ("heroes.yaml", 5, "heroes[0].effect[1].n", "missing required field") in found
+    assert ("game.yaml", 13, "heroes.expected", "game.yaml declares 4 but the data yields 2") in found
+
+
+def test_duplicate_keys_and_ids(tiny):
+    write(tiny / "coins.yaml", """\
+        - {id: coin1, value: 1, count: 4}
+        - id: coin1
+          value: 5
+          value: 6
+          count: 2
+        """)
+    found = problems_of(tiny)
+    assert ("coins.yaml", 4, "coins[1].value", "duplicate key (first at line 3)") in found
+    assert any(f == "coins[1].id" and m.startswith("duplicate id 'coin1' (also at ") for _, _, f, m in found)
+
+
+def test_yaml_syntax_error_is_located(tiny):
+    (tiny / "coins.yaml").write_text("- {id: coin1, value: 1\n- {id: x}\n")
+    found = problems_of(tiny)
+    assert found[0][0] == "coins.yaml" and found[0][1] == 2 and found[0][3].startswith("YAML syntax error")
+
+
+def test_every_problem_is_collected_across_files(tiny):
+    (tiny / "rules.yaml").write_text("start_life: 0\n")
+    (tiny / "coins.yaml").write_text("- {id: coin1, value: -1, count: 6}\n")
+    found = problems_of(tiny)
+    assert ("rules.yaml", 1, "rules.start_life", "0 is below the minimum 1") in found
+    assert ("coins.yaml", 1, "coins[0].value", "-1 is below the minimum 1") in found
+
+
+def test_alias_bomb_is_refused_quickly():
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+    for i in range(1, 9):
+        prev = chr(ord("a") + i - 1)
+        cur = chr(ord("a") + i)
+        bomb += f"{cur}: &{cur} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
+    node = parse_text(bomb, "bomb.yaml")
+    with pytest.raises(ContentError) as info:
+        to_plain(node, "bomb.yaml", [], NodeBudget("bomb.yaml"))
+    assert "alias bomb" in info.value.problems[0].message
+
+
+def test_oversized_file_is_refused(tiny):
+    (tiny / "coins.yaml").write_bytes(b"#" * (MAX_FILE_BYTES + 1))
+    found = problems_of(tiny)
+    assert found == [("coins.yaml", 0, "", f"file is {(MAX_FILE_BYTES + 1) // 1024} KiB; the limit is {MAX_FILE_BYTES // 1024} KiB")]
+
+
+def test_paths_outside_the_game_are_refused(tiny):
+    text = (tiny / "game.yaml").read_text().replace("file: coins.yaml", "file: ../coins.yaml")
+    (tiny / "game.yaml").write_text(text)
+    found = problems_of(tiny)
+    assert ("game.yaml", 16, "components[1].file", "'../coins.yaml' must be a relative path inside the game directory") in found
+
+
+def test_yaml_11_booleans_stay_strings(tiny):
+    node = parse_text("mode: off\nflag: true\n", "x.yaml")
+    assert to_plain(node, "x.yaml", [], NodeBudget("x.yaml")) == {"mode": "off", "flag": True}
+
+
+def test_bare_number_where_length_expected(tiny):
+    text = (tiny / "game.yaml").read_text().replace("size: [20mm, 20mm]", "size: [20, 20mm]")
+    (tiny / "game.yaml").write_text(text)
+    found = problems_of(tiny)
+    assert ("game.yaml", 18, "components[1].size", "a length needs a unit (mm, cm, in, pt): write '20mm' or '20pt'") in found
+
+
+def test_schema_mistakes_are_located(tiny):
+    text = (tiny / "schema.yaml").read_text().replace("life: {type: int, min: 1, max: 20}", "life: {type: integr, mn: 1}")
+    (tiny / "schema.yaml").write_text(text)
+    found = problems_of(tiny)
+    assert ("schema.yaml", 7, "types.hero.fields.life.type", "unknown type 'integr' (did you mean 'int'?)") in found
