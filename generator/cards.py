@@ -139,8 +139,8 @@ class CardBuilder:
 
     def component_faces(self, component, problems: list) -> Faces | None:
         try:
-            front = self.layouts.load(component.layout, component.location, f"{component.id}.layout")
-            back = self.layouts.load(component.back, component.location, f"{component.id}.back") \
+            front = self.layouts.load(component.layout, component.at("layout"), f"{component.id}.layout")
+            back = self.layouts.load(component.back, component.at("back"), f"{component.id}.back") \
                 if component.back else None
         except ContentError as exc:
             problems.extend(exc.problems)

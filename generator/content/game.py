@@ -35,6 +35,11 @@ class Component:
     records: list
     location: Location
     tiling: dict | None = None
+    key_locations: dict = field(default_factory=dict, repr=False)  # game.yaml key -> Location
+
+    def at(self, key: str) -> Location:
+        """Where a key of this component is written in game.yaml."""
+        return self.key_locations.get(key, self.location)
 
     @property
     def found(self) -> int:
@@ -263,7 +268,8 @@ def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> C
     return Component(id=meta["id"], name=meta.get("name") or meta["id"], kind=meta["kind"], files=files,
                      schema=meta["schema"], size_pt=size, shape=meta["shape"], layout=meta.get("layout"),
                      back=meta.get("back"), back_per_card=meta["back_per_card"], expected=expected,
-                     records=records, location=at("expected") if "expected" in meta else where, tiling=meta.get("tiling"))
+                     records=records, location=at("expected") if "expected" in meta else where, tiling=meta.get("tiling"),
+                     key_locations={key: at(key) for key in meta})
 
 
 def _load_data(loader, entry, where, field_path, types):

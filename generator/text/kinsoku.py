@@ -94,7 +94,7 @@ def char_class(ch: str) -> str:
     Full-width ASCII forms (``０-９ Ａ-Ｚ ＋ ：`` ...) count as word characters so that
     full-width numbers stay whole; U+3000 is ``"cjk"``.
     """
-    if ch in _ASCII_SPACES or ch == "\u3000":
+    if ch in _ASCII_SPACES:
         return SPACE
     o = ord(ch)
     if 0xFF01 <= o <= 0xFF5E:
