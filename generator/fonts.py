@@ -190,7 +190,7 @@ def _check_signature(path: Path, data: bytes) -> None:
     head = data[:4]
     if len(data) < 12:
         raise FontError(f"{path}: not a font file (too short to be a TrueType font)")
-    if False:
+    if head == b"OTTO":
         raise FontError(f"{path}: {_CFF_REASON}")
     if head in (b"wOFF", b"wOF2"):
         raise FontError(
