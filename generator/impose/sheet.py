@@ -50,16 +50,23 @@ class Grid:
         return (self.origin[0] + col * self.pitch[0],
                 self.origin[1] + (self.rows - 1 - row) * self.pitch[1])
 
-    def slot(self, index: int, position: int) -> Slot:
-        """The slot of card ``index`` at ``position`` (reading order) on its sheet."""
+    def slot(self, index: int, position: int, count: int | None = None) -> Slot:
+        """The slot of card ``index`` at ``position`` (reading order) on a sheet of ``count`` cards.
+
+        Toward an occupied neighbour the bleed is clipped to half the gutter;
+        toward the grid's outside or an empty cell it is the full bleed.
+        """
+        count = self.per_sheet if count is None else count
         col, row = position % self.cols, position // self.cols
         x, y = self.trim_corner(col, row)
         w, h = self.cell
         inner = min(self.bleed, self.gutter / 2)
-        left = self.bleed if col == 0 else inner
-        right = self.bleed if col == self.cols - 1 else inner
-        bottom = self.bleed if row == self.rows - 1 else inner
-        top = self.bleed if row == 0 else inner
+        has_right = col < self.cols - 1 and position + 1 < count
+        has_below = row < self.rows - 1 and position + self.cols < count
+        left = inner if col > 0 else self.bleed
+        right = inner if has_right else self.bleed
+        top = inner if row > 0 else self.bleed
+        bottom = inner if has_below else self.bleed
         box = (x - left, y - bottom, x + w + right, y + h + top)
         return Slot(index, x, y, w, h, self.rotated, self.bleed, bleed_box=box)
 
@@ -131,8 +138,10 @@ def impose(n_cards: int, card_w: float, card_h: float, profile: Profile,
     if profile.print_shop:
         return _print_shop_pages(n_cards, card_w, card_h, profile, with_backs)
     per = grid.per_sheet
-    sheets = [tuple(grid.slot(i, i - start) for i in range(start, min(start + per, n_cards)))
-              for start in range(0, n_cards, per)]
+    sheets = []
+    for start in range(0, n_cards, per):
+        count = min(per, n_cards - start)
+        sheets.append(tuple(grid.slot(start + k, k, count) for k in range(count)))
     sides: list[tuple[str, tuple[Slot, ...]]] = []
     if with_backs and profile.duplex != "none":
         for fronts in sheets:

@@ -4,9 +4,9 @@ Board coordinates are PDF points with the origin at the board's lower-left
 corner. Tiles are named like a spreadsheet, read like a page: rows A, B, ...
 from the top, columns 1, 2, ... from the left (A1 is the top-left tile).
 
-Each tile prints a ``src`` rectangle of the board at most one printable area
-(paper minus margins) in size. Neighbouring tiles share a strip ``overlap``
-wide. Assembly: every tile is trimmed along its right and bottom edges (where
+All tiles have the same size, at most the printable area (paper minus
+margins), and are centred on their page. Neighbouring tiles share a strip
+``overlap`` wide. Assembly: every tile is trimmed along its right and bottom edges (where
 a neighbour follows) and laid on top of the next tile's strip; the strip is
 glued under it. So the strip at a tile's left and top is glue area, and what
 stays visible of each tile (``visible``) partitions the board::
@@ -149,15 +149,17 @@ def plan_tiles(board_w: float, board_h: float, paper_w: float, paper_h: float,
 
 
 def _layout(board_w, board_h, pw, ph, margin, overlap, cols, rows) -> TilePlan:
-    aw, ah = pw - 2 * margin, ph - 2 * margin
-    step_x, step_y = aw - overlap, ah - overlap
+    # equal tiles: no sliver of a last tile; each at most the printable area
+    tw = min(pw - 2 * margin, (board_w + (cols - 1) * overlap) / cols)
+    th = min(ph - 2 * margin, (board_h + (rows - 1) * overlap) / rows)
+    step_x, step_y = tw - overlap, th - overlap
     seams_x = [c * step_x + overlap for c in range(1, cols)]
     seams_y = [board_h - (r * step_y + overlap) for r in range(1, rows)]
     frames = []
     for row in range(rows):
         for col in range(cols):
             x, top = col * step_x, row * step_y
-            w, h = min(aw, board_w - x), min(ah, board_h - top)
+            w, h = min(tw, board_w - x), min(th, board_h - top)
             src = (x, board_h - top - h, w, h)
             vis_x = x + (overlap if col else 0.0)
             vis_top = top + (overlap if row else 0.0)
@@ -175,7 +177,7 @@ def _layout(board_w, board_h, pw, ph, margin, overlap, cols, rows) -> TilePlan:
 
 def _tile(col, row, src, visible, page, margin, overlap, cols, rows, crosses) -> Tile:
     x, y, w, h = src
-    placement = (margin, page[1] - margin - h, w, h)
+    placement = ((page[0] - w) / 2, (page[1] - h) / 2, w, h)
     px, py = placement[0], placement[1]
     glue, cuts, under = [], [], []
     if col:

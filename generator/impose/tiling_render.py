@@ -26,8 +26,8 @@ def render_tiles(canvas, plan: TilePlan, draw_board: DrawBoard, *, font_name: st
     """One page per tile in reading order: board part, glue and cut lines, crosses, caption.
 
     The caption (``"A2 — row A, column 2 · glue under A1's right edge"``,
-    prefixed by ``title``) sits in the bottom margin, so a margin under about
-    6 mm may be too narrow for some printers to print it.
+    prefixed by ``title``) sits just under the tile; when the tile fills the
+    printable area that is the bottom margin, which some printers cannot reach.
     """
     pw, ph = plan.page_size
     for number, tile in enumerate(plan.tiles, start=1):
@@ -52,7 +52,7 @@ def render_tiles(canvas, plan: TilePlan, draw_board: DrawBoard, *, font_name: st
         caption = f"{tile.caption} · page {number}/{len(plan.tiles)}"
         if title:
             caption = f"{title} · {caption}"
-        band = (plan.margin, max(0.0, plan.margin - 9), pw - plan.margin, plan.margin - 1)
+        band = (plan.margin, max(1.0, py - 10), pw - plan.margin, py - 2)
         if band[3] - band[1] >= 4:
             draw_label(canvas, band, caption, font_name)
         canvas.showPage()
@@ -120,8 +120,8 @@ def render_assembly_page(canvas, plan: TilePlan, *, font_name: str, title: str |
 
     With ``draw_board`` the board itself is drawn underneath as a thumbnail.
     """
-    pw, ph = plan.page_size
     bw, bh = plan.board
+    pw, ph = sorted(plan.page_size, reverse=bw > bh)     # the page turned like the board
     m = plan.margin
     header, footer = 28.0, 46.0
     avail_w, avail_h = pw - 2 * m, ph - 2 * m - header - footer
@@ -132,7 +132,7 @@ def render_assembly_page(canvas, plan: TilePlan, *, font_name: str, title: str |
     def at(x, y):
         return (ox + x * scale, oy + y * scale)
 
-    canvas.setPageSize(plan.page_size)
+    canvas.setPageSize((pw, ph))
     canvas.setTrimBox(None)
     canvas.setBleedBox(None)
     if draw_board is not None:
