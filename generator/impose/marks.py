@@ -6,7 +6,7 @@ is drawn actually prints.
 
 - **Crop marks** continue each distinct trim line beyond the block of cards:
   vertical ones above and below it, horizontal ones left and right of it,
-  starting ``mark_offset`` (>= bleed) beyond the outermost trim and
+  starting ``max(mark_offset, bleed)`` beyond the outermost trim and
   ``mark_length`` long, shortened at the printable edge (dropped under 1 mm).
 - **Cut lines** run the whole printable width or height along the outer trims
   and along the middle of each gutter, broken wherever they would cross a
@@ -41,7 +41,7 @@ def crop_marks(slots: tuple[Slot, ...], profile: Profile) -> tuple[Mark, ...]:
     px0, py0, px1, py1 = profile.printable
     left, right = min(s.x for s in slots), max(s.x + s.w for s in slots)
     bottom, top = min(s.y for s in slots), max(s.y + s.h for s in slots)
-    off, length = profile.mark_offset, profile.mark_length
+    off, length = max(profile.mark_offset, profile.bleed), profile.mark_length
     marks = []
     for x in _distinct([s.x for s in slots] + [s.x + s.w for s in slots]):
         if not px0 - _EPS <= x <= px1 + _EPS:

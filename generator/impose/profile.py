@@ -26,8 +26,8 @@ class Profile:
     """How cards are laid out on printer sheets. All lengths are PDF points.
 
     ``gutter`` is the distance between the TRIM edges of neighbouring cards.
-    Toward a neighbour a card's bleed is clipped to its own half of the gutter,
-    on the outside of the grid it gets the full ``bleed``::
+    Toward a neighbour a card's bleed is clipped to its own half of the gutter;
+    toward the outside of the grid (or an empty cell) it gets the full ``bleed``::
 
         gutter 0         gutter < 2*bleed     gutter = 2*bleed     gutter > 2*bleed
         ┌────┬────┐      ┌────┐ ┌────┐        ┌────┐  ┌────┐        ┌────┐    ┌────┐
@@ -40,9 +40,10 @@ class Profile:
 
     ``duplex`` names the paper edge the printer flips on (as in the printer
     dialog): on portrait paper long-edge mirrors the columns and short-edge the
-    rows; on landscape paper it is the other way round. ``back_offset`` (x, y) is
-    added to every back page's slots (a duplex calibration; +x moves backs right
-    as seen on the back page).
+    rows; on landscape paper it is the other way round. Crop marks start
+    ``max(mark_offset, bleed)`` beyond the trim, never inside the bleed.
+    ``back_offset`` (x, y) is added to every back page's slots (a duplex
+    calibration; +x moves backs right as seen on the back page).
     """
 
     name: str
@@ -89,13 +90,11 @@ def _check(p: Profile) -> None:
             f" ({fmt_mm(p.back_offset[0])}, {fmt_mm(p.back_offset[1])}) mm", "back_offset")
     if p.mark_length <= 0:
         raise ImposeError(f"expected a length > 0, got {fmt_mm(p.mark_length)} mm", "mark_length")
-    if not 0.1 <= p.mark_width <= 1.0:
-        raise ImposeError(f"crop marks are hairlines: expected 0.1pt to 1pt, got {p.mark_width:g}pt",
+    if not 0.1 <= p.mark_width <= 2.0:
+        raise ImposeError(f"crop marks are hairlines: expected 0.1pt to 2pt, got {p.mark_width:g}pt",
                           "mark_width")
-    if p.mark_offset < p.bleed - 1e-6:
-        raise ImposeError(
-            f"crop marks would start inside the {fmt_mm(p.bleed)} mm bleed; expected at least"
-            f" {fmt_mm(p.bleed)} mm, got {fmt_mm(p.mark_offset)} mm", "mark_offset")
+    if p.mark_offset < 0:
+        raise ImposeError(f"expected a length >= 0, got {fmt_mm(p.mark_offset)} mm", "mark_offset")
     if p.print_shop and p.back_offset != (0.0, 0.0):
         raise ImposeError("print-shop pages are registered by the shop; remove back_offset",
                           "back_offset")
@@ -104,13 +103,14 @@ def _check(p: Profile) -> None:
 def profile_from_mapping(name: str, mapping) -> Profile:
     """Build a Profile from already-converted values (points, bools, strings).
 
-    Keys are the Profile field names plus ``orientation`` (portrait|landscape).
+    Keys are the Profile field names plus ``orientation`` (portrait|landscape) and
+    ``description`` (ignored).
     ``paper`` may be ``(w, h)`` in points or a paper name (``"a4"``).
-    ``mark_offset`` defaults to ``max(3 mm, bleed)``. Unknown keys, wrong types
+    Unknown keys, wrong types
     and impossible combinations raise ``ImposeError`` with the field name.
     """
     values = dict(mapping)
-    known = [f.name for f in fields(Profile) if f.name != "name"] + ["orientation"]
+    known = [f.name for f in fields(Profile) if f.name != "name"] + ["orientation", "description"]
     for key in values:
         if key not in known:
             close = difflib.get_close_matches(str(key), known, n=1)
@@ -118,6 +118,7 @@ def profile_from_mapping(name: str, mapping) -> Profile:
             raise ImposeError(f"unknown profile key {key!r}{hint}", str(key))
     if "paper" not in values:
         raise ImposeError("missing paper size (for example paper: a4)", "paper")
+    values.pop("description", None)
     values["paper"] = _paper(values["paper"], values.pop("orientation", None))
     for key in LENGTH_KEYS:
         if key in values:
@@ -135,7 +136,6 @@ def profile_from_mapping(name: str, mapping) -> Profile:
             if values.get(key):
                 raise ImposeError("print-shop pages are one card with its bleed and no margin:"
                                   " there is no room for marks; set it to false", key)
-    values.setdefault("mark_offset", max(mm(3), values.get("bleed", Profile.bleed)))
     return Profile(name=name, **values)
 
 
