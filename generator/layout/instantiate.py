@@ -68,6 +68,8 @@ class Instantiator:
         self.expr = expressions or Expressions()
         self.layout_text = layout_text or default_layout_text
         self.icon_names = frozenset(icons.names())
+        self._text_cache: dict = {}
+        self._images_ok: dict = {}  # path -> "" or why it cannot be read (checked once per build)
 
     def instantiate(self, layout: Layout, ctx: CardContext) -> tuple[list[Op], list[Problem]]:
         problems: list[Problem] = []
@@ -254,6 +256,10 @@ class Instantiator:
         path = (self.game_root / pure).resolve()
         if not path.is_relative_to(self.game_root.resolve()) or not path.is_file():
             raise ValueError(f"image {src!r} not found in {self.game_root}")
+        if path not in self._images_ok:
+            self._images_ok[path] = _image_error(path)
+        if self._images_ok[path]:
+            raise ValueError(f"image {src!r} cannot be read: {self._images_ok[path]}")
         return path
 
     def _text(self, box, scope, where, box_id, w, h):
@@ -275,14 +281,21 @@ class Instantiator:
             raise ValueError(f"font must be regular or bold, got {font!r}")
         if w <= 0 or h <= 0:
             raise ValueError("a text box needs a positive w and h")
-        block = self.layout_text(f"**{text}**" if font == "bold" else text, self.fonts, size=size, width=w,
-                                 height=h, leading=leading, min_size=min_size, align=align, valign=valign,
-                                 icon_names=self.icon_names,
-                                 icon_scale=float(self._value(box, "icon_scale", scope, 1.0)))
+        markup = f"**{text}**" if font == "bold" else text
+        icon_scale = float(self._value(box, "icon_scale", scope, 1.0))
+        # Many faces repeat a text (backs, costs, names of copies): lay each out once per build.
+        key = (markup, size, w, h, leading, min_size, align, valign, icon_scale)
+        block = self._text_cache.get(key)
+        if block is None:
+            block = self._text_cache[key] = self.layout_text(
+                markup, self.fonts, size=size, width=w, height=h, leading=leading, min_size=min_size,
+                align=align, valign=valign, icon_names=self.icon_names, icon_scale=icon_scale)
         self._text_problems(block, scope, source, box_id, size)
         return block
 
     def _text_problems(self, block, scope, source, box_id, size):
+        if block.fits and not block.unknown_icons and not block.missing_glyphs:
+            return
         card_field = _card_field(source)
         field_path = f"{scope.ctx.field_prefix}.{card_field}" if card_field else scope.ctx.field_prefix
         layout_name = _display_path(scope.layout.path)
@@ -298,6 +311,18 @@ class Instantiator:
             chars = "".join(sorted(block.missing_glyphs))
             scope.problems.append(Problem(scope.ctx.location, field_path,
                                           f"the font has no glyph for {chars!r} (box '{box_id}' of {layout_name})"))
+
+
+def _image_error(path: Path) -> str:
+    """Empty if Pillow can decode the image, else the reason (a corrupt file is a problem, not a crash)."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            image.load()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        return str(exc) or exc.__class__.__name__
+    return ""
 
 
 def _card_field(source) -> str | None:

@@ -10,7 +10,15 @@ from reportlab.lib.utils import ImageReader
 
 from .instantiate import Op
 
-_KAPPA = 0.5522847498
+_COLORS: dict = {}
+
+
+def color(value):
+    """A ReportLab Color for a colour string, parsed once per build (it is asked thousands of times)."""
+    parsed = _COLORS.get(value)
+    if parsed is None:
+        parsed = _COLORS[value] = colors.toColor(value)
+    return parsed
 
 
 class Painter:
@@ -44,9 +52,9 @@ class Painter:
     def _style(self, c, style) -> tuple[bool, bool]:
         fill, stroke = style.get("fill"), style.get("stroke")
         if fill:
-            c.setFillColor(colors.toColor(fill))
+            c.setFillColor(color(fill))
         if stroke:
-            c.setStrokeColor(colors.toColor(stroke))
+            c.setStrokeColor(color(stroke))
             c.setLineWidth(style.get("stroke_width", 0.5))
             if style.get("dash"):
                 c.setDash(style["dash"])
@@ -126,7 +134,7 @@ class Painter:
     def _icon(self, c, op):
         self.draw_icon_at(c, op.payload, op.x, self.card_h - op.y - op.h, op.w, op.h, op.style.get("color"))
 
-    def draw_icon_at(self, c, name, x, y_bottom, w, h, color):
+    def draw_icon_at(self, c, name, x, y_bottom, w, h, ink):
         """Draw icon ``name`` into the PDF rectangle (x, y_bottom, w, h), keeping its aspect."""
         icon = self.icons.get(name)
         vx, vy, vw, vh = icon.viewbox
@@ -139,12 +147,12 @@ class Painter:
 
         for shape in icon.shapes:
             c.saveState()
-            fill = _current(shape.get("fill"), color)
-            stroke = _current(shape.get("stroke"), color)
+            fill = _current(shape.get("fill"), ink)
+            stroke = _current(shape.get("stroke"), ink)
             if fill:
-                c.setFillColor(colors.toColor(fill))
+                c.setFillColor(color(fill))
             if stroke:
-                c.setStrokeColor(colors.toColor(stroke))
+                c.setStrokeColor(color(stroke))
                 c.setLineWidth(float(shape.get("stroke_width", 1)) * scale)
                 c.setLineJoin(1)
                 c.setLineCap(1)
@@ -173,10 +181,10 @@ class Painter:
             elif kind == "line":
                 c.line(*to_pdf(shape["x1"], shape["y1"]), *to_pdf(shape["x2"], shape["y2"]))
             elif kind == "text":
-                self._icon_text(c, shape, to_pdf, scale, fill or color)
+                self._icon_text(c, shape, to_pdf, scale, fill or ink)
             c.restoreState()
 
-    def _icon_text(self, c, shape, to_pdf, scale, color):
+    def _icon_text(self, c, shape, to_pdf, scale, ink_value):
         from reportlab.pdfbase.pdfmetrics import stringWidth
 
         size = float(shape.get("size", 40)) * scale
@@ -185,7 +193,7 @@ class Painter:
         font = self.fonts.regular
         width = stringWidth(text, font, size)
         tx -= {"left": 0, "right": width}.get(shape.get("align", "center"), width / 2)
-        ink = colors.toColor(color or "#000000")
+        ink = color(ink_value or "#000000")
         t = c.beginText(tx, ty)
         t.setFont(font, size)
         t.setFillColor(ink)
@@ -214,7 +222,7 @@ class Painter:
             self._op(c, child)
 
 
-def _current(value, color):
+def _current(value, ink):
     if value in (None, "none"):
         return None
-    return color if value == "currentColor" else value
+    return ink if value == "currentColor" else value

@@ -1,0 +1,127 @@
+"""End-to-end runs of the `pnp` command over the tiny test game and broken copies of it."""
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.usefixtures("in_repo")
+
+
+def pnp(*args, cwd=REPO):
+    proc = subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+    assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr
+    return proc
+
+
+def test_build_writes_a_deterministic_pdf_with_embedded_fonts_only(tiny, tmp_path):
+    out = tmp_path / "out"
+    first = pnp("build", tiny, "-o", out, "--no-validate")
+    assert first.returncode == 0, first.stdout + first.stderr
+    pdf = out / "print-a4.pdf"
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF")
+    second = pnp("build", tiny, "-o", out, "--no-validate")
+    assert second.returncode == 0
+    assert pdf.read_bytes() == data, "a second build must be byte-identical"
+    fonts = set(re.findall(rb"/BaseFont\s*/([A-Za-z0-9+\-_]+)", data))
+    assert fonts and all(b"+" in f for f in fonts), f"every font must be an embedded subset: {fonts}"
+    assert b"/FontFile2" in data
+    assert b"Helvetica" not in data
+
+
+def test_manifest_json_shape_and_counts(tiny):
+    proc = pnp("manifest", tiny, "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data == {
+        "game": "tiny",
+        "components": [
+            {"id": "heroes", "kind": "card", "size_mm": [63.0, 88.0], "expected": 4, "found": 4, "pages": 2},
+            {"id": "coins", "kind": "token", "size_mm": [20.0, 20.0], "expected": 6, "found": 6, "pages": 1},
+        ],
+        "total_cards": 4,
+    }
+
+
+def test_invalid_value_exits_1_with_located_message_and_keeps_outputs(tiny, tmp_path):
+    out = tmp_path / "out"
+    assert pnp("build", tiny, "-o", out, "--no-validate").returncode == 0
+    before = (out / "print-a4.pdf").read_bytes()
+    heroes = tiny / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace("life: 12", 'life: "three"'))
+    for command in (["validate", tiny, "--no-balance"], ["build", tiny, "-o", out, "--no-validate"]):
+        proc = pnp(*command)
+        assert proc.returncode == 1
+        assert f"{tiny}/heroes.yaml:3: heroes[0].life: expected an integer, got 'three'" in proc.stdout
+    assert (out / "print-a4.pdf").read_bytes() == before
+    assert [p.name for p in out.iterdir()] == ["print-a4.pdf"], "no temporary files left behind"
+
+
+@pytest.mark.parametrize("edit, expected", [
+    # template typo -> the layout file and line, and the card
+    (("layouts/tiny/hero.yaml", '"{{ card.life }}"', '"{{ card.lief }}"'),
+     r"layouts/tiny/hero.yaml:\d+: life-value: template '\{\{ card.lief \}\}': .*lief"),
+    # text that cannot fit -> the card's YAML line and the box
+    (("heroes.yaml", 'text: "カードを**2枚**引く。"', 'text: "' + "とても長い説明文です。" * 30 + '"'),
+     r"heroes.yaml:\d+: heroes\[1\].text: overflows box 'body' of .*layouts/tiny/hero.yaml by \d+ lines? at 7pt"),
+    # unknown inline icon
+    (("heroes.yaml", ":guard:", ":gaurd:"), r"heroes.yaml:\d+: heroes\[0\].text: unknown icon ':gaurd:'.*guard"),
+    # a character the font lacks
+    (("heroes.yaml", "name: 盗賊", "name: 盗賊\U0001F600"), r"heroes\[2\].name: the font has no glyph for"),
+    # Jinja cannot reach Python internals
+    (("layouts/tiny/hero.yaml", '"{{ card.life }}"', '"{{ card.__class__.__mro__ }}"'),
+     r"layouts/tiny/hero.yaml:\d+: life-value: template .*(unsafe|__class__|attribute)"),
+    # layout extends cycle
+    (("layouts/tiny/frame.yaml", 'background: "#ffffff"', 'extends: tiny/hero\nbackground: "#ffffff"'),
+     r"extends cycle: tiny/hero -> tiny/frame -> tiny/hero"),
+    # unknown box key with a hint
+    (("layouts/tiny/coin.yaml", "    valign: middle", "    valgin: middle"),
+     r"layouts/tiny/coin.yaml:\d+: boxes\[0\].valgin: unknown key for a text box \(did you mean 'valign'\?\)"),
+    # missing image
+    (("layouts/tiny/back.yaml", "  - id: mark", "  - id: pic\n    type: image\n    src: art/missing.png\n    w: 5mm\n    h: 5mm\n  - id: mark"),
+     r"layouts/tiny/back.yaml:\d+: pic: image 'art/missing.png' not found"),
+    # image outside the game directory
+    (("layouts/tiny/back.yaml", "  - id: mark", "  - id: pic\n    type: image\n    src: ../../etc/passwd\n    w: 5mm\n    h: 5mm\n  - id: mark"),
+     r"pic: image src '../../etc/passwd' must be a relative path inside the game directory"),
+])
+def test_broken_fixtures_give_located_problems(tiny, tmp_path, edit, expected):
+    name, old, new = edit
+    target = tiny / name
+    text = target.read_text()
+    assert old in text, f"fixture edit does not apply: {old!r}"
+    target.write_text(text.replace(old, new, 1))
+    out = tmp_path / "out"
+    proc = pnp("build", tiny, "-o", out, "--no-validate")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert re.search(expected, proc.stdout), proc.stdout
+    assert not out.exists()
+
+
+def test_corrupt_image_is_a_located_problem(tiny, tmp_path):
+    (tiny / "art").mkdir()
+    (tiny / "art" / "bad.png").write_bytes(b"\x89PNG\r\n\x1a\nnot really")
+    back = tiny / "layouts/tiny/back.yaml"
+    back.write_text(back.read_text().replace(
+        "  - id: mark", "  - id: pic\n    type: image\n    src: art/bad.png\n    w: 5mm\n    h: 5mm\n  - id: mark", 1))
+    proc = pnp("build", tiny, "-o", tmp_path / "out", "--no-validate")
+    assert proc.returncode == 1
+    assert re.search(r"layouts/tiny/back.yaml:\d+: pic: image 'art/bad.png' cannot be read", proc.stdout), proc.stdout
+
+
+def test_unknown_game_is_a_usage_error():
+    proc = pnp("build", "no-such-game")
+    assert proc.returncode == 2
+    assert "unknown game 'no-such-game'" in proc.stderr
+
+
+def test_every_command_has_help():
+    for command in ("build", "validate", "manifest", "list"):
+        proc = pnp(command, "--help")
+        assert proc.returncode == 0 and "Usage:" in proc.stdout
