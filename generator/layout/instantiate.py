@@ -36,6 +36,7 @@ class Op:
     rotate: float = 0.0
     opacity: float = 1.0
     children: list = field(default_factory=list)
+    id: str = ""                 # the layout box's id (tests and exports find boxes by it)
 
 
 @dataclass
@@ -186,7 +187,7 @@ class Instantiator:
         opacity = float(self._value(box, "opacity", scope, 1) or 0)
         if not 0 <= opacity <= 1:
             raise ValueError(f"opacity {opacity} is outside 0..1")
-        op = Op(kind, x, y, w, h, rotate=rotate, opacity=opacity)
+        op = Op(kind, x, y, w, h, rotate=rotate, opacity=opacity, id=box_id)
         if kind in ("rect", "roundrect", "ellipse", "polygon", "path", "line"):
             op.style = self._shape_style(box, scope, where, box_id)
             if kind in ("rect", "roundrect"):
