@@ -1,46 +1,39 @@
 """Fatal Fight engine: spec §3 (shared/spec/fatal-fight.md) as an OpenSpiel-style State.
 
-The model for other engines. Reading order: ``fatal_fight_setup`` (tables -> Setup),
-this module (State: the decisions of the action phase and the shop), ``fatal_fight_flow``
-(round, enemy phase, stage clear), ``fatal_fight_combat`` (targets and damage),
-``fatal_fight_effects`` (the ``effect:`` ops), ``fatal_fight_agents`` (greedy, nocombo) and
-``fatal_fight_report`` (per-game record and trace text).
+The model for other engines. Reading order: ``fatal_fight_setup`` (tables -> Setup), this
+module (the State, its primitives and the module API), ``fatal_fight_actions`` (decisions:
+legal actions and their effects), ``fatal_fight_flow`` (round, enemy phase, stage clear),
+``fatal_fight_combat`` (targets and damage), ``fatal_fight_effects`` (the ``effect:`` ops),
+``fatal_fight_agents`` (greedy, nocombo) and ``fatal_fight_report`` (record, invariants, trace).
 
-Actions are small tuples of ints, so ``legal_actions()`` sorts deterministically:
-
-    (END,)  (PLAY, card)  (MOVE, square)  (PAID_MOVE, square, card)  (ITEM, card)
-    (SAVE, seat, card, card)  (GAUGE, card)  (MEGA,)  (FINISH,)  (JOIN, card)  (PASS,)
-    (TARGET, k)  (NO_TARGET,)  (UPGRADE, card)  (BUY, card)  (CURE, card)  (DONE,)  (PICK, card)
-
-Forced steps with a single possible outcome (closing a chain when no action is left, a turn
-with nothing left to do) are applied by the engine, so every decision an agent sees is real.
+Chance draws only from the ``Random`` the game was dealt with (``self.rng``); ``clone()`` copies
+it, so a clone replays the same future for the same actions.
 """
 from __future__ import annotations
 
-from ...sim.api import IllegalActionError, TERMINAL
+from ...sim.api import TERMINAL, IllegalActionError
 from ...sim.rng import copy_rng, sample, shuffle
 from . import fatal_fight_actions as actions
 from . import fatal_fight_combat as combat
-from .fatal_fight_actions import END, HANDLERS
 from .fatal_fight_effects import OPS
-from .fatal_fight_flow import ACTIVE, DOWN, MAIN, OVER, SHOP, Flow
-from .fatal_fight_setup import compile_setup  # noqa: F401  (module API)
+from .fatal_fight_flow import ACTIVE, DOWN, MAIN, OVER, RETURNING, SHOP, Flow
+from .fatal_fight_setup import SQUARES, compile_setup  # noqa: F401  (module API)
 
 NAME = "fatal-fight"
 VERSION = "1"
-_LISTS = ("deck", "hand", "discard", "played_up", "played_down", "carry", "gauge", "upgrades_left")
+_PER_SEAT = ("deck", "hand", "discard", "played_up", "played_down", "carry", "gauge", "upgrades_left")
+_FLAT = ("life", "max_life", "actions", "hand_size", "max_carry", "gold", "gold_earned", "gp", "status", "pos",
+         "mega_art", "taken", "stage_deck", "boss_deck", "enemy_deck", "enemy_discard", "escaped", "elife", "egp",
+         "xgp", "gym_deck", "gym", "gym_gone", "exiled", "wound_pool", "chain", "chain_mods", "pending_mods",
+         "partners", "shop_queue", "picks", "log", "gimmicks", "gauged", "chains_this_turn")
 
 
 class State(Flow):
-    __slots__ = ("setup", "rng", "n", "chars", "life", "max_life", "actions", "hand_size", "max_carry",
-                 "deck", "hand", "discard", "played_up", "played_down", "carry", "gauge", "upgrades_left",
-                 "gold", "gold_earned", "gp", "status", "pos", "stage", "stage_deck", "stage_drawn",
-                 "stage_card", "boss_stage", "round_in_stage", "round_id", "boss_placed", "boss_alive",
-                 "boss_life", "boss_life_max", "boss_gp", "boss_deck", "enemy_deck", "enemy_discard", "escaped",
-                 "groups", "egp", "pool", "gym_deck", "gym", "exiled", "debuff_pool", "pickups", "blocked",
-                 "phase", "seat", "turn_pos", "actions_left", "free_moves", "gauged", "chain", "chain_ap",
-                 "chain_flags", "grapples", "partners", "partner_used", "shop_queue", "picks",
-                 "picked_this_stage", "outcome", "log", "_legal")
+    __slots__ = ("setup", "rng", "n", "chars", *_PER_SEAT, *_FLAT, "stage", "stage_drawn", "stage_card",
+                 "round_in_stage", "round_id", "boss_placed", "boss_alive", "groups", "obstacles", "pool",
+                 "pickups", "blocked", "phase", "seat", "turn_pos", "actions_left", "free_moves", "chain_ap",
+                 "chain_flags", "chain_hits", "grapples", "partner_used", "strike_target", "picked_this_stage",
+                 "outcome", "_legal")
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -50,40 +43,39 @@ class State(Flow):
         return self.phase == OVER
 
     def returns(self) -> list[float]:
-        value = 1.0 if self.outcome == "win" else 0.0 if self.outcome is None else -1.0
-        return [value] * self.n
-
-    def clone(self) -> "State":
-        twin = State.__new__(State)
-        for name in State.__slots__:
-            setattr(twin, name, getattr(self, name))
-        for name in _LISTS:
-            setattr(twin, name, [list(x) for x in getattr(self, name)])
-        for name in ("life", "max_life", "gold", "gold_earned", "gp", "status", "pos", "stage_deck", "boss_deck",
-                     "enemy_deck", "enemy_discard", "escaped", "egp", "gym_deck", "gym", "exiled", "debuff_pool",
-                     "chain", "partners", "shop_queue", "picks", "log", "actions", "hand_size", "gauged"):
-            setattr(twin, name, list(getattr(self, name)))
-        twin.groups = [list(g) for g in self.groups]
-        twin.partner_used = dict(self.partner_used)
-        twin.pickups = {k: list(v) for k, v in self.pickups.items()}
-        twin.blocked = set(self.blocked)
-        twin.rng = copy_rng(self.rng)
-        return twin
+        return [1.0 if self.outcome == "win" else 0.0 if self.outcome is None else -1.0] * self.n
 
     def legal_actions(self) -> list[tuple]:
         if self._legal is None:
             self._legal = sorted(self._legal_unsorted()) if self.phase != OVER else []
         return self._legal
 
+    _legal_unsorted = actions.legal_unsorted
+
     def apply_action(self, action: tuple) -> None:
+        handler = actions.HANDLERS.get((self.phase, action[0]))
+        if handler is None or not actions.is_legal(self, action):
+            raise IllegalActionError(f"{self.action_to_string(action)!s} is not legal now")
         self._legal = None
-        kind = action[0]
-        handler = HANDLERS.get((self.phase, kind))
-        if handler is None or action not in self.legal_actions():
-            raise IllegalActionError(f"{self.action_to_string(action)} is not legal now")
         self.log.append(("act", self.seat, action))
         handler(self, action)
         self._legal = None
+
+    def clone(self) -> "State":
+        twin = State.__new__(State)
+        for name in State.__slots__:
+            setattr(twin, name, getattr(self, name))
+        for name in _PER_SEAT:
+            setattr(twin, name, [list(x) for x in getattr(self, name)])
+        for name in _FLAT:
+            setattr(twin, name, list(getattr(self, name)))
+        twin.groups = [list(g) for g in self.groups]
+        twin.partner_used = dict(self.partner_used)
+        twin.obstacles = dict(self.obstacles)
+        twin.pickups = {k: list(v) for k, v in self.pickups.items()}
+        twin.blocked = set(self.blocked)
+        twin.rng = copy_rng(self.rng)
+        return twin
 
     def action_to_string(self, action: tuple) -> str:
         from .fatal_fight_report import action_text
@@ -93,15 +85,22 @@ class State(Flow):
         from .fatal_fight_report import state_text
         return state_text(self)
 
-    # ---- primitives used by rules and effect ops ------------------------------------------------
+    # ---- primitives used by the rules and the effect ops -----------------------------------------
     def active_seats(self) -> list[int]:
         return [s for s in range(self.n) if self.status[s] == ACTIVE]
 
+    def is_down(self, s: int) -> bool:
+        return self.status[s] == DOWN
+
     def boss_group(self):
+        boss = self.setup.boss
         for k, g in enumerate(self.groups):
-            if combat.BOSS in g:
+            if boss in g:
                 return k
         return None
+
+    def respawn_index(self, respawn) -> int:
+        return int(self.rng.random() * 6) if respawn == "d6" else int(respawn) - 1
 
     def draw(self, s: int, count: int) -> None:
         deck, hand = self.deck[s], self.hand[s]
@@ -117,16 +116,14 @@ class State(Flow):
             self.log.append(("draw", s, inst))
 
     def heal(self, s: int, n: int) -> None:
-        if self.status[s] == ACTIVE and n > 0:
-            gained = min(n, self.max_life[s] - self.life[s])
-            if gained > 0:
-                self.life[s] += gained
-                self.log.append(("heal", s, gained))
+        gained = min(n, self.max_life[s] - self.life[s]) if self.status[s] == ACTIVE else 0
+        if gained > 0:
+            self.life[s] += gained
+            self.log.append(("heal", s, gained))
 
     def gain_gp(self, s: int, n: int) -> None:
-        if n > 0:
-            self.gp[s] += n
-            self.log.append(("gp", s, n))
+        self.gp[s] += n
+        self.log.append(("gp", s, n))
 
     def hurt(self, s: int, n: int, pierce: bool, cause: str) -> None:
         if self.status[s] != ACTIVE or n <= 0:
@@ -135,12 +132,21 @@ class State(Flow):
         self.gp[s] -= absorbed
         taken = n - absorbed
         self.life[s] -= taken
+        self.taken[s] += taken
         self.log.append(("hurt", s, taken, absorbed, cause))
         if self.life[s] <= 0:
             self.status[s] = DOWN
             self.log.append(("down", s))
-            if not any(st != DOWN for st in self.status):
+            if all(st == DOWN for st in self.status):
                 self.finish("loss")
+
+    def revive(self, saver, t: int) -> None:
+        rules = self.setup.rules
+        self.status[t] = RETURNING
+        self.life[t] = min(self.max_life[t], rules["revive_life"] + (self.life[t] if rules["revive_mode"] == "add"
+                                                                       else 0))
+        self.life[t] = max(self.life[t], 1)
+        self.log.append(("save", saver if saver is not None else t, t))
 
     def add_gold(self, n: int, why: str) -> None:
         if n > 0:
@@ -148,83 +154,145 @@ class State(Flow):
             self.log.append(("gold", n, why))
 
     def defeated(self, k: int, e: int, seat: int) -> None:
+        setup = self.setup
         self.log.append(("kill", k, e, seat))
-        if e == combat.BOSS:
+        if e == setup.boss:
             self.boss_alive = False
-            return
-        self.enemy_discard.append(e)
-        if self.setup.e_skill[e] == "carrier":
-            self.add_gold(self.setup.rules["carrier_gold"], "carrier")
+        elif e > setup.boss:
+            reward = self.obstacles.pop(e)[0]
+            self.apply_effect(reward, self.turn_pos, None)
+        else:
+            self.enemy_discard.append(e)
+            if setup.e_skill[e] == "carrier":
+                self.add_gold(setup.rules["carrier_gold"], "carrier")
+                self.special(seat, "defeat_carrier")
+
+    def special(self, seat, trigger: str) -> None:
+        char = self.setup.characters[self.chars[seat]]
+        if char["trigger"] == trigger and self.phase != OVER:
+            self.log.append(("special", seat, trigger))
+            self.apply_effect(char["special"], seat, None)
+
+    def chain_mod(self, mod) -> None:
+        """A chain_ap / chain_sub / add_hits: unconditional ones apply at once (launch must be
+        known before targeting); ``when`` ones wait for the target. Without an open chain they
+        wait for the turn player's next chain this turn."""
+        if not self.chain:
+            self.pending_mods.append(mod)
+        elif mod[2] != "always":
+            self.chain_mods.append(mod)
+        elif mod[0] == "ap":
+            self.chain_ap += mod[1]
+        elif mod[0] == "flags":
+            self.chain_flags |= mod[1]
+        else:
+            self.chain_hits += mod[1]
+
+    def strike(self, seat, ap: int, flags: int) -> None:
+        k = self.strike_target
+        if seat is not None and k is not None and k >= 0 and self.groups[k]:
+            killed = combat.resolve(self, seat, k, ap, flags, 0)
+            self.log.append(("strike", seat, ap, k, killed))
 
     def give_supply(self, s: int, supply_id: str) -> None:
-        pool = [i for i in self.setup.supplies.get(supply_id, []) if i not in self.exiled and
-                all(i not in c for c in self.carry)]
-        if pool and len(self.carry[s]) < self.max_carry[s]:
-            self.carry[s].append(pool[0])
-            self.log.append(("supply", s, pool[0]))
+        taken = set(self.exiled).union(*self.carry)
+        free = [i for i in self.setup.supplies.get(supply_id, []) if i not in taken]
+        if free and len(self.carry[s]) < self.max_carry[s]:
+            self.carry[s].append(free[0])
+            self.log.append(("supply", s, free[0]))
 
-    def place_pickup(self, square, supply_id: str) -> None:
-        sq = square if isinstance(square, int) else "LCR".index(square[0]) * 3 + "UMD".index(square[2])
-        self.pickups.setdefault(sq, []).append(supply_id)
+    def block_square(self, square: str) -> None:
+        sq = SQUARES.index(square)
+        if sq != self.setup.rules["start_square"]:
+            self.blocked.add(sq)
+            for s in range(self.n):
+                if self.pos[s] == sq:
+                    self.pos[s] = self.setup.rules["start_square"]
 
-    def block_square(self, square) -> None:
-        self.blocked.add("LCR".index(square[0]) * 3 + "UMD".index(square[2]))
+    def place_obstacle(self, k: int, life: int, reward, key) -> None:
+        if any(v[1] == key for v in self.obstacles.values()):
+            return  # it stays until broken (persistent implied): one per gimmick
+        e = len(self.elife)
+        self.elife.append(life)
+        self.egp.append(0)
+        self.xgp.append(0)
+        self.obstacles[e] = (reward, key)
+        self.groups[k].insert(0, e)
+        self.log.append(("obstacle", k, life))
 
-    def add_debuff(self, s: int) -> None:
-        if self.debuff_pool:
-            inst = self.debuff_pool.pop()
-            self.discard[s].append(inst)
-            self.log.append(("debuff", s, inst))
+    def boss_move(self) -> None:
+        k = self.boss_group()
+        if k is None:
+            return
+        counts = [sum(1 for s in self.active_seats() if self.pos[s] % 3 == line) for line in range(3)]
+        line = max((1, 0, 2), key=lambda ln: counts[ln])
+        self.groups[k].remove(self.setup.boss)
+        self.groups[3 + line].insert(0, self.setup.boss)
+        self.log.append(("boss_move", 3 + line))
 
     def discard_from_hand(self, s: int, n: int) -> None:
+        ap = self.setup.c_ap
         for _ in range(min(n, len(self.hand[s]))):
-            self.discard[s].append(self.hand[s].pop())
+            c = min(self.hand[s], key=lambda x: (ap[x], x))
+            self.hand[s].remove(c)
+            self.discard[s].append(c)
+            self.log.append(("discard", s, c))
 
-    def blast(self, seat, n: int, scope: str) -> None:
-        if seat is None:
-            return
-        line = self.pos[seat] % 3
-        for k in (line, line + 3):
-            killed = combat.damage_plan(self, k, n, False, True)
-            for i in reversed(killed):
-                e = self.groups[k].pop(i)
-                self.defeated(k, e, seat)
-        if not self.boss_alive:
-            self.clear_stage()
+    def add_wound(self, s: int) -> None:
+        mine = sum(1 for z in (self.deck, self.hand, self.discard) for c in z[s] if self.setup.c_kind[c] == "wound")
+        if self.wound_pool and mine < self.setup.rules["n11_max"]:
+            c = self.wound_pool.pop()
+            self.discard[s].append(c)
+            self.log.append(("wound", s, c))
 
-    def apply_effect(self, effect, seat, source) -> None:
+    def apply_effect(self, effect, seat, ctx) -> None:
         for op, params in effect:
-            OPS[op](self, seat, params, source)
             if self.phase == OVER:
                 return
+            OPS[op](self, seat, params, ctx)
 
     # ---- turns ----------------------------------------------------------------------------------
     def next_turn(self) -> None:
         """Give the turn to the next active player in turn order, or run the enemy phase."""
-        self.chain = []
-        for pos in range(self.turn_pos + 1, self.n):
-            if self.status[pos] == ACTIVE:
-                self.turn_pos = pos
-                self.seat = pos
-                self.phase = MAIN
-                self.actions_left = self.actions[pos]
-                self.free_moves = self.setup.rules["free_moves_per_turn"]
-                self.gauged = [0] * self.n
-                self.log.append(("turn", pos))
-                self._settle()
+        while True:
+            self.chain, self.chain_mods, self.pending_mods = [], [], []
+            for seat in range(self.turn_pos + 1, self.n):
+                if self.status[seat] == ACTIVE:
+                    self.turn_pos = self.seat = seat
+                    self.phase = MAIN
+                    self.actions_left = self.actions[seat]
+                    self.free_moves = self.setup.rules["free_moves_per_turn"]
+                    self.chains_this_turn = [0]
+                    self.gauged[seat] = 0
+                    self.log.append(("turn", seat))
+                    if actions.has_choice(self):
+                        return
+                    self.log.append(("act", seat, (actions.END,)))
+                    self.end_turn()
+                    if self.phase != MAIN:
+                        return
+                    break
+            else:
+                self.enemy_phase()
+                if self.phase != OVER:
+                    self.end_round()
                 return
-        self.enemy_phase()
-        if self.phase != OVER:
-            self.end_round()
 
-    def _settle(self) -> None:
+    def end_turn(self) -> None:
+        """Turn end: the Special's turn_end trigger, then the next player (G4)."""
+        seat = self.seat
+        self.special(seat, "turn_end")
+        if self.phase == MAIN and not self.boss_alive:
+            self.clear_stage()
+
+    def settle(self) -> None:
         """End the turn by itself when ending it is the only thing left to do (a forced step)."""
         self._legal = None
-        if self.phase == MAIN and len(self._legal_unsorted()) == 1:
-            self.log.append(("act", self.seat, (END,)))
-            self.next_turn()
-
-    _legal_unsorted = actions.legal_unsorted
+        if self.phase == MAIN and not actions.has_choice(self):
+            self.log.append(("act", self.seat, (actions.END,)))
+            self.end_turn()
+            if self.phase == MAIN:
+                self.next_turn()
 
 
 # ---- module API (see generator/sim/api.py) --------------------------------------------------------
@@ -233,54 +301,54 @@ def new_game(setup, players: int, rng) -> State:
     """Deal a game for ``players`` characters chosen at random (seeded) from the roster."""
     if not 1 <= players <= len(setup.characters):
         raise ValueError(f"fatal-fight supports 1..{len(setup.characters)} characters, got {players}")
-    state = State.__new__(State)
-    state.setup, state.rng, state.n = setup, rng, players
-    party = sorted(sample(range(len(setup.characters)), players, rng))
-    state.chars = party
+    s = State.__new__(State)
+    s.setup, s.rng, s.n = setup, rng, players
     rules = setup.rules
-    roster = [setup.characters[c] for c in party]
-    state.life = [c["life"] for c in roster]
-    state.max_life = list(state.life)
-    state.actions = [c["actions"] for c in roster]
-    state.hand_size = [c["hand_size"] for c in roster]
-    state.max_carry = [c["max_carry"] for c in roster]
-    state.deck = [list(c["initial"]) for c in roster]
-    for deck in state.deck:
+    s.chars = sorted(sample(range(len(setup.characters)), players, rng))
+    roster = [setup.characters[c] for c in s.chars]
+    for name in ("life", "actions", "hand_size", "max_carry"):
+        setattr(s, name, [c[name] for c in roster])
+    s.max_life = list(s.life)
+    s.mega_art = [-1] * players
+    s.deck = [list(c["initial"]) for c in roster]
+    if rules["n8"]:
+        for seat, deck in enumerate(s.deck):
+            megas = [c for c in deck if setup.c_mega[c]]
+            if megas:
+                s.mega_art[seat] = megas[0]
+                deck.remove(megas[0])
+    for deck in s.deck:
         shuffle(deck, rng)
     for name in ("hand", "discard", "played_up", "played_down", "carry", "gauge"):
-        setattr(state, name, [[] for _ in range(players)])
-    state.upgrades_left = [list(c["upgrades"]) for c in roster]
-    state.gold = [rules["start_gold_per_player"]] * players
-    state.gold_earned = [0] * players
-    state.gp = [0] * players
-    state.status = [ACTIVE] * players
-    state.pos = [rules["start_square"]] * players
-    state.groups = [[] for _ in range(6)]
-    state.egp = [0] * len(setup.e_id)
-    state.enemy_deck, state.enemy_discard, state.escaped, state.exiled = [], [], [], []
-    state.pool = 0
-    state.gym_deck = list(setup.extra_arts)
-    shuffle(state.gym_deck, rng)
-    state.gym = []
-    state.debuff_pool = list(setup.debuffs)
-    state.round_id = 0
-    state.log = []
-    state.outcome = None
-    state.chain, state.partners, state.partner_used = [], [], {}
-    state.chain_ap = state.chain_flags = state.grapples = 0
-    state.actions_left = state.free_moves = 0
-    state.gauged = [0] * players
-    state.turn_pos = -1
-    state.seat = 0
-    state.picks, state.picked_this_stage = [], False
-    state.stage_card = None
-    state.boss_stage = False
-    state.phase = SHOP
-    state._legal = None
-    state.log.append(("party", tuple(setup.characters[c]["id"] for c in party)))
-    state.refresh_gym()
-    state.begin_stage(1)
-    return state
+        setattr(s, name, [[] for _ in range(players)])
+    s.upgrades_left = [list(c["upgrades"]) for c in roster]
+    s.gold = [rules["start_gold_per_player"]] * players
+    s.gold_earned, s.gp, s.taken, s.gauged = [0] * players, [0] * players, [0] * players, [0] * players
+    s.status = [ACTIVE] * players
+    s.pos = [rules["start_square"]] * players
+    s.groups = [[] for _ in range(6)]
+    s.elife = list(setup.e_life) + [0]
+    s.egp, s.xgp = [0] * (setup.boss + 1), [0] * (setup.boss + 1)
+    s.obstacles, s.pickups, s.blocked, s.gimmicks = {}, {}, set(), []
+    s.enemy_deck, s.enemy_discard, s.escaped, s.exiled, s.gym_gone = [], [], [], [], []
+    s.pool = s.round_id = 0
+    s.gym_deck = list(setup.extra_arts)
+    shuffle(s.gym_deck, rng)
+    s.gym = []
+    s.wound_pool = list(setup.wounds)
+    s.log, s.outcome = [], None
+    s.chain, s.chain_mods, s.pending_mods, s.partners, s.partner_used = [], [], [], [], {}
+    s.chain_ap = s.chain_flags = s.chain_hits = s.grapples = 0
+    s.actions_left = s.free_moves = 0
+    s.chains_this_turn = [0]
+    s.turn_pos, s.seat, s.strike_target = -1, 0, None
+    s.picks, s.shop_queue, s.picked_this_stage = [], [], False
+    s.stage_card, s.phase, s._legal = None, SHOP, None
+    s.log.append(("party", tuple(c["id"] for c in roster)))
+    if not rules["n10"]:
+        s.refresh_gym()
+    s.begin_stage(1)
+    return s
 
 
 from .fatal_fight_agents import AGENTS  # noqa: E402,F401

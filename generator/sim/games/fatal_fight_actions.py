@@ -1,18 +1,27 @@
 """Fatal Fight: the decisions (spec §3 A and P) — legal actions and what each one does.
 
-``legal_unsorted(state)`` lists the actions of the current phase; ``HANDLERS[(phase, kind)]``
-applies one. Both read every number from ``state.setup`` (the compiled content tables).
+Actions are tuples of ints, so legal lists sort deterministically::
+
+    (END,)  (PLAY, card[, target])  (MOVE, square)  (PAID_MOVE, square, card|-1)  (TAKE, card|-1)
+    (ITEM, card[, target])  (SAVE, seat, card, ...)  (GAUGE, card)  (MEGA,)  (FINISH,)  (JOIN, card)
+    (PASS,)  (TARGET, k)  (NO_TARGET,)  (UPGRADE, card)  (BUY, card)  (CURE, card)  (DONE,)  (PICK, card)
+
+A card whose effect holds a ``strike`` carries its target in the action (-1: no legal target).
+``legal_unsorted(state)`` lists the current phase's actions; ``HANDLERS[(phase, kind)]`` applies
+one. Forced steps (closing a chain nobody can extend, a target decision with one option) are
+applied here and logged, so every decision an agent sees is a real one.
 """
 from __future__ import annotations
 
-from . import fatal_fight_combat as combat
-from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, OVER, PICK, RETURNING, SHOP, TARGET
-from .fatal_fight_setup import CHAIN as CHAIN_FLAG, GRAPPLE
+from itertools import combinations
 
-(END, PLAY, MOVE, PAID_MOVE, ITEM, SAVE, GAUGE, MEGA, FINISH, JOIN, PASS, TARGET_A, NO_TARGET,
- UPGRADE, BUY, CURE, DONE, PICK_A) = range(18)
-NEIGHBOURS = tuple(tuple(b for b in range(9) if abs(b // 3 - a // 3) + abs(b % 3 - a % 3) == 1)
-                   for a in range(9))
+from . import fatal_fight_combat as combat
+from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, OVER, PICK, SHOP, TARGET
+from .fatal_fight_setup import CHAIN as CHAIN_FLAG, GRAPPLE, RANGE
+
+(END, PLAY, MOVE, PAID_MOVE, TAKE, ITEM, SAVE, GAUGE, MEGA, FINISH, JOIN, PASS, TARGET_A, NO_TARGET,
+ UPGRADE, BUY, CURE, DONE, PICK_A) = range(19)
+NEIGHBOURS = tuple(tuple(b for b in range(9) if abs(b // 3 - a // 3) + abs(b % 3 - a % 3) == 1) for a in range(9))
 
 
 # ---- legal actions ------------------------------------------------------------------------------
@@ -21,15 +30,14 @@ def legal_unsorted(state) -> list[tuple]:
     phase = state.phase
     if phase == MAIN:
         return _main(state)
+    s = state.seat
     if phase == CHAIN:
         out = [(FINISH,)]
         if state.actions_left >= 1:
-            attack = state.setup.c_attack
-            out.extend((PLAY, c) for c in state.hand[state.seat] if attack[c])
+            out.extend((PLAY, c) for c in state.hand[s] if _attack_ok(state, s, c))
         return out
     if phase == COMBO:
-        attack = state.setup.c_attack
-        return [(PASS,)] + [(JOIN, c) for c in state.hand[state.seat] if attack[c]]
+        return [(PASS,)] + [(JOIN, c) for c in state.hand[s] if _attack_ok(state, s, c)]
     if phase == TARGET:
         ks = combat.targets(state, state.pos[state.turn_pos], state.chain_flags)
         return [(TARGET_A, k) for k in ks] or [(NO_TARGET,)]
@@ -40,52 +48,89 @@ def legal_unsorted(state) -> list[tuple]:
     return []
 
 
+def _attack_ok(state, s, c) -> bool:
+    setup = state.setup
+    return setup.c_attack[c] and state.life[s] > setup.c_life_cost[c]
+
+
+def _with_target(state, s, kind, c) -> list[tuple]:
+    if not state.setup.c_strike[c]:
+        return [(kind, c)]
+    ks = combat.targets(state, state.pos[s], _strike_flags(state, c))
+    return [(kind, c, k) for k in ks] or [(kind, c, -1)]
+
+
+def _strike_flags(state, c) -> int:
+    for op, p in state.setup.c_effect[c]:
+        if op == "strike":
+            return 4 if p.get("launch") else 0
+    return 0
+
+
 def _main(state) -> list[tuple]:
     s, setup, rules = state.seat, state.setup, state.setup.rules
-    hand = state.hand[s]
+    hand, life = state.hand[s], state.life[s]
     out = [(END,)]
     acts = state.actions_left
     if acts >= 1:
-        out.extend((PLAY, c) for c in hand)
+        for c in hand:
+            if life > setup.c_life_cost[c] and (setup.c_kind[c] != "wound" or life > rules["n11_life"]):
+                out.extend(_with_target(state, s, PLAY, c))
     moves = [sq for sq in NEIGHBOURS[state.pos[s]] if sq not in state.blocked]
+    paid = acts >= rules["move_actions"] and len(hand) >= rules["move_cards"]
     if state.free_moves > 0:
         out.extend((MOVE, sq) for sq in moves)
-    elif acts >= 1:
-        out.extend((PAID_MOVE, sq, c) for sq in moves for c in hand)
-    out.extend((ITEM, c) for c in state.carry[s])
+    elif paid:
+        cards = hand if rules["move_cards"] else [-1]
+        out.extend((PAID_MOVE, sq, c) for sq in moves for c in cards)
+    if state.pickups.get(state.pos[s]) and len(state.carry[s]) < state.max_carry[s]:
+        if state.free_moves >= rules["pickup_move_cost"]:
+            out.append((TAKE, -1))
+        elif state.free_moves == 0 and rules["pickup_move_cost"] == 1 and paid:
+            out.extend((TAKE, c) for c in (hand if rules["move_cards"] else [-1]))
+    for c in state.carry[s]:
+        out.extend(_with_target(state, s, ITEM, c))
     if acts >= rules["saving_actions"] and len(hand) >= rules["saving_cards"]:
-        pairs = [(a, b) for i, a in enumerate(sorted(hand)) for b in sorted(hand)[i + 1:]]
-        for t in range(state.n):
-            if state.status[t] == DOWN:
-                out.extend((SAVE, t, a, b) for a, b in pairs)
-    if setup.switches["n8_gauge"]:
-        if state.gauged[s] < rules["gauge_per_turn"]:
-            out.extend((GAUGE, c) for c in hand if setup.c_gaugeable[c])
-        if len(state.gauge[s]) >= rules["gauge_size"]:
+        downed = [t for t in range(state.n) if state.status[t] == DOWN and
+                  (rules["saving_any_square"] or state.pos[t] == state.pos[s])]
+        if downed:
+            pays = list(combinations(sorted(hand), rules["saving_cards"]))
+            out.extend((SAVE, t, *pay) for t in downed for pay in pays)
+    if rules["n8"]:
+        if state.gauged[s] < rules["n8_feed"]:
+            out.extend((GAUGE, c) for c in hand if setup.c_kind[c] != "wound")
+        m = state.mega_art[s]
+        if m >= 0 and len(state.gauge[s]) >= rules["n8_size"] and life > setup.c_life_cost[m]:
             out.append((MEGA,))
     return out
 
 
 def _shop(state) -> list[tuple]:
-    s, setup = state.seat, state.setup
+    s, setup, rules = state.seat, state.setup, state.setup.rules
     gold, cost = state.gold[s], setup.c_cost
-    out = [(DONE,)]
     deck = state.deck[s]
+    out = [(DONE,)]
     out.extend((UPGRADE, u) for u in state.upgrades_left[s] if cost[u] <= gold and setup.c_replaces[u] in deck)
     out.extend((BUY, g) for g in state.gym if cost[g] <= gold)
-    if setup.switches["n11_debuffs"] and gold >= setup.rules["debuff_cure_cost"]:
-        out.extend((CURE, d) for d in deck if setup.c_kind[d] == "debuff")
+    if rules["n11"] and gold >= rules["n11_cure"]:
+        out.extend((CURE, d) for d in deck if setup.c_kind[d] == "wound")
     return out
 
 
 def is_legal(state, action) -> bool:
-    return action in state.legal_actions()
+    return action in (state._legal if state._legal is not None else legal_unsorted(state))
 
 
-# ---- handlers -----------------------------------------------------------------------------------
+def has_choice(state) -> bool:
+    return len(_main(state)) > 1
+
+
+# ---- the action phase ---------------------------------------------------------------------------
 
 def _end(state, a):
-    state.next_turn()
+    state.end_turn()
+    if state.phase == MAIN:
+        state.next_turn()
 
 
 def _play(state, a):
@@ -95,35 +140,42 @@ def _play(state, a):
     state.played_up[s].append(c)
     state.actions_left -= 1
     state.log.append(("play", s, c, "up"))
+    if setup.c_kind[c] == "wound":
+        state.hurt(s, setup.rules["n11_life"], pierce=True, cause="wound")
+        state.settle()
+        return
     if setup.c_life_cost[c]:
         state.hurt(s, setup.c_life_cost[c], pierce=True, cause="life_cost")
-        if state.phase == OVER:
-            return
     if setup.c_attack[c]:
         if state.phase == MAIN:
-            state.phase = CHAIN
-            state.chain, state.chain_ap, state.chain_flags, state.grapples = [], 0, 0, 0
+            _open_chain(state)
         _add_to_chain(state, s, c)
     _sub(state, s, c)
-    if setup.c_effect[c]:
-        state.apply_effect(setup.c_effect[c], s, None)
-    if not state.boss_alive and state.phase != OVER:
-        state.clear_stage()
-        return
-    if state.phase == CHAIN:
-        _maybe_close(state)
-    else:
-        state._settle()
+    state.strike_target = a[2] if len(a) > 2 else None
+    state.apply_effect(setup.c_effect[c], s, None)
+    _after_card(state)
+
+
+def _open_chain(state):
+    state.phase = CHAIN
+    state.chain, state.chain_mods = [], []
+    state.chain_ap = state.chain_flags = state.chain_hits = state.grapples = 0
+    pending, state.pending_mods = state.pending_mods, []
+    state.chain.append(None)  # placeholder so chain_mod applies the pending mods to this chain
+    for mod in pending:
+        state.chain_mod(mod)
+    state.chain.pop()
 
 
 def _add_to_chain(state, s, c):
     setup = state.setup
     flags = setup.c_flags[c]
-    bonus = 0
-    if flags & CHAIN_FLAG and state.chain and setup.switches["n5_chain"]:
-        bonus = setup.rules["chain_bonus"]
+    if flags & CHAIN_FLAG and setup.rules["n5"] and state.chain:
+        prev = state.chain[-1][1]
+        if setup.c_attack[prev] and not setup.c_flags[prev] & RANGE:
+            state.chain_ap += setup.rules["n5_bonus"]
     state.chain.append((s, c))
-    state.chain_ap += setup.c_ap[c] + bonus
+    state.chain_ap += setup.c_ap[c]
     state.chain_flags |= flags
     if flags & GRAPPLE:
         state.grapples += 1
@@ -139,31 +191,49 @@ def _sub(state, s, c):
         state.heal(s, setup.c_heal[c])
 
 
-def _maybe_close(state):
-    """Close the chain by itself when the turn player cannot extend it (a forced step)."""
-    attack = state.setup.c_attack
-    if state.actions_left < 1 or not any(attack[c] for c in state.hand[state.seat]):
-        state.log.append(("act", state.seat, (FINISH,)))
-        _finish(state, None)
+def _after_card(state):
+    """After a card or item: a boss killed by a strike clears the stage; a chain nobody can
+    extend closes by itself; a turn with nothing left ends by itself."""
+    if state.phase == OVER:
+        return
+    if not state.boss_alive:
+        state.clear_stage()
+    elif state.phase == CHAIN:
+        s = state.seat
+        if state.status[s] != ACTIVE or state.actions_left < 1 or not any(
+                _attack_ok(state, s, c) for c in state.hand[s]):
+            state.log.append(("act", s, (FINISH,)))
+            _finish(state, None)
+    else:
+        state.settle()
 
 
 def _finish(state, a):
     s = state.turn_pos
+    if state.status[s] != ACTIVE:  # the turn player fell to a life cost: the chain is lost
+        state.chain = []
+        state.phase = MAIN
+        state.next_turn()
+        return
     state.partners = [q for q in range(state.n)
                       if q != s and state.status[q] == ACTIVE and state.pos[q] == state.pos[s]]
-    state.partner_used = {}
+    if state.setup.rules["combination_limit"] == "per_chain":
+        state.partner_used = {}
     _next_partner(state)
 
 
 def _next_partner(state):
-    attack = state.setup.c_attack
     while state.partners:
         q = state.partners[0]
-        if state.partner_used.get(q, 0) < state.actions[q] and any(attack[c] for c in state.hand[q]):
+        if state.partner_used.get(q, 0) < state.actions[q] and any(_attack_ok(state, q, c) for c in state.hand[q]):
             state.seat = q
             state.phase = COMBO
             return
         state.partners.pop(0)
+    _to_target(state)
+
+
+def _to_target(state):
     state.seat = state.turn_pos
     state.phase = TARGET
     legal = legal_unsorted(state)
@@ -174,12 +244,18 @@ def _next_partner(state):
 
 def _join(state, a):
     q, c = state.seat, a[1]
+    setup = state.setup
     state.hand[q].remove(c)
     state.played_up[q].append(c)
     state.partner_used[q] = state.partner_used.get(q, 0) + 1
     state.log.append(("play", q, c, "combo"))
+    if setup.c_life_cost[c]:
+        state.hurt(q, setup.c_life_cost[c], pierce=True, cause="life_cost")
     _add_to_chain(state, q, c)
-    _sub(state, q, c)
+    if setup.rules["partner_subs_to_partner"]:
+        _sub(state, q, c)
+    else:
+        _sub(state, state.turn_pos, c)
     _next_partner(state)
 
 
@@ -191,45 +267,70 @@ def _pass(state, a):
 def _resolve(state, a):
     s = state.turn_pos
     rules = state.setup.rules
-    kills, boss = 0, False
     k = a[1] if a[0] == TARGET_A else -1
-    if k >= 0:
-        kills, boss = combat.resolve(state, s, k, state.chain_ap, state.chain_flags, state.grapples)
-    hits = len(state.chain)
-    state.log.append(("chain", s, state.chain_ap, state.chain_flags, hits, k, kills))
+    ap, flags, hits = state.chain_ap, state.chain_flags, len(state.chain) + state.chain_hits
+    for kind, value, when in state.chain_mods:
+        if (when == "cqb" and k >= 0 and combat.is_cqb(state.pos[s], k)) or (when == "hits_3" and len(state.chain) >= 3):
+            if kind == "ap":
+                ap += value
+            elif kind == "flags":
+                flags |= value
+            else:
+                hits += value
+    kills = combat.resolve(state, s, k, ap, flags, state.grapples) if k >= 0 else 0
+    state.log.append(("chain", s, ap, flags, hits, k, kills))
     if hits >= rules["combo_bonus_min_hits"]:
         state.add_gold(hits - rules["combo_bonus_min_hits"] + 1, "combo")
-    state.chain = []
-    state.seat = s
-    state.phase = MAIN
-    if boss:
+    state.chain, state.chain_mods = [], []
+    state.seat, state.phase = s, MAIN
+    state.chains_this_turn[0] += 1
+    if state.chains_this_turn[0] == 1:
+        state.special(s, "first_chain_resolve")
+    state.special(s, "chain_resolve")
+    if state.phase == OVER:
+        return
+    if not state.boss_alive:
         state.clear_stage()
     else:
-        state._settle()
+        state.settle()
 
 
 def _move(state, a):
-    s = state.seat
     state.free_moves -= 1
-    _arrive(state, s, a[1], False)
-    state._settle()
+    _arrive(state, state.seat, a[1])
+
+
+def _pay(state, s, c):
+    rules = state.setup.rules
+    state.actions_left -= rules["move_actions"]
+    if c >= 0:
+        state.hand[s].remove(c)
+        state.played_down[s].append(c)
 
 
 def _paid_move(state, a):
-    s, sq, c = state.seat, a[1], a[2]
-    state.hand[s].remove(c)
-    state.played_down[s].append(c)
-    state.actions_left -= 1
-    _arrive(state, s, sq, True)
-    state._settle()
+    _pay(state, state.seat, a[2])
+    _arrive(state, state.seat, a[1])
 
 
-def _arrive(state, s, sq, paid):
+def _arrive(state, s, sq):
     state.pos[s] = sq
-    state.log.append(("move", s, sq, paid))
-    waiting = state.pickups.get(sq)
-    if waiting and len(state.carry[s]) < state.max_carry[s]:
-        state.give_supply(s, waiting.pop(0))
+    state.log.append(("move", s, sq))
+    state.settle()
+
+
+def _take(state, a):
+    s = state.seat
+    if a[1] == -1:
+        state.free_moves -= state.setup.rules["pickup_move_cost"]
+    else:
+        _pay(state, s, a[1])
+    supply, gold = state.pickups[state.pos[s]].pop(0)
+    state.log.append(("take", s, state.pos[s]))
+    if supply:
+        state.give_supply(s, supply)
+    state.add_gold(gold, "pickup")
+    state.settle()
 
 
 def _item(state, a):
@@ -237,26 +338,19 @@ def _item(state, a):
     state.carry[s].remove(c)
     state.exiled.append(c)
     state.log.append(("item", s, c))
+    state.strike_target = a[2] if len(a) > 2 else None
     state.apply_effect(state.setup.c_effect[c], s, None)
-    if state.phase == OVER:
-        return
-    if not state.boss_alive:
-        state.clear_stage()
-        return
-    state._settle()
+    _after_card(state)
 
 
 def _save(state, a):
     s, t = state.seat, a[1]
-    rules = state.setup.rules
     for c in a[2:]:
         state.hand[s].remove(c)
         state.played_down[s].append(c)
-    state.actions_left -= rules["saving_actions"]
-    state.status[t] = RETURNING
-    state.life[t] = rules["revive_life"]
-    state.log.append(("save", s, t))
-    state._settle()
+    state.actions_left -= state.setup.rules["saving_actions"]
+    state.revive(s, t)
+    state.settle()
 
 
 def _gauge(state, a):
@@ -265,32 +359,47 @@ def _gauge(state, a):
     state.gauge[s].append(c)
     state.gauged[s] += 1
     state.log.append(("gauge", s, c))
-    state._settle()
+    state.settle()
 
 
 def _mega(state, a):
+    """N8: release the gauge; the mega art resolves as a one-card chain without Combination."""
     s = state.seat
-    size = state.setup.rules["gauge_size"]
+    setup = state.setup
+    size = setup.rules["n8_size"]
     spent, state.gauge[s] = state.gauge[s][:size], state.gauge[s][size:]
     state.discard[s].extend(spent)
-    state.log.append(("mega", s))
-    state.apply_effect(state.setup.characters[state.chars[s]]["special"], s, None)
-    if state.phase == OVER:
-        return
-    if not state.boss_alive:
-        state.clear_stage()
-        return
-    state._settle()
+    m = state.mega_art[s]
+    state.log.append(("mega", s, m))
+    if setup.c_life_cost[m]:
+        state.hurt(s, setup.c_life_cost[m], pierce=True, cause="life_cost")
+        if state.status[s] != ACTIVE:
+            state.settle() if state.phase == MAIN else None
+            return
+    _open_chain(state)
+    _add_to_chain(state, s, m)
+    _sub(state, s, m)
+    state.strike_target = None
+    state.apply_effect(setup.c_effect[m], s, None)
+    if state.phase == CHAIN:
+        _to_target(state)
+    else:
+        _after_card(state)
 
+
+# ---- shopping (P) and free extra arts (N10) -------------------------------------------------------
 
 def _upgrade(state, a):
     s, u = state.seat, a[1]
     setup = state.setup
     state.gold[s] -= setup.c_cost[u]
     state.upgrades_left[s].remove(u)
-    state.deck[s].remove(setup.c_replaces[u])
-    state.exiled.append(setup.c_replaces[u])
+    old = setup.c_replaces[u]
+    state.deck[s].remove(old)
+    state.exiled.append(old)
     state.deck[s].append(u)
+    if state.mega_art[s] == old:
+        state.mega_art[s] = u
     state.log.append(("upgrade", s, u))
     _after_shop(state)
 
@@ -306,9 +415,9 @@ def _buy(state, a):
 
 def _cure(state, a):
     s, d = state.seat, a[1]
-    state.gold[s] -= state.setup.rules["debuff_cure_cost"]
+    state.gold[s] -= state.setup.rules["n11_cure"]
     state.deck[s].remove(d)
-    state.debuff_pool.append(d)
+    state.wound_pool.append(d)
     state.log.append(("cure", s, d))
     _after_shop(state)
 
@@ -333,7 +442,7 @@ def _pick(state, a):
 
 HANDLERS = {
     (MAIN, END): _end, (MAIN, PLAY): _play, (MAIN, MOVE): _move, (MAIN, PAID_MOVE): _paid_move,
-    (MAIN, ITEM): _item, (MAIN, SAVE): _save, (MAIN, GAUGE): _gauge, (MAIN, MEGA): _mega,
+    (MAIN, TAKE): _take, (MAIN, ITEM): _item, (MAIN, SAVE): _save, (MAIN, GAUGE): _gauge, (MAIN, MEGA): _mega,
     (CHAIN, PLAY): _play, (CHAIN, FINISH): _finish, (COMBO, JOIN): _join, (COMBO, PASS): _pass,
     (TARGET, TARGET_A): _resolve, (TARGET, NO_TARGET): _resolve,
     (SHOP, UPGRADE): _upgrade, (SHOP, BUY): _buy, (SHOP, CURE): _cure, (SHOP, DONE): _done,

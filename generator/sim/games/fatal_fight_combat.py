@@ -1,122 +1,124 @@
 """Fatal Fight: targeting and damage (spec §3 A4), shared by the engine and the greedy agent.
 
-Pure functions over the state's board; ``damage_plan`` never mutates, so agents can preview an
-attack for the price of a few list lookups instead of a ``clone()``.
+A group is a list of ints, head first: enemy cards ``0 .. E-1``, the boss ``E`` (``setup.boss``)
+and breakable obstacles above ``E``. Their life and GP live in the state's ``elife``, ``egp``
+(printed guard, refreshed each round) and ``xgp`` (skill GP, cleared at the next enemy phase).
+``damage_plan`` never mutates, so an agent previews an attack with a few list lookups instead
+of a ``clone()``.
 """
 from __future__ import annotations
 
 from .fatal_fight_setup import LAUNCH, PIERCE, RANGE
 
-BOSS = -1  # the boss's entry in a group
-
-
-def group_area(k: int) -> int:
-    """Area (0 = L, 2 = R) of respawn index k (0..5)."""
-    return 0 if k < 3 else 2
-
 
 def targets(state, square: int, flags: int) -> list[int]:
-    """Respawn indices of the groups an attack from ``square`` with ``flags`` may target."""
+    """Respawn indices (0..5) of the groups an attack from ``square`` with ``flags`` may target."""
     groups = state.groups
     if flags & LAUNCH:
         return [k for k in range(6) if groups[k]]
-    line = square % 3
-    area = square // 3
-    any_area = state.setup.switches["n1_no_range"]
+    line, area = square % 3, square // 3
+    any_area = state.setup.rules["n1"]
     out = []
-    for k in (line, line + 3):
-        if groups[k]:
-            ga = 0 if k < 3 else 2
-            if any_area or ga == area or area == 1:
-                out.append(k)
+    if groups[line] and (any_area or area <= 1):
+        out.append(line)
+    if groups[line + 3] and (any_area or area >= 1):
+        out.append(line + 3)
     return out
 
 
 def is_cqb(square: int, k: int) -> bool:
+    """The target group is in the attacker's own area (Close Quarters Battle, L256)."""
     return square // 3 == (0 if k < 3 else 2)
 
 
 def effective(state, square: int, k: int, ap: int, flags: int, grapples: int) -> tuple[int, bool]:
-    """AP and pierce after close-quarters rules: CQB pierce (RAW) or grapple power (N2)."""
+    """AP and pierce after the close-quarters rule: CQB pierce (RAW) or grapple power (N2)."""
     pierce = bool(flags & PIERCE)
     if is_cqb(square, k):
-        if state.setup.switches["n2_grapple"]:
-            ap += grapples * state.setup.rules["grapple_bonus"]
+        rules = state.setup.rules
+        if rules["n2"]:
+            ap += grapples * rules["n2_bonus"]
         else:
             pierce = True
     return ap, pierce
 
 
 def damage_plan(state, k: int, ap: int, pierce: bool, range_: bool) -> list[int]:
-    """Positions (in group ``k``, ascending) of the enemies this attack defeats."""
+    """Positions (in group ``k``, ascending) of what this attack defeats."""
     group = state.groups[k]
-    setup = state.setup
-    e_life, egp = setup.e_life, state.egp
+    elife, egp, xgp = state.elife, state.egp, state.xgp
     killed = []
     if range_:
         for i, e in enumerate(group):
-            if e == BOSS:
-                life, gp = state.boss_life, state.boss_gp
-            else:
-                life, gp = e_life[e], egp[e]
-            if (ap if pierce else ap - gp) >= life:
+            if (ap if pierce else ap - egp[e] - xgp[e]) >= elife[e]:
                 killed.append(i)
         return killed
     carry = ap
     for i, e in enumerate(group):
-        if e == BOSS:
-            life, gp = state.boss_life, state.boss_gp
-        else:
-            life, gp = e_life[e], egp[e]
-        eff = carry if pierce else carry - gp
-        if eff < life:
+        eff = carry if pierce else carry - egp[e] - xgp[e]
+        if eff < elife[e]:
             break
         killed.append(i)
-        carry = eff - life
+        carry = eff - elife[e]
         if not pierce or carry <= 0:
             break
     return killed
 
 
-def spend_gp(state, k: int, ap: int, killed: list[int], range_: bool) -> None:
-    """Non-pierce hits spend the GP of the enemies they reached (head only, or all with range)."""
+def spend_gp(state, k: int, ap: int, range_: bool) -> None:
+    """A non-pierce hit spends the GP of what it reached (the head, or everyone with range)."""
     group = state.groups[k]
-    reached = group if range_ else group[:1] if not killed else group[:max(killed) + 1]
-    for e in reached:
-        if e == BOSS:
-            state.boss_gp = max(0, state.boss_gp - ap)
-        else:
-            state.egp[e] = max(0, state.egp[e] - ap)
+    egp, xgp = state.egp, state.xgp
+    for e in (group if range_ else group[:1]):
+        used = min(xgp[e], ap)
+        xgp[e] -= used
+        egp[e] = max(0, egp[e] - (ap - used))
 
 
-def resolve(state, seat: int, k: int, ap: int, flags: int, grapples: int) -> tuple[int, bool]:
-    """Apply a closed chain to group ``k``; return (enemies defeated, boss defeated)."""
+def resolve(state, seat: int, k: int, ap: int, flags: int, grapples: int) -> int:
+    """Apply an attack to group ``k``; return how many it defeated."""
     eff_ap, pierce = effective(state, state.pos[seat], k, ap, flags, grapples)
     range_ = bool(flags & RANGE)
     killed = damage_plan(state, k, eff_ap, pierce, range_)
-    if not pierce:
-        spend_gp(state, k, eff_ap, killed, range_)
     group = state.groups[k]
-    boss_dead = False
+    gone = [group[i] for i in killed]
+    if not pierce:
+        spend_gp(state, k, eff_ap, range_)
     for i in reversed(killed):
-        e = group.pop(i)
-        if e == BOSS:
-            boss_dead = True
+        group.pop(i)
+    for e in gone:
         state.defeated(k, e, seat)
-    return len(killed), boss_dead
+    return len(gone)
 
 
-def threat(state, square: int, seat: int | None = None) -> int:
-    """Expected combat damage on ``square`` next enemy phase (spec §6 threat map), before GP."""
+def group_size(state, group) -> int:
+    """Combat damage of a group: its enemies, the boss's weight (G9), the head's strike."""
+    boss = state.setup.boss
+    size = 0
+    for e in group:
+        if e < boss:
+            size += 1
+        elif e == boss:
+            size += state.setup.rules["boss_size"]
+    if group and group[0] < boss:
+        size += state.setup.e_strike[group[0]]
+    return size
+
+
+def over_cap(state, group) -> int:
+    """Enemies beyond the group cap (mass damage); obstacles never count, the boss per G9."""
+    boss = state.setup.boss
+    rules = state.setup.rules
+    n = sum(1 for e in group if e < boss or (e == boss and rules["boss_counts_toward_cap"]))
+    return n - rules["group_cap"]
+
+
+def threat(state, square: int) -> int:
+    """Expected damage on ``square`` next enemy phase before GP (spec §6 threat map)."""
     line = square % 3
-    cap = state.setup.rules["group_cap"]
-    total = 0
-    for k in (line, line + 3):
-        g = state.groups[k]
-        if g:
-            total += len(g)
+    total = group_size(state, state.groups[line]) + group_size(state, state.groups[line + 3])
     for g in state.groups:
-        over = sum(1 for e in g if e != BOSS) - cap
+        over = over_cap(state, g)
         if over > 0:
             total += over
     return total

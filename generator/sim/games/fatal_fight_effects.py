@@ -1,159 +1,155 @@
-"""Fatal Fight: the ``effect:`` ops, each implemented once.
+"""Fatal Fight: the ``effect:`` ops of content/fatal-fight/schema.yaml, each implemented once.
 
-A handler is ``handler(state, seat, params, source)``: ``seat`` is the acting player (``None``
-for enemies, bosses and stage gimmicks), ``params`` the op's fields from the YAML and ``source``
-the respawn index (0..5) of an enemy group, or ``None``. Handlers change the state only through
-the state's own primitives (``hurt``, ``heal``, ``draw``, ``spawn`` ...), which log events.
+A handler is ``handler(state, seat, params, ctx)``: ``seat`` is the player resolving it (``None``
+for boss skills and stage gimmicks), ``params`` the op's fields as written in the YAML, ``ctx``
+the gimmick's identity for stage effects (else ``None``). Handlers change the state only through
+the state's primitives (``hurt``, ``heal``, ``draw``, ``spawn`` ...), which log events.
+
+Where the schema leaves a choice to a player ("one ally of the resolver's choice", "discards of
+their choice", "supplies of their choice"), the engine decides by a fixed, documented rule so
+effects never need extra decisions: ally = the active ally in the square with the least life;
+discards = the lowest-AP cards; surplus supplies = the newest are returned.
 
 ``OPS`` is the vocabulary the setup compiler accepts; an op missing here is reported with its
 file and line instead of crashing a simulation.
 """
 from __future__ import annotations
 
-
-def _n(params) -> int:
-    return int(params.get("n", 0))
-
-
-# ---- player-side ops ---------------------------------------------------------------------------
-
-def op_heal(state, seat, params, source):
-    target = params.get("target", "self")
-    seats = _party_targets(state, seat, target)
-    for s in seats:
-        state.heal(s, _n(params))
+CHAIN_OPS = ("chain_ap", "chain_sub", "add_hits")
+_SUB_BITS = (("range", 1), ("pierce", 2), ("launch", 4))  # RANGE, PIERCE, LAUNCH of fatal_fight_setup
 
 
-def op_draw(state, seat, params, source):
+def _who(state, seat, who):
+    if seat is None:
+        return []
+    if who == "self":
+        return [seat]
+    here = [s for s in state.active_seats() if state.pos[s] == state.pos[seat]]
+    if who == "square":
+        return here
+    allies = [s for s in here if s != seat]
+    return [min(allies, key=lambda s: (state.life[s], s))] if allies else []
+
+
+def op_gain_action(state, seat, p, ctx):
+    if seat == state.turn_pos:
+        state.actions_left += p["n"]
+
+
+def op_draw(state, seat, p, ctx):
     if seat is not None:
-        state.draw(seat, _n(params))
+        state.draw(seat, p["n"])
 
 
-def op_guard(state, seat, params, source):
-    for s in _party_targets(state, seat, params.get("target", "self")):
-        state.gain_gp(s, _n(params))
+def op_heal(state, seat, p, ctx):
+    for s in _who(state, seat, p.get("who", "self")):
+        state.heal(s, p["n"])
 
 
-def op_gain_action(state, seat, params, source):
-    if seat is not None and seat == state.seat:
-        state.actions_left += _n(params)
+def op_guard(state, seat, p, ctx):
+    for s in _who(state, seat, p.get("who", "self")):
+        state.gain_gp(s, p["n"])
 
 
-def op_move(state, seat, params, source):
-    if seat is not None and seat == state.seat:
-        state.free_moves += _n(params)
+def op_move_self(state, seat, p, ctx):
+    if seat == state.turn_pos:
+        state.free_moves += p["n"]
 
 
-def op_gold(state, seat, params, source):
-    state.add_gold(_n(params), "effect")
+def op_gold(state, seat, p, ctx):
+    state.add_gold(p["n"], "effect")
 
 
-def op_ap(state, seat, params, source):
-    """+n AP to the open chain (nothing when no chain is open)."""
-    if state.chain:
-        state.chain_ap += _n(params)
+def op_chain_ap(state, seat, p, ctx):
+    state.chain_mod(("ap", p["n"], p.get("when", "always")))
 
 
-def op_life(state, seat, params, source):
-    """Pay (negative n) or gain life without the max-life cap check on payment."""
+def op_chain_sub(state, seat, p, ctx):
+    bits = sum(bit for name, bit in _SUB_BITS if p.get(name))
+    state.chain_mod(("flags", bits, p.get("when", "always")))
+
+
+def op_add_hits(state, seat, p, ctx):
+    state.chain_mod(("hits", p["n"], p.get("when", "always")))
+
+
+def op_strike(state, seat, p, ctx):
+    bits = sum(bit for name, bit in _SUB_BITS if p.get(name))
+    state.strike(seat, p["ap"], bits)
+
+
+def op_gain_supply(state, seat, p, ctx):
     if seat is not None:
-        if _n(params) < 0:
-            state.hurt(seat, -_n(params), pierce=True, cause="life")
-        else:
-            state.heal(seat, _n(params))
+        for _ in range(p.get("n", 1)):
+            state.give_supply(seat, p["supply"])
 
 
-def op_supply(state, seat, params, source):
-    """Give a supply card (by id) to ``seat``, or to every active player in the square."""
-    targets = [seat] if seat is not None else state.active_seats()
-    for s in targets:
-        state.give_supply(s, params["id"])
+def op_save(state, seat, p, ctx):
+    downed = [s for s in range(state.n) if state.is_down(s)]
+    if downed:
+        state.revive(seat, downed[0])
 
 
-def op_damage_enemies(state, seat, params, source):
-    """n damage to every enemy of the groups on the acting player's line (an area blast)."""
-    state.blast(seat, _n(params), params.get("scope", "line"))
+def op_damage(state, seat, p, ctx):
+    for s in targets(state, p):
+        state.hurt(s, p["n"], pierce=bool(p.get("pierce")), cause="skill")
 
 
-# ---- enemy, boss and gimmick ops ---------------------------------------------------------------
-
-def op_damage(state, seat, params, source):
-    """n damage to players: ``target`` all | line (of the source group) | line:U/M/D | area:L/C/R."""
-    pierce = bool(params.get("pierce", False))
-    for s in _player_targets(state, params.get("target", "all"), source):
-        state.hurt(s, _n(params), pierce=pierce, cause="skill")
+def op_spawn(state, seat, p, ctx):
+    state.spawn(state.respawn_index(p["respawn"]), p["n"])
 
 
-def op_spawn(state, seat, params, source):
-    """Draw n enemies onto respawn ``respawn`` (1..6) or onto the source group."""
-    k = int(params["respawn"]) - 1 if "respawn" in params else source
-    if k is not None:
-        state.spawn(k, _n(params))
+def op_enemy_guard(state, seat, p, ctx):
+    boss = state.setup.boss
+    if p["target"] == "boss":
+        if state.boss_group() is not None:
+            state.xgp[boss] += p["n"]
+        return
+    for g in state.groups:
+        if g and g[0] <= boss:
+            state.xgp[g[0]] += p["n"]
 
 
-def op_boss_guard(state, seat, params, source):
-    state.boss_gp += _n(params)
+def op_discard(state, seat, p, ctx):
+    for s in targets(state, p):
+        state.discard_from_hand(s, p["n"])
 
 
-def op_boss_heal(state, seat, params, source):
-    """Raise the boss's life by n, up to its starting life."""
-    state.boss_life = min(state.boss_life_max, state.boss_life + _n(params))
+def op_boss_move(state, seat, p, ctx):
+    state.boss_move()
 
 
-def op_debuff(state, seat, params, source):
-    """N11: shuffle a debuff card into the discard pile of the players hit (only with the switch)."""
-    if state.setup.switches["n11_debuffs"]:
-        for s in _player_targets(state, params.get("target", "line"), source):
-            state.add_debuff(s)
+def op_block(state, seat, p, ctx):
+    state.block_square(p["square"])
 
 
-def op_discard(state, seat, params, source):
-    """Each targeted player discards n cards from hand (the last drawn first)."""
-    for s in _player_targets(state, params.get("target", "all"), source):
-        state.discard_from_hand(s, _n(params))
+def op_breakable(state, seat, p, ctx):
+    state.place_obstacle(state.respawn_index(p["respawn"]), p["life"], p["reward"], ctx)
 
 
-def op_pickup(state, seat, params, source):
-    """Place supply ``id`` on square ``square`` (e.g. C-U); the first player to end a move there takes it."""
-    state.place_pickup(params["square"], params["id"])
-
-
-def op_block(state, seat, params, source):
-    """Square ``square`` cannot be entered while this stage card is in play."""
-    state.block_square(params["square"])
-
-
-# ---- targeting helpers -------------------------------------------------------------------------
-
-def _party_targets(state, seat, target):
-    if target == "self":
-        return [seat] if seat is not None else []
-    if target == "square" and seat is not None:
-        return [s for s in state.active_seats() if state.pos[s] == state.pos[seat]]
-    return state.active_seats()
-
-
-def _player_targets(state, target, source):
+def targets(state, p) -> list[int]:
+    """Players hit by an enemy-side effect (``player_target`` of the schema)."""
     seats = state.active_seats()
+    target = p["target"]
     if target == "all":
         return seats
+    if target == "boss_line":
+        k = state.boss_group()
+        return [] if k is None else [s for s in seats if state.pos[s] % 3 == k % 3]
+    if target == "most_life":
+        return [max(seats, key=lambda s: (state.life[s], -s))] if seats else []
     if target == "line":
-        line = (source if source is not None else state.boss_group()) % 3 if (
-            source is not None or state.boss_group() is not None) else None
-        return [s for s in seats if line is not None and state.pos[s] % 3 == line]
-    kind, _, where = target.partition(":")
-    if kind == "line":
-        line = "UMD".index(where)
-        return [s for s in seats if state.pos[s] % 3 == line]
-    if kind == "area":
-        area = "LCR".index(where)
-        return [s for s in seats if state.pos[s] // 3 == area]
-    raise ValueError(f"unknown damage target {target!r}")
+        return [s for s in seats if state.pos[s] % 3 == "UMD".index(p["line"])]
+    if target == "area":
+        return [s for s in seats if state.pos[s] // 3 == "LCR".index(p["area"])]
+    square = "LCR".index(p["square"][0]) * 3 + "UMD".index(p["square"][2])
+    return [s for s in seats if state.pos[s] == square]
 
 
 OPS = {
-    "heal": op_heal, "draw": op_draw, "guard": op_guard, "gain_action": op_gain_action, "move": op_move,
-    "gold": op_gold, "ap": op_ap, "life": op_life, "supply": op_supply, "damage_enemies": op_damage_enemies,
-    "damage": op_damage, "spawn": op_spawn, "boss_guard": op_boss_guard, "boss_heal": op_boss_heal,
-    "debuff": op_debuff, "discard": op_discard, "pickup": op_pickup, "block": op_block,
+    "gain_action": op_gain_action, "draw": op_draw, "heal": op_heal, "guard": op_guard,
+    "move_self": op_move_self, "gold": op_gold, "chain_ap": op_chain_ap, "chain_sub": op_chain_sub,
+    "add_hits": op_add_hits, "strike": op_strike, "gain_supply": op_gain_supply, "save": op_save,
+    "damage": op_damage, "spawn": op_spawn, "enemy_guard": op_enemy_guard, "discard": op_discard,
+    "boss_move": op_boss_move, "block": op_block, "breakable": op_breakable,
 }

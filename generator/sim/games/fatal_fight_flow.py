@@ -1,75 +1,82 @@
-"""Fatal Fight: the non-decision steps of spec §3 (S, P, R, E, F, X) as a State mixin.
+"""Fatal Fight: the steps of spec §3 that need no decision (S, P, R, E, F, X) as a State mixin.
 
-Each method is one step of the rules, in the order of the spec, and logs what it does. The
-decision-making steps (A: the action phase, shopping) live in ``fatal_fight.py``.
+Each method is one step of the rules, in the spec's order, and logs what it does. The decisions
+(A: the action phase, P: shopping) live in ``fatal_fight_actions.py``.
 """
 from __future__ import annotations
 
 from ...sim.rng import shuffle
-from .fatal_fight_combat import BOSS
+from .fatal_fight_combat import group_size, over_cap
 
 ACTIVE, DOWN, RETURNING = 0, 1, 2
-# phases
 SHOP, MAIN, CHAIN, COMBO, TARGET, PICK, OVER = range(7)
 
 
 class Flow:
-    # ---- S / X: stages ---------------------------------------------------------------------------
+    # ---- S, X3, P: stage setup and shopping --------------------------------------------------------
     def begin_stage(self, stage: int) -> None:
-        setup, rng = self.setup, self.rng
+        setup, rng, rules = self.setup, self.rng, self.setup.rules
         self.stage = stage
         self.log.append(("stage", stage))
-        normals = list(range(len(setup.stages[stage]["normal"])))
-        shuffle(normals, rng)
-        self.stage_deck = normals
-        self.stage_drawn = 0
-        self.stage_card = None
-        self.round_in_stage = 0
-        self.boss_placed = False
-        self.boss_alive = True
+        self.stage_deck = list(range(len(setup.stages[stage]["normal"])))
+        shuffle(self.stage_deck, rng)
+        self.stage_drawn, self.stage_card, self.round_in_stage = 0, None, 0
+        self.boss_placed, self.boss_alive = False, True
         boss = setup.bosses[stage]
-        self.boss_life = self.boss_life_max = boss["life"]
-        self.boss_gp = 0
-        deck = list(range(len(boss["skills"])))
-        shuffle(deck, rng)
-        self.boss_deck = deck
-        fresh = [e for e in range(len(setup.e_stage)) if setup.e_stage[e] == stage]
-        pool = self.enemy_deck + self.enemy_discard + self.escaped + fresh
+        self.elife[setup.boss] = boss["life"]
+        self.boss_deck = list(range(len(boss["skills"])))
+        shuffle(self.boss_deck, rng)
+        pool = self.enemy_deck + self.enemy_discard
+        if rules["escaped_carriers"] == "next_stage":
+            pool += self.escaped
+            self.escaped = []
         for g in self.groups:
-            pool.extend(e for e in g if e != BOSS)
+            if rules["board_enemies_return"]:
+                pool.extend(e for e in g if e < setup.boss)
             g.clear()
-        self.enemy_deck, self.enemy_discard, self.escaped = pool, [], []
+        del self.elife[setup.boss + 1:], self.egp[setup.boss + 1:], self.xgp[setup.boss + 1:]
+        self.obstacles = {}
+        pool.extend(e for e in range(len(setup.e_stage)) if setup.e_stage[e] == stage)
+        self.enemy_deck, self.enemy_discard = pool, []
         shuffle(self.enemy_deck, rng)
-        self.pickups = {}
-        self.blocked = set()
-        if stage > 1:
+        self.pickups, self.blocked, self.gimmicks = {}, set(), []
+        if not rules["n10"] and stage > 1:
             self.refresh_gym()
-        self.shop_queue = [s for s in range(self.n)]
+        self.shop_queue = list(range(self.n))
         self.next_shopper()
 
     def refresh_gym(self) -> None:
-        self.gym_deck.extend(self.gym)
-        self.gym = [self.gym_deck.pop(0) for _ in range(min(self.setup.rules["gym_size"], len(self.gym_deck)))]
+        mode = self.setup.rules["gym_refresh"]
+        if mode == "bottom":
+            self.gym_deck.extend(self.gym)
+            self.gym = []
+        elif mode == "discard":
+            self.gym_gone.extend(self.gym)
+            self.gym = []
+        while len(self.gym) < self.setup.rules["gym_size"] and self.gym_deck:
+            self.gym.append(self.gym_deck.pop(0))
 
     def next_shopper(self) -> None:
-        """Hand the shop to the next player, or start the stage's first round."""
+        """Hand the shop to the next player who can buy something, or move on."""
         setup = self.setup
         while self.shop_queue:
-            seat = self.shop_queue.pop(0)
-            self.seat = seat
+            self.seat = self.shop_queue.pop(0)
             self.phase = SHOP
             self._legal = None
             if len(self._legal_unsorted()) > 1:
-                self.log.append(("shop_turn", seat))
-                for inst in self.upgrades_left[seat] + self.gym:
-                    if setup.c_cost[inst] <= self.gold[seat]:
-                        self.log.append(("offer", seat, inst))
+                self.log.append(("shop_turn", self.seat))
+                for inst in self.upgrades_left[self.seat] + self.gym:
+                    if setup.c_cost[inst] <= self.gold[self.seat]:
+                        self.log.append(("offer", self.seat, inst))
                 return
-        if self.setup.switches["n10_free_arts"] and not self.picked_this_stage:
+        rules = setup.rules
+        if rules["n10"] and not self.picked_this_stage:
             self.picked_this_stage = True
-            count = self.n + self.setup.rules["free_arts_extra_cards"]
+            count = self.n * rules["n10_per_player"] + rules["n10_extra"]
             self.picks = [self.gym_deck.pop(0) for _ in range(min(count, len(self.gym_deck)))]
-            self.shop_queue = list(range(self.n))
+            for inst in self.picks:
+                self.log.append(("offer", -1, inst))
+            self.shop_queue = list(range(self.n)) * rules["n10_per_player"]
             self.next_picker()
             return
         self.after_shopping()
@@ -86,59 +93,59 @@ class Flow:
         self.after_shopping()
 
     def after_shopping(self) -> None:
-        if self.stage == self.setup.n_stages:
+        if self.stage == self.setup.rules["stages"] and self.setup.rules["fb_enabled"]:
             self.final_boss_setup()
         self.start_round()
 
     def final_boss_setup(self) -> None:
-        """G1: leftover gold removes rage cards (n gold each), then lowers the boss's life."""
+        """G1: leftover gold removes rage cards, then lowers the final boss's life (to min_life)."""
         rules, boss = self.setup.rules, self.setup.bosses[self.stage]
-        gold = sum(self.gold)
-        step = self.n
-        removed = min(len(boss["rage"]), gold // step)
+        gold, step = sum(self.gold), rules["fb_step"] * self.n
+        removed = min(len(boss["rage"]), rules["fb_max_rage"], gold // step)
         gold -= removed * step
-        lowered = min(rules["final_boss_max_life_cut"], gold // step)
+        lowered = min(boss["life"] - boss["min_life"], gold // step)
         gold -= lowered * step
-        rage = [len(boss["skills"]) + i for i in range(removed, len(boss["rage"]))]
-        self.boss_deck.extend(rage)
+        n_skills = len(boss["skills"])
+        self.boss_deck.extend(n_skills + i for i in range(removed, len(boss["rage"])))
         shuffle(self.boss_deck, self.rng)
-        self.boss_life = self.boss_life_max = boss["life"] - lowered
-        self.gold = [0] * self.n
+        self.elife[self.setup.boss] = boss["life"] - lowered
+        spent = sum(self.gold) - gold
+        for s in range(self.n):
+            take = min(self.gold[s], spent)
+            self.gold[s] -= take
+            spent -= take
         self.log.append(("final_boss", removed, lowered))
 
     def clear_stage(self) -> None:
-        """X: split the pool, win after the last stage, else set up the next stage."""
+        """X: split the pool, win after the last stage, else heal, reshuffle and set up the next."""
         n, rules = self.n, self.setup.rules
         self.log.append(("clear", self.stage, self.round_in_stage))
         if self.pool >= n:
             share = self.pool // n
             self.pool -= share * n
         else:
-            share = rules["min_gold_share"]
+            share = 1  # X1 (L422): at least 1 gold each, from the bank; the pool carries over
         for s in range(n):
             self.gold[s] += share
             self.gold_earned[s] += share
         self.log.append(("split", share, self.pool))
-        if self.stage == self.setup.n_stages:
+        if self.stage == rules["stages"]:
             self.finish("win")
             return
         for s in range(n):
             self.discard_played(s)
             deck = self.deck[s]
-            deck.extend(self.hand[s])
-            deck.extend(self.discard[s])
-            deck.extend(self.gauge[s])
-            self.hand[s], self.discard[s], self.gauge[s] = [], [], []
+            for zone in (self.hand, self.discard, self.gauge):
+                deck.extend(zone[s])
+                zone[s] = []
             shuffle(deck, self.rng)
-            self.life[s] = self.max_life[s]
-            self.status[s] = ACTIVE
-            self.gp[s] = 0
-            self.pos[s] = self.setup.rules["start_square"]
-        self.chain = []
+            self.life[s], self.status[s], self.gp[s] = self.max_life[s], ACTIVE, 0
+            self.pos[s] = rules["start_square"]
+        self.chain, self.chain_mods, self.pending_mods = [], [], []
         self.picked_this_stage = False
         self.begin_stage(self.stage + 1)
 
-    # ---- R: round start ---------------------------------------------------------------------------
+    # ---- R: round start -----------------------------------------------------------------------------
     def start_round(self) -> None:
         setup, rules = self.setup, self.setup.rules
         self.round_in_stage += 1
@@ -149,54 +156,67 @@ class Flow:
         for s in range(self.n):
             if self.status[s] == RETURNING:
                 self.status[s] = ACTIVE
-        for s in range(self.n):
             if self.status[s] == ACTIVE:
                 self.draw(s, self.hand_size[s] - len(self.hand[s]))
         stage = setup.stages[self.stage]
+        first_boss_round = False
         if self.stage_drawn < rules["normal_stage_cards_used"] and self.stage_deck:
             card = stage["normal"][self.stage_deck.pop(0)]
             self.stage_drawn += 1
-            self.boss_stage = False
         else:
             card = stage["boss"]
-            self.boss_stage = True
-        if card is not self.stage_card:
+            first_boss_round = card is not self.stage_card
+        new_card = card is not self.stage_card
+        if new_card:
+            self.new_stage_card(card)
+        self.log.append(("round", self.round_id, self.stage, self.round_in_stage, card["id"]))
+        if new_card or rules["boss_stage_repeats"]:
+            extra = card["extra"].get(self.n) if rules["extra_enemies_by_players"] else None
+            for k in range(6):
+                count = card["respawn"][k] + (extra[k] if extra else 0)
+                if count:
+                    self.spawn(k, count)
+            for _ in range(extra[6] if extra else 0):
+                self.spawn(int(self.rng.random() * 6), 1)
+        if first_boss_round and not self.boss_placed:
+            k, position = card["boss_spawn"]
+            self.boss_placed = True
+            self.groups[k].insert(0 if position == "head" else len(self.groups[k]), setup.boss)
+            self.log.append(("boss_in", k))
+        if rules["pickups"] and new_card:
+            for square, supply, gold in card["pickups"]:
+                self.pickups.setdefault(square, []).append((supply, gold))
+        self.run_gimmicks("round_start")
+        if rules["enemy_guard_refresh"] or new_card:
+            for g in self.groups:
+                for e in g:
+                    if e < setup.boss:
+                        self.egp[e] = setup.e_guard[e]
+        if rules["mass_damage_timing"] == "at_placement":
+            self.mass_damage()
+        self.turn_pos = -1
+        if self.phase != OVER:
+            self.next_turn()
+
+    def new_stage_card(self, card) -> None:
+        keep = [g for g in self.gimmicks if g[1]] if self.setup.rules["stage_card_replaces"] else self.gimmicks
+        self.gimmicks = keep + list(card["gimmicks"])
+        if self.setup.rules["stage_card_replaces"]:
             self.pickups, self.blocked = {}, set()
         self.stage_card = card
-        self.log.append(("round", self.round_id, self.stage, self.round_in_stage, card["id"]))
-        extra = card["extra"].get(self.n)
-        for k in range(6):
-            count = card["respawn"][k] + (extra[k] if extra else 0)
-            if count:
-                self.spawn(k, count)
-        if self.boss_stage and not self.boss_placed:
-            self.boss_placed = True
-            self.groups[rules["boss_respawn"] - 1].append(BOSS)
-            self.log.append(("boss_in", rules["boss_respawn"] - 1))
-        for square, supply in card["pickups"]:
-            self.place_pickup(square, supply)
-        self.run_gimmicks("round_start")
-        egp, e_guard = self.egp, setup.e_guard
-        for g in self.groups:
-            for e in g:
-                if e != BOSS:
-                    egp[e] = e_guard[e]
-        self.boss_gp = setup.bosses[self.stage]["guard"]
-        self.turn_pos = -1
-        self.next_turn()
+        for timing, _, effect, key in card["gimmicks"]:
+            if timing == "while_active":
+                self.apply_effect(effect, None, key)
 
     def run_gimmicks(self, timing: str) -> None:
-        card = self.stage_card
-        if card is None or self.phase == OVER:
-            return
-        for when, effect in card["gimmicks"]:
-            if when == timing:
-                self.apply_effect(effect, None, None)
+        for when, _, effect, key in self.gimmicks:
+            if when == timing and self.phase != OVER:
+                self.apply_effect(effect, None, key)
 
     def spawn(self, k: int, count: int) -> None:
         for _ in range(count):
             if not self.enemy_deck:
-                if not self.enemy_discard:
+                if not self.enemy_discard or not self.setup.rules["enemy_deck_reshuffle"]:
                     self.log.append(("empty_pool", k))
                     return
                 self.enemy_deck, self.enemy_discard = self.enemy_discard, []
@@ -205,86 +225,83 @@ class Flow:
             e = self.enemy_deck.pop()
             self.groups[k].append(e)
             self.egp[e] = self.setup.e_guard[e]
+            self.xgp[e] = 0
             self.log.append(("spawn", k, e))
 
-    # ---- E: enemy phase ---------------------------------------------------------------------------
+    # ---- E: enemy phase ------------------------------------------------------------------------------
     def enemy_phase(self) -> None:
         setup = self.setup
-        self.log.append(("enemy_phase", tuple(len(g) for g in self.groups)))
-        if self.boss_alive and self.boss_placed and self.boss_deck:
+        boss = setup.boss
+        self.log.append(("enemy_phase", tuple(group_size(self, g) for g in self.groups)))
+        self.xgp = [0] * len(self.xgp)
+        self.taken = [0] * self.n
+        self.run_gimmicks("enemy_phase")
+        if self.boss_alive and self.boss_placed and self.boss_deck and self.phase != OVER:
             top = self.boss_deck.pop(0)
             self.boss_deck.append(top)
-            boss = setup.bosses[self.stage]
-            effect = boss["skills"][top] if top < len(boss["skills"]) else boss["rage"][top - len(boss["skills"])]
+            b = setup.bosses[self.stage]
+            n_skills = len(b["skills"])
             self.log.append(("boss_skill", top))
-            self.apply_effect(effect, None, self.boss_group())
+            self.apply_effect(b["skills"][top] if top < n_skills else b["rage"][top - n_skills], None, None)
+        acted = set()
+        once = setup.rules["enemy_acts_once"]
+        for k in range(6):
             if self.phase == OVER:
                 return
-        self.run_gimmicks("enemy_phase")
-        acted = set()
-        for k in range(6):
             group = self.groups[k]
-            if not group:
-                continue
-            head = group[0]
-            if head != BOSS and head not in acted:
+            if group and group[0] < boss and not (once and group[0] in acted):
+                head = group[0]
                 acted.add(head)
-                skill = setup.e_skill[head]
-                if skill == "cross":
+                if setup.e_skill[head] == "cross":
                     group.pop(0)
-                    dest = k + 3 if k < 3 else k - 3
-                    self.groups[dest].append(head)
-                    self.log.append(("cross", head, k, dest))
-                if setup.e_effect[head]:
-                    self.apply_effect(setup.e_effect[head], None, k)
-            size = len(group)
+                    self.groups[k + 3 if k < 3 else k - 3].append(head)
+                    self.log.append(("cross", head, k))
+                if setup.e_call[head]:
+                    self.spawn(k, setup.e_call[head])
+            size = group_size(self, group)
             if size:
                 line = k % 3
                 for s in range(self.n):
                     if self.status[s] == ACTIVE and self.pos[s] % 3 == line:
                         self.hurt(s, size, pierce=False, cause="combat")
-            if self.phase == OVER:
-                return
-        self.mass_damage()
+        if setup.rules["mass_damage_timing"] == "after_groups" and self.phase != OVER:
+            self.mass_damage()
+        if setup.rules["n11"] and self.phase != OVER:
+            for s in range(self.n):
+                if self.taken[s] >= setup.rules["n11_trigger"]:
+                    self.add_wound(s)
 
     def mass_damage(self) -> None:
-        cap = self.setup.rules["group_cap"]
+        boss = self.setup.boss
         for k in range(6):
             group = self.groups[k]
-            over = sum(1 for e in group if e != BOSS) - cap
-            if over <= 0:
+            over = over_cap(self, group)
+            if over <= 0 or self.phase == OVER:
                 continue
-            gone = 0
-            i = 0
-            while gone < over:
-                if group[i] == BOSS:
+            gone, i = 0, 0
+            while gone < over and i < len(group):
+                if group[i] < boss:
+                    self.enemy_discard.append(group.pop(i))
+                    gone += 1
+                else:
                     i += 1
-                    continue
-                self.enemy_discard.append(group.pop(i))
-                gone += 1
             self.log.append(("mass", k, gone))
             for s in range(self.n):
                 if self.status[s] == ACTIVE:
                     self.hurt(s, gone, pierce=False, cause="mass")
-            if self.phase == OVER:
-                return
 
-    # ---- F: round end ------------------------------------------------------------------------------
+    # ---- F: round end --------------------------------------------------------------------------------
     def end_round(self) -> None:
         setup = self.setup
         self.run_gimmicks("round_end")
         if self.phase == OVER:
             return
         for k, group in enumerate(self.groups):
-            if any(e != BOSS and setup.e_skill[e] == "carrier" for e in group):
-                kept = []
-                for e in group:
-                    if e != BOSS and setup.e_skill[e] == "carrier":
-                        self.escaped.append(e)
-                        self.log.append(("escape", e))
-                    else:
-                        kept.append(e)
-                self.groups[k] = kept
+            gone = [e for e in group if e < setup.boss and setup.e_skill[e] == "carrier"]
+            if gone:
+                self.groups[k] = [e for e in group if e not in gone]
+                self.escaped.extend(gone)
+                self.log.extend(("escape", e) for e in gone)
         for s in range(self.n):
             self.discard_played(s)
             self.gp[s] = 0

@@ -8,11 +8,9 @@ import itertools
 from collections import Counter
 
 from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NO_TARGET, PAID_MOVE,
-                                  PASS, PICK_A, PLAY, SAVE, TARGET_A, UPGRADE)
-from .fatal_fight_combat import BOSS
-from .fatal_fight_flow import ACTIVE, DOWN
-
-SQUARES = [a + "-" + b for a in "LCR" for b in "UMD"]
+                                  PASS, PICK_A, PLAY, SAVE, TAKE, TARGET_A, UPGRADE)
+from .fatal_fight_flow import ACTIVE, DOWN, OVER
+from .fatal_fight_setup import SQUARES
 
 
 def _seat(state, s) -> str:
@@ -24,7 +22,10 @@ def _card(state, c) -> str:
 
 
 def _enemy(state, e) -> str:
-    return "BOSS:" + state.setup.bosses[state.stage]["id"] if e == BOSS else state.setup.e_id[e]
+    boss = state.setup.boss
+    if e == boss:
+        return "BOSS:" + state.setup.bosses[state.stage]["id"]
+    return f"obstacle({state.elife[e]})" if e > boss else state.setup.e_id[e]
 
 
 # ---- per-game record ---------------------------------------------------------------------------
@@ -33,7 +34,7 @@ def summarize(state) -> dict:
     """Everything the metrics need, computed from ``state.log`` (and the party)."""
     setup = state.setup
     c_id = setup.c_id
-    exposures, uses = Counter(), Counter()
+    exposures, uses, gold_by = Counter(), Counter(), Counter()
     stage_rounds, rounds_mass, boss_rounds, combo_boss = [], set(), set(), set()
     downs = mass_events = reshuffles = empty = upgrades = 0
     group_sizes = []
@@ -52,6 +53,8 @@ def summarize(state) -> dict:
                 exposures[c_id[ev[2]]] += 1
         elif kind == "item":
             uses[c_id[ev[2]]] += 1
+        elif kind == "gold":
+            gold_by[ev[2]] += ev[1]
         elif kind == "round":
             current_round = ev[1]
             boss_round = ev[4] in boss_ids
@@ -59,7 +62,7 @@ def summarize(state) -> dict:
                 boss_rounds.add(current_round)
         elif kind == "boss_in":
             boss_in = current_round
-        elif kind == "kill" and ev[2] == BOSS:
+        elif kind == "kill" and ev[2] == setup.boss:
             boss_kill_rounds.append(current_round - boss_in + 1)
         elif kind == "gold" and ev[2] == "combo" and boss_round:
             combo_boss.add(current_round)
@@ -97,6 +100,7 @@ def summarize(state) -> dict:
         "gold_per_player": start_gold + sum(state.gold_earned) / state.n,
         "upgrades_bought": upgrades,
         "upgrades_total": party_upgrades,
+        "gold_by_source": dict(gold_by),
         "reshuffles": reshuffles,
         "empty_pool_rounds": empty,
     }
@@ -107,31 +111,36 @@ def summarize(state) -> dict:
 def check_invariants(state) -> list[str]:
     setup, out = state.setup, []
     seen = Counter()
-    zones = [state.exiled, state.gym, state.gym_deck, state.picks, state.debuff_pool]
+    zones = [state.exiled, state.gym, state.gym_deck, state.gym_gone, state.picks, state.wound_pool]
     for s in range(state.n):
         zones += [state.deck[s], state.hand[s], state.discard[s], state.played_up[s], state.played_down[s],
                   state.gauge[s], state.upgrades_left[s], state.carry[s]]
     for zone in zones:
         seen.update(zone)
+    seen.update(m for m in state.mega_art if m >= 0)
     dup = [setup.c_id[c] for c, n in seen.items() if n > 1]
     if dup:
         out.append(f"cards in two places at once: {sorted(dup)}")
-    expected = set(setup.extra_arts) | set(setup.debuffs)
+    expected = set(setup.extra_arts) | set(setup.wounds)
     for c in state.chars:
         expected |= set(setup.characters[c]["initial"]) | set(setup.characters[c]["upgrades"])
     missing = expected - set(seen)
     if missing:
         out.append(f"cards lost: {sorted(setup.c_id[c] for c in missing)}")
-    enemies = Counter(state.enemy_deck + state.enemy_discard + state.escaped + [e for g in state.groups for e in g])
-    bosses = enemies.pop(BOSS, 0)
-    if bosses > 1 or any(n > 1 for n in enemies.values()):
+    boss = setup.boss
+    on_board = [e for g in state.groups for e in g]
+    enemies = Counter(state.enemy_deck + state.enemy_discard + state.escaped + [e for e in on_board if e < boss])
+    if any(n > 1 for n in enemies.values()):
         out.append("an enemy card is in two places at once")
     due = {e for e in range(len(setup.e_id)) if setup.e_stage[e] <= state.stage}
     if set(enemies) != due:
         out.append(f"enemy cards lost or duplicated: {len(due - set(enemies))} missing, "
                    f"{len(set(enemies) - due)} unexpected")
-    if state.phase != 6 and state.boss_placed and state.boss_alive and bosses != 1:
+    bosses = on_board.count(boss)
+    if state.phase != OVER and state.boss_placed and state.boss_alive and bosses != 1:
         out.append("the boss is alive but not on the board")
+    if bosses > 1:
+        out.append("two bosses on the board")
     for s in range(state.n):
         if state.gold[s] < 0 or state.gp[s] < 0:
             out.append(f"{_seat(state, s)} has negative gold or GP")
@@ -161,7 +170,7 @@ def static_checks(setup, players: int) -> list[str]:
         best[c] = sum(pool[:char["actions"]])
     for stage, boss in sorted(setup.bosses.items()):
         worst = min(sum(best[c] for c in party) for party in itertools.combinations(best, players))
-        if boss["life"] + boss["guard"] > worst:
+        if boss["min_life"] > worst:
             out.append(f"stage {stage} boss {boss['id']} (life {boss['life']}) is out of reach of the weakest "
                        f"{players}-character party even with every card at hand (max AP {worst})")
     return out
@@ -193,13 +202,16 @@ def action_text(state, a) -> str:
     if kind in (PLAY, JOIN, GAUGE, ITEM, UPGRADE, BUY, CURE, PICK_A):
         verb = {PLAY: "play", JOIN: "join combo with", GAUGE: "gauge", ITEM: "use item", UPGRADE: "upgrade to",
                 BUY: "buy", CURE: "cure", PICK_A: "take"}[kind]
-        return f"{verb} {_card(state, a[1])}"
+        aim = f" at R{a[2] + 1}" if len(a) > 2 and a[2] >= 0 else ""
+        return f"{verb} {_card(state, a[1])}{aim}"
+    if kind == TAKE:
+        return "take the pickup" + (f" paying {_card(state, a[1])}" if a[1] >= 0 else "")
     if kind == MOVE:
         return f"move to {SQUARES[a[1]]}"
     if kind == PAID_MOVE:
-        return f"move to {SQUARES[a[1]]} paying {_card(state, a[2])}"
+        return f"move to {SQUARES[a[1]]}" + (f" paying {_card(state, a[2])}" if a[2] >= 0 else "")
     if kind == SAVE:
-        return f"save {_seat(state, a[1])} paying {_card(state, a[2])}, {_card(state, a[3])}"
+        return f"save {_seat(state, a[1])} paying " + ", ".join(_card(state, c) for c in a[2:])
     if kind == TARGET_A:
         return f"target group R{a[1] + 1}"
     return {END: "end turn", MEGA: "mega crash", FINISH: "close chain", PASS: "pass", NO_TARGET: "no target",
@@ -222,7 +234,7 @@ def describe(state, ev) -> str:
         where = f"R{ev[5] + 1}" if ev[5] >= 0 else "nothing"
         return f"    chain by {_seat(state, ev[1])}: AP {ev[2]}, {ev[4]} hit(s) -> {where}, {ev[6]} defeated"
     if kind == "kill":
-        return "    defeated " + ("the BOSS" if ev[2] == BOSS else state.setup.e_id[ev[2]]) + f" at R{ev[1] + 1}"
+        return f"    defeated {_enemy(state, ev[2])} at R{ev[1] + 1}"
     if kind == "hurt":
         return f"    {_seat(state, ev[1])} takes {ev[2]} ({ev[4]}; {ev[3]} guarded)"
     simple = {"down": "    {s} is DOWN", "save": "    {s} saves {t}", "turn": " {s}'s turn",

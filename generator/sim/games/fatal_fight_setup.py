@@ -1,65 +1,75 @@
 """Fatal Fight: plain content tables -> a precomputed, picklable ``Setup``.
 
 Every number the engine uses comes from here, and everything here comes from the tables
-(``game.tables``): card fields, ``effect:`` op lists and ``rules.yaml``. No Python literal copies
-a value of the data. Physical cards become small integers ("instances") with their fields in flat
+(``game.tables``, shaped by content/fatal-fight/schema.yaml): card fields, ``effect:`` op lists
+and ``rules.yaml`` (constants, ``proposals`` and ``ideas`` switches). No Python literal copies a
+value of the data. Physical cards become small integers ("instances") with their fields in flat
 lists indexed by instance, so the engine's hot loops are list lookups.
 
-Effect lists are compiled once to tuples ``(op, params)``; an op the engine does not implement is a
-located problem (``ProblemsError``), never a crash in the middle of a game.
+Effect lists are compiled once to tuples ``(op, params)``; an op, or a switch value, the engine
+does not implement is a located problem (``ProblemsError``), never a crash mid-game.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ...errors import Location, Problem, ProblemsError
-from .fatal_fight_effects import OPS
+from .fatal_fight_effects import CHAIN_OPS, OPS
 
 # Attack sub-attribute bits (the chain takes their union).
 RANGE, PIERCE, LAUNCH, CHAIN, GRAPPLE = 1, 2, 4, 8, 16
 FLAG_NAMES = {"range": RANGE, "pierce": PIERCE, "launch": LAUNCH, "chain": CHAIN, "grapple": GRAPPLE}
-# Respawn k (1..6) -> square = area * 3 + line; areas L, C, R = 0, 1, 2; lines U, M, D = 0, 1, 2.
-RESPAWN_SQUARE = (0, 1, 2, 6, 7, 8)
-SWITCHES = ("n1_no_range", "n2_grapple", "n5_chain", "n8_gauge", "n10_free_arts", "n11_debuffs")
+SQUARES = [a + "-" + b for a in "LCR" for b in "UMD"]  # square index = area * 3 + line
+# What the engine supports of each proposal switch (anything else is reported, not guessed).
+SUPPORTED = {
+    "turn_order": ("ascending", "descending"), "subs_resolve_on_play": (True,), "chain_close_by_choice": (True,),
+    "combination_limit": ("per_chain", "per_turn"), "partner_subs_to_partner": (True, False),
+    "boss_counts_toward_cap": (True, False), "enemy_acts_once": (True, False),
+    "mass_damage_timing": ("after_groups", "at_placement"), "enemy_deck_reshuffle": (True, False),
+    "stage_card_replaces": (True, False), "boss_stage_repeats": (True, False),
+    "escaped_carriers": ("next_stage", "never"), "board_enemies_return": (True, False),
+    "revive_mode": ("set", "add"), "saving_any_square": (True, False), "enemy_guard_refresh": (True, False),
+    "gym_refresh": ("bottom", "discard", "keep"), "extra_enemies_by_players": (True, False), "pickups": (True, False),
+}
 
 
 @dataclass
 class Setup:
-    rules: dict
-    switches: dict
-    # card instances (arts of every character, extra arts, supplies, debuffs)
-    c_id: list = field(default_factory=list)
-    c_kind: list = field(default_factory=list)      # initial | upgraded | extra | supply | debuff
-    c_owner: list = field(default_factory=list)     # character index or -1
+    rules: dict                                     # normalised constants and switches (see _rules)
+    c_id: list = field(default_factory=list)        # card instances: arts, extra arts, supplies, wounds
+    c_kind: list = field(default_factory=list)      # initial | upgraded | extra | supply | wound
     c_ap: list = field(default_factory=list)
     c_attack: list = field(default_factory=list)
     c_exile: list = field(default_factory=list)
-    c_carry: list = field(default_factory=list)
     c_flags: list = field(default_factory=list)
     c_guard: list = field(default_factory=list)
     c_draw: list = field(default_factory=list)
     c_heal: list = field(default_factory=list)
     c_effect: list = field(default_factory=list)
+    c_strike: list = field(default_factory=list)    # the card's effect holds a strike (needs a target)
     c_life_cost: list = field(default_factory=list)
-    c_cost: list = field(default_factory=list)      # gold to buy (extra) or upgrade (upgraded)
+    c_cost: list = field(default_factory=list)      # gold to buy (extra) or to upgrade (upgraded)
     c_replaces: list = field(default_factory=list)  # upgraded: the initial instance it replaces
-    c_gaugeable: list = field(default_factory=list)
-    # characters
+    c_mega: list = field(default_factory=list)
     characters: list = field(default_factory=list)  # dicts: id, order, life, actions, hand_size, ...
-    # enemies (instances) and bosses
-    e_id: list = field(default_factory=list)
+    e_id: list = field(default_factory=list)        # enemy instances
     e_stage: list = field(default_factory=list)
     e_life: list = field(default_factory=list)
     e_skill: list = field(default_factory=list)
     e_guard: list = field(default_factory=list)
-    e_effect: list = field(default_factory=list)
-    bosses: dict = field(default_factory=dict)      # stage -> dict(id, life, skills, rage)
-    stages: dict = field(default_factory=dict)      # stage -> dict(normal=[...], boss=dict)
+    e_strike: list = field(default_factory=list)
+    e_call: list = field(default_factory=list)
+    bosses: dict = field(default_factory=dict)      # stage -> dict(id, life, min_life, skills, rage)
+    stages: dict = field(default_factory=dict)      # stage -> dict(normal=[...], boss=card)
     extra_arts: list = field(default_factory=list)
-    supplies: dict = field(default_factory=dict)    # supply id -> list of instances
-    debuffs: list = field(default_factory=list)
+    supplies: dict = field(default_factory=dict)    # supply id -> instances
+    wounds: list = field(default_factory=list)
     tracked: list = field(default_factory=list)     # card ids whose use M4 tracks
-    n_stages: int = 0
+
+    @property
+    def boss(self) -> int:
+        """The boss's index in every enemy array of a state (one past the last enemy card)."""
+        return len(self.e_id)
 
 
 class _Compiler:
@@ -67,44 +77,78 @@ class _Compiler:
         self.where = where or (lambda record: None)
         self.problems: list[Problem] = []
 
-    def loc(self, record, fallback=None) -> Location:
-        return self.where(record) or (self.where(fallback) if fallback is not None else None) or Location("<tables>", 0)
+    def loc(self, *records) -> Location:
+        for record in records:
+            found = self.where(record) if record is not None else None
+            if found:
+                return found
+        return Location("<tables>", 0)
 
-    def problem(self, record, field_path, message, fallback=None):
-        self.problems.append(Problem(self.loc(record, fallback), field_path, message))
+    def problem(self, field_path, message, *records):
+        self.problems.append(Problem(self.loc(*records), field_path, message))
 
     def effect(self, effects, owner, field_path) -> tuple:
         compiled = []
         for i, item in enumerate(effects or []):
-            if not isinstance(item, dict) or "op" not in item:
-                self.problem(item, f"{field_path}[{i}]", f"expected a mapping with 'op', got {item!r}", owner)
-                continue
-            op = item["op"]
+            op = item.get("op") if isinstance(item, dict) else None
             if op not in OPS:
-                known = ", ".join(sorted(OPS))
-                self.problem(item, f"{field_path}[{i}].op",
-                             f"the simulator does not implement op {op!r}; known ops: {known}", owner)
+                self.problem(f"{field_path}[{i}].op", f"the simulator does not implement op {op!r}; "
+                             f"known ops: {', '.join(sorted(OPS))}", item, owner)
                 continue
-            compiled.append((op, {k: v for k, v in item.items() if k != "op"}))
+            params = {k: v for k, v in item.items() if k != "op"}
+            if op == "breakable":
+                params["reward"] = self.effect(params.get("reward"), owner, f"{field_path}[{i}].reward")
+            compiled.append((op, params))
         return tuple(compiled)
 
 
-def _records(tables, *names) -> list:
-    """Records of the first table present among ``names`` (components may share a file)."""
-    seen, out = set(), []
-    for name in names:
-        for record in tables.get(name) or []:
-            if isinstance(record, dict) and id(record) not in seen:
-                seen.add(id(record))
-                out.append(record)
-    return out
+def _get(comp, rules, path):
+    node = rules
+    for key in path.split("."):
+        if not isinstance(node, dict) or key not in node:
+            comp.problem(path, "missing (the simulator reads it from rules.yaml)", rules)
+            return None
+        node = node[key]
+    return node
+
+
+def _rules(comp: _Compiler, raw: dict) -> dict:
+    g = lambda path: _get(comp, raw, path)  # noqa: E731
+    r = {name: g(name) for name in (
+        "start_gold_per_player", "gym_size", "free_moves_per_turn", "group_cap", "combo_bonus_min_hits",
+        "carrier_gold", "saving_actions", "saving_cards", "revive_life", "normal_stage_cards_used",
+        "max_rounds_per_stage", "stages", "pickup_move_cost", "min_characters", "max_characters")}
+    r["move_actions"], r["move_cards"] = g("extra_move_cost.actions"), g("extra_move_cost.cards")
+    for name, allowed in SUPPORTED.items():
+        value = g(f"proposals.{name}")
+        if value is not None and value not in allowed:
+            comp.problem(f"proposals.{name}", f"the simulator supports {list(allowed)}, got {value!r}", raw)
+        r[name] = value
+    start = g("proposals.start_square")
+    r["start_square"] = SQUARES.index(start) if start in SQUARES else 4
+    r["boss_size"] = g("proposals.boss_group_size")
+    r["boss_respawn"] = g("proposals.boss_entry_respawn")
+    fb = "proposals.final_boss_gold"
+    r["fb_enabled"], r["fb_step"], r["fb_max_rage"] = (
+        g(f"{fb}.enabled"), g(f"{fb}.gold_per_step_per_player"), g(f"{fb}.max_rage_removed"))
+    ideas = {
+        "n1": "n1_line_targeting.enabled", "n2": "n2_grapple.enabled", "n2_bonus": "n2_grapple.bonus_ap",
+        "n5": "n5_chain_keyword.enabled", "n5_bonus": "n5_chain_keyword.bonus_ap",
+        "n8": "n8_power_gauge.enabled", "n8_size": "n8_power_gauge.size", "n8_feed": "n8_power_gauge.feed_per_round",
+        "n10": "n10_free_extra_arts.enabled", "n10_extra": "n10_free_extra_arts.offer_extra",
+        "n10_per_player": "n10_free_extra_arts.per_player", "n11": "n11_debuffs.enabled",
+        "n11_trigger": "n11_debuffs.trigger_damage", "n11_life": "n11_debuffs.play_life",
+        "n11_cure": "n11_debuffs.cure_gold", "n11_max": "n11_debuffs.max_per_player"}
+    for key, path in ideas.items():
+        r[key] = g(f"ideas.{path}")
+    return r
 
 
 def _unique(records) -> list:
-    by_id, out = set(), []
-    for r in records:
-        if r.get("id") not in by_id:
-            by_id.add(r.get("id"))
+    seen, out = set(), []
+    for r in records or []:
+        if isinstance(r, dict) and r.get("id") not in seen:
+            seen.add(r.get("id"))
             out.append(r)
     return out
 
@@ -116,136 +160,142 @@ def _count(record) -> int:
 def compile_setup(tables: dict, where=None) -> Setup:
     """Compile the game's plain tables; raise ``ProblemsError`` listing what cannot be simulated."""
     comp = _Compiler(where)
-    rules = dict(tables.get("rules") or {})
-    switches = {name: bool((rules.get("switches") or {}).get(name, False)) for name in SWITCHES}
-    setup = Setup(rules=rules, switches=switches)
-    arts = _unique([r for t in tables.values() if isinstance(t, list) for r in t
-                    if isinstance(r, dict) and r.get("tier") in ("initial", "upgraded", "extra")])
-    chars = sorted(_unique(_records(tables, "characters")), key=lambda c: c["order"])
+    setup = Setup(rules=_rules(comp, tables.get("rules") or {}))
+    chars = sorted(_unique(tables.get("characters")), key=lambda c: c["order"])
+    if setup.rules.get("turn_order") == "descending":
+        chars.reverse()
     char_index = {c["id"]: i for i, c in enumerate(chars)}
-    art_inst: dict = {}
+    arts = _unique(tables.get("arts"))
+    inst_of: dict = {}
     for art in arts:
-        owner = char_index.get(art.get("character"), -1)
-        if art["tier"] != "extra" and owner < 0:
-            comp.problem(art, "character", f"unknown character {art.get('character')!r}")
-            continue
-        for _ in range(_count(art)):
-            art_inst.setdefault(art["id"], []).append(_add_card(setup, comp, art, art["tier"], owner))
-    for c, char in enumerate(chars):
-        initial = [i for a in arts if a["tier"] == "initial" and a.get("character") == char["id"]
-                   for i in art_inst.get(a["id"], [])]
-        upgrades = [i for a in arts if a["tier"] == "upgraded" and a.get("character") == char["id"]
-                    for i in art_inst.get(a["id"], [])]
+        if art.get("character") not in char_index:
+            comp.problem("character", f"unknown character {art.get('character')!r}", art)
+        inst_of[art["id"]] = _add_card(setup, comp, art, art["tier"])
+    for char in chars:
+        mine = [a for a in arts if a.get("character") == char["id"]]
         special = char.get("special") or {}
         setup.characters.append({
             "id": char["id"], "order": char["order"], "life": char["life"], "actions": char["actions"],
-            "hand_size": char["hand_size"], "max_carry": char.get("max_carry", 0),
-            "special": comp.effect(special.get("effect"), char, "special.effect"),
-            "initial": initial, "upgrades": upgrades})
-    for inst in range(len(setup.c_id)):
-        if setup.c_kind[inst] == "upgraded":
-            art = next(a for a in arts if a["id"] == setup.c_id[inst])
-            base = art_inst.get(art.get("upgrade_from"), [])
-            if not base:
-                comp.problem(art, "upgrade_from", f"unknown initial art {art.get('upgrade_from')!r}")
-            setup.c_replaces[inst] = base[0] if base else -1
-    setup.extra_arts = [i for i in range(len(setup.c_id)) if setup.c_kind[i] == "extra"]
-    for sup in _unique(_records(tables, "supplies")):
-        setup.supplies[sup["id"]] = [_add_card(setup, comp, sup, "supply", -1) for _ in range(_count(sup))]
-    for deb in _unique(_records(tables, "debuffs")):
-        setup.debuffs.extend(_add_card(setup, comp, deb, "debuff", -1) for _ in range(_count(deb)))
+            "hand_size": char["hand_size"], "max_carry": char["max_carry"],
+            "trigger": special.get("trigger"), "special": comp.effect(special.get("effect"), char, "special.effect"),
+            "initial": [inst_of[a["id"]] for a in mine if a["tier"] == "initial"],
+            "upgrades": [inst_of[a["id"]] for a in mine if a["tier"] == "upgraded"]})
+    for art in arts:
+        if art["tier"] == "upgraded":
+            base = inst_of.get(art.get("upgrade_from"))
+            if base is None or setup.c_kind[base] != "initial":
+                comp.problem("upgrade_from", f"expected an initial art, got {art.get('upgrade_from')!r}", art)
+            else:
+                setup.c_replaces[inst_of[art["id"]]] = base
+    for extra in _unique(tables.get("extra_arts")):
+        setup.extra_arts.extend(_add_card(setup, comp, extra, "extra") for _ in range(_count(extra)))
+    for sup in _unique(tables.get("supplies")):
+        setup.supplies[sup["id"]] = [_add_card(setup, comp, sup, "supply") for _ in range(_count(sup))]
+    if setup.rules.get("n11"):
+        wound = {"id": "wound", "ap": 0, "attributes": [], "sub": {}, "effect": []}
+        setup.wounds = [_add_card(setup, comp, wound, "wound")
+                        for _ in range(setup.rules["n11_max"] * len(chars))]
     _compile_enemies(setup, comp, tables)
     _compile_stages(setup, comp, tables)
-    setup.tracked = sorted({setup.c_id[i] for i in range(len(setup.c_id)) if setup.c_kind[i] != "debuff"})
+    setup.tracked = sorted({setup.c_id[i] for i in range(len(setup.c_id)) if setup.c_kind[i] != "wound"})
     if not chars:
-        comp.problems.append(Problem(Location("<tables>", 0), "characters", "no characters to simulate"))
+        comp.problem("characters", "no characters to simulate")
     if comp.problems:
         raise ProblemsError(comp.problems)
     return setup
 
 
-def _add_card(setup: Setup, comp: _Compiler, record: dict, kind: str, owner: int) -> int:
+def _add_card(setup: Setup, comp: _Compiler, record: dict, kind: str) -> int:
     sub = record.get("sub") or {}
     attrs = record.get("attributes") or []
     flags = 0
     for name, bit in FLAG_NAMES.items():
         if sub.get(name) or name in attrs:
             flags |= bit
+    effect = comp.effect(record.get("effect"), record, "effect")
     setup.c_id.append(record["id"])
     setup.c_kind.append(kind)
-    setup.c_owner.append(owner)
     setup.c_ap.append(int(record.get("ap") or 0))
     setup.c_attack.append("attack" in attrs)
     setup.c_exile.append("exile" in attrs)
-    setup.c_carry.append("carry" in attrs)
     setup.c_flags.append(flags)
     setup.c_guard.append(int(sub.get("guard") or 0))
     setup.c_draw.append(int(sub.get("draw") or 0))
     setup.c_heal.append(int(sub.get("heal") or 0))
-    setup.c_effect.append(comp.effect(record.get("effect"), record, "effect"))
+    setup.c_effect.append(effect)
+    setup.c_strike.append(any(op == "strike" for op, _ in effect))
     setup.c_life_cost.append(int(record.get("life_cost") or 0))
     cost = record.get("upgrade_cost") if kind == "upgraded" else record.get("cost")
     setup.c_cost.append(int(cost or 0))
     setup.c_replaces.append(-1)
-    setup.c_gaugeable.append(kind != "debuff")
+    setup.c_mega.append(bool(record.get("mega")))
     return len(setup.c_id) - 1
 
 
 def _compile_enemies(setup: Setup, comp: _Compiler, tables: dict) -> None:
-    for enemy in _unique(_records(tables, "enemies")):
-        effect = comp.effect(enemy.get("effect"), enemy, "effect")
+    for enemy in _unique(tables.get("enemies")):
         for _ in range(_count(enemy)):
             setup.e_id.append(enemy["id"])
             setup.e_stage.append(enemy["stage"])
             setup.e_life.append(enemy["life"])
             setup.e_skill.append(enemy.get("skill") or "none")
             setup.e_guard.append(int(enemy.get("guard") or 0))
-            setup.e_effect.append(effect)
-    for boss in _unique(_records(tables, "bosses")):
-        skills = [comp.effect(s.get("effect"), boss, f"skills[{i}].effect")
-                  for i, s in enumerate(boss.get("skills") or [])]
-        rage = [comp.effect(s.get("effect"), boss, f"rage_skills[{i}].effect")
-                for i, s in enumerate(boss.get("rage_skills") or [])]
-        if boss["stage"] in setup.bosses:
-            comp.problem(boss, "stage", f"stage {boss['stage']} already has a boss")
-        setup.bosses[boss["stage"]] = {"id": boss["id"], "life": boss["life"], "guard": int(boss.get("guard") or 0),
-                                       "skills": skills, "rage": rage}
+            setup.e_strike.append(int(enemy.get("strike") or 0))
+            setup.e_call.append(int(enemy.get("call") or 0))
+    profiles = {p["id"]: p for p in _unique(tables.get("boss_profiles"))}
+    skills: dict = {}
+    for card in _unique(tables.get("bosses")):
+        if card.get("boss") not in profiles:
+            comp.problem("boss", f"unknown boss {card.get('boss')!r}", card)
+            continue
+        key = (card["boss"], card["skill"])
+        entry = skills.setdefault(key, {"parts": [], "rage": bool(card.get("rage"))})
+        entry["parts"].append((card.get("part") or 1, comp.effect(card.get("effect"), card, "effect")))
+    for boss_id, profile in profiles.items():
+        mine = [v for (b, _), v in skills.items() if b == boss_id]
+        effects = [(tuple(op for _, eff in sorted(v["parts"], key=lambda p: p[0]) for op in eff), v["rage"])
+                   for v in mine]
+        setup.bosses[profile["stage"]] = {
+            "id": boss_id, "life": profile["life"], "min_life": profile.get("min_life") or profile["life"],
+            "skills": [e for e, rage in effects if not rage], "rage": [e for e, rage in effects if rage]}
+        if not setup.bosses[profile["stage"]]["skills"]:
+            comp.problem("bosses", f"boss {boss_id!r} has no skill cards", profile)
 
 
-def _spawn_table(mapping) -> tuple:
-    counts = [0] * 6
+def _spawns(mapping) -> tuple:
+    counts = [0] * 7  # respawn 1..6, then d6
     for key, n in (mapping or {}).items():
-        k = int(key)
-        if 1 <= k <= 6:
-            counts[k - 1] += int(n)
+        counts[6 if key == "d6" else int(key) - 1] += int(n)
     return tuple(counts)
 
 
 def _compile_stage_card(comp: _Compiler, card: dict) -> dict:
-    extra = {int(p): _spawn_table(m) for p, m in (card.get("extra_by_players") or {}).items()}
-    gimmicks = [(g.get("timing") or "placement", comp.effect(g.get("effect"), card, f"gimmicks[{i}].effect"))
+    gimmicks = [(g.get("timing") or "round_start", bool(g.get("persistent")),
+                 comp.effect(g.get("effect"), card, f"gimmicks[{i}].effect"), (card["id"], i))
                 for i, g in enumerate(card.get("gimmicks") or [])]
-    pickups = [(_square(p["square"]), p["supply"]) for p in card.get("pickups") or []]
-    return {"id": card["id"], "respawn": _spawn_table(card.get("respawn")), "extra": extra,
-            "gimmicks": gimmicks, "pickups": pickups}
-
-
-def _square(name: str) -> int:
-    area, line = name.split("-")
-    return "LCR".index(area) * 3 + "UMD".index(line)
+    pickups = [(SQUARES.index(p["square"]), p.get("supply"), int(p.get("gold") or 0))
+               for p in card.get("pickups") or []]
+    spawn = card.get("boss_spawn")
+    return {"id": card["id"], "respawn": _spawns(card.get("respawn")),
+            "extra": {int(p): _spawns(m) for p, m in (card.get("extra_by_players") or {}).items()},
+            "gimmicks": gimmicks, "pickups": pickups,
+            "boss_spawn": (spawn["respawn"] - 1, spawn.get("position", "tail")) if spawn else None}
 
 
 def _compile_stages(setup: Setup, comp: _Compiler, tables: dict) -> None:
-    for card in _unique(_records(tables, "stages")):
+    for card in _unique(tables.get("stages")):
         entry = setup.stages.setdefault(card["stage"], {"normal": [], "boss": None})
         compiled = _compile_stage_card(comp, card)
-        if card.get("kind", "normal") == "boss":
+        if card.get("kind") == "boss":
             entry["boss"] = compiled
         else:
             entry["normal"].append(compiled)
-    setup.n_stages = len(setup.stages)
-    for stage in sorted(setup.stages):
-        if setup.stages[stage]["boss"] is None:
-            comp.problems.append(Problem(Location("<tables>", 0), "stages", f"stage {stage} has no boss stage card"))
+    n_stages = setup.rules.get("stages") or 0
+    for stage in range(1, n_stages + 1):
+        entry = setup.stages.get(stage)
+        if not entry or entry["boss"] is None:
+            comp.problem("stages", f"stage {stage} has no boss stage card", tables.get("rules"))
+        elif entry["boss"]["boss_spawn"] is None:
+            comp.problem("boss_spawn", f"boss stage card of stage {stage} has no boss_spawn", tables.get("rules"))
         if stage not in setup.bosses:
-            comp.problems.append(Problem(Location("<tables>", 0), "bosses", f"stage {stage} has no boss"))
+            comp.problem("boss_profiles", f"stage {stage} has no boss", tables.get("rules"))

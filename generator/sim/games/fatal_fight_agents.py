@@ -1,0 +1,314 @@
+"""Fatal Fight agents: the spec §6 greedy heuristic and its "no combination" control.
+
+The greedy agent reads the state directly (a co-operative game with open hands) and previews
+attacks with ``combat.damage_plan`` — a few list lookups, never a ``clone()`` — so it plays
+hundreds of games per second. Its priorities follow spec §6: kills weighted boss > carriers >
+heads on its line > swollen groups; the cheapest chain that kills; combination only when it turns
+a non-kill into a kill (or reaches the combo bonus); guard or heal when the predicted damage
+would leave 3 life or less; saving before the boss stage or when two are down; end on the
+least threatened square, grouped up for the boss.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from . import fatal_fight_combat as combat
+from .fatal_fight_actions import (BUY, DONE, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NEIGHBOURS, NO_TARGET,
+                                  PASS, PICK_A, PLAY, SAVE, TAKE, TARGET_A, UPGRADE, CURE)
+from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
+from .fatal_fight_setup import LAUNCH, PIERCE, RANGE
+
+BOSS_VALUE = 1000.0
+CARD_COST = 0.6      # value of keeping a card in hand
+LOW_LIFE = 3         # defend when the predicted damage would leave this much life or less
+_FLAG_WORTH = {RANGE: 1.5, PIERCE: 1.0, LAUNCH: 0.8}
+_OP_WORTH = {"draw": 1.0, "gain_action": 1.0, "chain_ap": 0.8, "heal": 0.5, "guard": 0.5, "gold": 1.0,
+             "chain_sub": 0.8, "add_hits": 0.5, "move_self": 0.3, "strike": 1.5, "save": 1.0}
+
+
+def card_worth(setup, c) -> float:
+    """A rough static value of a card (shopping and choosing what to spend)."""
+    worth = setup.c_ap[c] + 0.5 * setup.c_guard[c] + 1.0 * setup.c_draw[c] + 0.5 * setup.c_heal[c]
+    worth += sum(w for bit, w in _FLAG_WORTH.items() if setup.c_flags[c] & bit)
+    worth += sum(_OP_WORTH.get(op, 0.3) * max(1, p.get("n", 1)) for op, p in setup.c_effect[c])
+    return worth - (2.0 if setup.c_kind[c] == "wound" else 0.0) - setup.c_life_cost[c]
+
+
+def kill_value(state, k: int, killed: list[int]) -> float:
+    setup, group = state.setup, state.groups[k]
+    boss = setup.boss
+    value = 0.0
+    swollen = combat.over_cap(state, group) > 0
+    for i in killed:
+        e = group[i]
+        if e == boss:
+            value += BOSS_VALUE
+        elif e > boss:
+            value += 2.0
+        else:
+            value += 2.0 + (2.5 if setup.e_skill[e] == "carrier" else 0.0) + (1.0 if swollen else 0.0)
+    return value
+
+
+def attack_value(state, seat: int, square: int, k: int, ap: int, flags: int, grapples: int) -> float:
+    eff, pierce = combat.effective(state, square, k, ap, flags, grapples)
+    killed = combat.damage_plan(state, k, eff, pierce, bool(flags & RANGE))
+    return kill_value(state, k, killed) if killed else 0.0
+
+
+class GreedyAgent:
+    name = "greedy"
+    combo = True
+
+    def __init__(self, setup, seat: int):
+        self.setup, self.seat = setup, seat
+        self.plan = None  # (cards still to play, target k)
+
+    def choose(self, state, rng):
+        phase = state.phase
+        if phase == MAIN:
+            return self.main(state)
+        if phase == CHAIN:
+            if self.plan and self.plan[0]:
+                c = self.plan[0].pop(0)
+                if c in state.hand[state.seat]:
+                    return (PLAY, c)
+            return (FINISH,)
+        if phase == COMBO:
+            return self.join(state)
+        if phase == TARGET:
+            return self.target(state)
+        if phase == SHOP:
+            return self.shop(state)
+        if phase == PICK:
+            return (PICK_A, max(state.picks, key=lambda c: (card_worth(self.setup, c), -c)))
+        raise AssertionError(f"no decision in phase {phase}")
+
+    # ---- the action phase -------------------------------------------------------------------
+    def main(self, state):
+        setup, rules, s = self.setup, self.setup.rules, state.seat
+        hand, acts = state.hand[s], state.actions_left
+        self.plan = None
+        for a in self.items(state, s):
+            return a
+        for c in hand:  # free value first: extra actions, then draws while actions remain
+            if acts >= 1 and not setup.c_attack[c] and _has_op(setup, c, "gain_action"):
+                return (PLAY, c)
+        for c in hand:
+            if acts >= 2 and not setup.c_attack[c] and (setup.c_draw[c] or _has_op(setup, c, "draw")) \
+                    and not setup.c_strike[c]:
+                return (PLAY, c)
+        best = self.best_chain(state, s)
+        downs = [t for t in range(state.n) if state.status[t] == DOWN]
+        if downs and acts >= rules["saving_actions"] and len(hand) >= rules["saving_cards"] and \
+                (len(downs) >= 2 or state.boss_group() is None) and (best is None or best[0] < BOSS_VALUE):
+            pay = sorted(hand, key=lambda c: (card_worth(setup, c), c))[:rules["saving_cards"]]
+            action = (SAVE, downs[0], *sorted(pay))
+            if action in state.legal_actions():
+                return action
+        if best is not None and best[0] > CARD_COST * len(best[1]):
+            value, cards, k, square = best
+            if square != state.pos[s]:
+                return (MOVE, square)
+            self.plan = (list(cards[1:]), k)
+            return (PLAY, cards[0])
+        danger = combat.threat(state, state.pos[s]) - state.gp[s]
+        if acts >= 1:
+            for c in sorted(hand, key=lambda c: -(setup.c_guard[c] + setup.c_heal[c])):
+                if setup.c_attack[c] or setup.c_strike[c]:
+                    continue
+                if danger > 0 and state.life[s] - danger <= LOW_LIFE and (setup.c_guard[c] or _has_op(setup, c, "guard")):
+                    return (PLAY, c)
+                if (setup.c_heal[c] or _has_op(setup, c, "heal")) and \
+                        state.max_life[s] - state.life[s] >= max(setup.c_heal[c], 2):
+                    return (PLAY, c)
+        if state.pickups.get(state.pos[s]) and state.free_moves >= rules["pickup_move_cost"] and \
+                len(state.carry[s]) < state.max_carry[s]:
+            return (TAKE, -1)
+        if state.free_moves > 0:
+            square = self.safest(state, s)
+            if square != state.pos[s]:
+                return (MOVE, square)
+        if rules["n8"]:
+            legal = state.legal_actions()
+            if (MEGA,) in legal:
+                return (MEGA,)
+            gauge = [a for a in legal if a[0] == GAUGE]
+            if gauge and len(hand) > 2:
+                return min(gauge, key=lambda a: (card_worth(setup, a[1]), a[1]))
+        if acts >= 1 and danger > 0:
+            for c in hand:
+                if not setup.c_attack[c] and not setup.c_strike[c] and setup.c_guard[c]:
+                    return (PLAY, c)
+        return (END,)
+
+    def items(self, state, s):
+        setup = self.setup
+        for c in state.carry[s]:
+            ops = {op for op, _ in setup.c_effect[c]}
+            if setup.c_strike[c]:
+                best = None
+                for a in state.legal_actions():
+                    if a[0] == ITEM and a[1] == c and a[2] >= 0:
+                        ap = next(p["ap"] for op, p in setup.c_effect[c] if op == "strike")
+                        v = attack_value(state, s, state.pos[s], a[2], ap, 0, 0)
+                        if v > 0 and (best is None or v > best[0]):
+                            best = (v, a)
+                if best:
+                    yield best[1]
+                continue
+            if "heal" in ops and state.max_life[s] - state.life[s] < 3:
+                continue
+            if ops & {"guard"} and combat.threat(state, state.pos[s]) == 0:
+                continue
+            yield (ITEM, c)
+
+    def best_chain(self, state, s):
+        """The best (value, cards, target, square) reachable this turn, or None."""
+        setup = self.setup
+        acts = state.actions_left
+        attack = [c for c in state.hand[s] if setup.c_attack[c] and state.life[s] > setup.c_life_cost[c]]
+        if not attack or acts < 1:
+            return None
+        subsets = _subsets(setup, attack, acts)
+        squares = [state.pos[s]]
+        if state.free_moves > 0:
+            squares += [q for q in NEIGHBOURS[state.pos[s]] if q not in state.blocked]
+        partner_ap = self.partner_potential(state, s)
+        best = None
+        for square in squares:
+            normal = set(combat.targets(state, square, 0))
+            allk = combat.targets(state, square, LAUNCH)
+            for k in allk:
+                in_reach = k in normal
+                help_ap = partner_ap.get(square, 0) if state.setup.boss in state.groups[k] else 0
+                for ap, flags, grapples, cards in subsets:
+                    if not in_reach and not flags & LAUNCH:
+                        continue
+                    value = attack_value(state, s, square, k, ap, flags, grapples)
+                    if value < BOSS_VALUE and help_ap:
+                        boosted = attack_value(state, s, square, k, ap + help_ap, flags, grapples)
+                        if boosted >= BOSS_VALUE:
+                            value = boosted * 0.9
+                    if value <= 0:
+                        continue
+                    value -= CARD_COST * len(cards) + (0.2 if square != state.pos[s] else 0.0)
+                    if best is None or value > best[0]:
+                        best = (value, cards, k, square)
+        return best
+
+    def partner_potential(self, state, s):
+        """AP the allies on each square could add to a chain (for a boss kill)."""
+        if not self.combo:
+            return {}
+        setup, out = self.setup, {}
+        for q in range(state.n):
+            if q == s or state.status[q] != ACTIVE:
+                continue
+            aps = sorted((setup.c_ap[c] for c in state.hand[q] if setup.c_attack[c]), reverse=True)
+            keep = 2 if q > state.turn_pos else 0
+            usable = aps[:max(0, min(state.actions[q], len(aps) - keep))]
+            out[state.pos[q]] = out.get(state.pos[q], 0) + sum(usable)
+        return out
+
+    def safest(self, state, s):
+        best_sq, best_score = state.pos[s], None
+        boss_on = state.boss_group() is not None
+        for sq in (state.pos[s],) + tuple(q for q in NEIGHBOURS[state.pos[s]] if q not in state.blocked):
+            score = combat.threat(state, sq)
+            if boss_on and self.combo:
+                score -= 1.5 * sum(1 for q in range(state.n) if q != s and state.status[q] == ACTIVE
+                                   and state.pos[q] == sq and q > state.turn_pos)
+            score += 0.01 * (sq != state.pos[s])
+            if best_score is None or score < best_score:
+                best_sq, best_score = sq, score
+        return best_sq
+
+    # ---- combination, target, shop ----------------------------------------------------------
+    def join(self, state):
+        if not self.combo:
+            return (PASS,)
+        setup, q = self.setup, state.seat
+        s = state.turn_pos
+        square = state.pos[s]
+        limit = state.actions[q] - state.partner_used.get(q, 0)
+        mine = sorted((c for c in state.hand[q] if setup.c_attack[c] and state.life[q] > setup.c_life_cost[c]),
+                      key=lambda c: (-setup.c_ap[c], c))
+        if q > state.turn_pos:  # own turn still to come: keep two cards
+            limit = min(limit, len(state.hand[q]) - 2)
+        if limit <= 0 or not mine:
+            return (PASS,)
+        ks = combat.targets(state, square, state.chain_flags)
+        base = max((attack_value(state, s, square, k, state.chain_ap, state.chain_flags, state.grapples)
+                    for k in ks), default=0.0)
+        hits = len(state.chain) + state.chain_hits
+        min_hits = setup.rules["combo_bonus_min_hits"]
+        for j in range(1, min(limit, len(mine)) + 1):
+            add = mine[:j]
+            ap = state.chain_ap + sum(setup.c_ap[c] for c in add)
+            flags = state.chain_flags
+            for c in add:
+                flags |= setup.c_flags[c]
+            ks2 = combat.targets(state, square, flags)
+            value = max((attack_value(state, s, square, k, ap, flags, state.grapples) for k in ks2), default=0.0)
+            gold = max(0, hits + j - min_hits + 1) - max(0, hits - min_hits + 1)
+            if value > base + 0.5 or (gold > 0 and q < state.turn_pos):
+                return (JOIN, add[0])
+        return (PASS,)
+
+    def target(self, state):
+        s = state.turn_pos
+        legal = state.legal_actions()
+        if legal == [(NO_TARGET,)]:
+            return legal[0]
+        square = state.pos[s]
+        planned = self.plan[1] if self.plan else None
+        return max(legal, key=lambda a: (attack_value(state, s, square, a[1], state.chain_ap, state.chain_flags,
+                                                      state.grapples), a[1] == planned, -a[1]))
+
+    def shop(self, state):
+        setup, s = self.setup, state.seat
+        best, best_ratio = (DONE,), 0.0
+        for a in state.legal_actions():
+            if a[0] == UPGRADE:
+                gain = card_worth(setup, a[1]) - card_worth(setup, setup.c_replaces[a[1]])
+            elif a[0] == BUY:
+                gain = card_worth(setup, a[1]) - 1.5
+            elif a[0] == CURE:
+                gain = 3.0
+            else:
+                continue
+            ratio = gain / max(1, setup.c_cost[a[1]] if a[0] != CURE else setup.rules["n11_cure"])
+            if ratio > best_ratio + 1e-9:
+                best, best_ratio = a, ratio
+        return best
+
+
+class NoComboAgent(GreedyAgent):
+    """The greedy heuristic that never joins a combination (spec §6 control)."""
+    name = "nocombo"
+    combo = False
+
+
+def _has_op(setup, c, name) -> bool:
+    return any(op == name for op, _ in setup.c_effect[c])
+
+
+def _subsets(setup, cards, acts):
+    """Distinct chains (ap, flags, grapples, cards) of up to ``acts`` cards, cheapest cards first."""
+    seen = {}
+    ordered = sorted(cards, key=lambda c: (card_worth(setup, c), c))
+    for size in range(1, min(acts, len(ordered)) + 1):
+        for combo in combinations(ordered, size):
+            ap = flags = grapples = 0
+            for c in combo:
+                ap += setup.c_ap[c]
+                flags |= setup.c_flags[c]
+                grapples += bool(setup.c_flags[c] & 16)
+            key = (ap, flags & 7, grapples)
+            if key not in seen:
+                seen[key] = (ap, flags, grapples, list(combo))
+    return list(seen.values())
+
+
+AGENTS = {"greedy": GreedyAgent, "nocombo": NoComboAgent}
