@@ -103,22 +103,32 @@ def cut_lines(slots: tuple[Slot, ...], profile: Profile) -> tuple[Mark, ...]:
 
 def footer_box(slots: tuple[Slot, ...], lines: tuple[Mark, ...],
                profile: Profile) -> tuple[float, float, float, float] | None:
-    """A rectangle for the page label at the bottom (else top) of the printable area.
+    """A rectangle for the page label along an edge of the printable area.
 
-    It touches no mark or line (1 mm clearance) and no bleed box; the widest
-    free stretch wins. ``None`` when neither edge has room.
+    Tried in order: bottom, top, left, right; the widest free stretch along
+    that edge wins. It touches no mark or line (1 mm clearance) and no bleed
+    box. A box taller than wide (left or right edge) takes text turned 90°.
+    ``None`` when no edge has room.
     """
     px0, py0, px1, py1 = profile.printable
     boxes = [s.nominal_bleed_box for s in slots]
-    for y0 in (py0, py1 - FOOTER_HEIGHT):
-        y1 = y0 + FOOTER_HEIGHT
-        blocked = [(b[0], b[2]) for b in boxes if b[1] < y1 + CLEARANCE and b[3] > y0 - CLEARANCE]
-        blocked += [(min(m.x0, m.x1) - CLEARANCE, max(m.x0, m.x1) + CLEARANCE) for m in lines
-                    if min(m.y0, m.y1) < y1 + CLEARANCE and max(m.y0, m.y1) > y0 - CLEARANCE]
-        gaps = _free(px0, px1, blocked)
-        if gaps:
-            middle = (px0 + px1) / 2
-            a, b = max(gaps, key=lambda g: (round(g[1] - g[0], 3), -abs((g[0] + g[1]) / 2 - middle)))
-            if b - a >= FOOTER_MIN_WIDTH:
-                return (a, y0, b, y1)
+    segments = [(min(m.x0, m.x1), min(m.y0, m.y1), max(m.x0, m.x1), max(m.y0, m.y1)) for m in lines]
+    obstacles = [(b, 0.0) for b in boxes] + [(seg, CLEARANCE) for seg in segments]
+    h = FOOTER_HEIGHT
+    for horizontal, (a0, a1), (c0, c1) in (
+            (True, (px0, px1), (py0, py0 + h)), (True, (px0, px1), (py1 - h, py1)),
+            (False, (py0, py1), (px0, px0 + h)), (False, (py0, py1), (px1 - h, px1))):
+        # a: along the edge, c: across it
+        blocked = []
+        for (x0, y0, x1, y1), pad in obstacles:
+            along0, along1, across0, across1 = (x0, x1, y0, y1) if horizontal else (y0, y1, x0, x1)
+            if across0 < c1 + pad and across1 > c0 - pad:
+                blocked.append((along0 - pad, along1 + pad))
+        gaps = _free(a0, a1, blocked)
+        if not gaps:
+            continue
+        middle = (a0 + a1) / 2
+        g0, g1 = max(gaps, key=lambda g: (round(g[1] - g[0], 3), -abs((g[0] + g[1]) / 2 - middle)))
+        if g1 - g0 >= FOOTER_MIN_WIDTH:
+            return (g0, c0, g1, c1) if horizontal else (c0, g0, c1, g1)
     return None

@@ -91,18 +91,28 @@ def _label_text(label: Label, page: SheetPage, total: int) -> str:
 
 
 def draw_label(canvas, box, text: str, font_name: str, size: float = FOOTER_SIZE) -> None:
-    """Centre one line of ``text`` in ``box``, shrinking to 4 pt, clipped to the box."""
+    """Centre one line of ``text`` in ``box``, shrinking to 4 pt, clipped to the box.
+
+    A box taller than wide gets the text turned 90° (reading upward).
+    """
     x0, y0, x1, y1 = box
+    upright = (x1 - x0) >= (y1 - y0)
+    length, depth = (x1 - x0, y1 - y0) if upright else (y1 - y0, x1 - x0)
     width = stringWidth(text, font_name, size)
-    if width > x1 - x0:
-        size = max(FOOTER_MIN_SIZE, size * (x1 - x0) / width)
+    if width > length:
+        size = max(FOOTER_MIN_SIZE, size * length / width)
         width = stringWidth(text, font_name, size)
-    size = min(size, y1 - y0)
+    size = min(size, depth)
     canvas.saveState()
     path = canvas.beginPath()
     path.rect(x0, y0, x1 - x0, y1 - y0)
     canvas.clipPath(path, stroke=0, fill=0)
     canvas.setFillColorCMYK(0, 0, 0, 1)
     canvas.setFont(font_name, size)
-    canvas.drawString((x0 + x1 - width) / 2, y0 + (y1 - y0 - size) / 2 + 0.15 * size, text)
+    if upright:
+        canvas.translate(x0, y0)
+    else:
+        canvas.translate(x1, y0)
+        canvas.rotate(90)
+    canvas.drawString((length - width) / 2, (depth - size) / 2 + 0.15 * size, text)
     canvas.restoreState()

@@ -54,14 +54,16 @@ class Grid:
         """The slot of card ``index`` at ``position`` (reading order) on a sheet of ``count`` cards.
 
         Toward an occupied neighbour the bleed is clipped to half the gutter;
-        toward the grid's outside or an empty cell it is the full bleed.
+        toward the grid's outside or an empty cell it is the full bleed, except
+        that the last card of a partial lower row keeps half the gutter on its
+        right (the card above-right already bleeds down into that corner).
         """
         count = self.per_sheet if count is None else count
         col, row = position % self.cols, position // self.cols
         x, y = self.trim_corner(col, row)
         w, h = self.cell
         inner = min(self.bleed, self.gutter / 2)
-        has_right = col < self.cols - 1 and position + 1 < count
+        has_right = col < self.cols - 1 and (position + 1 < count or row > 0)
         has_below = row < self.rows - 1 and position + self.cols < count
         left = inner if col > 0 else self.bleed
         right = inner if has_right else self.bleed

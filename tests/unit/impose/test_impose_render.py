@@ -1,0 +1,183 @@
+"""Rendered PDFs: deterministic, embedded font only, faces where the geometry says, clipped."""
+import io
+import re
+
+import pypdfium2 as pdfium
+import pytest
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.impose import (Profile, impose, mm, named_size, plan_tiles, render_assembly_page,
+                              render_pages, render_tiles)
+
+POKER = named_size("poker")
+SCALE = 1.0                     # 72 dpi: 1 px = 1 pt
+COLOURS = [(230, 40, 40), (40, 170, 60), (40, 70, 220), (230, 200, 30), (150, 60, 200),
+           (30, 200, 200), (240, 130, 20), (120, 120, 120), (200, 90, 150), (100, 50, 20),
+           (20, 120, 80)]
+TOP = (0, 0, 0)                 # a band along each card's top edge
+
+
+def colour(index, side):
+    r, g, b = COLOURS[index % len(COLOURS)]
+    return (r, g, b) if side == "front" else (255 - r // 2, 255 - g // 2, 255 - b // 2)
+
+
+def face_painter(card_w, card_h):
+    def draw_face(c, index, side):
+        c.setFillColorRGB(*[v / 255 for v in colour(index, side)])
+        c.rect(-200, -200, card_w + 400, card_h + 400, fill=1, stroke=0)   # far past the bleed
+        c.setFillColorRGB(0, 0, 0)
+        c.rect(-200, card_h - mm(8), card_w + 400, 400, fill=1, stroke=0)  # top band + bleed
+    return draw_face
+
+
+def render(pages, font_name, card=POKER, label="test · poker") -> bytes:
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, invariant=1, initialFontName=font_name)
+    render_pages(canvas, pages, face_painter(*card), font_name=font_name, label=label)
+    canvas.save()
+    return buffer.getvalue()
+
+
+def images(pdf: bytes, scale=SCALE):
+    doc = pdfium.PdfDocument(pdf)
+    return [doc[i].render(scale=scale).to_pil().convert("RGB") for i in range(len(doc))]
+
+
+def pixel(image, page_size, x, y, scale=SCALE):
+    """Colour at PDF point (x, y) (origin lower-left)."""
+    return image.getpixel((int(x * scale), int((page_size[1] - y) * scale)))
+
+
+def close(a, b, tol=12):
+    return all(abs(u - v) <= tol for u, v in zip(a, b))
+
+
+def profile(**kw):
+    return Profile("t", named_size(kw.pop("paper", "a4")), **kw)
+
+
+def test_pdf_is_byte_identical_and_embeds_only_the_given_font(font_name):
+    pages = impose(11, *POKER, profile(), with_backs=True)
+    first, second = render(pages, font_name), render(pages, font_name)
+    assert first == second
+    assert b"/BaseFont /Helvetica" not in first
+    assert re.findall(rb"/BaseFont /(\S+)", first) and all(
+        b"IPAexGothic" in name for name in re.findall(rb"/BaseFont /(\S+)", first))
+    assert len(pdfium.PdfDocument(first)) == 4
+
+
+def test_faces_land_in_their_slots_front_and_mirrored_back(font_name):
+    prof = profile()
+    pages = impose(11, *POKER, prof, with_backs=True)
+    for page, image in zip(pages, images(render(pages, font_name))):
+        for s in page.slots:
+            centre = pixel(image, page.page_size, s.x + s.w / 2, s.y + s.h / 2)
+            assert close(centre, colour(s.index, page.side)), (page.number, s.index, centre)
+            # the card's top band is at the top of its slot: art upright
+            assert close(pixel(image, page.page_size, s.x + s.w / 2, s.y + s.h - mm(2)), TOP)
+    # card 9's back is behind its front: top-right instead of top-left
+    front, back = pages[2], pages[3]
+    f9 = next(s for s in front.slots if s.index == 9)
+    b9 = next(s for s in back.slots if s.index == 9)
+    assert b9.x == pytest.approx(prof.paper[0] - f9.x - f9.w)
+
+
+def test_faces_are_clipped_to_their_bleed_boxes(font_name):
+    pages = impose(9, *POKER, profile(), with_backs=False)
+    (image,) = images(render(pages, font_name))
+    size = pages[0].page_size
+    a, b = pages[0].slots[3], pages[0].slots[4]         # row 1, shared cut line
+    y = a.y + a.h / 2
+    assert close(pixel(image, size, a.x + a.w - 2, y), colour(3, "front"))
+    assert close(pixel(image, size, b.x + 2, y), colour(4, "front"))
+    # 1 mm outside the outer bleed (beyond the grid's left edge) stays paper-white
+    assert pixel(image, size, a.x - mm(4), y) == (255, 255, 255)
+    assert close(pixel(image, size, a.x - mm(2), y), colour(3, "front"))
+
+
+def test_rotated_cards_point_up_to_the_left_and_backs_to_the_right(font_name):
+    pages = impose(8, *POKER, profile(gutter=mm(6)), with_backs=True)
+    front, back = images(render(pages, font_name))
+    for page, image, edge in ((pages[0], front, "left"), (pages[1], back, "right")):
+        for s in page.slots:
+            cy = s.y + s.h / 2
+            band_x = s.x + mm(2) if edge == "left" else s.x + s.w - mm(2)
+            other_x = s.x + s.w - mm(2) if edge == "left" else s.x + mm(2)
+            assert close(pixel(image, page.page_size, band_x, cy), TOP)
+            assert close(pixel(image, page.page_size, other_x, cy), colour(s.index, page.side))
+
+
+def test_crop_marks_are_drawn_black(font_name):
+    pages = impose(9, *POKER, profile(mark_width=1.0), with_backs=False)
+    (image,) = images(render(pages, font_name), scale=4)
+    m = max(pages[0].marks, key=lambda m: m.y0)        # a vertical mark above the grid
+    mid = ((m.x0 + m.x1) / 2, (m.y0 + m.y1) / 2)
+    assert sum(pixel(image, pages[0].page_size, *mid, scale=4)) < 200
+
+
+def test_print_shop_pdf_has_4_number_boxes_and_sheets_after_it_have_none(font_name):
+    shop = impose(1, *POKER, profile(print_shop=True, bleed=9.0, crop_marks=False), with_backs=True)
+    sheet = impose(1, *POKER, profile())
+    pdf = render(shop + sheet, font_name)
+    for box in (rb"/TrimBox", rb"/BleedBox"):
+        found = re.findall(box + rb" \[\s*([-\d.\s]+?)\s*\]", pdf)
+        assert len(found) == 2                              # the two print-shop pages only
+        assert all(len(f.split()) == 4 for f in found)
+    doc = pdfium.PdfDocument(pdf)
+    w, h = POKER
+    assert doc[0].get_size() == pytest.approx((w + 18, h + 18), abs=0.01)
+    assert doc[0].get_trimbox(fallback_ok=False) == pytest.approx((9, 9, 9 + w, 9 + h), abs=0.01)
+    assert doc[0].get_bleedbox(fallback_ok=False) == pytest.approx((0, 0, w + 18, h + 18), abs=0.01)
+    assert doc[2].get_trimbox(fallback_ok=False) is None
+
+
+def test_footer_label_text(font_name):
+    pages = impose(2, *POKER, profile(), with_backs=True)
+    pdf = render(pages, font_name, label=lambda page, total: f"fatal-fight · arts · {page.number}/{total} · {page.side}")
+    doc = pdfium.PdfDocument(pdf)
+    assert "fatal-fight · arts · 2/2 · back" in doc[1].get_textpage().get_text_range()
+
+
+def board_painter(bw, bh):
+    def draw_board(c):
+        c.setFillColorRGB(1, 0, 0)
+        c.rect(0, 0, bw / 2, bh, fill=1, stroke=0)
+        c.setFillColorRGB(0, 0, 1)
+        c.rect(bw / 2, 0, bw / 2, bh, fill=1, stroke=0)
+        c.setFillColorRGB(0, 1, 0)
+        c.rect(0, bh - mm(50), bw, mm(50), fill=1, stroke=0)     # a green band along the top
+    return draw_board
+
+
+def render_board(plan, font_name) -> bytes:
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, invariant=1, initialFontName=font_name)
+    render_assembly_page(canvas, plan, font_name=font_name, title="map",
+                         draw_board=board_painter(*plan.board))
+    render_tiles(canvas, plan, board_painter(*plan.board), font_name=font_name, title="map")
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_tiled_board_pdf_deterministic_and_tiles_show_their_part(font_name):
+    bw, bh = named_size("a2")
+    plan = plan_tiles(bw, bh, *named_size("a4"), mm(5), mm(10))
+    pdf = render_board(plan, font_name)
+    assert pdf == render_board(plan, font_name)
+    assert b"/BaseFont /Helvetica" not in pdf
+    pages = images(pdf)
+    assert len(pages) == 1 + len(plan.tiles)
+    for tile, image in zip(plan.tiles, pages[1:]):
+        for bx, by in ((mm(100), mm(300)), (mm(320), mm(300)), (mm(100), bh - mm(20))):
+            sx, sy, sw, sh = tile.src
+            if not (sx + mm(12) < bx < sx + sw - mm(12) and sy + mm(12) < by < sy + sh - mm(12)):
+                continue
+            px, py = tile.to_page(bx, by)
+            want = (0, 255, 0) if by > bh - mm(50) else (255, 0, 0) if bx < bw / 2 else (0, 0, 255)
+            assert close(pixel(image, plan.page_size, px, py), want), (tile.label, bx, by)
+        # outside the tile's printable area the page stays white (the board is clipped)
+        x, y, w, h = tile.placement
+        assert pixel(image, plan.page_size, x - mm(2), y + h / 2) == (255, 255, 255)
+    text = pdfium.PdfDocument(pdf)[2].get_textpage().get_text_range()
+    assert "A2 — row A, column 2 · glue under A1's right edge" in text
