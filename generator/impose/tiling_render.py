@@ -16,7 +16,7 @@ from .tiling import TilePlan
 
 DrawBoard = Callable[[object], None]
 
-CROSS_ARM = mm(3)
+CROSS_ARM = mm(4)
 LINE_WIDTH = 0.4
 HALO_WIDTH = 1.4
 
@@ -41,8 +41,8 @@ def render_tiles(canvas, plan: TilePlan, draw_board: DrawBoard, *, font_name: st
         draw_board(canvas)
         canvas.restoreState()
 
-        canvas.saveState()
-        _clip(canvas, (px, py, px + w, py + h))
+        canvas.saveState()       # marks may run past the tile onto blank printable paper
+        _clip(canvas, (plan.margin, plan.margin, pw - plan.margin, ph - plan.margin))
         _glue_text(canvas, tile, plan.overlap, font_name)
         _stroke(canvas, [(m.x0, m.y0, m.x1, m.y1) for m in tile.glue_lines], dash=(4, 3))
         _stroke(canvas, [seg for cx, cy in tile.crosses for seg in _cross(cx, cy, CROSS_ARM)])
