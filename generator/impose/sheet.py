@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .duplex import back_slots
 from .errors import ImposeError
 from .marks import crop_marks, cut_lines, footer_box
-from .page import Mark, SheetPage, Slot
+from .page import SheetPage, Slot
 from .profile import Profile
 from .sizes import fmt_mm, paper_name
 

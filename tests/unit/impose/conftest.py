@@ -8,11 +8,15 @@ from reportlab.pdfbase.ttfonts import TTFont
 FONT = "IPAexGothic"
 
 
-@pytest.fixture(scope="session")
-def font_name() -> str:
-    """IPAexGothic registered with ReportLab, found without importing matplotlib_fontja."""
+def register_font() -> str:
+    """Register IPAexGothic with ReportLab, found without importing matplotlib_fontja."""
     if FONT not in pdfmetrics.getRegisteredFontNames():
         spec = importlib.util.find_spec("matplotlib_fontja")
         path = os.path.join(spec.submodule_search_locations[0], "fonts", "ipaexg.ttf")
         pdfmetrics.registerFont(TTFont(FONT, path))
     return FONT
+
+
+@pytest.fixture(scope="session")
+def font_name() -> str:
+    return register_font()

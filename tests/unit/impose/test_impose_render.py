@@ -181,3 +181,24 @@ def test_tiled_board_pdf_deterministic_and_tiles_show_their_part(font_name):
         assert pixel(image, plan.page_size, x - mm(2), y + h / 2) == (255, 255, 255)
     text = pdfium.PdfDocument(pdf)[2].get_textpage().get_text_range()
     assert "A2 — row A, column 2 · glue under A1's right edge" in text
+
+
+def test_pdf_is_identical_in_another_process_with_another_hash_seed(font_name, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "render.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {os.path.dirname(__file__)!r})\n"
+        "from conftest import register_font\n"
+        "import test_impose_render as t\n"
+        "from generator.impose import impose\n"
+        "name = register_font()\n"
+        "pages = impose(11, *t.POKER, t.profile(gutter=t.mm(4), cut_lines=True), with_backs=True)\n"
+        "sys.stdout.buffer.write(t.render(pages, name))\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    other = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, check=True).stdout
+    pages = impose(11, *POKER, profile(gutter=mm(4), cut_lines=True), with_backs=True)
+    assert other == render(pages, font_name)
