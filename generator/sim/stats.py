@@ -94,3 +94,23 @@ def looks_schedule(looks: list[int], cap: int) -> list[int]:
     """The sample sizes to look at: the given looks up to ``cap``, ending exactly at ``cap``."""
     sizes = sorted({n for n in looks if 0 < n < cap})
     return sizes + [cap]
+
+
+def diff_interval(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float, float]:
+    """Newcombe's hybrid score interval for p1 - p2 (independent samples, Wilson-based)."""
+    p1, p2 = (k1 / n1 if n1 else 0.0), (k2 / n2 if n2 else 0.0)
+    l1, u1 = wilson(k1, n1, z)
+    l2, u2 = wilson(k2, n2, z)
+    d = p1 - p2
+    return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
+
+
+def interval_decision(lo: float, hi: float, band_lo: float | None, band_hi: float | None) -> str:
+    """``inside`` / ``outside`` / ``unclear`` for an interval against a band (ends may be open)."""
+    low = -math.inf if band_lo is None else band_lo
+    high = math.inf if band_hi is None else band_hi
+    if lo >= low and hi <= high:
+        return "inside"
+    if hi < low or lo > high:
+        return "outside"
+    return "unclear"

@@ -118,10 +118,36 @@ def _shop(state) -> list[tuple]:
 
 
 def is_legal(state, action) -> bool:
+    """Whether ``action`` is legal now: fast checks for the frequent kinds, else the full list."""
+    kind, phase = action[0], state.phase
+    if len(action) == 2 and (kind == PLAY or kind == JOIN) and not state.setup.c_strike[action[1]]:
+        s, c = state.seat, action[1]
+        setup = state.setup
+        if c not in state.hand[s] or state.life[s] <= setup.c_life_cost[c]:
+            return False
+        if phase == MAIN:
+            return state.actions_left >= 1 and (setup.c_kind[c] != "wound" or state.life[s] > setup.rules["n11_life"])
+        if phase == CHAIN:
+            return state.actions_left >= 1 and setup.c_attack[c]
+        return phase == COMBO and setup.c_attack[c]
+    if (kind == END and phase == MAIN) or (kind == FINISH and phase == CHAIN) or (kind == PASS and phase == COMBO):
+        return True
+    if kind == MOVE and phase == MAIN:
+        sq = action[1]
+        return state.free_moves > 0 and sq in NEIGHBOURS[state.pos[state.seat]] and sq not in state.blocked
     return action in (state._legal if state._legal is not None else legal_unsorted(state))
 
 
 def has_choice(state) -> bool:
+    """Whether the player in MAIN has anything to do but end the turn."""
+    s = state.seat
+    if state.carry[s] or (state.free_moves > 0 and any(q not in state.blocked for q in NEIGHBOURS[state.pos[s]])):
+        return True
+    if state.actions_left >= 1 and state.hand[s]:
+        setup = state.setup
+        life = state.life[s]
+        if any(life > setup.c_life_cost[c] for c in state.hand[s]):
+            return True
     return len(_main(state)) > 1
 
 

@@ -27,18 +27,26 @@ _OP_WORTH = {"draw": 1.0, "gain_action": 1.0, "chain_ap": 0.8, "heal": 0.5, "gua
 
 
 def card_worth(setup, c) -> float:
-    """A rough static value of a card (shopping and choosing what to spend)."""
+    """A rough static value of a card (shopping and choosing what to spend), cached per setup."""
+    table = setup.__dict__.get("_worth")
+    if table is None:
+        table = setup.__dict__["_worth"] = [_worth(setup, i) for i in range(len(setup.c_id))]
+    return table[c]
+
+
+def _worth(setup, c) -> float:
     worth = setup.c_ap[c] + 0.5 * setup.c_guard[c] + 1.0 * setup.c_draw[c] + 0.5 * setup.c_heal[c]
     worth += sum(w for bit, w in _FLAG_WORTH.items() if setup.c_flags[c] & bit)
     worth += sum(_OP_WORTH.get(op, 0.3) * max(1, p.get("n", 1)) for op, p in setup.c_effect[c])
     return worth - (2.0 if setup.c_kind[c] == "wound" else 0.0) - setup.c_life_cost[c]
 
 
-def kill_value(state, k: int, killed: list[int]) -> float:
+def kill_value(state, k: int, killed: list[int], swollen: bool | None = None) -> float:
     setup, group = state.setup, state.groups[k]
     boss = setup.boss
     value = 0.0
-    swollen = combat.over_cap(state, group) > 0
+    if swollen is None:
+        swollen = combat.over_cap(state, group) > 0
     for i in killed:
         e = group[i]
         if e == boss:
@@ -50,9 +58,17 @@ def kill_value(state, k: int, killed: list[int]) -> float:
     return value
 
 
-def attack_value(state, seat: int, square: int, k: int, ap: int, flags: int, grapples: int) -> float:
+def attack_value(state, seat: int, square: int, k: int, ap: int, flags: int, grapples: int, cache=None) -> float:
     eff, pierce = combat.effective(state, square, k, ap, flags, grapples)
-    killed = combat.damage_plan(state, k, eff, pierce, bool(flags & RANGE))
+    range_ = bool(flags & RANGE)
+    if cache is not None:
+        key = (k, eff, pierce, range_)
+        value = cache.get(key)
+        if value is None:
+            killed = combat.damage_plan(state, k, eff, pierce, range_)
+            value = cache[key] = kill_value(state, k, killed, cache["swollen"][k]) if killed else 0.0
+        return value
+    killed = combat.damage_plan(state, k, eff, pierce, range_)
     return kill_value(state, k, killed) if killed else 0.0
 
 
@@ -63,16 +79,18 @@ class GreedyAgent:
     def __init__(self, setup, seat: int):
         self.setup, self.seat = setup, seat
         self.plan = None  # (cards still to play, target k)
+        self.subset_cache = {}
+        self.memo = None
 
     def choose(self, state, rng):
         phase = state.phase
         if phase == MAIN:
             return self.main(state)
         if phase == CHAIN:
-            if self.plan and self.plan[0]:
-                c = self.plan[0].pop(0)
-                if c in state.hand[state.seat]:
-                    return (PLAY, c)
+            while self.plan and self.plan[0]:
+                action = self.play(state, self.plan[0].pop(0))
+                if action in state.legal_actions():
+                    return action
             return (FINISH,)
         if phase == COMBO:
             return self.join(state)
@@ -93,7 +111,7 @@ class GreedyAgent:
             return a
         for c in hand:  # free value first: extra actions, then draws while actions remain
             if acts >= 1 and not setup.c_attack[c] and _has_op(setup, c, "gain_action"):
-                return (PLAY, c)
+                return self.play(state, c)
         for c in hand:
             if acts >= 2 and not setup.c_attack[c] and (setup.c_draw[c] or _has_op(setup, c, "draw")) \
                     and not setup.c_strike[c]:
@@ -111,7 +129,7 @@ class GreedyAgent:
             if square != state.pos[s]:
                 return (MOVE, square)
             self.plan = (list(cards[1:]), k)
-            return (PLAY, cards[0])
+            return self.play(state, cards[0])
         danger = combat.threat(state, state.pos[s]) - state.gp[s]
         if acts >= 1:
             for c in sorted(hand, key=lambda c: -(setup.c_guard[c] + setup.c_heal[c])):
@@ -142,6 +160,17 @@ class GreedyAgent:
                     return (PLAY, c)
         return (END,)
 
+    def play(self, state, c):
+        """The PLAY action for card ``c`` (a strike card carries its best target)."""
+        if not self.setup.c_strike[c]:
+            return (PLAY, c)
+        options = [a for a in state.legal_actions() if a[0] == PLAY and a[1] == c]
+        if not options:
+            return (PLAY, c, -1)
+        ap = next(p["ap"] for op, p in self.setup.c_effect[c] if op == "strike")
+        return max(options, key=lambda a: (attack_value(state, state.seat, state.pos[state.seat], a[2], ap, 0, 0)
+                                           if a[2] >= 0 else -1, -a[2]))
+
     def items(self, state, s):
         setup = self.setup
         for c in state.carry[s]:
@@ -164,37 +193,73 @@ class GreedyAgent:
             yield (ITEM, c)
 
     def best_chain(self, state, s):
-        """The best (value, cards, target, square) reachable this turn, or None."""
+        """The best (value, cards, target, square) reachable this turn, or None (memoised per
+        position in the turn: hand, actions, square, moves and board)."""
         setup = self.setup
         acts = state.actions_left
-        attack = [c for c in state.hand[s] if setup.c_attack[c] and state.life[s] > setup.c_life_cost[c]]
+        life = state.life[s]
+        attack = [c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c]]
         if not attack or acts < 1:
             return None
-        subsets = _subsets(setup, attack, acts)
-        squares = [state.pos[s]]
+        memo_key = (state.round_id, state.turn_pos, acts, tuple(state.hand[s]), state.pos[s], state.free_moves,
+                    tuple(map(tuple, state.groups)), tuple(state.pos), tuple(state.status))
+        if self.memo is not None and self.memo[0] == memo_key:
+            return self.memo[1]
+        key = (tuple(sorted(attack)), acts)
+        subsets = self.subset_cache.get(key)
+        if subsets is None:
+            if len(self.subset_cache) > 256:
+                self.subset_cache.clear()
+            subsets = self.subset_cache[key] = _subsets(setup, attack, acts)
+        launchers = [x for x in subsets if x[1] & LAUNCH]
+        groups = state.groups
+        swollen = [combat.over_cap(state, g) > 0 for g in groups]
+        cache = {}
+        here = state.pos[s]
+        squares = [here]
         if state.free_moves > 0:
-            squares += [q for q in NEIGHBOURS[state.pos[s]] if q not in state.blocked]
+            squares += [q for q in NEIGHBOURS[here] if q not in state.blocked]
         partner_ap = self.partner_potential(state, s)
+        n2 = setup.rules["n2"]
+        n2_bonus = setup.rules["n2_bonus"]
+        boss = setup.boss
+        damage_plan = combat.damage_plan
         best = None
         for square in squares:
-            normal = set(combat.targets(state, square, 0))
-            allk = combat.targets(state, square, LAUNCH)
-            for k in allk:
+            normal = combat.targets(state, square, 0)
+            area = square // 3
+            move_cost = 0.2 if square != here else 0.0
+            for k in range(6):
+                if not groups[k]:
+                    continue
                 in_reach = k in normal
-                help_ap = partner_ap.get(square, 0) if state.setup.boss in state.groups[k] else 0
-                for ap, flags, grapples, cards in subsets:
-                    if not in_reach and not flags & LAUNCH:
-                        continue
-                    value = attack_value(state, s, square, k, ap, flags, grapples)
+                if not in_reach and not launchers:
+                    continue
+                cqb = area == (0 if k < 3 else 2)
+                help_ap = partner_ap.get(square, 0) if boss in groups[k] else 0
+                for ap, flags, grapples, cards in (subsets if in_reach else launchers):
+                    pierce = flags & PIERCE
+                    if cqb:
+                        if n2:
+                            ap += grapples * n2_bonus
+                        else:
+                            pierce = PIERCE
+                    rng = flags & RANGE
+                    ckey = (k, ap, pierce, rng)
+                    value = cache.get(ckey)
+                    if value is None:
+                        killed = damage_plan(state, k, ap, pierce, rng)
+                        value = cache[ckey] = kill_value(state, k, killed, swollen[k]) if killed else 0.0
                     if value < BOSS_VALUE and help_ap:
-                        boosted = attack_value(state, s, square, k, ap + help_ap, flags, grapples)
-                        if boosted >= BOSS_VALUE:
-                            value = boosted * 0.9
+                        killed = damage_plan(state, k, ap + help_ap, pierce, rng)
+                        if killed and boss in [groups[k][i] for i in killed]:
+                            value = 0.9 * kill_value(state, k, killed, swollen[k])
                     if value <= 0:
                         continue
-                    value -= CARD_COST * len(cards) + (0.2 if square != state.pos[s] else 0.0)
+                    value -= CARD_COST * len(cards) + move_cost
                     if best is None or value > best[0]:
                         best = (value, cards, k, square)
+        self.memo = (memo_key, best)
         return best
 
     def partner_potential(self, state, s):

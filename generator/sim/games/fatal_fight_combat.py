@@ -107,8 +107,10 @@ def group_size(state, group) -> int:
 
 def over_cap(state, group) -> int:
     """Enemies beyond the group cap (mass damage); obstacles never count, the boss per G9."""
-    boss = state.setup.boss
     rules = state.setup.rules
+    if len(group) <= rules["group_cap"]:
+        return len(group) - rules["group_cap"]
+    boss = state.setup.boss
     n = sum(1 for e in group if e < boss or (e == boss and rules["boss_counts_toward_cap"]))
     return n - rules["group_cap"]
 

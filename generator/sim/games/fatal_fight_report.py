@@ -35,6 +35,7 @@ def summarize(state) -> dict:
     setup = state.setup
     c_id = setup.c_id
     exposures, uses, gold_by = Counter(), Counter(), Counter()
+    offered, bought = set(), set()
     stage_rounds, rounds_mass, boss_rounds, combo_boss = [], set(), set(), set()
     downs = mass_events = reshuffles = empty = upgrades = 0
     group_sizes = []
@@ -43,14 +44,16 @@ def summarize(state) -> dict:
     boss_ids = {setup.stages[s]["boss"]["id"] for s in setup.stages}
     for ev in state.log:
         kind = ev[0]
-        if kind == "draw" or kind == "offer" or kind == "supply":
+        if kind == "draw" or kind == "supply":
             exposures[c_id[ev[2]]] += 1
-        elif kind == "play" or kind == "buy" or kind == "upgrade" or kind == "pick":
+        elif kind == "offer":  # shop items: games in which it was affordable vs games it was bought
+            offered.add(c_id[ev[2]])
+        elif kind == "play":
             uses[c_id[ev[2]]] += 1
+        elif kind == "buy" or kind == "upgrade" or kind == "pick":
+            bought.add(c_id[ev[2]])
             if kind == "upgrade":
                 upgrades += 1
-            if kind == "pick":
-                exposures[c_id[ev[2]]] += 1
         elif kind == "item":
             uses[c_id[ev[2]]] += 1
         elif kind == "gold":
@@ -79,6 +82,8 @@ def summarize(state) -> dict:
             reshuffles += 1
         elif kind == "empty_pool":
             empty += 1
+    exposures.update(offered | bought)
+    uses.update(bought)
     party_upgrades = sum(len(setup.characters[c]["upgrades"]) for c in state.chars)
     start_gold = setup.rules["start_gold_per_player"]
     return {

@@ -65,11 +65,7 @@ class Setup:
     supplies: dict = field(default_factory=dict)    # supply id -> instances
     wounds: list = field(default_factory=list)
     tracked: list = field(default_factory=list)     # card ids whose use M4 tracks
-
-    @property
-    def boss(self) -> int:
-        """The boss's index in every enemy array of a state (one past the last enemy card)."""
-        return len(self.e_id)
+    boss: int = 0                                   # the boss's index in a state's enemy arrays (= E)
 
 
 class _Compiler:
@@ -197,6 +193,7 @@ def compile_setup(tables: dict, where=None) -> Setup:
                         for _ in range(setup.rules["n11_max"] * len(chars))]
     _compile_enemies(setup, comp, tables)
     _compile_stages(setup, comp, tables)
+    setup.boss = len(setup.e_id)
     setup.tracked = sorted({setup.c_id[i] for i in range(len(setup.c_id)) if setup.c_kind[i] != "wound"})
     if not chars:
         comp.problem("characters", "no characters to simulate")

@@ -1,0 +1,113 @@
+"""The validator's metrics (shared/VALIDATOR.md), computed from per-game records only.
+
+Records are the plain dicts ``runner.play_game`` returns (generic keys plus the engine's
+``summarize``); nothing here knows a particular game except through those keys.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from .stats import median, percentile, wilson
+
+
+def outcomes(records) -> Counter:
+    return Counter(r["outcome"] for r in records)
+
+
+def run_summary(records) -> dict:
+    """Win rate, length, integrity and the engine's pressure/economy counters of one run."""
+    n = len(records)
+    out = outcomes(records)
+    wins = out.get("win", 0)
+    played = [r for r in records if r["outcome"] not in ("error",)]
+    rounds = [r["rounds"] for r in played if "rounds" in r]
+    stage_rounds = [x for r in played for x in r.get("stage_rounds", [])]
+    total_rounds = sum(rounds) or 1
+    checked = [r for r in records if r.get("checked")]
+    decisions = sum(r["decisions"] for r in checked)
+    summary = {
+        "games": n, "wins": wins, "win_rate": wins / n if n else 0.0, "ci95": list(wilson(wins, n)),
+        "outcomes": dict(out), "timeouts": out.get("timeout", 0), "errors": out.get("error", 0),
+        "stalls": out.get("stall", 0),
+        "rounds": {"median": median(rounds) if rounds else 0, "p95": percentile(rounds, 95) if rounds else 0,
+                   "wins_median": median([r["rounds"] for r in played if r["outcome"] == "win"] or [0]),
+                   "losses_median": median([r["rounds"] for r in played if r["outcome"] != "win"] or [0])},
+        "rounds_hist": dict(Counter(rounds)),
+        "stage_rounds_median": median(stage_rounds) if stage_rounds else 0,
+        "decision_density": (sum(r["multi"] for r in checked) / decisions) if decisions else None,
+        "checked_games": len(checked),
+    }
+    if played and "mass_rounds" in played[0]:
+        summary.update({
+            "mass_round_share": sum(r["mass_rounds"] for r in played) / total_rounds,
+            "down_game_share": sum(1 for r in played if r["downs"]) / len(played),
+            "gold_per_player": sum(r["gold_per_player"] for r in played) / len(played),
+            "upgrade_share": sum(r["upgrades_bought"] for r in played) / max(1, sum(r["upgrades_total"] for r in played)),
+            "mean_group_size": sum(r["group_size_sum"] for r in played) / max(1, sum(r["group_size_n"] for r in played)),
+            "combo_boss_round_share": sum(r["combo_boss_rounds"] for r in played)
+            / max(1, sum(r["boss_rounds"] for r in played)),
+            "boss_kill_rounds_median": median([x for r in played for x in r["boss_kill_rounds"]] or [0]),
+            "loss_stage": dict(Counter(r["stage"] for r in played if r["outcome"] != "win")),
+            "empty_pool_round_share": sum(r["empty_pool_rounds"] for r in played) / total_rounds,
+        })
+    return summary
+
+
+def card_usage(records) -> dict:
+    """card id -> [exposures (drawn / offered), uses (played face up / bought / used)]."""
+    usage: dict = defaultdict(lambda: [0, 0])
+    for r in records:
+        for card, n in r.get("exposures", {}).items():
+            usage[card][0] += n
+        for card, n in r.get("uses", {}).items():
+            usage[card][1] += n
+    return dict(usage)
+
+
+def dead_cards(usage: dict, max_rate: float, min_exposures: int) -> list[tuple]:
+    """Cards whose use rate's upper 95% bound is below ``max_rate`` with enough exposures."""
+    dead = []
+    for card, (seen, used) in sorted(usage.items()):
+        if seen >= min_exposures:
+            hi = wilson(min(used, seen), seen)[1]
+            if hi < max_rate:
+                dead.append((card, seen, used, hi))
+    return dead
+
+
+def card_impact(records, min_games: int) -> dict:
+    """Screening (not proof): win rate in games where the card was used minus games where it was
+    drawn or offered but never used. card -> (delta, games used, games unused)."""
+    used, unused = defaultdict(lambda: [0, 0]), defaultdict(lambda: [0, 0])
+    for r in records:
+        if r["outcome"] == "error":
+            continue
+        win = r["outcome"] == "win"
+        uses = r.get("uses", {})
+        for card in r.get("exposures", {}):
+            bucket = used if uses.get(card) else unused
+            bucket[card][0] += win
+            bucket[card][1] += 1
+    out = {}
+    for card in set(used) | set(unused):
+        (wu, nu), (wn, nn) = used.get(card, [0, 0]), unused.get(card, [0, 0])
+        if nu >= min_games and nn >= min_games:
+            out[card] = (wu / nu - wn / nn, nu, nn)
+    return out
+
+
+def hero_rates(records) -> dict:
+    """character id -> (wins, games) over the games with that character in the party."""
+    rates: dict = defaultdict(lambda: [0, 0])
+    for r in records:
+        if r["outcome"] == "error":
+            continue
+        for char in r.get("party", []):
+            rates[char][0] += r["outcome"] == "win"
+            rates[char][1] += 1
+    return {k: tuple(v) for k, v in sorted(rates.items())}
+
+
+def failures(records) -> list[dict]:
+    """Games that crashed, broke an invariant or hit the decision cap (M0)."""
+    return [r for r in records if r["outcome"] in ("error", "timeout")]

@@ -1,0 +1,415 @@
+"""The balance verdict: play the current content and judge it against ``balance.yaml``.
+
+Two entry points for the CLI:
+
+- ``check_balance(game, *, workers=None, progress=None)`` -> ``BalanceResult`` (``pnp validate``)
+- ``cached_verdict(game, *, workers=None, progress=None)`` -> ``BalanceResult`` (``pnp build``):
+  the same, but an unchanged game (same files, same engine version) is not simulated again.
+
+``game`` is a loaded game (``generator.content.load_game``): ``.id``, ``.root``, ``.tables``.
+Every failed band is a ``Problem`` located at the band's line in balance.yaml that names the
+metric, the player count, the measured value with its interval and the command reproducing it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from ..errors import Location, Problem, ProblemsError
+from . import games as registry
+from . import metrics
+from .runner import run_games
+from .stats import band_decision, diff_interval, interval_decision, wilson
+
+SIM_VERSION = "1"  # bump when the core (runner, metrics, verdict) changes what a verdict means
+
+
+@dataclass
+class BalanceResult:
+    passed: bool
+    problems: list = field(default_factory=list)
+    table: str = ""
+    report: dict = field(default_factory=dict)
+    cached: bool = False
+
+
+# ---- balance.yaml ---------------------------------------------------------------------------------
+
+def _balance(game) -> tuple[dict | None, Path, dict]:
+    """(config, path, {dotted key: line}) of the game's balance.yaml (config None if missing)."""
+    path = Path(game.root) / "balance.yaml"
+    config = (getattr(game, "tables", {}) or {}).get("balance")
+    if not path.is_file():
+        return config, path, {}
+    text = path.read_text(encoding="utf-8")
+    if config is None:
+        config = yaml.safe_load(text) or {}
+    return config, path, _lines(yaml.compose(text))
+
+
+def _lines(node, prefix="") -> dict:
+    out = {}
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            name = f"{prefix}{key.value}"
+            out[name] = key.start_mark.line + 1
+            out.update(_lines(value, name + "."))
+    return out
+
+
+class _Judge:
+    """Collects table rows and problems; knows where each band is written."""
+
+    def __init__(self, path: Path, lines: dict, command: str):
+        self.path, self.lines, self.command = str(path), lines, command
+        self.rows: list[tuple] = []
+        self.problems: list[Problem] = []
+
+    def loc(self, key: str) -> Location:
+        while key and key not in self.lines:
+            key = key.rpartition(".")[0]
+        return Location(self.path, self.lines.get(key, 0))
+
+    def row(self, metric, players, value, band, status):
+        self.rows.append((metric, str(players), value, band, status))
+
+    def problem(self, key, metric, message, severity="error", players=None, agent="greedy", games=None):
+        how = ""
+        if players is not None:
+            how = f"; reproduce: {self.command} --players {players} --agent {agent}" + (f" --games {games}" if games else "")
+        self.problems.append(Problem(self.loc(key), key, f"{metric}: {message}{how}", severity))
+
+
+def _fmt(k, n, z=1.96) -> str:
+    lo, hi = wilson(k, n, z)
+    return f"{k / n if n else 0:.3f} [{lo:.3f}, {hi:.3f}] ({n})"
+
+
+def _band(lo, hi) -> str:
+    return f"[{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
+
+
+# ---- running ---------------------------------------------------------------------------------------
+
+@contextmanager
+def _progress_bar(progress, total: int):
+    """Adapt a CLI progress factory ``progress(iterable, label, length)`` (a context manager
+    whose bar may have ``update(n)``) to a ``callback(done)``; None means no progress."""
+    if progress is None:
+        yield lambda done: None
+        return
+    with progress(range(total), "simulating", total) as bar:
+        state = {"done": 0}
+
+        def advance(done):
+            if hasattr(bar, "update") and done > state["done"]:
+                bar.update(done - state["done"])
+                state["done"] = done
+        yield advance
+
+
+class _Runs:
+    def __init__(self, engine, tables, seed, workers, executor, tick):
+        self.engine, self.tables, self.seed = engine, tables, seed
+        self.workers, self.executor, self.tick = workers, executor, tick
+        self.done = 0
+
+    def play(self, players, agent, games, start, checked):
+        base = self.done
+        records = run_games(self.engine, self.tables, players=players, games=games, seed=self.seed, agent=agent,
+                            start=start, workers=self.workers, executor=self.executor, checked=checked,
+                            progress=lambda d, t: self.tick(base + d))
+        self.done = base + games
+        return records
+
+    def sequential(self, players, agent, looks, lo, hi, z_interim, z_final, first_checked, at_least=0):
+        """Play up to each look until the win rate's interval is clearly inside or outside."""
+        records: list = []
+        decision, z = "unclear", z_final
+        for i, target in enumerate(looks):
+            target = max(target, at_least) if i == 0 else target
+            if target <= len(records):
+                continue
+            records += self.play(players, agent, target - len(records), len(records),
+                                 checked=first_checked or (agent == "random") if not records else agent == "random")
+            z = z_final if i == len(looks) - 1 else z_interim
+            wins = sum(r["outcome"] == "win" for r in records)
+            decision = band_decision(wins, len(records), lo, hi, z)
+            if decision != "unclear":
+                break
+        return records, decision, z
+
+
+# ---- the verdict ----------------------------------------------------------------------------------
+
+def _command(game, name: str) -> str:
+    root = Path(game.root)
+    shown = name if root.resolve().parent == (Path.cwd() / "content").resolve() else str(root)
+    return f"pnp simulate {shown}"
+
+
+def no_simulator(game, path: Path, lines: dict, name: str) -> BalanceResult:
+    where = Location(str(path), lines.get("engine", 0)) if path.is_file() else Location(str(Path(game.root) / "game.yaml"), 0)
+    problem = Problem(where, "", f"no simulator for this game yet ({name}); balance not checked", "warning")
+    return BalanceResult(passed=True, problems=[problem], table=f"balance: no simulator for {name} yet")
+
+
+def check_balance(game, *, workers: int | None = None, progress=None, executor=None, output_dir=None,
+                  write_report: bool = True) -> BalanceResult:
+    """Simulate ``game`` and judge every band of its balance.yaml (metrics M0-M5, M7-M9)."""
+    config, path, lines = _balance(game)
+    name = (config or {}).get("engine") or game.id
+    engine = registry.engine_for(name)
+    if engine is None:
+        return no_simulator(game, path, lines, name)
+    if config is None:
+        problem = Problem(Location(str(Path(game.root) / "game.yaml"), 0), "", "no balance.yaml: balance not checked",
+                          "warning")
+        return BalanceResult(passed=True, problems=[problem], table="balance: no balance.yaml")
+    tables = {k: v for k, v in game.tables.items() if k != "balance"}
+    try:
+        setup = engine.compile_setup(tables, getattr(game, "where", None))
+    except ProblemsError as exc:
+        return BalanceResult(passed=False, problems=list(exc.problems), table="balance: content cannot be simulated")
+    judge = _Judge(path, lines, _command(game, name))
+    started = time.perf_counter()
+    own_pool = executor is None and (workers or os.cpu_count() or 1) > 1
+    pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count()) if own_pool else executor
+    try:
+        data = _simulate(engine, setup, tables, config, judge, workers, pool, progress)
+    finally:
+        if own_pool:
+            pool.shutdown()
+    data["seconds"] = round(time.perf_counter() - started, 2)
+    data["game"], data["engine"], data["engine_version"] = game.id, name, engine.VERSION
+    table = _table(judge.rows)
+    passed = not any(p.severity == "error" for p in judge.problems)
+    data["passed"] = passed
+    data["problems"] = [p.display() for p in judge.problems]
+    result = BalanceResult(passed=passed, problems=judge.problems, table=table, report=data)
+    if write_report:
+        from .report import write_reports
+        write_reports(result, Path(output_dir) if output_dir else Path("output") / game.id)
+    return result
+
+
+def _simulate(engine, setup, tables, config, judge, workers, pool, progress) -> dict:
+    seed = config.get("seed", 0)
+    counts = list(config.get("players", [2, 3, 4]))
+    agent = config.get("reference_agent", "greedy")
+    sampling = config["sampling"]
+    looks = sorted(sampling["looks"])
+    z_i, z_f = sampling["z_interim"], sampling["z_final"]
+    wr, skill = config["win_rate"], config["skill"]
+    random_each = math.ceil(config["integrity"]["random_games"] / len(counts))
+    controls = config.get("controls", {})
+    total = len(counts) * (looks[0] * 2 + random_each + sum(controls.values()))
+    data = {"seed": seed, "players": counts, "agent": agent, "looks": looks, "per_players": {}, "settings": config,
+            "tracked": engine.cards(setup)}
+    with _progress_bar(progress, total) as tick:
+        runs = _Runs(engine, tables, seed, workers, pool, tick)
+        all_ref, all_random = [], []
+        for n in counts:
+            ref, dec, z = runs.sequential(n, agent, looks, wr["min"], wr["max"], z_i, z_f, first_checked=True)
+            rnd, rdec, rz = runs.sequential(n, "random", looks, None, skill["random_max"], z_i, z_f, True,
+                                            at_least=random_each)
+            extra = {name: runs.play(n, name, games, 0, checked=False) for name, games in controls.items()}
+            all_ref += ref
+            all_random += rnd
+            data["per_players"][n] = {"reference": metrics.run_summary(ref), "random": metrics.run_summary(rnd),
+                                      **{name: metrics.run_summary(r) for name, r in extra.items()},
+                                      "decision": dec, "z": z}
+            _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra)
+            for message in engine.static_checks(setup, n):
+                judge.problem("softlocks", "M8 unwinnable setup", f"{message} ({n} characters)")
+        _judge_pooled(judge, config, data, agent, all_ref, all_random, counts)
+    data["games_played"] = runs.done
+    return data
+
+
+def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
+    wr, skill, length = config["win_rate"], config["skill"], config["length"]
+    k, m = sum(r["outcome"] == "win" for r in ref), len(ref)
+    status = {"inside": "pass", "outside": "FAIL"}.get(dec) or ("pass?" if wr["min"] <= k / m <= wr["max"] else "FAIL")
+    judge.row(f"M1 win rate ({agent})", n, _fmt(k, m, z), _band(wr["min"], wr["max"]), status)
+    if status == "FAIL":
+        judge.problem("win_rate", "M1 win rate", f"{agent} team win rate with {n} characters is {_fmt(k, m, z)}, "
+                      f"outside the band {_band(wr['min'], wr['max'])}", players=n, agent=agent, games=m)
+    elif status == "pass?":
+        judge.problem("win_rate", "M1 win rate", f"{agent} with {n} characters: {_fmt(k, m, z)} is inside "
+                      f"{_band(wr['min'], wr['max'])} only as a point estimate", "warning", players=n, games=m)
+    rk, rm = sum(r["outcome"] == "win" for r in rnd), len(rnd)
+    rstatus = {"inside": "pass", "outside": "FAIL"}.get(rdec) or ("pass?" if rk / rm <= skill["random_max"] else "FAIL")
+    judge.row("M2 random win rate", n, _fmt(rk, rm, rz), _band(None, skill["random_max"]), rstatus)
+    if rstatus == "FAIL":
+        judge.problem("skill.random_max", "M2 random win rate", f"random play wins {_fmt(rk, rm, rz)} with {n} "
+                      f"characters (max {skill['random_max']}): the game plays itself", players=n, agent="random",
+                      games=rm)
+    lo, hi = diff_interval(k, m, rk, rm)
+    gap = k / m - rk / rm
+    gdec = interval_decision(lo, hi, skill["gap_min"], None)
+    gstatus = "pass" if gdec == "inside" or (gdec == "unclear" and gap >= skill["gap_min"]) else "FAIL"
+    judge.row("M2 skill gap (greedy-random)", n, f"{gap:.3f} [{lo:.3f}, {hi:.3f}]", _band(skill["gap_min"], None), gstatus)
+    if gstatus == "FAIL":
+        judge.problem("skill.gap_min", "M2 skill gap", f"{agent} beats random by {gap:.3f} [{lo:.3f}, {hi:.3f}] with "
+                      f"{n} characters (min {skill['gap_min']})", players=n, games=m)
+    for name, recs in extra.items():
+        ek = sum(r["outcome"] == "win" for r in recs)
+        judge.row(f"   control: {name}", n, _fmt(ek, len(recs)), "report", "info")
+    s = metrics.run_summary(ref)
+    band = length["stage_rounds"]
+    ok = band["min"] <= s["stage_rounds_median"] <= band["max"]
+    judge.row("M3 rounds per stage (median)", n, f"{s['stage_rounds_median']:.1f}", _band(band["min"], band["max"]),
+              "pass" if ok else "FAIL")
+    if not ok:
+        judge.problem("length.stage_rounds", "M3 length", f"median rounds per cleared stage with {n} characters is "
+                      f"{s['stage_rounds_median']:.1f}, outside {_band(band['min'], band['max'])}", players=n, games=m)
+    p95_ok = s["rounds"]["p95"] <= length["p95_rounds_max"]
+    judge.row("M3 rounds per game (median/p95)", n, f"{s['rounds']['median']:.0f} / {s['rounds']['p95']:.0f}",
+              f"p95 <= {length['p95_rounds_max']}", "pass" if p95_ok else "FAIL")
+    if not p95_ok:
+        judge.problem("length.p95_rounds_max", "M3 length", f"95th percentile of rounds with {n} characters is "
+                      f"{s['rounds']['p95']:.0f} (max {length['p95_rounds_max']})", players=n, games=m)
+    everything = ref + rnd + [r for recs in extra.values() for r in recs]
+    t_rate = sum(r["outcome"] == "timeout" for r in everything) / len(everything)
+    judge.row("M3 timeouts", n, f"{t_rate:.4f}", f"<= {length['timeouts_max']}",
+              "pass" if t_rate <= length["timeouts_max"] else "FAIL")
+    if t_rate > length["timeouts_max"]:
+        judge.problem("length.timeouts_max", "M3 timeouts", f"{t_rate:.4f} of games with {n} characters hit the "
+                      f"decision cap", players=n, games=m)
+    stalls = s["stalls"]
+    smax = config["softlocks"]["stalls_max"]
+    slo, shi = wilson(stalls, m)
+    sdec = interval_decision(slo, shi, None, smax)
+    sstat = "pass" if sdec == "inside" or (sdec == "unclear" and stalls / m <= smax) else "FAIL"
+    judge.row("M8 stalls (stage round cap)", n, _fmt(stalls, m), _band(None, smax), sstat)
+    if sstat == "FAIL":
+        judge.problem("softlocks.stalls_max", "M8 stalls", f"{_fmt(stalls, m)} of {agent} games with {n} "
+                      f"characters stall (a stage outlasts the round cap)", players=n, games=m)
+    for r in metrics.failures(everything)[:5]:
+        judge.problem("integrity", "M0 integrity", f"{r['agent']} game {r['index']} ({n} characters, seed "
+                      f"{r['seed']}): {r['outcome']}: {(r['error'] or '; '.join(r['violations']) or 'decision cap').splitlines()[0]}"
+                      f"; replay: {judge.command} --players {n} --agent {r['agent']} --seed {r['seed']} "
+                      f"--game {r['index']} --trace")
+    fails = len(metrics.failures(everything))
+    judge.row("M0 integrity (errors+timeouts)", n, f"{fails} in {len(everything)} games", "0",
+              "pass" if not fails else "FAIL")
+    density = s["decision_density"]
+    if density is not None:
+        dmin = config["decisions"]["density_min"]
+        judge.row("M9 decision density", n, f"{density:.3f}", f">= {dmin}", "pass" if density >= dmin else "warn")
+        if density < dmin:
+            judge.problem("decisions.density_min", "M9 decision density", f"{density:.3f} of decisions with {n} "
+                          f"characters offer 2+ options (min {dmin})", "warning")
+    for key, band in config.get("pressure", {}).items():
+        if key in s:
+            ok = band["min"] <= s[key] <= band["max"]
+            judge.row(f"   {key.replace('_', ' ')}", n, f"{s[key]:.3f}", _band(band["min"], band["max"]),
+                      "pass" if ok else "warn")
+            if not ok:
+                judge.problem(f"pressure.{key}", "spec §6 band", f"{key} with {n} characters is {s[key]:.3f}, "
+                              f"outside {_band(band['min'], band['max'])}", "warning")
+
+
+def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts):
+    rates = {n: data["per_players"][n]["reference"]["win_rate"] for n in counts}
+    spread = max(rates.values()) - min(rates.values())
+    smax = config["win_rate"].get("count_spread_max")
+    if smax is not None:
+        judge.row("M1 spread between counts", "all", f"{spread:.3f}", f"<= {smax}", "pass" if spread <= smax else "warn")
+        if spread > smax:
+            judge.problem("win_rate.count_spread_max", "M1 spread", f"win rates by character count "
+                          f"{', '.join(f'{n}: {r:.3f}' for n, r in rates.items())} differ by {spread:.3f} "
+                          f"(max {smax})", "warning")
+    dc = config["dead_cards"]
+    usage = metrics.card_usage(all_ref)
+    dead = metrics.dead_cards(usage, dc["max_use_rate"], dc["min_exposures"])
+    judge.row("M4 dead cards", "all", str(len(dead)), "0", "pass" if not dead else "FAIL")
+    for card, seen, used, hi in dead:
+        judge.problem("dead_cards", "M4 dead card", f"{card} was used {used} times in {seen} exposures "
+                      f"(upper bound {hi:.3f} < {dc['max_use_rate']}) by {agent}")
+    tracked = data.get("tracked") or []
+    never = sorted(set(tracked) - set(usage))
+    if never:
+        judge.problem("dead_cards", "M4 unseen cards", f"{len(never)} card(s) never drawn or offered in "
+                      f"{len(all_ref)} {agent} games: {', '.join(never[:12])}", "warning")
+    impact = metrics.card_impact(all_ref, config["card_impact"]["min_games"])
+    swing = config["card_impact"]["swing"]
+    flagged = sorted(((abs(d), c, d) for c, (d, _, _) in impact.items() if abs(d) >= swing), reverse=True)
+    judge.row("M5 swingy cards (screening)", "all", str(len(flagged)), f"|delta| < {swing}", "info")
+    data["card_usage"] = {c: {"exposures": s, "uses": u, "impact": impact.get(c, (None,))[0]} for c, (s, u) in
+                          sorted(usage.items())}
+    data["dead_cards"] = [c for c, *_ in dead]
+    data["swingy_cards"] = [(c, round(d, 3)) for _, c, d in flagged]
+    heroes = metrics.hero_rates(all_ref)
+    data["heroes"] = {c: {"wins": w, "games": g} for c, (w, g) in heroes.items()}
+    if heroes:
+        points = {c: w / g for c, (w, g) in heroes.items() if g}
+        spread = max(points.values()) - min(points.values())
+        best = max(points, key=points.get)
+        worst = min(points, key=points.get)
+        clear = wilson(*heroes[best])[0] - wilson(*heroes[worst])[1]
+        hmax = config["heroes"]["spread_max"]
+        status = "pass" if spread <= hmax else ("FAIL" if clear > hmax else "warn")
+        judge.row("M7 hero spread (max-min)", "all", f"{spread:.3f} ({best} {points[best]:.3f} / {worst} "
+                  f"{points[worst]:.3f})", f"<= {hmax}", status)
+        if status != "pass":
+            judge.problem("heroes.spread_max", "M7 hero balance", f"win rate with {best} {_fmt(*heroes[best])} vs "
+                          f"{worst} {_fmt(*heroes[worst])}: spread {spread:.3f} (max {hmax})",
+                          "error" if status == "FAIL" else "warning")
+
+
+def _table(rows) -> str:
+    head = ("metric", "players", "value [95% CI] (n)", "band", "status")
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(5)]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip() for row in [head, *rows]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+# ---- the print gate -------------------------------------------------------------------------------
+
+def content_key(game, engine_version: str) -> str:
+    """Hash of every file of the game directory plus the engine and core versions."""
+    digest = hashlib.sha256(f"{engine_version}/{SIM_VERSION}".encode())
+    root = Path(game.root)
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def cached_verdict(game, *, workers: int | None = None, progress=None, output_dir=None, executor=None) -> BalanceResult:
+    """``check_balance`` unless ``<output>/.verdict.json`` holds the verdict of identical content."""
+    config, path, lines = _balance(game)
+    name = (config or {}).get("engine") or game.id
+    engine = registry.engine_for(name)
+    if engine is None:
+        return no_simulator(game, path, lines, name)
+    out = Path(output_dir) if output_dir else Path("output") / game.id
+    key = content_key(game, f"{name}/{engine.VERSION}")
+    cache = out / ".verdict.json"
+    try:
+        stored = json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stored = None
+    if stored and stored.get("key") == key:
+        problems = [Problem(Location(p["path"], p["line"]), p["field"], p["message"], p["severity"])
+                    for p in stored["problems"]]
+        return BalanceResult(passed=stored["passed"], problems=problems, table=stored["table"], cached=True)
+    result = check_balance(game, workers=workers, progress=progress, executor=executor, output_dir=out)
+    payload = {"key": key, "passed": result.passed, "table": result.table,
+               "problems": [{"path": p.location.path, "line": p.location.line, "field": p.field,
+                             "message": p.message, "severity": p.severity} for p in result.problems]}
+    from .report import write_atomic
+    write_atomic(cache, json.dumps(payload, ensure_ascii=False, indent=1).encode("utf-8"))
+    return result
