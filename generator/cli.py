@@ -227,5 +227,11 @@ def _output_dir(option: Path | None, game_path: Path, several: bool) -> Path:
     return option / name if several else option
 
 
+from .commands.simulate import simulate  # noqa: E402  (the simulator helper's command)
+
+main.add_command(simulate)
+from .commands.rulebook import rulebook; main.add_command(rulebook)  # noqa: E402,E702
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

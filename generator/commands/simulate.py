@@ -1,0 +1,137 @@
+"""``pnp simulate GAME``: play the current content many times, or replay one game with a trace.
+
+    pnp simulate fatal-fight --players 3 --games 2000 --seed 7 --json
+    pnp simulate fatal-fight --players 3 --seed 7 --game 113 --trace
+
+The numbers do not depend on ``--workers``; only ``games_per_second`` does.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+
+def _seed(value: str):
+    return int(value) if value.lstrip("-").isdigit() else value
+
+
+@click.command()
+@click.argument("game")
+@click.option("--players", type=click.IntRange(1, 8), default=3, show_default=True, help="Characters in play.")
+@click.option("--games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
+@click.option("--seed", default="0", show_default=True, help="Run seed; game i is seeded from (seed, i).")
+@click.option("--agent", default="greedy", show_default=True, help="Player policy: greedy, nocombo, random.")
+@click.option("--workers", type=click.IntRange(1, 64), default=None, help="Worker processes (default: all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--game", "game_index", type=click.IntRange(0), default=None, help="Replay only game I of the run.")
+@click.option("--trace", is_flag=True, help="With --game: print every event of that game.")
+def simulate(game, players, games, seed, agent, workers, as_json, game_index, trace):
+    """Simulate GAME (a name under ./content or a path) with scripted players."""
+    from ..cli import resolve_game, run_reporting
+    from ..sim.api import SimulationError
+
+    if trace and game_index is None:
+        raise click.BadParameter("--trace needs --game I (the game to replay)", param_hint="--trace")
+    path = resolve_game(game)
+    seed = _seed(seed)
+    try:
+        engine, game_data = run_reporting(lambda: _engine(path))
+        if game_index is not None:
+            _replay(engine, game_data, players, agent, seed, game_index, trace, as_json)
+            return
+        summary = _run(engine, game_data, players, games, seed, agent, workers)
+    except (SimulationError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    failed = summary.pop("_failures")
+    if as_json:
+        click.echo(json.dumps(summary, ensure_ascii=False))
+    else:
+        _print_summary(summary)
+    for line in failed:
+        click.echo(line, err=True)
+    raise SystemExit(1 if summary["errors"] else 0)
+
+
+def _engine(path):
+    from ..content import load_game
+    from ..sim import games as registry
+    from ..sim.api import SimulationError
+    from ..sim.verdict import _balance
+
+    game = load_game(path)
+    config, _, _ = _balance(game)
+    name = (config or {}).get("engine") or game.id
+    engine = registry.engine_for(name)
+    if engine is None:
+        raise SimulationError(f"no simulator for this game yet ({name})")
+    return engine, game
+
+
+def _tables(game):
+    return {k: v for k, v in game.tables.items() if k != "balance"}
+
+
+def _run(engine, game, players, games, seed, agent, workers) -> dict:
+    from ..sim.agents import make_agent
+    from ..sim.metrics import failures, run_summary
+    from ..sim.runner import run_games
+
+    tables = _tables(game)
+    setup = engine.compile_setup(tables, game.where)
+    make_agent(engine, agent, setup, 0)  # unknown agent names fail before any worker starts
+    started = time.perf_counter()
+    if sys.stderr.isatty():
+        with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
+            done = [0]
+
+            def tick(d, total):
+                bar.update(d - done[0])
+                done[0] = d
+            records = run_games(engine, tables, players=players, games=games, seed=seed, agent=agent,
+                                workers=workers, progress=tick)
+    else:
+        records = run_games(engine, tables, players=players, games=games, seed=seed, agent=agent, workers=workers)
+    elapsed = time.perf_counter() - started
+    s = run_summary(records)
+    shown = game.id if game.root.resolve().parent.name == "content" else str(game.root)
+    fails = [f"{r['outcome']}: game {r['index']} seed {seed}: "
+             f"{(r['error'] or '; '.join(r['violations']) or 'decision cap').splitlines()[0]}; replay: "
+             f"pnp simulate {shown} --players {players} --agent {agent} --seed {seed} --game {r['index']} --trace"
+             for r in failures(records)[:20]]
+    return {
+        "game": game.id, "players": players, "games": games, "seed": seed, "agent": agent,
+        "wins": s["wins"], "win_rate": round(s["win_rate"], 6), "ci95": [round(x, 6) for x in s["ci95"]],
+        "rounds": {"median": s["rounds"]["median"], "p95": s["rounds"]["p95"]},
+        "timeouts": s["timeouts"], "errors": s["errors"], "games_per_second": round(games / elapsed, 1),
+        "stalls": s["stalls"], "outcomes": s["outcomes"], "stage_rounds_median": s["stage_rounds_median"],
+        "_failures": fails,
+    }
+
+
+def _print_summary(s: dict) -> None:
+    lo, hi = s["ci95"]
+    click.echo(f"{s['game']}: {s['games']} games, {s['players']} characters, agent {s['agent']}, seed {s['seed']}")
+    click.echo(f"  win rate   {s['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] ({s['wins']}/{s['games']})")
+    click.echo(f"  outcomes   " + ", ".join(f"{k} {v}" for k, v in sorted(s["outcomes"].items())))
+    click.echo(f"  rounds     median {s['rounds']['median']:g}, p95 {s['rounds']['p95']:g}; "
+               f"per stage median {s['stage_rounds_median']:g}")
+    click.echo(f"  speed      {s['games_per_second']} games/s")
+
+
+def _replay(engine, game, players, agent, seed, index, trace, as_json) -> None:
+    from ..sim.runner import replay
+
+    setup = engine.compile_setup(_tables(game), game.where)
+    record, lines = replay(engine, setup, players=players, agent=agent, seed=seed, index=index)
+    if trace:
+        for line in lines:
+            click.echo(line)
+    brief = {k: record.get(k) for k in ("index", "seed", "players", "agent", "outcome", "rounds", "party", "stage",
+                                        "stage_rounds", "decisions", "error", "violations")}
+    click.echo(json.dumps(brief, ensure_ascii=False) if as_json else
+               f"game {index}: {record['outcome']} after {record.get('rounds')} rounds (stage {record.get('stage')}), "
+               f"party {', '.join(record.get('party') or [])}")
+    raise SystemExit(1 if record["outcome"] == "error" else 0)
