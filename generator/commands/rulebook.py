@@ -1,0 +1,32 @@
+"""``pnp rulebook GAME``: the rulebook PDF (and a saddle-stitch booklet) from the game's data."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..cli import _output_dir, common_options, reporter, resolve_game, run_reporting
+
+
+@click.command()
+@click.argument("game")
+@click.option("--booklet", is_flag=True,
+              help="Also write rulebook-booklet.pdf: pages imposed 2-up on A4 landscape for saddle "
+                   "stitching (print duplex, flip on the short edge, fold, staple).")
+@click.option("--paper", type=click.Choice(["a5", "a4"]), default="a5", show_default=True,
+              help="Page size of rulebook.pdf.")
+@click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output directory (default: output/<game>/).")
+@common_options
+def rulebook(game, booklet, paper, output_dir):
+    """Write output/<game>/rulebook.pdf from content/<game>/rulebook/*.md and the game's data."""
+    from ..rulebook import build_rulebook
+
+    path = resolve_game(game)
+    out = _output_dir(output_dir, path, several=False)
+    rep = reporter()
+    warnings: list = []
+    written = run_reporting(lambda: build_rulebook(path, out, booklet=booklet, paper=paper, problems=warnings))
+    rep.problems(warnings)
+    for item in written:
+        rep.info(f"wrote {item}")

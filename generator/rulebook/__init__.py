@@ -1,0 +1,175 @@
+"""Rulebook PDFs generated from the same data as the cards (issue #9).
+
+``content/<game>/rulebook/*.md`` (in file-name order) is Markdown with sandboxed Jinja2: counts
+and values come from the content (``{{ components.enemies.found }}``, ``{{ rules.group_cap }}``),
+generated blocks come from helper calls (``{{ component_table() }}``, ``{{ glossary() }}``,
+``{{ card("enemies", "e1_thug") }}`` or ``![caption](card:enemies/e1_thug)``). A reference the
+content cannot satisfy is a problem at ``content/<game>/rulebook/<file>.md:<line>``.
+
+:func:`build_rulebook` writes ``rulebook.pdf`` (and ``rulebook-booklet.pdf``); :func:`compose`
+returns the laid-out rulebook for tests and other tools.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..content import load_game
+from ..content.game import text_in
+from ..errors import ContentError, Location, Problem
+from ..outputs import write_atomic
+
+__all__ = ["build_rulebook", "compose", "Rulebook", "PAPERS"]
+
+PAPERS = ("a5", "a4")
+
+
+@dataclass
+class Rulebook:
+    """A composed rulebook: the PDF and what it contains."""
+
+    game_id: str
+    pdf: bytes
+    pages: int
+    headings: list                 # HeadingInfo (level, number, title, key, location)
+    heading_pages: dict            # heading key -> page number
+    component_rows: list           # the component table as printed (id, name, kind, found, ...)
+    glossary_rows: list
+    warnings: list = field(default_factory=list)
+    booklet: bytes | None = None
+
+
+def _display(path: Path) -> str:
+    """A path as problems show it: relative to the working directory when inside it."""
+    try:
+        return os.path.relpath(Path(path).resolve(), Path.cwd().resolve()) \
+            if Path(path).resolve().is_relative_to(Path.cwd().resolve()) else str(path)
+    except (ValueError, OSError):
+        return str(path)
+
+
+def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None) -> Rulebook:
+    """Load the game and its rulebook sources and lay the rulebook out.
+
+    Raises :class:`ContentError` with every located problem (warnings included) when anything
+    is wrong; otherwise returns the rulebook, with its warnings.
+    """
+    from ..cards import CardBuilder
+    from .booklet import booklet_sheets
+    from .config import load_config
+    from .context import RulebookData, strict
+    from .document import PrintCanvas, build_pdf, full_story, toc_story
+    from .flowables import Cover, Env, Theme
+    from .markdown import Converter, parse
+    from .source import make_environment, render_file, source_files
+
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {paper!r}")
+    root = Path(game_path)
+    game = game or load_game(root)
+    problems: list = []
+    files = source_files(root)
+    if not files:
+        raise ContentError([Problem(Location(_display(root / "rulebook"), 0), "",
+                                    "no rulebook sources: add rulebook/*.md (rendered in file-name order)")])
+    config = load_config(root, problems)
+    if problems:
+        raise ContentError(problems)
+    builder = CardBuilder(game)
+    data = RulebookData(game, builder, config)
+    context = data.context()
+    rendered = []
+    for path in files:
+        r = render_file(path, _display(path), context, problems)
+        if r is not None:
+            rendered.append(r)
+    cover_info = _cover_texts(config, context, data, problems)
+    if problems:
+        raise ContentError(problems + data.warnings)
+
+    theme = Theme.for_paper(paper, config.get("accent"))
+    env = Env(builder.fonts, builder.icons, theme)
+    doc_model = parse(rendered, problems)
+    converter = Converter(doc_model, data, env, problems)
+    cover_refs = []
+    for i, ref in enumerate(config.get("cover") or []):
+        component_id, record_id = ref.split("/", 1)
+        try:
+            cover_refs.append(data.card_ref(component_id, record_id, caption=False))
+        except Exception as exc:  # RefError
+            where = Location(config.get("_path", ""), 0)
+            problems.append(Problem(where, f"cover[{i}]", str(exc)))
+
+    def make_story(pages):
+        body = converter.story()
+        figures = [converter.figure(r, height=theme.card_h * 1.05) for r in cover_refs]
+        cover = Cover(env, game.title, cover_info["subtitle"], cover_info["tagline"], cover_info["facts"],
+                      figures, game.meta.get("version"))
+        return full_story(cover, toc_story(doc_model, env, pages), body)
+
+    # one conversion first, so that every problem is known before any layout
+    make_story(None)
+    if any(p.severity == "error" for p in problems):
+        raise ContentError(problems + data.warnings)
+
+    title = f"{game.title} ルールブック"
+    pdf, pages = build_pdf(make_story, env, title=title, subject=cover_info["subtitle"], header_title=game.title)
+    booklet_pdf = None
+    if booklet:
+        page_size = (theme.page_w, theme.page_h)
+
+        class _Imposing(PrintCanvas):
+            imposition = staticmethod(lambda n: booklet_sheets(n, page_size))
+
+        booklet_pdf, _ = build_pdf(make_story, env, title=title + "（冊子）", subject=cover_info["subtitle"],
+                                   header_title=game.title, canvasmaker=_Imposing)
+    warnings = sorted(set(problems + data.warnings), key=lambda p: (p.location.path, p.location.line, p.message))
+    return Rulebook(
+        game_id=game.id, pdf=pdf, pages=pages.count, headings=list(doc_model.headings),
+        heading_pages=dict(pages.headings), component_rows=list(converter.component_rows),
+        glossary_rows=list(converter.glossary_rows), warnings=warnings, booklet=booklet_pdf)
+
+
+def _cover_texts(config, context, data, problems) -> dict:
+    """Cover strings, rendered through the same sandbox (they may use {{ ... }})."""
+    from .source import RefError, make_environment
+
+    env = make_environment(lambda name: None)
+    lang = data.lang
+    where = Location(config.get("_path", ""), 0)
+
+    def render(value, field):
+        text = text_in(value, lang) if value is not None else None
+        if not text or "{" not in text:
+            return text
+        try:
+            return env.from_string(text).render(**context)
+        except Exception as exc:  # a template error in rulebook.yaml
+            problems.append(Problem(where, field, str(exc)))
+            return text
+
+    return {
+        "subtitle": render(config.get("subtitle"), "subtitle") or "ルールブック",
+        "tagline": render(config.get("tagline"), "tagline"),
+        "facts": [render(f, f"facts[{i}]") for i, f in enumerate(config.get("facts") or [])],
+    }
+
+
+def build_rulebook(game_path: Path, out_dir: Path, *, booklet: bool = False, paper: str = "a5",
+                   problems: list | None = None) -> list[Path]:
+    """Write ``out_dir/rulebook.pdf`` (and ``rulebook-booklet.pdf`` with ``booklet``).
+
+    Raises :class:`ContentError` (a :class:`ProblemsError`) listing located problems when the
+    content, the rulebook sources or a reference in them is wrong; nothing is written then.
+    Warnings (a card layout that is not ready yet, a keyword without a description) do not
+    stop the build: they are appended to ``problems`` when a list is given.
+    """
+    book = compose(game_path, paper=paper, booklet=booklet)
+    if problems is not None:
+        problems.extend(book.warnings)
+    out = Path(out_dir)
+    written = [write_atomic(out / "rulebook.pdf", book.pdf)]
+    if booklet and book.booklet is not None:
+        written.append(write_atomic(out / "rulebook-booklet.pdf", book.booklet))
+    return written

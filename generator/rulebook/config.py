@@ -1,0 +1,74 @@
+"""The optional ``content/<game>/rulebook/rulebook.yaml`` and its closed schema.
+
+The schema lives in Python (not a data file) so it ships with the package without extra
+package-data configuration.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..content.schema import Context, Spec, compile_schema, validate
+from ..content.yamlload import NodeBudget, parse_file, parse_text
+from ..errors import ContentError
+
+SCHEMA = """\
+# The optional content/<game>/rulebook/rulebook.yaml: what the generated parts of a rulebook
+# cannot take from the card data (cover lines, which cards the cover shows, what each keyword means).
+types:
+  rulebook:
+    fields:
+      subtitle: {type: text, default: ルールブック, doc: the line under the title on the cover}
+      tagline: {type: text, optional: true, doc: one sentence on the cover}
+      accent: {type: color, optional: true, doc: "the rulebook's accent colour (headings, rules, numbers)"}
+      facts:
+        type: list
+        default: []
+        doc: short facts on the cover, e.g. "1〜4人"; Jinja2 is allowed, as in the Markdown
+        items: {type: text}
+      cover:
+        type: list
+        default: []
+        doc: cards shown on the cover, as component/card-id
+        items: {type: str, pattern: "^[a-z0-9_-]+/[a-z0-9_-]+$"}
+      keywords:
+        type: dict
+        default: {}
+        doc: >-
+          icon name -> what the keyword means; the glossary lists every icon the card texts use,
+          with its label from icons.yaml and this text
+        keys: {type: str, pattern: "^[a-z0-9_-]+$"}
+        values: {type: keyword}
+  keyword:
+    fields:
+      text: {type: text, doc: the rule in one or two sentences (Markdown inline and Jinja2 allowed)}
+      label: {type: text, optional: true, doc: overrides the icon's label}
+"""
+
+_SCHEMA_PATH = "<generator>/rulebook/config.py"
+
+
+def load_config(game_root: Path, problems: list) -> dict:
+    """The validated rulebook.yaml (``{}`` when absent); problems are appended, located."""
+    path = Path(game_root) / "rulebook" / "rulebook.yaml"
+    if not path.is_file():
+        return {}
+    schema_problems: list = []
+    types = compile_schema(parse_text(SCHEMA, _SCHEMA_PATH), _SCHEMA_PATH, schema_problems)
+    assert not schema_problems, schema_problems  # our own schema: a bug, not a user error
+    try:
+        node = parse_file(path)
+    except ContentError as exc:
+        problems.extend(exc.problems)
+        return {}
+    if node is None:
+        return {}
+    ctx = Context(str(path), types, problems, NodeBudget(str(path)), game_root=Path(game_root))
+    try:
+        value = validate(node, Spec("rulebook"), ctx, "")
+    except ContentError as exc:
+        problems.extend(exc.problems)
+        return {}
+    value = dict(value or {})
+    value["_locations"] = ctx.locations
+    value["_path"] = str(path)
+    return value

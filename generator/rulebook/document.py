@@ -1,0 +1,208 @@
+"""The rulebook PDF: page templates, running headers, contents with page numbers, bookmarks.
+
+Layout runs twice: the first pass records the page of every heading, the second prints the
+table of contents with those numbers (the contents rows have the same height either way, so
+the pages do not move; a third pass runs if they ever do). Output is deterministic
+(ReportLab invariant mode, fixed metadata) and uses only the embedded TrueType fonts.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+from reportlab.lib.colors import toColor
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate
+
+from .flowables import Cover, Env, Heading, TextBlock, TocRow
+from .text import Span, Style
+
+TOC_TITLE = "目次"
+TOC_KEY = "h-toc"
+PRODUCER = "pnp rulebook (ReportLab)"
+
+
+@dataclass
+class Pages:
+    headings: dict = field(default_factory=dict)   # key -> page number
+    count: int = 0
+
+
+class _Doc(BaseDocTemplate):
+    def __init__(self, buf, env: Env, title: str, subject: str, header_title: str, **kw):
+        theme = env.theme
+        super().__init__(
+            buf, pagesize=(theme.page_w, theme.page_h),
+            leftMargin=theme.margin_x, rightMargin=theme.margin_x,
+            topMargin=theme.margin_top, bottomMargin=theme.margin_bottom,
+            title=title, author="", subject=subject, creator=PRODUCER, producer=PRODUCER,
+            invariant=1, initialFontName=env.fonts.regular, initialFontSize=theme.body,
+            showBoundary=0, allowSplitting=1, **kw)
+        self.env = env
+        self.header_title = header_title
+        self.pages = Pages()
+        self.chapter = ""
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        cover = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="cover",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        self.addPageTemplates([
+            PageTemplate("cover", [cover], onPageEnd=self._plain_page),
+            PageTemplate("body", [frame], onPageEnd=self._decorate),
+        ])
+
+    def afterFlowable(self, flowable):
+        if isinstance(flowable, Heading):
+            self.pages.headings.setdefault(flowable.key, self.page)
+            if flowable.level == 1:
+                self.chapter = flowable.title
+        elif isinstance(flowable, _TocTitle):
+            self.pages.headings.setdefault(TOC_KEY, self.page)
+            self.chapter = TOC_TITLE
+
+    def _plain_page(self, canvas, doc):
+        self.pages.count = max(self.pages.count, doc.page)
+
+    def _decorate(self, canvas, doc):
+        self.pages.count = max(self.pages.count, doc.page)
+        theme = self.env.theme
+        fonts = self.env.fonts
+        size = theme.size("header")
+        canvas.saveState()
+        canvas.setFillColor(toColor(theme.muted))
+        canvas.setStrokeColor(toColor(theme.rule))
+        canvas.setLineWidth(0.5)
+        top = theme.page_h - theme.margin_top * 0.55
+        left, right = theme.margin_x, theme.page_w - theme.margin_x
+        half = (right - left) / 2 - size
+        _draw_clipped(canvas, fonts, self.header_title, left, top, size, half, "left")
+        if self.chapter:
+            _draw_clipped(canvas, fonts, self.chapter, right, top, size, half, "right")
+        canvas.line(left, top - size * 0.6, right, top - size * 0.6)
+        canvas.setFillColor(toColor(theme.ink))
+        canvas.setFont(fonts.regular, theme.size("small"))
+        canvas.drawCentredString(theme.page_w / 2, theme.margin_bottom * 0.45, str(doc.page))
+        canvas.restoreState()
+
+
+def _draw_clipped(canvas, fonts, text, x, y, size, max_w, align):
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    canvas.setFont(fonts.regular, size)
+    while text and stringWidth(text, fonts.regular, size) > max_w:
+        text = text[:-2] + "…"
+    if align == "right":
+        canvas.drawRightString(x, y, text)
+    else:
+        canvas.drawString(x, y, text)
+
+
+class _TocTitle(TextBlock):
+    def draw(self):
+        super().draw()
+        c = self.canv
+        if not getattr(c, "pnp_print", False):
+            c.bookmarkHorizontal(TOC_KEY, 0, self.height)
+            c.addOutlineEntry(TOC_TITLE, TOC_KEY, 0)
+
+
+class PnpCanvas(Canvas):
+    """The normal canvas (links and bookmarks on)."""
+
+    pnp_print = False
+
+
+class PrintCanvas(Canvas):
+    """Captures every page as a form XObject and imposes them on sheets at save time."""
+
+    pnp_print = True
+    imposition = None              # set by a subclass factory: callable(n_pages) -> list of sheets
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._pnp_forms: list = []
+        self._page_size = self._pagesize
+        self._pnp_begin()
+
+    def _pnp_begin(self):
+        name = f"pnpPage{len(self._pnp_forms) + 1}"
+        self._pnp_forms.append(name)
+        w, h = self._page_size
+        self.beginForm(name, 0, 0, w, h)
+
+    def showPage(self):
+        self.endForm()
+        self._pnp_begin()
+
+    def save(self):
+        self.endForm()
+        pages = self._pnp_forms[:-1]
+        sheets = self.imposition(len(pages))
+        for sheet in sheets:
+            self.setPageSize(sheet.size)
+            for slot in sheet.slots:
+                if slot.page is None or slot.page >= len(pages):
+                    continue
+                self.saveState()
+                self.translate(slot.x, slot.y)
+                self.scale(slot.scale, slot.scale)
+                self.doForm(pages[slot.page])
+                self.restoreState()
+            if sheet.fold_mark:
+                self._fold_mark(sheet)
+            Canvas.showPage(self)
+        Canvas.save(self)
+
+    def _fold_mark(self, sheet):
+        w, h = sheet.size
+        self.saveState()
+        self.setStrokeColor(toColor("#9a948c"))
+        self.setLineWidth(0.3)
+        self.line(w / 2, h - 4, w / 2, h - 12)
+        self.line(w / 2, 4, w / 2, 12)
+        self.restoreState()
+
+
+def toc_story(doc_model, env: Env, pages: Pages | None) -> list:
+    theme = env.theme
+    title = _TocTitle([Span(TOC_TITLE, Style(bold=True))], env, size=theme.size("h1"), leading=1.3, align="left",
+                      space_after=theme.body * 1.2)
+    rows = [title]
+    for h in doc_model.headings:
+        if h.level > 2:
+            continue
+        page = pages.headings.get(h.key) if pages else None
+        rows.append(TocRow(h.level, h.number, h.title, h.key, env, page))
+    return rows
+
+
+def build_pdf(make_story, env: Env, *, title: str, subject: str, header_title: str,
+              canvasmaker=PnpCanvas) -> tuple[bytes, Pages]:
+    """Lay out until the contents' page numbers are stable; return the PDF bytes and the pages."""
+    pages = None
+    for _attempt in range(3):
+        data, found = _build_once(make_story, env, pages, title, subject, header_title, PnpCanvas)
+        if pages is not None and found.headings == pages.headings:
+            break
+        pages = found
+    if canvasmaker is not PnpCanvas:
+        data, _ = _build_once(make_story, env, pages, title, subject, header_title, canvasmaker)
+    return data, pages
+
+
+def _build_once(make_story, env, pages, title, subject, header_title, canvasmaker):
+    buf = io.BytesIO()
+    doc = _Doc(buf, env, title, subject, header_title)
+    doc.build(make_story(pages), canvasmaker=canvasmaker)
+    found = doc.pages
+    return buf.getvalue(), found
+
+
+def full_story(cover: Cover | None, toc: list, body: list) -> list:
+    story: list = []
+    if cover is not None:
+        story += [NextPageTemplate("body"), cover, PageBreak()]
+    else:
+        story += [NextPageTemplate("body")]
+    story += toc + [PageBreak()] + body
+    return story
