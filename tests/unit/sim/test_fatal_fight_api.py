@@ -1,0 +1,79 @@
+"""Generic State-contract checks (OpenSpiel's random_sim_test, RLCard's determinism test)."""
+import random
+
+import pytest
+
+from generator.sim.games import fatal_fight as ff
+from generator.sim.rng import agent_rng, deal_rng
+from generator.sim.runner import play_game
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_playouts_terminate_with_legal_actions_and_conserve_cards(setup, players):
+    for index in range(12):
+        state = ff.new_game(setup, players, deal_rng(1, index))
+        rng = agent_rng(1, index, 0)
+        steps = 0
+        last_round = state.round_id
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            assert legal, f"no legal action at step {steps}"
+            assert legal == sorted(legal)
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            steps += 1
+            assert steps < 20_000
+            if state.round_id != last_round:
+                last_round = state.round_id
+                assert ff.check_invariants(state) == []
+        assert ff.check_invariants(state) == []
+        assert state.outcome in ("win", "loss", "stall")
+        assert len(state.returns()) == players and state.current_player() < 0
+
+
+def test_clone_is_independent_and_replays_the_same_future(setup):
+    state = ff.new_game(setup, 3, deal_rng(5, 0))
+    rng = random.Random(9)
+    for _ in range(60):
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.random() * len(legal))])
+    twin = state.clone()
+    snapshot = str(twin), list(twin.log), [list(h) for h in twin.hand]
+    future = []
+    for _ in range(80):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        action = legal[int(rng.random() * len(legal))]
+        future.append(action)
+        state.apply_action(action)
+    assert (str(twin), list(twin.log), [list(h) for h in twin.hand]) == snapshot
+    for action in future:
+        twin.apply_action(action)
+    assert twin.log == state.log
+
+
+def test_global_random_never_changes_a_game(setup):
+    def play(pollute):
+        record, state = None, None
+        if pollute:
+            random.seed(12345)
+        state = ff.new_game(setup, 3, deal_rng(7, 3))
+        agents = [ff.AGENTS["greedy"](setup, s) for s in range(3)]
+        rngs = [agent_rng(7, 3, s) for s in range(3)]
+        while not state.is_terminal():
+            if pollute:
+                random.random()
+                random.shuffle([1, 2, 3])
+            seat = state.current_player()
+            state.apply_action(agents[seat].choose(state, rngs[seat]))
+        return state.log
+
+    assert play(False) == play(True)
+
+
+@pytest.mark.parametrize("agent", ["greedy", "nocombo", "random"])
+def test_agents_only_choose_legal_actions(setup, agent):
+    for index in range(4):
+        record, _ = play_game(ff, setup, players=3, agent=agent, seed=2, index=index, checked=True)
+        assert record["outcome"] in ("win", "loss", "stall"), record["error"] or record["violations"]
+        assert record["violations"] == []

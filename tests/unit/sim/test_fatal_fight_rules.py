@@ -1,0 +1,206 @@
+"""Rules of spec §3 on hand-built states (tables from ff_tables, positions set by hand)."""
+import random
+
+import pytest
+
+from generator.errors import Location, ProblemsError
+from generator.sim.games import fatal_fight as ff
+from generator.sim.games import fatal_fight_combat as combat
+from generator.sim.games.fatal_fight_actions import DONE, FINISH, JOIN, PASS, PLAY, SAVE, TARGET_A
+from generator.sim.games.fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, RETURNING, SHOP
+from generator.sim.games.fatal_fight_setup import PIERCE, RANGE
+
+L_M, C_M, R_M = 1, 4, 7  # squares: area * 3 + line
+
+
+def fresh(setup, players=2):
+    state = ff.new_game(setup, players, random.Random(0))
+    while state.phase == SHOP:
+        state.apply_action((DONE,))
+    assert state.phase == MAIN and state.seat == 0
+    for g in state.groups:
+        g.clear()
+    state.actions_left = 3
+    return state
+
+
+def card(setup, cid):
+    return setup.c_id.index(cid)
+
+
+def enemies(setup, life, skill="none", n=1):
+    found = [e for e in range(len(setup.e_id)) if setup.e_life[e] == life and setup.e_skill[e] == skill]
+    assert len(found) >= n, (life, skill)
+    return found[:n]
+
+
+def chars(state):
+    return [state.setup.characters[c]["id"] for c in state.chars]
+
+
+def test_chain_sums_ap_and_merges_sub_attributes(setup):
+    st = fresh(setup)
+    me = chars(st)[0]
+    a, b = card(setup, f"{me}_i07"), card(setup, f"{me}_i06")  # AP 1 range, AP 3 (pierce on even rosters)
+    st.hand[0] = [a, b]
+    st.groups[1] = enemies(setup, 3)
+    st.apply_action((PLAY, a))
+    assert st.phase == CHAIN and st.chain_ap == 1 and st.chain_flags & RANGE
+    st.apply_action((PLAY, b))
+    assert st.chain_ap == 4
+    assert st.chain_flags & RANGE and st.chain_flags & setup.c_flags[b] == setup.c_flags[b]
+
+
+def test_range_reaches_adjacent_areas_only_from_the_centre(setup):
+    st = fresh(setup)
+    st.groups[1] = enemies(setup, 1)          # L-M
+    st.groups[4] = enemies(setup, 2)          # R-M
+    st.groups[0] = enemies(setup, 1, n=2)[1:]  # L-U, another line
+    assert combat.targets(st, C_M, 0) == [1, 4]
+    assert combat.targets(st, L_M, 0) == [1]
+    assert combat.targets(st, R_M, 0) == [4]
+    assert combat.targets(st, C_M, 4) == [0, 1, 4]  # launch: any group
+
+
+def test_cqb_adds_pierce_and_pierce_overflow_carries(setup):
+    st = fresh(setup)
+    st.groups[1] = enemies(setup, 1) + enemies(setup, 2) + enemies(setup, 3)
+    st.pos[0] = L_M
+    assert combat.effective(st, L_M, 1, 4, 0, 0) == (4, True)
+    assert combat.effective(st, C_M, 1, 4, 0, 0) == (4, False)
+    killed = combat.resolve(st, 0, 1, 4, 0, 0)     # 4 -> 1 (carry 3) -> 2 (carry 1) -> stops at 3
+    assert killed == 2 and len(st.groups[1]) == 1
+    st.pos[0] = C_M
+    st.groups[4] = enemies(setup, 1, n=2)
+    assert combat.resolve(st, 0, 4, 5, 0, 0) == 1  # no pierce: only the head
+
+
+def test_range_hits_everyone_and_guard_points_are_spent(setup):
+    st = fresh(setup)
+    weak, tough = enemies(setup, 1)[0], enemies(setup, 3)[0]
+    st.groups[4] = [weak, tough]
+    st.egp[weak] = 1
+    assert combat.resolve(st, 0, 4, 2, RANGE, 0) == 1    # 2-1 GP kills the 1-life; 2 < 3
+    assert st.groups[4] == [tough]
+    st.groups[4] = [weak]
+    st.egp[weak] = 2
+    assert combat.resolve(st, 0, 4, 2, 0, 0) == 0 and st.egp[weak] == 0   # GP spent, no damage kept
+    assert combat.resolve(st, 0, 4, 1, PIERCE, 0) == 1
+
+
+def test_guard_points_absorb_damage_except_pierce(setup):
+    st = fresh(setup)
+    life = st.life[0]
+    st.gain_gp(0, 2)
+    st.hurt(0, 3, pierce=False, cause="test")
+    assert st.life[0] == life - 1 and st.gp[0] == 0
+    st.gain_gp(0, 2)
+    st.hurt(0, 2, pierce=True, cause="test")
+    assert st.life[0] == life - 3 and st.gp[0] == 2
+
+
+def test_mass_damage_trims_groups_to_the_cap_and_hurts_everyone(setup):
+    st = fresh(setup)
+    cap = setup.rules["group_cap"]
+    st.groups[0] = enemies(setup, 1, n=3) + enemies(setup, 2, n=3)
+    lives = list(st.life)
+    st.mass_damage()
+    assert len(st.groups[0]) == cap
+    assert st.life == [x - (6 - cap) for x in lives]
+
+
+def test_cross_moves_the_head_to_the_opposite_group(setup):
+    st = fresh(setup)
+    crosser = enemies(setup, 3, "cross")[0]
+    st.groups[1] = [crosser]
+    st.groups[4] = enemies(setup, 1)
+    st.pos = [0, 0]  # L-U: no combat damage on the middle line
+    st.enemy_phase()
+    assert st.groups[1] == [] and st.groups[4][-1] == crosser
+
+
+def test_carrier_gold_and_escape(setup):
+    st = fresh(setup)
+    c1, c2 = enemies(setup, 2, "carrier", n=2)
+    st.groups[4] = [c1]
+    st.groups[5] = [c2]
+    combat.resolve(st, 0, 4, 2, 0, 0)
+    assert st.pool == setup.rules["carrier_gold"]
+    st.end_round()
+    assert c2 in st.escaped and c2 not in st.groups[5]
+
+
+def test_combination_and_combo_bonus(setup):
+    st = fresh(setup, players=2)
+    me, ally = chars(st)
+    attacks = [card(setup, f"{me}_i0{j}") for j in range(3)]
+    helps = [card(setup, f"{ally}_i0{j}") for j in range(3)]
+    st.hand[0], st.hand[1] = list(attacks), list(helps) + [card(setup, f"{ally}_i09")]
+    st.pos = [C_M, C_M]
+    st.groups[4] = enemies(setup, 1)
+    for c in attacks:
+        st.apply_action((PLAY, c))
+    assert st.phase == COMBO and st.seat == 1       # the chain closed itself: no action left
+    st.apply_action((JOIN, helps[0]))
+    st.apply_action((JOIN, helps[1]))
+    st.apply_action((PASS,))
+    # one legal target: resolved by itself; 5 hits -> hits - (min - 1) gold
+    assert st.phase == MAIN
+    assert st.pool == 5 - setup.rules["combo_bonus_min_hits"] + 1
+    assert st.actions_left == 0 or st.seat != 0
+
+
+def test_saving_revives_next_round_untouchable_meanwhile(setup):
+    st = fresh(setup, players=2)
+    st.status[1], st.life[1] = DOWN, -1
+    st.hand[0] = [card(setup, f"{chars(st)[0]}_i0{j}") for j in range(3)]
+    pay = sorted(st.hand[0][:2])
+    st.apply_action((SAVE, 1, *pay))
+    assert st.status[1] == RETURNING and st.life[1] == setup.rules["revive_life"]
+    st.groups[1] = enemies(setup, 2, n=2)
+    st.pos[1] = L_M
+    st.enemy_phase()
+    assert st.life[1] == setup.rules["revive_life"]
+    st.end_round()
+    assert st.status[1] == ACTIVE
+
+
+@pytest.mark.parametrize("pool,players,share,left", [(7, 3, 2, 1), (2, 3, 1, 2), (4, 2, 2, 0)])
+def test_stage_clear_splits_gold(setup, pool, players, share, left):
+    st = fresh(setup, players=players)
+    st.pool = pool
+    before = list(st.gold)
+    st.clear_stage()
+    assert [g - b for g, b in zip(st.gold, before)] == [share] * players
+    assert st.pool == left and st.stage == 2
+
+
+def test_killing_the_boss_clears_the_stage(setup):
+    st = fresh(setup)
+    st.groups[4] = [setup.boss]
+    st.boss_placed = True
+    st.elife[setup.boss] = 3
+    st.pos[1] = 0                                          # no combination partner
+    st.hand[0] = [card(setup, f"{chars(st)[0]}_i06")]   # AP 3
+    st.apply_action((PLAY, st.hand[0][0]))
+    assert st.stage == 2 and st.phase in (SHOP, MAIN)
+    assert any(ev[0] == "clear" and ev[1] == 1 for ev in st.log)
+
+
+def test_unknown_op_is_a_located_problem(tables):
+    record = tables["arts"][0]
+    record["effect"] = [{"op": "teleport", "n": 1}]
+    where = {id(record): Location("content/x/arts/a.yaml", 12)}
+    with pytest.raises(ProblemsError) as info:
+        ff.compile_setup(tables, where=lambda r: where.get(id(r)))
+    problem = info.value.problems[0]
+    assert problem.location == Location("content/x/arts/a.yaml", 12)
+    assert "teleport" in problem.message and problem.field == "effect[0].op"
+
+
+def test_numbers_come_from_the_tables(tables):
+    for enemy in tables["enemies"]:
+        enemy["life"] = 6
+    tables["rules"]["group_cap"] = 3
+    setup = ff.compile_setup(tables)
+    assert set(setup.e_life) == {6} and setup.rules["group_cap"] == 3

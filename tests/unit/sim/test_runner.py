@@ -1,0 +1,31 @@
+from generator.sim.games import fatal_fight as ff
+from generator.sim.runner import replay, run_games
+
+import ff_tables
+
+
+def test_results_do_not_depend_on_worker_count():
+    tables = ff_tables.tables()
+    one = run_games(ff, tables, players=2, games=12, seed=7, agent="greedy", workers=1)
+    two = run_games(ff, tables, players=2, games=12, seed=7, agent="greedy", workers=2, chunk=5)
+    assert one == two
+    assert [r["index"] for r in one] == list(range(12))
+
+
+def test_a_game_is_the_same_alone_or_in_a_run(setup):
+    tables = ff_tables.tables()
+    run = run_games(ff, tables, players=3, games=4, seed="s", agent="greedy", workers=1, start=10)
+    record, lines = replay(ff, setup, players=3, agent="greedy", seed="s", index=12)
+    assert {k: v for k, v in record.items() if k not in ("checked", "multi")} == \
+        {k: v for k, v in run[2].items() if k not in ("checked", "multi")}
+    assert any("round 1" in line for line in lines)
+
+
+def test_crash_is_recorded_with_seed_not_raised(setup, monkeypatch):
+    from generator.sim.games import fatal_fight_flow
+
+    def boom(self):
+        raise RuntimeError("enemy phase exploded")
+    monkeypatch.setattr(fatal_fight_flow.Flow, "enemy_phase", boom)
+    record, _ = replay(ff, setup, players=2, agent="random", seed=3, index=0)
+    assert record["outcome"] == "error" and "exploded" in record["error"]

@@ -1,0 +1,75 @@
+"""The balance verdict on small sample sizes (fast), the no-simulator answer and the print-gate cache."""
+from pathlib import Path
+from types import SimpleNamespace
+
+import yaml
+
+from generator.sim import verdict
+
+import ff_tables
+
+BALANCE = {
+    "engine": "fatal-fight", "players": [2, 3], "reference_agent": "greedy", "seed": 0,
+    "sampling": {"looks": [40, 80], "z_interim": 2.576, "z_final": 1.96},
+    "integrity": {"random_games": 40},
+    "win_rate": {"min": 0.35, "max": 0.99, "count_spread_max": 0.5},
+    "skill": {"random_max": 0.2, "gap_min": 0.2},
+    "length": {"stage_rounds": {"min": 1, "max": 15}, "p95_rounds_max": 80, "timeouts_max": 0.05},
+    "dead_cards": {"max_use_rate": 0.0, "min_exposures": 10_000},
+    "card_impact": {"swing": 0.5, "min_games": 20},
+    "heroes": {"spread_max": 1.0},
+    "softlocks": {"stalls_max": 0.5},
+    "decisions": {"density_min": 0.1},
+}
+
+
+def game_dir(tmp_path, tables, balance=BALANCE, name="fatal-fight"):
+    root = tmp_path / name
+    root.mkdir()
+    (root / "balance.yaml").write_text(yaml.safe_dump(balance, sort_keys=False), encoding="utf-8")
+    (root / "game.yaml").write_text("title: test\n", encoding="utf-8")
+    return SimpleNamespace(id=name, root=root, tables=tables, where=lambda r: None)
+
+
+def test_sabotaged_content_fails_naming_the_win_rate_band(tmp_path):
+    tables = ff_tables.tables()
+    for enemy in tables["enemies"]:
+        enemy["life"] *= 3
+    for boss in tables["boss_profiles"]:
+        boss["life"] *= 3
+        boss.pop("min_life", None)
+    game = game_dir(tmp_path, tables)
+    result = verdict.check_balance(game, workers=1, output_dir=tmp_path / "out", write_report=False)
+    assert not result.passed
+    m1 = [p for p in result.problems if p.field == "win_rate" and p.severity == "error"]
+    assert m1 and "M1 win rate" in m1[0].message and "pnp simulate" in m1[0].message
+    line = next(i for i, text in enumerate((game.root / "balance.yaml").read_text().splitlines(), 1)
+                if text.startswith("win_rate:"))
+    assert m1[0].location.line == line and m1[0].location.path.endswith("balance.yaml")
+    assert "M1 win rate" in result.table
+
+
+def test_game_without_a_simulator_gets_a_warning(tmp_path):
+    game = game_dir(tmp_path, {}, balance={"engine": "valheim"}, name="valheim")
+    result = verdict.check_balance(game)
+    assert result.passed and result.problems[0].severity == "warning"
+    assert "no simulator" in result.problems[0].message
+
+
+def test_cached_verdict_skips_unchanged_content(tmp_path, monkeypatch):
+    game = game_dir(tmp_path, ff_tables.tables())
+    calls = []
+    real = verdict.check_balance
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        kwargs["write_report"] = False
+        return real(*args, **kwargs)
+    monkeypatch.setattr(verdict, "check_balance", counting)
+    first = verdict.cached_verdict(game, workers=1, output_dir=tmp_path / "out")
+    second = verdict.cached_verdict(game, workers=1, output_dir=tmp_path / "out")
+    assert len(calls) == 1 and second.cached and second.passed == first.passed
+    assert [p.display() for p in second.problems] == [p.display() for p in first.problems]
+    (game.root / "balance.yaml").write_text((game.root / "balance.yaml").read_text() + "\n# edited\n")
+    verdict.cached_verdict(game, workers=1, output_dir=tmp_path / "out")
+    assert len(calls) == 2
