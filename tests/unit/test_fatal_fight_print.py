@@ -1,0 +1,114 @@
+"""Fatal Fight print layouts: every art card prints the AP and sub-attributes its data says.
+
+The faces are built through the library (content -> layouts -> ops), so this checks what would
+be painted: the text of the `ap` box, and the sub-attribute badges (`sub-icon` icons in order,
+`sub-num` numbers sitting on their badge). It also checks that every Fatal Fight face
+instantiates without a problem (template errors, unknown icons, text overflow).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.cards import CardBuilder
+from generator.content import load_game
+from generator.units import mm
+
+REPO = Path(__file__).resolve().parents[2]
+GAME = REPO / "content" / "fatal-fight"
+
+pytestmark = pytest.mark.skipif(not (GAME / "game.yaml").is_file(), reason="fatal-fight content not present")
+
+# The badge order of the layout = the README's keyword order (guard, draw, heal, range, pierce,
+# launch, then exile and life cost).
+NUMBERED = ("guard", "draw", "heal")
+FLAGS = ("range", "pierce", "launch")
+
+
+@pytest.fixture(scope="module")
+def built():
+    game = load_game(GAME)
+    builder = CardBuilder(game)
+    return game, builder
+
+
+def walk(ops):
+    for op in ops:
+        yield op
+        yield from walk(op.children)
+
+
+def expected_badges(record) -> list[tuple[str, int]]:
+    """(icon, number) per badge; number 0 = no number shown."""
+    sub = record["sub"]
+    out = [(key, sub[key]) for key in NUMBERED if sub.get(key)]
+    out += [(key, 0) for key in FLAGS if sub.get(key)]
+    if "exile" in record.get("attributes", []):
+        out.append(("exile", 0))
+    if record.get("life_cost"):
+        out.append(("life_cost", record["life_cost"]))
+    return out
+
+
+def printed_badges(ops) -> list[tuple[str, int]]:
+    """Read the badges back from the ops: icons left to right, each with the number on it."""
+    icons = sorted((op for op in ops if op.id == "sub-icon"), key=lambda op: op.x)
+    numbers = [op for op in ops if op.id == "sub-num"]
+    result = []
+    for icon in icons:
+        on_it = [n for n in numbers if icon.x <= n.x + n.w / 2 <= icon.x + icon.w + mm(3)
+                 and abs((n.y + n.h / 2) - (icon.y + icon.h / 2)) < mm(7)]
+        assert len(on_it) <= 1, f"several numbers on the {icon.payload} badge"
+        result.append((icon.payload, int(on_it[0].payload.text) if on_it else 0))
+    assert len(numbers) == sum(1 for _, n in result if n), "a number is not on any badge"
+    return result
+
+
+@pytest.mark.parametrize("component_id", ["arts", "extra_arts"])
+def test_each_art_prints_its_ap_and_sub_attributes(built, component_id):
+    game, builder = built
+    component = game.component(component_id)
+    problems: list = []
+    faces = builder.component_faces(component, problems)
+    assert faces is not None, problems
+    assert len(faces.fronts) == len(component.records)
+    fronts = [faces.fronts[i] for i in range(len(component.records))]  # faces may be built lazily
+    assert not problems, problems
+    for record, front in zip(component.records, fronts):
+        ops = list(walk(front))
+        label = record["id"]
+        ap_ops = [op for op in ops if op.id == "ap"]
+        if "attack" in record["attributes"]:
+            assert len(ap_ops) == 1, f"{label}: one AP box expected"
+            assert ap_ops[0].payload.text == str(record["ap"]), f"{label}: AP printed {ap_ops[0].payload.text!r}"
+            assert ap_ops[0].payload.size >= 20, f"{label}: AP must be big"
+        else:
+            assert record["ap"] == 0 and not ap_ops, f"{label}: a support card shows no AP"
+        assert printed_badges(ops) == expected_badges(record), label
+
+
+def test_badge_reader_sees_a_wrong_number(built):
+    """The check above can fail: a face whose guard number was changed is caught."""
+    game, builder = built
+    component = game.component("arts")
+    faces = builder.component_faces(component, [])
+    index = next(i for i, r in enumerate(component.records) if r["sub"]["guard"])
+    ops = list(walk(faces.fronts[index]))
+    record = dict(component.records[index], sub=dict(component.records[index]["sub"]))
+    record["sub"]["guard"] += 1
+    assert printed_badges(ops) != expected_badges(record)
+
+
+def test_every_fatal_fight_face_fits():
+    game = load_game(GAME)
+    builder = CardBuilder(game)
+    problems: list = []
+    printable = [c for c in game.components if c.layout]
+    for component in printable:
+        faces = builder.component_faces(component, problems)
+        assert faces is not None, problems
+        for i in range(len(component.records)):  # instantiate every face (they may be lazy)
+            faces.fronts[i]
+            faces.back_for(i)
+    assert not problems, "\n".join(str(p) for p in problems[:20])
