@@ -242,12 +242,37 @@ def describe(state, ev) -> str:
         return f"    defeated {_enemy(state, ev[2])} at R{ev[1] + 1}"
     if kind == "hurt":
         return f"    {_seat(state, ev[1])} takes {ev[2]} ({ev[4]}; {ev[3]} guarded)"
-    simple = {"down": "    {s} is DOWN", "save": "    {s} saves {t}", "turn": " {s}'s turn",
-              "heal": "    {s} heals", "gp": "    {s} gains GP"}
-    if kind in simple:
-        return simple[kind].format(s=_seat(state, ev[1]), t=_seat(state, ev[2]) if kind == "save" else "")
-    if kind in ("draw", "offer", "play", "move", "shop_turn", "upgrade", "buy"):
+    if kind == "turn":
+        return f" {_seat(state, ev[1])}'s turn"
+    if kind == "down":
+        return f"    {_seat(state, ev[1])} is DOWN"
+    if kind == "save":
+        return f"    {_seat(state, ev[1])} saves {_seat(state, ev[2])}"
+    if kind in ("heal", "gp"):
+        return f"    {_seat(state, ev[1])} " + ("heals " if kind == "heal" else "gains GP ") + str(ev[2])
+    if kind in ("draw", "offer", "play", "move", "shop_turn", "upgrade", "buy", "pick", "cure"):
         return ""
+    setup = state.setup
+    text = {
+        "gold": lambda: f"    +{ev[1]} gold to the pool ({ev[2]})",
+        "special": lambda: f"    {_seat(state, ev[1])}'s special fires ({ev[2]})",
+        "enemy_phase": lambda: "  enemy phase: group sizes " + " ".join(f"R{k + 1}:{n}" for k, n in enumerate(ev[1]) if n),
+        "boss_skill": lambda: f"    the boss uses skill #{ev[1]}",
+        "mass": lambda: f"    mass damage: R{ev[1] + 1} sheds {ev[2]} enemies",
+        "cross": lambda: f"    {setup.e_id[ev[1]]} crosses from R{ev[2] + 1}",
+        "escape": lambda: f"    {setup.e_id[ev[1]]} escapes",
+        "boss_in": lambda: f"    the BOSS enters at R{ev[1] + 1}",
+        "split": lambda: f"    stage clear: {ev[1]} gold each, {ev[2]} left in the pool",
+        "clear": lambda: f"== stage {ev[1]} cleared in {ev[2]} rounds",
+        "end": lambda: f"== game over: {ev[1]}",
+        "item": lambda: f"    {_seat(state, ev[1])} uses {_card(state, ev[2])}",
+        "supply": lambda: f"    {_seat(state, ev[1])} gets {_card(state, ev[2])}",
+        "exile": lambda: f"    {_card(state, ev[2])} is exiled",
+        "final_boss": lambda: f"    final boss: {ev[1]} rage card(s) removed, life -{ev[2]}",
+        "strike": lambda: f"    strike by {_seat(state, ev[1])}: AP {ev[2]} at R{ev[3] + 1}, {ev[4]} defeated",
+    }.get(kind)
+    if text:
+        return text()
     return "    " + " ".join(str(x) for x in ev)
 
 

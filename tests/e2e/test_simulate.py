@@ -1,0 +1,37 @@
+"""``pnp simulate`` end to end on the shipped Fatal Fight content (small runs)."""
+import json
+
+from click.testing import CliRunner
+
+from generator.cli import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["simulate", *args], catch_exceptions=False)
+
+
+def test_json_shape_and_worker_independence(in_repo):
+    outs = []
+    for workers in ("1", "2"):
+        result = run("fatal-fight", "--players", "3", "--games", "16", "--seed", "7", "--json", "--workers", workers)
+        assert result.exit_code == 0, result.output
+        outs.append(json.loads(result.output))
+    for key in ("game", "players", "games", "seed", "agent", "wins", "win_rate", "ci95", "rounds", "timeouts",
+                "errors", "games_per_second"):
+        assert key in outs[0]
+    assert set(outs[0]["rounds"]) >= {"median", "p95"}
+    for out in outs:
+        out.pop("games_per_second")
+    assert outs[0] == outs[1]
+    assert outs[0]["seed"] == 7 and outs[0]["errors"] == 0
+
+
+def test_trace_replays_one_game(in_repo):
+    result = run("fatal-fight", "--players", "2", "--seed", "7", "--game", "3", "--trace")
+    assert result.exit_code == 0, result.output
+    assert "-- round 1" in result.output and "game 3:" in result.output
+
+
+def test_unknown_agent_is_a_usage_problem(in_repo):
+    result = CliRunner().invoke(main, ["simulate", "fatal-fight", "--agent", "genius", "--games", "2"])
+    assert result.exit_code != 0 and "unknown agent" in result.output
