@@ -1,0 +1,51 @@
+"""Saddle-stitch imposition as arithmetic: every page once, folded stack reads in order."""
+import pytest
+from reportlab.lib.pagesizes import A4, A5, landscape
+
+from generator.rulebook.booklet import booklet_sheets, padded, reading_order, saddle_sides
+
+
+def test_padding_to_a_multiple_of_four():
+    assert [padded(n) for n in (1, 2, 3, 4, 5, 8, 9, 13, 16, 17)] == [4, 4, 4, 4, 8, 8, 12, 16, 16, 20]
+
+
+def test_eight_pages_known_order():
+    # sheet 1: front 8|1, back 2|7; sheet 2: front 6|3, back 4|5 (1-based)
+    assert saddle_sides(8) == [(7, 0), (1, 6), (5, 2), (3, 4)]
+
+
+def test_blank_padding_goes_to_the_end():
+    assert saddle_sides(5) == [(None, 0), (1, None), (None, 2), (3, 4)]
+
+
+@pytest.mark.parametrize("n", range(1, 41))
+def test_every_page_once_and_the_folded_stack_reads_in_order(n):
+    sides = saddle_sides(n)
+    total = padded(n)
+    assert len(sides) == total // 2                      # 2 sides per sheet, 4 pages per sheet
+    pages = [p for side in sides for p in side if p is not None]
+    assert sorted(pages) == list(range(n))
+    assert reading_order(sides) == [p if p < n else None for p in range(total)]
+    for left, right in sides:                            # facing pages across the fold add up
+        if left is not None and right is not None:
+            assert left + right == total - 1
+
+
+def test_a5_pages_fill_the_halves_of_a4_landscape():
+    sheets = booklet_sheets(6, A5)
+    assert len(sheets) == 4
+    w, h = landscape(A4)
+    for sheet in sheets:
+        assert sheet.size == (w, h)
+        left, right = sheet.slots
+        assert left.scale == pytest.approx(1.0, abs=1e-3)
+        assert left.x == pytest.approx(w / 2 - A5[0]) and right.x == pytest.approx(w / 2)
+        assert left.y == pytest.approx((h - A5[1]) / 2, abs=0.5)
+
+
+def test_a4_pages_are_scaled_into_the_halves():
+    sheet = booklet_sheets(4, A4)[0]
+    w, h = landscape(A4)
+    left, right = sheet.slots
+    assert left.scale == pytest.approx(min(w / 2 / A4[0], h / A4[1]))
+    assert left.x + A4[0] * left.scale == pytest.approx(w / 2)    # pages meet at the fold

@@ -1,0 +1,131 @@
+"""The fixture rulebook end to end in-process: outline, contents, data-driven numbers, errors."""
+import io
+import re
+
+import pypdfium2 as pdfium
+import pytest
+
+from generator.errors import ContentError
+from generator.manifest import manifest_of
+from generator.rulebook import build_rulebook, compose
+from generator.rulebook.booklet import padded
+
+
+def pdf_text(data: bytes) -> list[str]:
+    pdf = pdfium.PdfDocument(io.BytesIO(data))
+    return [pdf[i].get_textpage().get_text_bounded() for i in range(len(pdf))]
+
+
+def test_outline_has_every_heading_and_the_contents(composed):
+    _game, book = composed
+    pdf = pdfium.PdfDocument(io.BytesIO(book.pdf))
+    outline = [(b.level, b.get_title(), b.get_dest().get_index() + 1) for b in pdf.get_toc()]
+    titles = [t for _, t, _ in outline]
+    assert titles[0] == "目次"
+    expected = [(f"{h.number} " if h.number else "") + h.title for h in book.headings]
+    assert titles[1:] == expected
+    assert [lvl for lvl, _, _ in outline[1:]] == [h.outline_level for h in book.headings]
+    for (_, _, page), h in zip(outline[1:], book.headings):
+        assert page == book.heading_pages[h.key]
+
+
+def test_contents_page_lists_headings_with_their_pages(composed):
+    _game, book = composed
+    pages = pdf_text(book.pdf)
+    toc = pages[1].replace("\r\n", "\n")
+    assert toc.startswith("目次")
+    for h in book.headings:
+        if h.level <= 2:
+            assert re.search(rf"{re.escape(h.title)}\s*{book.heading_pages[h.key]}\b", toc), h.title
+    assert book.pages == len(pages)
+
+
+def test_only_embedded_fonts_and_byte_identical_rebuilds(composed):
+    game, book = composed
+    for data in (book.pdf, book.booklet):
+        fonts = set(re.findall(rb"/BaseFont\s*/([A-Za-z0-9+\-_]+)", data))
+        assert fonts and all(b"+" in f for f in fonts), fonts
+        assert b"/FontFile2" in data and b"Helvetica" not in data
+    again = compose(game, booklet=True)
+    assert again.pdf == book.pdf and again.booklet == book.booklet
+
+
+def test_component_table_matches_the_manifest(composed):
+    game, book = composed
+    manifest = manifest_of(game)
+    assert [(r["id"], r["found"]) for r in book.component_rows] == \
+        [(c["id"], c["found"]) for c in manifest["components"]]
+    text = "\n".join(pdf_text(book.pdf)).replace("\r\n", "\n")
+    printed = re.findall(r"(\S+) (?:カード|タイル|ボード|トークン) \d+×\d+mm (\d+)$", text, re.M)
+    assert [int(n) for _, n in printed] == [c["found"] for c in manifest["components"]]
+
+
+def test_numbers_come_from_the_data(composed):
+    _game, book = composed
+    text = pdf_text(book.pdf)
+    assert "このゲームには4枚のヒーローカードがあります。開始ライフは10です。" in text[2].replace("\r\n", "")
+    assert "ヒーローを2枚選ぶ。" in "".join(text)
+
+
+def test_glossary_lists_the_icons_the_cards_use(composed):
+    _game, book = composed
+    assert [(r["icon"], r["cards"]) for r in book.glossary_rows] == [("guard", 2)]
+
+
+def test_booklet_has_two_pages_per_sheet_side(composed):
+    _game, book = composed
+    sheets = pdfium.PdfDocument(io.BytesIO(book.booklet))
+    assert len(sheets) == padded(book.pages) // 2
+    w, h = sheets[0].get_size()
+    assert w > h                                          # A4 landscape
+    first = sheets[0].get_textpage().get_text_bounded()
+    assert "ちいさなゲーム" in first                       # the cover sits on the first side
+
+
+def test_changing_a_count_changes_the_rulebook(tiny_book, tmp_path):
+    heroes = tiny_book / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace("count: 2", "count: 5"))
+    game_yaml = tiny_book / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("expected: 4", "expected: 7"))
+    out = tmp_path / "out"
+    written = build_rulebook(tiny_book, out)
+    assert written == [out / "rulebook.pdf"]
+    text = "".join(pdf_text((out / "rulebook.pdf").read_bytes())).replace("\r\n", "")
+    assert "このゲームには7枚のヒーローカードがあります。" in text
+    assert "ヒーローを5枚選ぶ。" in text
+
+
+def test_a_missing_card_is_a_located_error_and_nothing_is_written(tiny_book, tmp_path):
+    md = tiny_book / "rulebook" / "01-overview.md"
+    md.write_text(md.read_text().replace("card:heroes/knight", "card:heroes/paladin"))
+    with pytest.raises(ContentError) as info:
+        build_rulebook(tiny_book, tmp_path / "out")
+    [problem] = [p for p in info.value.problems if p.severity == "error"]
+    assert problem.location.path.endswith("rulebook/01-overview.md") and problem.location.line == 13
+    assert "paladin" in problem.message
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("source, line, needle", [
+    ("{{ card('heroes', 'nobody') }}", 3, "no card 'nobody'"),
+    ("{{ components.heros.found }}", 3, "did you mean 'heroes'"),
+    ("[x](#nowhere)", 3, "unknown heading"),
+    ("> [!NOPE]\n> x", 3, "unknown note type"),
+    ("<div>x</div>", 3, "raw HTML"),
+    ("文中の{{ card('heroes', 'knight') }}画像", 3, "stand alone"),
+    ("{{ count('heroes', colour='red') }}", 3, "no field 'colour'"),
+])
+def test_reference_errors_point_at_the_markdown_line(tiny_book, source, line, needle):
+    md = tiny_book / "rulebook" / "03-extra.md"
+    md.write_text(f"# 追加\n\n{source}\n", encoding="utf-8")
+    with pytest.raises(ContentError) as info:
+        compose(tiny_book)
+    found = [(p.location.line, p.message) for p in info.value.problems
+             if p.severity == "error" and p.location.path.endswith("03-extra.md")]
+    assert found and found[0][0] == line and needle in found[0][1], info.value.problems
+
+
+def test_a4_paper(tiny_book):
+    book = compose(tiny_book, paper="a4")
+    pdf = pdfium.PdfDocument(io.BytesIO(book.pdf))
+    assert pdf[0].get_size() == pytest.approx((595.28, 841.89), abs=0.1)
