@@ -214,15 +214,16 @@ class GreedyAgent:
         launchers = [x for x in subsets if x[1] & LAUNCH]
         groups = state.groups
         swollen = [combat.over_cap(state, g) > 0 for g in groups]
-        cache = {}
+        cache, by_sig = {}, {}
         here = state.pos[s]
         squares = [here]
         if state.free_moves > 0:
             squares += [q for q in NEIGHBOURS[here] if q not in state.blocked]
-        partner_ap = self.partner_potential(state, s)
+        boss = setup.boss
+        boss_k = state.boss_group()
+        partner_ap = self.partner_potential(state, s) if boss_k is not None else {}
         n2 = setup.rules["n2"]
         n2_bonus = setup.rules["n2_bonus"]
-        boss = setup.boss
         damage_plan = combat.damage_plan
         best = None
         for square in squares:
@@ -236,29 +237,36 @@ class GreedyAgent:
                 if not in_reach and not launchers:
                     continue
                 cqb = area == (0 if k < 3 else 2)
-                help_ap = partner_ap.get(square, 0) if boss in groups[k] else 0
-                for ap, flags, grapples, cards in (subsets if in_reach else launchers):
-                    pierce = flags & PIERCE
-                    if cqb:
-                        if n2:
-                            ap += grapples * n2_bonus
-                        else:
-                            pierce = PIERCE
-                    rng = flags & RANGE
-                    ckey = (k, ap, pierce, rng)
-                    value = cache.get(ckey)
-                    if value is None:
-                        killed = damage_plan(state, k, ap, pierce, rng)
-                        value = cache[ckey] = kill_value(state, k, killed, swollen[k]) if killed else 0.0
-                    if value < BOSS_VALUE and help_ap:
-                        killed = damage_plan(state, k, ap + help_ap, pierce, rng)
-                        if killed and boss in [groups[k][i] for i in killed]:
-                            value = 0.9 * kill_value(state, k, killed, swollen[k])
-                    if value <= 0:
-                        continue
-                    value -= CARD_COST * len(cards) + move_cost
-                    if best is None or value > best[0]:
-                        best = (value, cards, k, square)
+                help_ap = partner_ap.get(square, 0) if k == boss_k else 0
+                sig = (k, in_reach, cqb, help_ap)
+                found = by_sig.get(sig, False)
+                if found is False:
+                    found = None
+                    for ap, flags, grapples, cards in (subsets if in_reach else launchers):
+                        pierce = flags & PIERCE
+                        if cqb:
+                            if n2:
+                                ap += grapples * n2_bonus
+                            else:
+                                pierce = PIERCE
+                        rng = flags & RANGE
+                        ckey = (k, ap, pierce, rng)
+                        value = cache.get(ckey)
+                        if value is None:
+                            killed = damage_plan(state, k, ap, pierce, rng)
+                            value = cache[ckey] = kill_value(state, k, killed, swollen[k]) if killed else 0.0
+                        if value < BOSS_VALUE and help_ap:
+                            killed = damage_plan(state, k, ap + help_ap, pierce, rng)
+                            if killed and boss in [groups[k][i] for i in killed]:
+                                value = 0.9 * kill_value(state, k, killed, swollen[k])
+                        if value <= 0:
+                            continue
+                        value -= CARD_COST * len(cards)
+                        if found is None or value > found[0]:
+                            found = (value, cards)
+                    by_sig[sig] = found
+                if found is not None and (best is None or found[0] - move_cost > best[0]):
+                    best = (found[0] - move_cost, found[1], k, square)
         self.memo = (memo_key, best)
         return best
 
