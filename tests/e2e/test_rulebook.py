@@ -1,0 +1,76 @@
+"""`pnp rulebook` end to end: the fixture rulebook, the shipped games, located errors."""
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import shutil
+
+import pypdfium2 as pdfium
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.usefixtures("in_repo")
+GAMES = sorted(p.parent.parent.name for p in (REPO / "content").glob("*/rulebook/*.md")
+               if (p.parent.parent / "game.yaml").is_file())
+
+
+def pnp(*args, cwd=REPO):
+    proc = subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+    assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr
+    return proc
+
+
+@pytest.fixture
+def book_game(tmp_path):
+    """The tiny test game with the rulebook fixture of tests/unit/rulebook."""
+    target = tmp_path / "tiny"
+    shutil.copytree(REPO / "tests" / "data" / "tiny", target)
+    shutil.copytree(REPO / "tests" / "unit" / "rulebook" / "data" / "rulebook", target / "rulebook")
+    return target
+
+
+def test_writes_rulebook_and_booklet(book_game, tmp_path):
+    out = tmp_path / "out"
+    proc = pnp("rulebook", book_game, "--booklet", "-o", out)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["rulebook-booklet.pdf", "rulebook.pdf"]
+    pdf = pdfium.PdfDocument(out / "rulebook.pdf")
+    assert pdf[0].get_size() == pytest.approx((419.53, 595.28), abs=0.1)       # A5 by default
+    assert len(list(pdf.get_toc())) >= 4
+
+
+def test_missing_card_exits_1_with_file_and_line(book_game, tmp_path):
+    md = book_game / "rulebook" / "01-overview.md"
+    md.write_text(md.read_text(encoding="utf-8").replace("card:heroes/knight", "card:heroes/ghost"),
+                  encoding="utf-8")
+    proc = pnp("rulebook", book_game, "-o", tmp_path / "out")
+    assert proc.returncode == 1
+    assert re.search(r"rulebook/01-overview\.md:13: no card 'ghost' in component 'heroes'", proc.stdout), proc.stdout
+    assert not (tmp_path / "out" / "rulebook.pdf").exists()
+
+
+def test_unknown_game_is_a_usage_error():
+    proc = pnp("rulebook", "no-such-game")
+    assert proc.returncode == 2 and "unknown game" in proc.stderr
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_shipped_game_rulebook_matches_its_manifest(game, tmp_path):
+    out = tmp_path / game
+    proc = pnp("rulebook", game, "-o", out)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    data = (out / "rulebook.pdf").read_bytes()
+    fonts = set(re.findall(rb"/BaseFont\s*/([A-Za-z0-9+\-_]+)", data))
+    assert fonts and all(b"+" in f for f in fonts) and b"Helvetica" not in data
+    pdf = pdfium.PdfDocument(io.BytesIO(data))
+    outline = [b.get_title() for b in pdf.get_toc()]
+    assert outline[0] == "目次" and len(outline) > 10
+    text = "\n".join(pdf[i].get_textpage().get_text_bounded() for i in range(len(pdf))).replace("\r\n", "\n")
+    manifest = json.loads(pnp("manifest", game, "--json").stdout)
+    printed = re.findall(r"(?:カード|タイル|ボード|トークン) \d+×\d+mm (\d+)$", text, re.M)
+    assert [int(n) for n in printed] == [c["found"] for c in manifest["components"]]
