@@ -27,7 +27,9 @@ class BuildResult:
 
 def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validate: bool = True,
                workers: int | None = None, reporter=None) -> BuildResult:
-    game, cards, problems = check_content(path)
+    # One pass: faces are instantiated (and checked) as they are painted, so memory stays flat;
+    # the PDF is only written if no face had a problem.
+    game, cards, problems = check_content(path, check_faces=False)
     result = BuildResult(problems=problems)
     if not result.ok:
         return result
@@ -40,5 +42,10 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
             if not verdict.passed:
                 return result
     pdf = render_print_pdf(cards, loaded.profile, title=game.title)
+    for faces in cards.faces:
+        faces.check_all()  # faces no page showed are checked too
+    result.problems.extend(cards.problems)
+    if not result.ok:
+        return result
     result.written.append(write_atomic(Path(out_dir) / f"print-{loaded.paper_name}.pdf", pdf))
     return result

@@ -6,6 +6,7 @@ each component's front and back layouts, and instantiates them. Painting is else
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,20 +23,69 @@ from .layout.template import LayoutLoader, layout_search_path
 DEFAULT_BLEED_PT = 3 * 72 / 25.4
 
 
+class _LazyOps:
+    """Ops per record, instantiated on demand and forgotten soon after.
+
+    Memory stays flat however large the deck: a face is instantiated when it is painted or
+    checked, kept in a small cache (copies and duplex backs reuse it), then dropped. Problems
+    of a face are reported the first time it is instantiated, never twice.
+    """
+
+    def __init__(self, size: int, make, problems: list, cache_size: int = 32):
+        self.size, self.make, self.problems, self.cache_size = size, make, problems, cache_size
+        self._cache: OrderedDict = OrderedDict()
+        self._checked: set = set()
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int):
+        if not 0 <= index < self.size:
+            raise IndexError(index)
+        ops = self._cache.get(index)
+        if ops is None:
+            ops, found = self.make(index)
+            if index not in self._checked:
+                self._checked.add(index)
+                self.problems.extend(found)
+            self._cache[index] = ops
+            if len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(index)
+        return ops
+
+    def check_all(self) -> None:
+        for index in range(self.size):
+            if index not in self._checked:
+                self.make_and_check(index)
+
+    def make_and_check(self, index: int) -> None:
+        _ops, found = self.make(index)
+        self._checked.add(index)
+        self.problems.extend(found)
+
+
 @dataclass
 class Faces:
-    """Instantiated ops of one component: one entry per record (copies share them)."""
+    """Drawing ops of one component's faces: ``fronts[i]`` and ``backs[i]`` per record."""
 
     component: object
-    fronts: list                 # ops per record
-    backs: list | None           # ops per record (per-card backs) or a single-item list (shared back)
+    fronts: _LazyOps
+    backs: _LazyOps | None       # per record (per-card backs) or one entry (a shared back)
     copies: list                 # record index for every printed card, in order
     layout_files: tuple = ()
 
     def back_for(self, record_index: int):
         if self.backs is None:
             return None
-        return self.backs[record_index] if len(self.backs) > 1 or self.component.back_per_card else self.backs[0]
+        return self.backs[record_index if self.component.back_per_card else 0]
+
+    def check_all(self) -> None:
+        """Instantiate every face once so all its problems are known (nothing is kept)."""
+        self.fronts.check_all()
+        if self.backs is not None:
+            self.backs.check_all()
 
 
 @dataclass
@@ -129,11 +179,14 @@ class CardBuilder:
     def printable(self):
         return [c for c in self.game.components if c.layout]
 
-    def build(self, components=None) -> CardSet:
+    def build(self, components=None, check: bool = True) -> CardSet:
+        """Faces of every printable component; ``check`` instantiates them all now (validation)."""
         result = CardSet(self.game, self.fonts, self.icons)
         for component in components or self.printable():
             faces = self.component_faces(component, result.problems)
             if faces is not None:
+                if check:
+                    faces.check_all()
                 result.faces.append(faces)
         return result
 
@@ -148,22 +201,24 @@ class CardBuilder:
         inst = Instantiator(self.fonts, self.icons, self.game.root, component.size_pt, self.bleed, self.expr)
         base = self.base_context(component)
         records = self.tables[component.id]
-        fronts, backs = [], [] if back else None
-        for i, record in enumerate(records):
-            raw = component.records[i]
-            ctx = CardContext({**base, "card": {**record, "_index": i}},
-                              self.game.where(raw) or component.location, f"{component.id}[{i}]")
-            ops, found = inst.instantiate(front, ctx)
-            fronts.append(ops)
-            problems.extend(found)
-            if back and (component.back_per_card or i == 0):
-                card = {**record, "_index": i} if component.back_per_card else {}
-                back_ctx = CardContext({**base, "card": card}, ctx.location if component.back_per_card
-                                       else component.location, ctx.field_prefix if component.back_per_card
-                                       else f"{component.id}.back")
-                ops, found = inst.instantiate(back, back_ctx)
-                backs.append(ops)
-                problems.extend(found)
+
+        def card_context(i: int) -> CardContext:
+            where = self.game.where(component.records[i]) or component.location
+            return CardContext({**base, "card": {**records[i], "_index": i}}, where, f"{component.id}[{i}]")
+
+        def make_front(i: int):
+            return inst.instantiate(front, card_context(i))
+
+        def make_back(i: int):
+            if component.back_per_card:
+                return inst.instantiate(back, card_context(i))
+            shared = CardContext({**base, "card": {}}, component.at("back"), f"{component.id}.back")
+            return inst.instantiate(back, shared)
+
+        fronts = _LazyOps(len(records), make_front, problems)
+        backs = None
+        if back is not None:
+            backs = _LazyOps(len(records) if component.back_per_card else 1, make_back, problems)
         copies = [i for i, r in enumerate(component.records) for _ in range(copies_of(r))]
         files = tuple(front.files) + (tuple(back.files) if back else ())
         return Faces(component, fronts, backs, copies, files)

@@ -20,14 +20,16 @@ class ValidateResult:
         return not any(p.severity == "error" for p in self.problems)
 
 
-def check_content(path: Path):
-    """Load the game and instantiate every face: schema, references, counts, layouts, fit.
+def check_content(path: Path, check_faces: bool = True):
+    """Load the game and (with ``check_faces``) instantiate every face: schema, references,
+    counts, layouts, fit. Without it faces are checked lazily as they are painted; problems
+    then collect in ``cards.problems``.
 
-    Returns (game, card set, problems). Raises ContentError when the data itself cannot load.
+    Returns (game, card set, problems so far). Raises ContentError when the data cannot load.
     """
     game = load_game(path)
     builder = CardBuilder(game)
-    cards = builder.build()
+    cards = builder.build(check=check_faces)
     return game, cards, list(cards.problems) + list(game.warnings)
 
 

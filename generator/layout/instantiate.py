@@ -20,6 +20,7 @@ __all__ = ["Op", "CardContext", "Instantiator"]
 
 _CARD_FIELD = re.compile(r"card\.([A-Za-z_][A-Za-z0-9_]*)|card\[['\"]([^'\"]+)['\"]\]")
 MAX_REPEAT = 500
+TEXT_CACHE_SIZE = 512
 
 
 @dataclass
@@ -288,9 +289,12 @@ class Instantiator:
         key = (markup, size, w, h, leading, min_size, align, valign, icon_scale)
         block = self._text_cache.get(key)
         if block is None:
-            block = self._text_cache[key] = self.layout_text(
-                markup, self.fonts, size=size, width=w, height=h, leading=leading, min_size=min_size,
-                align=align, valign=valign, icon_names=self.icon_names, icon_scale=icon_scale)
+            block = self.layout_text(markup, self.fonts, size=size, width=w, height=h, leading=leading,
+                                     min_size=min_size, align=align, valign=valign, icon_names=self.icon_names,
+                                     icon_scale=icon_scale)
+            if len(self._text_cache) >= TEXT_CACHE_SIZE:  # bounded: unique texts must not pile up
+                self._text_cache.pop(next(iter(self._text_cache)))
+            self._text_cache[key] = block
         self._text_problems(block, scope, source, box_id, size)
         return block
 
