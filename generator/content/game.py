@@ -299,21 +299,36 @@ def _check_unique_ids(loader):
 
 
 def _record_ids(table) -> set:
+    """Ids a reference may name: records of a list, or of the lists inside a mapping (map.yaml's
+    nodes and areas), plus a mapping's own keys."""
     if isinstance(table, list):
-        return {r.get("id") for r in table if isinstance(r, dict)}
+        return {r.get("id") for r in table if isinstance(r, dict) and "id" in r}
     if isinstance(table, dict):
-        return set(table)
+        ids = set(table)
+        for value in table.values():
+            if isinstance(value, list):
+                ids |= _record_ids(value)
+        return ids
     return set()
+
+
+def _ref_table(tables, target: str):
+    """``to: map.nodes`` names a list inside a data file; ``to: enemies`` a whole table."""
+    head, _, rest = target.partition(".")
+    table = tables.get(head)
+    for key in rest.split(".") if rest else []:
+        table = table.get(key) if isinstance(table, dict) else None
+    return table
 
 
 def _check_refs(loader, tables):
     for use in loader.refs:
-        unknown = [t for t in use.targets if t not in tables]
+        unknown = [t for t in use.targets if _ref_table(tables, t) is None]
         if unknown:
             loader.problems.append(Problem(use.location, use.field,
                                            f"reference to unknown component {unknown[0]!r}{did_you_mean(unknown[0], tables)}"))
             continue
-        ids = set().union(*(_record_ids(tables[t]) for t in use.targets))
+        ids = set().union(*(_record_ids(_ref_table(tables, t)) for t in use.targets))
         if use.value not in ids:
             loader.problems.append(Problem(use.location, use.field,
                                            f"no {'/'.join(use.targets)} record with id {use.value!r}{did_you_mean(use.value, ids)}"))

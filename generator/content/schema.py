@@ -28,7 +28,7 @@ _OPTIONS = {
     "tagged": {"tag", "variants"},
 }
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")  # no alpha: print files stay opaque
 _LANG = re.compile(r"^[a-z]{2}$")
 MISSING = object()
 

@@ -81,7 +81,10 @@ def scalar_value(node: yaml.ScalarNode):
     """The plain Python value of a scalar (int, float, bool, None, str); dates stay strings."""
     if node.tag in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"):
         return node.value
-    return _SCALAR_LOADER.construct_object(node)
+    # Call the constructor directly: construct_object() would cache every node it sees in the
+    # shared loader, keeping whole files alive for the life of the process.
+    constructor = _SCALAR_LOADER.yaml_constructors.get(node.tag)
+    return node.value if constructor is None else constructor(_SCALAR_LOADER, node)
 
 
 class NodeBudget:

@@ -20,6 +20,7 @@ __all__ = ["Op", "CardContext", "Instantiator"]
 
 _CARD_FIELD = re.compile(r"card\.([A-Za-z_][A-Za-z0-9_]*)|card\[['\"]([^'\"]+)['\"]\]")
 MAX_REPEAT = 500
+_UNSET = object()
 TEXT_CACHE_SIZE = 512
 
 
@@ -131,7 +132,7 @@ class Instantiator:
             return None
         value = str(value).strip()
         from reportlab.lib import colors
-        if re.fullmatch(r"#(?:[0-9a-fA-F]{3}){1,2}(?:[0-9a-fA-F]{2})?", value) or isinstance(
+        if re.fullmatch(r"#(?:[0-9a-fA-F]{3}){1,2}", value) or isinstance(
                 getattr(colors, value, None), colors.Color):
             return value
         raise ValueError(f"{value!r} is not a colour")
@@ -150,18 +151,26 @@ class Instantiator:
                     self._report(scope, where, box_id, "box has no type and overrides no inherited box")
                     continue
                 repeat = self.expr.evaluate(box["repeat"], scope.values) if "repeat" in box else None
-                items = self._repeat_items(repeat)
-                for n, item in enumerate(items):
-                    if repeat is not None:
+                if repeat is None:
+                    self._box(box, scope, out, box_id, where, origin, 0)
+                    continue
+                # A repeat sets i/item for its box and everything inside it; an outer
+                # repeat's values come back afterwards (nested repeats work).
+                saved = (scope.values.get("i", _UNSET), scope.values.get("item", _UNSET))
+                try:
+                    for n, item in enumerate(self._repeat_items(repeat)):
                         scope.values["i"], scope.values["item"] = n, item
-                    self._box(box, scope, out, box_id, where, origin, n)
+                        self._box(box, scope, out, box_id, where, origin, n)
+                finally:
+                    for key, value in zip(("i", "item"), saved):
+                        if value is _UNSET:
+                            scope.values.pop(key, None)
+                        else:
+                            scope.values[key] = value
             except ExprError as exc:
                 self._report(scope, exc.location or where, box_id, exc.message)
             except ValueError as exc:
                 self._report(scope, where, box_id, str(exc))
-            finally:
-                scope.values.pop("i", None)
-                scope.values.pop("item", None)
 
     def _repeat_items(self, repeat):
         if repeat is None:
@@ -193,8 +202,9 @@ class Instantiator:
             op.style = self._shape_style(box, scope, where, box_id)
             if kind in ("rect", "roundrect"):
                 op.style["r"] = self._length(box, "r", scope)
-            elif kind == "line":
-                op.payload = (self._length(box, "x2", scope) + origin[0], self._length(box, "y2", scope) + origin[1])
+            elif kind == "line":  # the end point moves with the repeat offset like the start
+                op.payload = (self._length(box, "x2", scope) + x - self._length(box, "x", scope),
+                              self._length(box, "y2", scope) + y - self._length(box, "y", scope))
                 op.style["cap"] = self._value(box, "cap", scope, "butt")
             elif kind == "polygon":
                 op.payload = self._points(box, scope)

@@ -38,9 +38,6 @@ class Painter:
     # -- one op ------------------------------------------------------------------------------
     def _op(self, c, op: Op):
         c.saveState()
-        if op.opacity < 1:
-            c.setFillAlpha(op.opacity)
-            c.setStrokeAlpha(op.opacity)
         if op.rotate:
             cx, cy = op.x + op.w / 2, self.card_h - (op.y + op.h / 2)
             c.translate(cx, cy)
@@ -49,19 +46,21 @@ class Painter:
         getattr(self, f"_{op.kind}")(c, op)
         c.restoreState()
 
-    def _style(self, c, style) -> tuple[bool, bool]:
+    def _style(self, c, style, opacity: float = 1.0) -> tuple[bool, bool]:
         fill, stroke = style.get("fill"), style.get("stroke")
+        # setFillColor resets the alpha, so the opacity goes with each colour.
+        alpha = opacity if opacity < 1 else None
         if fill:
-            c.setFillColor(color(fill))
+            c.setFillColor(color(fill), alpha=alpha)
         if stroke:
-            c.setStrokeColor(color(stroke))
+            c.setStrokeColor(color(stroke), alpha=alpha)
             c.setLineWidth(style.get("stroke_width", 0.5))
             if style.get("dash"):
                 c.setDash(style["dash"])
         return bool(fill), bool(stroke)
 
     def _rect(self, c, op):
-        fill, stroke = self._style(c, op.style)
+        fill, stroke = self._style(c, op.style, op.opacity)
         y = self.card_h - op.y - op.h
         r = op.style.get("r") or 0
         if r > 0:
@@ -72,18 +71,18 @@ class Painter:
     _roundrect = _rect
 
     def _ellipse(self, c, op):
-        fill, stroke = self._style(c, op.style)
+        fill, stroke = self._style(c, op.style, op.opacity)
         y = self.card_h - op.y - op.h
         c.ellipse(op.x, y, op.x + op.w, y + op.h, fill=fill, stroke=stroke)
 
     def _line(self, c, op):
-        self._style(c, {**op.style, "fill": None})
+        self._style(c, {**op.style, "fill": None}, op.opacity)
         c.setLineCap({"butt": 0, "round": 1, "square": 2}.get(op.style.get("cap"), 0))
         x2, y2 = op.payload
         c.line(op.x, self.card_h - op.y, x2, self.card_h - y2)
 
     def _polygon(self, c, op):
-        fill, stroke = self._style(c, op.style)
+        fill, stroke = self._style(c, op.style, op.opacity)
         path = c.beginPath()
         for k, (px, py) in enumerate(op.payload):
             x, y = op.x + px, self.card_h - (op.y + py)
@@ -92,7 +91,7 @@ class Painter:
         c.drawPath(path, fill=fill, stroke=stroke)
 
     def _path(self, c, op):
-        fill, stroke = self._style(c, op.style)
+        fill, stroke = self._style(c, op.style, op.opacity)
         segments, viewbox = op.payload
         vx, vy, vw, vh = viewbox
         sx, sy = (op.w / vw if op.w else 1.0), (op.h / vh if op.h else 1.0)
