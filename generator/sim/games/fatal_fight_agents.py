@@ -116,7 +116,18 @@ class GreedyAgent:
             if acts >= 2 and not setup.c_attack[c] and (setup.c_draw[c] or _has_op(setup, c, "draw")) \
                     and not setup.c_strike[c]:
                 return (PLAY, c)
-        best = self.best_chain(state, s)
+        rally = self.rally(state)
+        keep = ()
+        if rally is not None:
+            later = any(state.status[q] == ACTIVE for q in range(s + 1, state.n))
+            if state.pos[s] != rally and state.free_moves > 0:
+                step = min((q for q in NEIGHBOURS[state.pos[s]] if q not in state.blocked),
+                           key=lambda q: (abs(q // 3 - rally // 3) + abs(q % 3 - rally % 3), q), default=None)
+                if step is not None:
+                    return (MOVE, step)
+            if later:  # hold the attack cards the boss chain will need; the last player opens it
+                keep = self.reserve(state, s)
+        best = self.best_chain(state, s, keep)
         downs = [t for t in range(state.n) if state.status[t] == DOWN]
         if downs and acts >= rules["saving_actions"] and len(hand) >= rules["saving_cards"] and \
                 (len(downs) >= 2 or state.boss_group() is None) and (best is None or best[0] < BOSS_VALUE):
@@ -143,7 +154,7 @@ class GreedyAgent:
         if state.pickups.get(state.pos[s]) and state.free_moves >= rules["pickup_move_cost"] and \
                 len(state.carry[s]) < state.max_carry[s]:
             return (TAKE, -1)
-        if state.free_moves > 0:
+        if state.free_moves > 0 and rally is None:
             square = self.safest(state, s)
             if square != state.pos[s]:
                 return (MOVE, square)
@@ -192,16 +203,34 @@ class GreedyAgent:
                 continue
             yield (ITEM, c)
 
-    def best_chain(self, state, s):
+    def rally(self, state):
+        """Boss rounds: the square everyone gathers on — the boss's own square (CQB pierce carries
+        through the grunts in front of it), or the centre of its line if that is blocked."""
+        if not self.combo:
+            return None
+        k = state.boss_group()
+        if k is None:
+            return None
+        square = (0 if k < 3 else 2) * 3 + k % 3
+        return square if square not in state.blocked else 3 + k % 3
+
+    def reserve(self, state, s):
+        """The attack cards a partner would add to the boss chain (its best ``actions`` of them)."""
+        setup = self.setup
+        mine = sorted((c for c in state.hand[s] if setup.c_attack[c] and state.life[s] > setup.c_life_cost[c]),
+                      key=lambda c: (-setup.c_ap[c], c))
+        return tuple(mine[:state.actions[s]])
+
+    def best_chain(self, state, s, keep=()):
         """The best (value, cards, target, square) reachable this turn, or None (memoised per
         position in the turn: hand, actions, square, moves and board)."""
         setup = self.setup
         acts = state.actions_left
         life = state.life[s]
-        attack = [c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c]]
+        attack = [c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c] and c not in keep]
         if not attack or acts < 1:
             return None
-        memo_key = (state.round_id, state.turn_pos, acts, tuple(state.hand[s]), state.pos[s], state.free_moves,
+        memo_key = (keep, state.round_id, state.turn_pos, acts, tuple(state.hand[s]), state.pos[s], state.free_moves,
                     tuple(map(tuple, state.groups)), tuple(state.pos), tuple(state.status))
         if self.memo is not None and self.memo[0] == memo_key:
             return self.memo[1]
@@ -314,6 +343,10 @@ class GreedyAgent:
         ks = combat.targets(state, square, state.chain_flags)
         base = max((attack_value(state, s, square, k, state.chain_ap, state.chain_flags, state.grapples)
                     for k in ks), default=0.0)
+        others = 0
+        for p in state.partners[1:]:
+            aps = sorted((setup.c_ap[c] for c in state.hand[p] if setup.c_attack[c]), reverse=True)
+            others += sum(aps[:state.actions[p] - state.partner_used.get(p, 0)])
         hits = len(state.chain) + state.chain_hits
         min_hits = setup.rules["combo_bonus_min_hits"]
         for j in range(1, min(limit, len(mine)) + 1):
@@ -324,6 +357,11 @@ class GreedyAgent:
                 flags |= setup.c_flags[c]
             ks2 = combat.targets(state, square, flags)
             value = max((attack_value(state, s, square, k, ap, flags, state.grapples) for k in ks2), default=0.0)
+            if value < BOSS_VALUE and others:
+                boosted = max((attack_value(state, s, square, k, ap + others, flags, state.grapples)
+                               for k in ks2), default=0.0)
+                if boosted >= BOSS_VALUE:
+                    value = boosted
             gold = max(0, hits + j - min_hits + 1) - max(0, hits - min_hits + 1)
             if value > base + 0.5 or (gold > 0 and q < state.turn_pos):
                 return (JOIN, add[0])

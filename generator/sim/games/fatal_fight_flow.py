@@ -23,7 +23,7 @@ class Flow:
         self.stage_drawn, self.stage_card, self.round_in_stage = 0, None, 0
         self.boss_placed, self.boss_alive = False, True
         boss = setup.bosses[stage]
-        self.elife[setup.boss] = boss["life"]
+        self.elife[setup.boss] = boss["life"] + self.boss_bonus(boss)
         self.boss_deck = list(range(len(boss["skills"])))
         shuffle(self.boss_deck, rng)
         pool = self.enemy_deck + self.enemy_discard
@@ -44,6 +44,10 @@ class Flow:
             self.refresh_gym()
         self.shop_queue = list(range(self.n))
         self.next_shopper()
+
+    def boss_bonus(self, boss) -> int:
+        """G2 scaling: boss life (and min_life) + life_per_extra_character per character beyond the minimum."""
+        return boss["per_extra"] * max(0, self.n - self.setup.rules["min_characters"])
 
     def refresh_gym(self) -> None:
         mode = self.setup.rules["gym_refresh"]
@@ -103,12 +107,12 @@ class Flow:
         gold, step = sum(self.gold), rules["fb_step"] * self.n
         removed = min(len(boss["rage"]), rules["fb_max_rage"], gold // step)
         gold -= removed * step
-        lowered = min(boss["life"] - boss["min_life"], gold // step)
+        lowered = min(boss["life"] - boss["min_life"], gold // step)  # the same bonus is added to both
         gold -= lowered * step
         n_skills = len(boss["skills"])
         self.boss_deck.extend(n_skills + i for i in range(removed, len(boss["rage"])))
         shuffle(self.boss_deck, self.rng)
-        self.elife[self.setup.boss] = boss["life"] - lowered
+        self.elife[self.setup.boss] = boss["life"] + self.boss_bonus(boss) - lowered
         spent = sum(self.gold) - gold
         for s in range(self.n):
             take = min(self.gold[s], spent)

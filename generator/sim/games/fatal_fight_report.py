@@ -24,8 +24,8 @@ def _card(state, c) -> str:
 def _enemy(state, e) -> str:
     boss = state.setup.boss
     if e == boss:
-        return "BOSS:" + state.setup.bosses[state.stage]["id"]
-    return f"obstacle({state.elife[e]})" if e > boss else state.setup.e_id[e]
+        return "the BOSS"
+    return "an obstacle" if e > boss else state.setup.e_id[e]
 
 
 # ---- per-game record ---------------------------------------------------------------------------
@@ -175,7 +175,7 @@ def static_checks(setup, players: int) -> list[str]:
         best[c] = sum(pool[:char["actions"]])
     for stage, boss in sorted(setup.bosses.items()):
         worst = min(sum(best[c] for c in party) for party in itertools.combinations(best, players))
-        if boss["min_life"] > worst:
+        if boss["min_life"] + boss["per_extra"] * max(0, players - setup.rules["min_characters"]) > worst:
             out.append(f"stage {stage} boss {boss['id']} (life {boss['life']}) is out of reach of the weakest "
                        f"{players}-character party even with every card at hand (max AP {worst})")
     return out

@@ -254,6 +254,7 @@ def _compile_enemies(setup: Setup, comp: _Compiler, tables: dict) -> None:
                    for v in mine]
         setup.bosses[profile["stage"]] = {
             "id": boss_id, "life": profile["life"], "min_life": profile.get("min_life") or profile["life"],
+            "per_extra": int(profile.get("life_per_extra_character") or 0),
             "skills": [e for e, rage in effects if not rage], "rage": [e for e, rage in effects if rage]}
         if not setup.bosses[profile["stage"]]["skills"]:
             comp.problem("bosses", f"boss {boss_id!r} has no skill cards", profile)
