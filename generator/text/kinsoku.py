@@ -298,6 +298,12 @@ def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) ->
     if n == 0:
         out.append(WrappedLine((), 0.0, True))
         return
+    if sum(atom.width for atom in atoms) <= width + EPS:
+        # Fast path: the paragraph fits on one line, so there is no break to choose
+        # (titles, numbers, short rules). Same result as the general loop below.
+        gaps = [False] + [_gap_before(atoms, b) for b in range(1, n)]
+        out.append(_line(atoms, gaps, 0, n, ends=True))
+        return
     last_nonspace: list[int] = []
     j = -1
     for k, atom in enumerate(atoms):
