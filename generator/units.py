@@ -7,17 +7,11 @@ from __future__ import annotations
 
 import re
 
-PT_PER_MM = 72.0 / 25.4
+from .impose.sizes import POINTS_PER_MM as PT_PER_MM, UnknownSizeError, mm, to_mm
+from .impose.sizes import named_size as _named_size
+
 _UNITS = {"mm": PT_PER_MM, "cm": 10 * PT_PER_MM, "in": 72.0, "pt": 1.0}
 _LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|cm|in|pt)\s*$")
-
-
-def mm(value: float) -> float:
-    return value * PT_PER_MM
-
-
-def to_mm(points: float) -> float:
-    return points / PT_PER_MM
 
 
 def parse_length(value) -> float:
@@ -34,34 +28,9 @@ def parse_length(value) -> float:
     return float(match.group(1)) * _UNITS[match.group(2)]
 
 
-# Named sizes in millimetres (trim), width x height; landscape variants derived.
-CARD_SIZES_MM = {
-    "poker": (63, 88),
-    "bridge": (57, 89),
-    "mini-euro": (44, 68),
-    "mini-us": (41, 63),
-    "euro": (59, 92),
-    "tarot": (70, 120),
-    "square": (70, 70),
-    "big-square": (89, 89),
-}
-PAPER_SIZES_MM = {
-    "a2": (420, 594),
-    "a3": (297, 420),
-    "a4": (210, 297),
-    "a5": (148, 210),
-    "letter": (215.9, 279.4),
-}
-
-
 def named_size(name: str) -> tuple[float, float]:
-    """A named card or paper size in points; ``-landscape`` swaps the sides."""
-    base, landscape = (name[: -len("-landscape")], True) if name.endswith("-landscape") else (name, False)
-    table = {**CARD_SIZES_MM, **PAPER_SIZES_MM}
-    if base not in table:
-        names = ", ".join(sorted(table) + [f"{p}-landscape" for p in sorted(PAPER_SIZES_MM)])
-        raise ValueError(f"unknown size {name!r}; known sizes: {names}")
-    w, h = table[base]
-    if landscape:
-        w, h = h, w
-    return mm(w), mm(h)
+    """A named card or paper size in points (tables in ``impose.sizes``); ValueError if unknown."""
+    try:
+        return _named_size(name)
+    except UnknownSizeError as exc:
+        raise ValueError(str(exc)) from None
