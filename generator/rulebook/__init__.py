@@ -133,22 +133,29 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None) -
 
 def _cover_texts(config, context, data, problems) -> dict:
     """Cover strings, rendered through the same sandbox (they may use {{ ... }})."""
+    from jinja2 import TemplateError
+
     from .source import RefError, make_environment
 
     env = make_environment(lambda name: None)
     lang = data.lang
     where = Location(config.get("_path", ""), 0)
 
-    def render(value, field):
+    locations = config.get("_locations", {})
+
+    def render(value, field, at=None):
         text = text_in(value, lang) if value is not None else None
         if not text or "{" not in text:
             return text
         try:
             return env.from_string(text).render(**context)
-        except Exception as exc:  # a template error in rulebook.yaml
-            problems.append(Problem(where, field, str(exc)))
+        except (TemplateError, RefError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
+            problems.append(Problem(at or where, field, str(exc)))
             return text
 
+    for name, entry in (config.get("keywords") or {}).items():
+        if isinstance(entry, dict) and entry.get("text") is not None:
+            entry["text"] = render(entry["text"], f"keywords.{name}.text", locations.get(id(entry)))
     return {
         "subtitle": render(config.get("subtitle"), "subtitle") or "ルールブック",
         "tagline": render(config.get("tagline"), "tagline"),

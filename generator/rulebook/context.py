@@ -226,8 +226,13 @@ class RulebookData:
     def _glossary(self):
         return self._block(Block("glossary", {}))
 
-    def _icon_legend(self, columns=3):
-        return self._block(Block("icon_legend", {"columns": int(columns)}))
+    def _icon_legend(self, columns=3, exclude=(), text_icons=True):
+        """Icons drawn on the cards (text icons and layout icons); ``exclude`` takes glob patterns;
+        ``text_icons=False`` leaves out the icons the keyword glossary already explains."""
+        if isinstance(exclude, str):
+            exclude = [exclude]
+        return self._block(Block("icon_legend", {"columns": int(columns), "exclude": tuple(exclude),
+                                                 "text_icons": bool(text_icons)}))
 
     def _count(self, component_id, where=None, **filters):
         component = self.component(component_id)

@@ -30,6 +30,7 @@ from .text import URL_PREFIX, Span, Style
 _ATTRS = re.compile(r"\s*\{([^{}]*)\}\s*$")
 _ALERT = re.compile(r"^\[!([A-Za-z]+)\][ \t]*(.*)$")
 _SOFT = object()
+_LITERAL_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 LINK_COLOR = "#1f5f99"
 KIND_LABELS = {"card": "カード", "tile": "タイル", "board": "ボード", "token": "トークン"}
 
@@ -372,7 +373,9 @@ class Converter:
             elif kind == "image":
                 self.error(child, "a card image must stand alone in its paragraph")
             elif kind == "html_inline":
-                if not child.content.startswith("<!--"):
+                if re.fullmatch(r"<br\s*/?>", child.content.strip(), re.I):
+                    out.append(Span(newline=True))
+                elif not child.content.startswith("<!--"):
                     self.error(child, "raw HTML is not supported in the rulebook (use Markdown)")
             else:
                 self._inline(child, style, out)
@@ -381,6 +384,16 @@ class Converter:
         if BLOCK_RE.search(text):
             self.error(node, "a card image or generated block must stand alone in its paragraph")
             text = BLOCK_RE.sub("", text)
+        if "**" in text:
+            # CommonMark cannot close ** between punctuation and a CJK letter (「**【携帯】**して」);
+            # such pairs stay literal in one text node: make them bold here
+            parts = _LITERAL_BOLD.split(text)
+            if len(parts) > 1:
+                for k, part in enumerate(parts):
+                    if part:
+                        bold = Style(True, style.color, style.link, style.code) if k % 2 else style
+                        self._text(node, part, bold, out)
+                return
         pos = 0
         for m in ICON_RE.finditer(text):
             name = m.group(1)
@@ -591,7 +604,8 @@ class Converter:
         if block.kind == "glossary":
             return self.glossary(node)
         if block.kind == "icon_legend":
-            return self.icon_legend(block.args.get("columns", 3))
+            return self.icon_legend(block.args.get("columns", 3), block.args.get("exclude", ()),
+                                    block.args.get("text_icons", True))
         self.error(node, f"unknown block {block.kind!r}")
         return []
 
@@ -683,18 +697,22 @@ class Converter:
         inline = root.children[0] if root.children else None
         return self.inline(inline) if inline is not None else []
 
-    def icon_legend(self, columns=3) -> list:
+    def icon_legend(self, columns=3, exclude=(), text_icons=True) -> list:
+        from fnmatch import fnmatchcase
+
         theme = self.env.theme
         data = self.data
-        names = list(data.used_icons())
+        names = list(data.used_icons()) if text_icons else []
+        skip = set(data.used_icons()) if not text_icons else set()
         for c in data.game.components:
             if not c.layout:
                 continue
             for i in range(len(c.records)):
                 ops = data.faces(CardRef(c, i, None))
                 for name in _icon_ops(ops or []):
-                    if name not in names:
+                    if name not in names and name not in skip:
                         names.append(name)
+        names = [n for n in names if not any(fnmatchcase(n, pattern) for pattern in exclude)]
         size = theme.size("table")
         cells = []
         for name in names:
@@ -721,16 +739,34 @@ def _icon_ops(ops):
 
 
 def _distribute(natural, minimum, avail, fixed):
+    """Column widths: every column that fits its fair share gets its natural width; the others
+    share the rest in proportion to their natural widths, never below their minimum."""
     n = len(natural)
+    flexible = [k for k in range(n) if k not in fixed]
     if sum(natural) <= avail:
-        flexible = [k for k in range(n) if k not in fixed]
         extra = avail - sum(natural)
         weight = sum(natural[k] for k in flexible) or 1.0
         return [natural[k] + (extra * natural[k] / weight if k in flexible else 0.0) for k in range(n)]
-    base = list(minimum)
-    room = avail - sum(base)
-    if room <= 0:
-        return base
-    want = [max(0.0, natural[k] - minimum[k]) for k in range(n)]
-    total = sum(want) or 1.0
-    return [base[k] + room * want[k] / total for k in range(n)]
+    widths = [natural[k] if k in fixed else 0.0 for k in range(n)]
+    remaining = avail - sum(widths)
+    open_ = list(flexible)
+    while open_:
+        fair = remaining / len(open_)
+        small = [k for k in open_ if natural[k] <= fair]
+        if not small:
+            break
+        for k in small:
+            widths[k] = natural[k]
+            remaining -= natural[k]
+            open_.remove(k)
+    if open_:
+        total = sum(natural[k] for k in open_) or 1.0
+        for k in open_:
+            widths[k] = max(minimum[k], remaining * natural[k] / total)
+    over = sum(widths) - avail
+    if over > 1e-6:                 # minimums pushed us over: take it back from the roomiest columns
+        slack = [max(0.0, widths[k] - minimum[k]) if k in flexible else 0.0 for k in range(n)]
+        total = sum(slack)
+        if total > 0:
+            widths = [widths[k] - over * slack[k] / total * min(1.0, total / over) for k in range(n)]
+    return widths
