@@ -16,14 +16,16 @@ from . import fatal_fight_combat as combat
 from .fatal_fight_actions import (BUY, DONE, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NEIGHBOURS, NO_TARGET,
                                   PASS, PICK_A, PLAY, SAVE, TAKE, TARGET_A, UPGRADE, CURE)
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
+from .fatal_fight_effects import _who
 from .fatal_fight_setup import LAUNCH, PIERCE, RANGE
 
 BOSS_VALUE = 1000.0
 CARD_COST = 0.6      # value of keeping a card in hand
 LOW_LIFE = 3         # defend when the predicted damage would leave this much life or less
 _FLAG_WORTH = {RANGE: 1.5, PIERCE: 1.0, LAUNCH: 0.8}
-_OP_WORTH = {"draw": 1.0, "gain_action": 1.0, "chain_ap": 0.8, "heal": 0.5, "guard": 0.5, "gold": 1.0,
-             "chain_sub": 0.8, "add_hits": 0.5, "move_self": 0.3, "strike": 1.5, "save": 1.0}
+_OP_WORTH = {"draw": 1.2, "gain_action": 1.0, "chain_ap": 0.8, "heal": 0.6, "guard": 0.7, "gold": 1.0,
+             "chain_sub": 0.8, "add_hits": 0.5, "move_self": 0.3, "strike": 1.5, "save": 1.0, "gain_supply": 1.5}
+DILUTION = 1.0       # what one more card in the deck costs (it waters down the draws)
 
 
 def card_worth(setup, c) -> float:
@@ -35,7 +37,7 @@ def card_worth(setup, c) -> float:
 
 
 def _worth(setup, c) -> float:
-    worth = setup.c_ap[c] + 0.5 * setup.c_guard[c] + 1.0 * setup.c_draw[c] + 0.5 * setup.c_heal[c]
+    worth = setup.c_ap[c] + 0.7 * setup.c_guard[c] + 1.2 * setup.c_draw[c] + 0.6 * setup.c_heal[c]
     worth += sum(w for bit, w in _FLAG_WORTH.items() if setup.c_flags[c] & bit)
     worth += sum(_OP_WORTH.get(op, 0.3) * max(1, p.get("n", 1)) for op, p in setup.c_effect[c])
     return worth - (2.0 if setup.c_kind[c] == "wound" else 0.0) - setup.c_life_cost[c]
@@ -97,7 +99,7 @@ class GreedyAgent:
         if phase == TARGET:
             return self.target(state)
         if phase == SHOP:
-            return self.shop(state)
+            return self.shop(state, rng)
         if phase == PICK:
             return (PICK_A, max(state.picks, key=lambda c: (card_worth(self.setup, c), -c)))
         raise AssertionError(f"no decision in phase {phase}")
@@ -137,20 +139,23 @@ class GreedyAgent:
                 return action
         if best is not None and best[0] > CARD_COST * len(best[1]):
             value, cards, k, square = best
+            if len(cards) < acts:  # a spare action: power the chain first (chain_ap / chain_sub cards)
+                for c in hand:
+                    if not setup.c_attack[c] and not setup.c_strike[c] and state.life[s] > setup.c_life_cost[c] \
+                            and any(op in ("chain_ap", "chain_sub", "add_hits") for op, _ in setup.c_effect[c]):
+                        return (PLAY, c)
             if square != state.pos[s]:
                 return (MOVE, square)
             self.plan = (list(cards[1:]), k)
             return self.play(state, cards[0])
         danger = combat.threat(state, state.pos[s]) - state.gp[s]
         if acts >= 1:
-            for c in sorted(hand, key=lambda c: -(setup.c_guard[c] + setup.c_heal[c])):
-                if setup.c_attack[c] or setup.c_strike[c]:
-                    continue
-                if danger > 0 and state.life[s] - danger <= LOW_LIFE and (setup.c_guard[c] or _has_op(setup, c, "guard")):
-                    return (PLAY, c)
-                if (setup.c_heal[c] or _has_op(setup, c, "heal")) and \
-                        state.max_life[s] - state.life[s] >= max(setup.c_heal[c], 2):
-                    return (PLAY, c)
+            support = [(self.support_value(state, s, c), -c) for c in hand
+                       if not setup.c_attack[c] and not setup.c_strike[c] and state.life[s] > setup.c_life_cost[c]]
+            if support:
+                value, neg = max(support)
+                if value >= 1.0 or (value > 0 and state.life[s] - danger <= LOW_LIFE):
+                    return (PLAY, -neg)
         if state.pickups.get(state.pos[s]) and state.free_moves >= rules["pickup_move_cost"] and \
                 len(state.carry[s]) < state.max_carry[s]:
             return (TAKE, -1)
@@ -170,6 +175,32 @@ class GreedyAgent:
                 if not setup.c_attack[c] and not setup.c_strike[c] and setup.c_guard[c]:
                     return (PLAY, c)
         return (END,)
+
+    def support_value(self, state, s, c) -> float:
+        """What a non-attack card does now: damage prevented, life restored, cards, gold, a save."""
+        setup = self.setup
+        value = 0.0
+        if setup.c_guard[c]:
+            value += min(setup.c_guard[c], max(0, combat.threat(state, state.pos[s]) - state.gp[s]))
+        if setup.c_heal[c]:
+            value += min(setup.c_heal[c], state.max_life[s] - state.life[s])
+        value += 0.8 * setup.c_draw[c]
+        for op, p in setup.c_effect[c]:
+            n = p.get("n", 1)
+            if op in ("guard", "heal"):
+                for t in _who(state, s, p.get("who", "self")):
+                    need = (max(0, combat.threat(state, state.pos[t]) - state.gp[t]) if op == "guard"
+                            else state.max_life[t] - state.life[t])
+                    value += min(n, need)
+            elif op == "draw":
+                value += 0.8 * n
+            elif op in ("gold", "gain_action"):
+                value += n
+            elif op == "gain_supply" and len(state.carry[s]) < state.max_carry[s]:
+                value += 1.5
+            elif op == "save" and any(st == DOWN for st in state.status):
+                value += 3
+        return value
 
     def play(self, state, c):
         """The PLAY action for card ``c`` (a strike card carries its best target)."""
@@ -377,22 +408,28 @@ class GreedyAgent:
         return max(legal, key=lambda a: (attack_value(state, s, square, a[1], state.chain_ap, state.chain_flags,
                                                       state.grapples), a[1] == planned, -a[1]))
 
-    def shop(self, state):
-        setup, s = self.setup, state.seat
-        best, best_ratio = (DONE,), 0.0
+    def shop(self, state, rng):
+        """Buy by value per gold; among the buys within 50% of the best, pick at random (players
+        differ in taste, and a fixed order would leave the same cards on the shelf every game)."""
+        setup = self.setup
+        scored = []
         for a in state.legal_actions():
             if a[0] == UPGRADE:
                 gain = card_worth(setup, a[1]) - card_worth(setup, setup.c_replaces[a[1]])
             elif a[0] == BUY:
-                gain = card_worth(setup, a[1]) - 1.5
+                gain = card_worth(setup, a[1]) - DILUTION
             elif a[0] == CURE:
                 gain = 3.0
             else:
                 continue
             ratio = gain / max(1, setup.c_cost[a[1]] if a[0] != CURE else setup.rules["n11_cure"])
-            if ratio > best_ratio + 1e-9:
-                best, best_ratio = a, ratio
-        return best
+            if ratio > 0:
+                scored.append((ratio, a))
+        if not scored:
+            return (DONE,)
+        top = max(r for r, _ in scored)
+        near = sorted(a for r, a in scored if r >= 0.5 * top)
+        return near[int(rng.random() * len(near))]
 
 
 class NoComboAgent(GreedyAgent):
