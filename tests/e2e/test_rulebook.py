@@ -14,8 +14,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.usefixtures("in_repo")
-GAMES = sorted(p.parent.parent.name for p in (REPO / "content").glob("*/rulebook/*.md")
-               if (p.parent.parent / "game.yaml").is_file())
+GAMES = sorted({p.parent.parent.name for p in (REPO / "content").glob("*/rulebook/*.md")
+               if (p.parent.parent / "game.yaml").is_file()})
 
 
 def pnp(*args, cwd=REPO):
