@@ -121,6 +121,7 @@ class RulebookData:
         self._instantiators: dict = {}
         self._layout_failed: set = set()
         self._used_icons: dict | None = None
+        self._drawn_icons: dict | None = None
 
     # -- look-ups ---------------------------------------------------------------------------
     def component(self, component_id: str):
@@ -325,6 +326,33 @@ class RulebookData:
                         used[name] = used.get(name, 0) + copies_of(c.records[i])
             self._used_icons = used
         return self._used_icons
+
+    def drawn_icons(self) -> dict:
+        """Icon name -> number of printed cards that show it (in their text or drawn by the layout)."""
+        if self._drawn_icons is None:
+            shown: dict = {}
+            for c in self.game.components:
+                for i, record in enumerate(self.tables[c.id]):
+                    names: list = []
+                    text_names: set = set()
+                    _scan_icons(record, text_names)
+                    names.extend(sorted(text_names, key=lambda n: _first_pos(record, n)))
+                    if c.layout:
+                        for name in _icon_ops(self.faces(CardRef(c, i, None)) or []):
+                            if name not in names:
+                                names.append(name)
+                    for name in dict.fromkeys(names):
+                        shown[name] = shown.get(name, 0) + copies_of(c.records[i])
+            self._drawn_icons = shown
+        return self._drawn_icons
+
+
+def _icon_ops(ops):
+    for op in ops:
+        if op.kind == "icon":
+            yield op.payload
+        if op.children:
+            yield from _icon_ops(op.children)
 
 
 def _scan_icons(value, names: set) -> None:

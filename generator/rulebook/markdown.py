@@ -653,22 +653,27 @@ class Converter:
         return text_in(entry.get("text"), self.data.lang), text_in(entry.get("label"), self.data.lang)
 
     def glossary(self, node) -> list:
+        """Every icon the card texts use, plus every icon the layouts draw that rulebook.yaml
+        explains; with its label, meaning and the number of printed cards showing it."""
         theme = self.env.theme
         data = self.data
-        used = data.used_icons()
         config = data.config.get("keywords") or {}
+        in_text = data.used_icons()
+        shown = data.drawn_icons() if config else dict(in_text)
+        names = list(in_text) + [n for n in shown if n not in in_text and n in config]
         locations = data.config.get("_locations", {})
         for name, entry in config.items():
-            if name not in used:
+            if name not in shown:
                 where = locations.get(id(entry)) or Location(data.config.get("_path", ""), 0)
                 data.warnings.append(Problem(where, f"keywords.{name}",
-                                             "no card text uses this icon: it is left out of the glossary",
+                                             "no card shows this icon: it is left out of the glossary",
                                              severity="warning"))
         bold = Style(bold=True)
         size = theme.size("table")
         rows = [[[TextBlock([Span(h, bold)], self.env, size=size, align="left")]
                  for h in ("", "キーワード", "意味")]]
-        for name, n in used.items():
+        for name in names:
+            n = shown.get(name, in_text.get(name, 0))
             icon = data.builder.icons.get(name)
             text, label = self._keyword_text(name)
             if label is None:
@@ -702,16 +707,10 @@ class Converter:
 
         theme = self.env.theme
         data = self.data
-        names = list(data.used_icons()) if text_icons else []
-        skip = set(data.used_icons()) if not text_icons else set()
-        for c in data.game.components:
-            if not c.layout:
-                continue
-            for i in range(len(c.records)):
-                ops = data.faces(CardRef(c, i, None))
-                for name in _icon_ops(ops or []):
-                    if name not in names and name not in skip:
-                        names.append(name)
+        names = list(data.drawn_icons())
+        if not text_icons:
+            explained = set(data.used_icons()) | set(data.config.get("keywords") or {})
+            names = [n for n in names if n not in explained]
         names = [n for n in names if not any(fnmatchcase(n, pattern) for pattern in exclude)]
         size = theme.size("table")
         cells = []
@@ -726,16 +725,7 @@ class Converter:
         if not cells:
             return []
         rows = [cells[i:i + columns] for i in range(0, len(cells), columns)]
-        table = self.make_table(rows, 0)
-        return [table]
-
-
-def _icon_ops(ops):
-    for op in ops:
-        if op.kind == "icon":
-            yield op.payload
-        if op.children:
-            yield from _icon_ops(op.children)
+        return [self.make_table(rows, 0)]
 
 
 def _distribute(natural, minimum, avail, fixed):
