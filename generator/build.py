@@ -12,7 +12,7 @@ from pathlib import Path
 from .outputs import write_atomic
 from .profiles import load_profile
 from .sheets import render_print_pdf
-from .validate import check_content, run_balance
+from .validate import check_content, has_rulebook, run_balance
 
 
 @dataclass
@@ -47,5 +47,10 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     result.problems.extend(cards.problems)
     if not result.ok:
         return result
+    if has_rulebook(game):
+        from .rulebook import build_rulebook
+
+        # Raises ContentError (nothing more written) if a rulebook reference is wrong.
+        result.written.extend(build_rulebook(path, out_dir, problems=result.problems))
     result.written.append(write_atomic(Path(out_dir) / f"print-{loaded.paper_name}.pdf", pdf))
     return result

@@ -36,6 +36,8 @@ def check_content(path: Path, check_faces: bool = True):
 def validate_game(path: Path, *, balance: bool = True, workers: int | None = None, reporter=None) -> ValidateResult:
     game, cards, problems = check_content(path)
     result = ValidateResult(problems=problems)
+    if has_rulebook(game):
+        result.problems.extend(check_rulebook(path))
     faces = sum(len(f.copies) for f in cards.faces)
     result.summary = f"{len(game.components)} components, {faces} printed faces"
     if not result.passed or not balance:
@@ -48,6 +50,20 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
         result.table = verdict.table
         result.summary += ", balance " + ("passed" if verdict.passed else "FAILED")
     return result
+
+
+def has_rulebook(game) -> bool:
+    return (game.root / "rulebook").is_dir()
+
+
+def check_rulebook(path: Path) -> list:
+    """Problems of the rulebook sources (unknown cards, fields, headings), without writing it."""
+    from .rulebook import compose
+
+    try:
+        return list(compose(path).warnings)
+    except ProblemsError as exc:
+        return list(exc.problems)
 
 
 def run_balance(game, *, workers=None, reporter=None, cached=False):
