@@ -57,6 +57,8 @@ def kill_value(state, k: int, killed: list[int], swollen: bool | None = None) ->
             value += 2.0
         else:
             value += 2.0 + (2.5 if setup.e_skill[e] == "carrier" else 0.0) + (1.0 if swollen else 0.0)
+            if boss in group:  # a grunt shielding the boss
+                value += 1.5
     return value
 
 
@@ -118,6 +120,10 @@ class GreedyAgent:
             if acts >= 2 and not setup.c_attack[c] and (setup.c_draw[c] or _has_op(setup, c, "draw")) \
                     and not setup.c_strike[c]:
                 return (PLAY, c)
+        if acts >= 1 and any(st == DOWN for st in state.status):  # a free save comes first
+            for c in hand:
+                if not setup.c_attack[c] and _has_op(setup, c, "save") and state.life[s] > setup.c_life_cost[c]:
+                    return self.play(state, c)
         rally = self.rally(state)
         keep = ()
         if rally is not None:
@@ -127,11 +133,13 @@ class GreedyAgent:
                            key=lambda q: (abs(q // 3 - rally // 3) + abs(q % 3 - rally % 3), q), default=None)
                 if step is not None:
                     return (MOVE, step)
-            if later:  # hold the attack cards the boss chain will need; the last player opens it
+            if later and self.boss_reachable(state):  # hold what the boss chain needs; the last player opens it
                 keep = self.reserve(state, s)
         best = self.best_chain(state, s, keep)
         downs = [t for t in range(state.n) if state.status[t] == DOWN]
-        if downs and acts >= rules["saving_actions"] and len(hand) >= rules["saving_cards"] and \
+        alone = sum(1 for q in range(state.n) if state.status[q] == ACTIVE) == 1
+        doomed = alone and combat.threat(state, state.pos[s]) - state.gp[s] >= state.life[s]
+        if downs and not doomed and acts >= rules["saving_actions"] and len(hand) >= rules["saving_cards"] and \
                 (len(downs) >= 2 or state.boss_group() is None) and (best is None or best[0] < BOSS_VALUE):
             pay = sorted(hand, key=lambda c: (card_worth(setup, c), c))[:rules["saving_cards"]]
             action = (SAVE, downs[0], *sorted(pay))
@@ -244,6 +252,20 @@ class GreedyAgent:
             return None
         square = (0 if k < 3 else 2) * 3 + k % 3
         return square if square not in state.blocked else 3 + k % 3
+
+    def boss_reachable(self, state) -> bool:
+        """Could the whole team's best attack cards, chained on the rally square, reach the boss
+        through the grunts in front of it (CQB pierce) this round?"""
+        setup = self.setup
+        k = state.boss_group()
+        group = state.groups[k]
+        need = sum(state.elife[e] for e in group[:group.index(setup.boss) + 1])
+        potential = 0
+        for q in range(state.n):
+            if state.status[q] == ACTIVE:
+                aps = sorted((setup.c_ap[c] for c in state.hand[q] if setup.c_attack[c]), reverse=True)
+                potential += sum(aps[:state.actions[q]])
+        return potential >= need
 
     def reserve(self, state, s):
         """The attack cards a partner would add to the boss chain (its best ``actions`` of them)."""

@@ -58,6 +58,8 @@ def summarize(state) -> dict:
             uses[c_id[ev[2]]] += 1
         elif kind == "gold":
             gold_by[ev[2]] += ev[1]
+            if ev[2] == "combo" and boss_round:
+                combo_boss.add(current_round)
         elif kind == "round":
             current_round = ev[1]
             boss_round = ev[4] in boss_ids
@@ -67,8 +69,6 @@ def summarize(state) -> dict:
             boss_in = current_round
         elif kind == "kill" and ev[2] == setup.boss:
             boss_kill_rounds.append(current_round - boss_in + 1)
-        elif kind == "gold" and ev[2] == "combo" and boss_round:
-            combo_boss.add(current_round)
         elif kind == "mass":
             mass_events += 1
             rounds_mass.add(current_round)
