@@ -145,14 +145,13 @@ class Instantiator:
             box_id = str(box.get("id") or f"{field_path}[{i}]")
             where = self._where(scope, box)
             try:
-                if "when" in box and not self.expr.evaluate(box["when"], scope.values):
-                    continue
                 if box.get("type") is None:
                     self._report(scope, where, box_id, "box has no type and overrides no inherited box")
                     continue
                 repeat = self.expr.evaluate(box["repeat"], scope.values) if "repeat" in box else None
                 if repeat is None:
-                    self._box(box, scope, out, box_id, where, origin, 0)
+                    if self._wanted(box, scope):
+                        self._box(box, scope, out, box_id, where, origin, 0)
                     continue
                 # A repeat sets i/item for its box and everything inside it; an outer
                 # repeat's values come back afterwards (nested repeats work).
@@ -160,7 +159,8 @@ class Instantiator:
                 try:
                     for n, item in enumerate(self._repeat_items(repeat)):
                         scope.values["i"], scope.values["item"] = n, item
-                        self._box(box, scope, out, box_id, where, origin, n)
+                        if self._wanted(box, scope):  # `when` filters each repetition
+                            self._box(box, scope, out, box_id, where, origin, n)
                 finally:
                     for key, value in zip(("i", "item"), saved):
                         if value is _UNSET:
@@ -171,6 +171,9 @@ class Instantiator:
                 self._report(scope, exc.location or where, box_id, exc.message)
             except ValueError as exc:
                 self._report(scope, where, box_id, str(exc))
+
+    def _wanted(self, box, scope) -> bool:
+        return "when" not in box or bool(self.expr.evaluate(box["when"], scope.values))
 
     def _repeat_items(self, repeat):
         if repeat is None:

@@ -31,6 +31,7 @@ of its characters), which holds for ReportLab's ``stringWidth`` with TrueType fo
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -88,6 +89,7 @@ _ICON = "icon"
 EPS = 1e-6
 
 
+@lru_cache(maxsize=8192)
 def char_class(ch: str) -> str:
     """``"space"`` (ASCII blanks), ``"cjk"`` (breakable on both sides) or ``"word"``.
 
@@ -107,6 +109,7 @@ def char_class(ch: str) -> str:
     return WORD
 
 
+@lru_cache(maxsize=8192)
 def _is_glue(ch: str) -> bool:
     """Characters never separated from the character before them."""
     o = ord(ch)
@@ -310,7 +313,8 @@ def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) ->
         if atom.kind != SPACE:
             j = k
         last_nonspace.append(j)
-    prio = [0] + [_priority(atoms, b, last_nonspace) for b in range(1, n)]
+    # Break priorities are only needed near line ends: compute them on demand.
+    prio = _LazyPriority(atoms, last_nonspace)
     gaps = [False] + [_gap_before(atoms, b) for b in range(1, n)]
 
     s = 0
@@ -342,7 +346,20 @@ def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) ->
         s = s_next
 
 
-def _best_break(prio: list[int], s: int, i: int) -> int | None:
+class _LazyPriority:
+    """``prio[b]``: how good a break before atom ``b`` is (0 = forbidden), memoised."""
+
+    def __init__(self, atoms, last_nonspace):
+        self.atoms, self.last_nonspace, self.memo = atoms, last_nonspace, {}
+
+    def __getitem__(self, b: int) -> int:
+        value = self.memo.get(b)
+        if value is None:
+            value = self.memo[b] = _priority(self.atoms, b, self.last_nonspace) if b > 0 else 0
+        return value
+
+
+def _best_break(prio, s: int, i: int) -> int | None:
     for wanted in (2, 1):
         for p in range(i, s, -1):
             if prio[p] >= wanted:
