@@ -57,7 +57,9 @@ def test_game_without_a_simulator_gets_a_warning(tmp_path):
 
 
 def test_cached_verdict_skips_unchanged_content(tmp_path, monkeypatch):
-    game = game_dir(tmp_path, ff_tables.tables())
+    small = {**BALANCE, "players": [2], "sampling": {"looks": [12], "z_interim": 2.576, "z_final": 1.96},
+             "integrity": {"random_games": 12}}
+    game = game_dir(tmp_path, ff_tables.tables(), balance=small)
     calls = []
     real = verdict.check_balance
 
