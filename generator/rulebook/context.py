@@ -247,6 +247,15 @@ class RulebookData:
             if table is None:
                 known = sorted(self.tables)
                 raise RefError(f"unknown component or data {component_id!r}{did_you_mean(component_id, known)}")
+            filters = {**(where or {}), **filters}
+            if filters:
+                if not isinstance(table, list):
+                    raise RefError(f"{component_id!r} is not a list of records: it cannot be filtered")
+                for key in filters:
+                    if not any(isinstance(r, dict) and key in r for r in table):
+                        keys = sorted({k for r in table if isinstance(r, dict) for k in r})
+                        raise RefError(f"records of {component_id!r} have no field {key!r}{did_you_mean(key, keys)}")
+                table = [r for r in table if isinstance(r, dict) and all(r.get(k) == v for k, v in filters.items())]
             return strict(table, component_id)
         indexes = self._filtered(component, {**(where or {}), **filters})
         return [strict({**self.tables[component.id][i], "copies": copies_of(component.records[i])},

@@ -471,9 +471,10 @@ class CardFigure:
         c.setFillColor(toColor("#eeebe6"))
         c.rect(0, 0, self.w, self.h, stroke=0, fill=1)
         size = max(4.0, min(theme.size("caption"), self.w / 9))
-        block = TextBlock([Span(self.caption or self.component.id), Span(newline=True),
-                           Span("（カード画像はレイアウト待ち）", Style(color=theme.muted))],
-                          self.env, size=size, leading=1.3, align="center", color=theme.ink)
+        spans = [Span(self.caption or self.component.id)]
+        if self.w >= 30 * mm:
+            spans += [Span(newline=True), Span("（カード画像はレイアウト待ち）", Style(color=theme.muted))]
+        block = TextBlock(spans, self.env, size=size, leading=1.3, align="center", color=theme.ink)
         _, h = block.wrap(self.w - 4, 1e6)
         block.drawOn(c, 2, (self.h - h) / 2)
 
