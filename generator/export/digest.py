@@ -1,0 +1,107 @@
+"""Content hashes of card faces: what a face is made of, reduced to a few hex digits.
+
+A face's hash covers everything that decides how it prints:
+
+- ``record``: the card's own data as written in YAML (every language, its ``count``);
+- ``layout``: the bytes of its layout file and every file it ``extends``;
+- ``assets``: the bytes of every image it draws, the definitions of the icons it uses, the
+  fonts (by content);
+- ``ops``: the instantiated drawing operations, numbers rounded, images by content, so data
+  the card reads from elsewhere (``by_id`` look-ups, ``rules``) counts too.
+
+Absolute paths never enter a hash (a game copied elsewhere hashes the same), and neither do
+Python's per-process set orders or hash seeds.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from pathlib import Path
+
+DIGITS = 16
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:DIGITS]
+
+
+class FileHashes:
+    """File contents hashed once per run (images and layouts are shared by many faces)."""
+
+    def __init__(self):
+        self._cache: dict = {}
+
+    def __call__(self, path) -> str:
+        key = str(Path(path).resolve())
+        value = self._cache.get(key)
+        if value is None:
+            try:
+                value = sha(Path(path).read_bytes())
+            except OSError:
+                value = "missing"
+            self._cache[key] = value
+        return value
+
+
+def canonical(value, files: FileHashes, icons: set | None = None):
+    """A JSON-able, order-stable form of ops (dataclasses, dicts, sets, paths, floats)."""
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, float):
+        return round(value, 4) + 0.0          # -0.0 -> 0.0
+    if isinstance(value, Path):
+        return {"file": files(value)}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        kind = getattr(value, "kind", None)
+        if icons is not None and kind == "icon":
+            name = getattr(value, "payload", None) if hasattr(value, "payload") else getattr(value, "name", "")
+            if isinstance(name, str) and name:
+                icons.add(name)
+        out = {"@": type(value).__name__}
+        for f in dataclasses.fields(value):
+            out[f.name] = canonical(getattr(value, f.name), files, icons)
+        return out
+    if isinstance(value, dict):
+        return {str(k): canonical(v, files, icons) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (set, frozenset)):
+        return sorted((canonical(v, files, icons) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    if isinstance(value, (list, tuple)):
+        return [canonical(v, files, icons) for v in value]
+    return repr(value)
+
+
+def _dumps(value) -> bytes:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")
+
+
+def ops_digest(ops, files: FileHashes, icon_set=None) -> tuple[str, str]:
+    """``(ops hash, assets hash)`` of one face's ops; assets = images and icon definitions used."""
+    icons: set = set()
+    form = canonical(ops or [], files, icons)
+    images = sorted(_image_hashes(form))
+    definitions = {}
+    if icon_set is not None:
+        for name in sorted(icons):
+            icon = icon_set.get(name)
+            definitions[name] = canonical(icon, files) if icon is not None else None
+    return sha(_dumps(form)), sha(_dumps({"images": images, "icons": definitions}))
+
+
+def _image_hashes(form):
+    if isinstance(form, dict):
+        if set(form) == {"file"}:
+            yield form["file"]
+        for v in form.values():
+            yield from _image_hashes(v)
+    elif isinstance(form, list):
+        for v in form:
+            yield from _image_hashes(v)
+
+
+def data_digest(record) -> str:
+    return sha(_dumps(record))
+
+
+def combine(**parts) -> str:
+    return sha(_dumps(parts))

@@ -1,0 +1,133 @@
+"""The distinct faces of a card set: one front per record, each distinct back once.
+
+Exports (PNG, TTS) and the print lock all work from this list. A face is identified by its
+component and record id (``enemies/e1_thug``); a back shared by a whole component is
+``enemies/back``; per-card backs that draw the same (same ops) are one face.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..content.game import copies_of, text_in
+from ..errors import ContentError
+from ..layout.template import LayoutLoader, layout_search_path
+from .digest import FileHashes, combine, data_digest, ops_digest
+
+
+def record_id(component, index: int) -> str:
+    record = component.records[index]
+    rid = record.get("id") if isinstance(record, dict) else None
+    return str(rid) if rid not in (None, "") else f"{index + 1:03d}"
+
+
+def record_name(component, index: int, lang: str) -> str:
+    record = component.records[index]
+    if isinstance(record, dict):
+        for key in ("name", "title"):
+            if record.get(key):
+                return str(text_in(record[key], lang))
+    return record_id(component, index)
+
+
+@dataclass
+class Face:
+    """One distinct face to render: ``side`` is front or back, ``record`` the record it draws
+    (for a shared back: 0), ``records`` every record that shows it."""
+
+    component: object
+    faces: object                # cards.Faces
+    side: str
+    record: int
+    name: str                    # file stem: record id, "back" or "back-2"
+    records: list = field(default_factory=list)
+    digest: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.component.id}/{self.name}"
+
+    def ops(self):
+        if self.side == "front":
+            return self.faces.fronts[self.record]
+        return self.faces.back_for(self.record)
+
+
+class FaceHasher:
+    """Hashes of faces (see ``digest``), reusing file hashes across one run."""
+
+    def __init__(self, cards):
+        self.cards = cards
+        self.files = FileHashes()
+        self.loader = LayoutLoader(layout_search_path(cards.game.root))
+        self._layout: dict = {}
+        fonts = cards.fonts
+        self.fonts = combine(regular=self.files(fonts.regular_path),
+                             bold=self.files(fonts.bold_path) if fonts.bold_path else None)
+
+    def layout_digest(self, name: str | None) -> str | None:
+        if not name:
+            return None
+        if name not in self._layout:
+            try:
+                files = self.loader.load(name, None, "layout").files
+            except ContentError:  # an unloadable layout has no faces to hash; the build reports it
+                files = ()
+            self._layout[name] = combine(files=[self.files(f) for f in files])
+        return self._layout[name]
+
+    def parts(self, faces, side: str, record: int) -> dict | None:
+        """The hashed inputs of one face: record, layout, assets, ops (None if there is no face)."""
+        component = faces.component
+        ops = faces.fronts[record] if side == "front" else faces.back_for(record)
+        if ops is None:
+            return None
+        ops_hash, assets = ops_digest(ops, self.files, self.cards.icons)
+        shared_back = side == "back" and not component.back_per_card
+        return {
+            "record": None if shared_back else data_digest(component.records[record]),
+            "layout": self.layout_digest(component.layout if side == "front" else component.back),
+            "assets": combine(images_icons=assets, fonts=self.fonts),
+            "ops": ops_hash,
+        }
+
+    def face(self, faces, side: str, record: int) -> str | None:
+        parts = self.parts(faces, side, record)
+        return None if parts is None else combine(**parts)
+
+
+def distinct_faces(cards, components=None, hasher: FaceHasher | None = None) -> list[Face]:
+    """Fronts (one per record, file order) then the distinct backs of every component."""
+    hasher = hasher or FaceHasher(cards)
+    wanted = set(components) if components else None
+    out: list[Face] = []
+    for faces in cards.faces:
+        component = faces.component
+        if wanted is not None and component.id not in wanted:
+            continue
+        for i in range(len(component.records)):
+            out.append(Face(component, faces, "front", i, record_id(component, i), [i],
+                            hasher.face(faces, "front", i) or ""))
+        if faces.backs is None:
+            continue
+        if not component.back_per_card:
+            out.append(Face(component, faces, "back", 0, "back", list(range(len(component.records))),
+                            hasher.face(faces, "back", 0) or ""))
+            continue
+        # per-card backs: the same drawing is one face (ops hash, not the record data)
+        seen: dict = {}
+        for i in range(len(component.records)):
+            ops = faces.back_for(i)
+            ops_hash, assets = ops_digest(ops, hasher.files, cards.icons)
+            key = (ops_hash, assets)
+            if key in seen:
+                seen[key].records.append(i)
+                continue
+            n = len(seen) + 1
+            face = Face(component, faces, "back", i, f"back-{n}", [i], hasher.face(faces, "back", i) or "")
+            seen[key] = face
+            out.append(face)
+    return out
+
+
+def copies(component, index: int) -> int:
+    return copies_of(component.records[index])

@@ -1,0 +1,127 @@
+"""``pnp export GAME --png``: one PNG per distinct face, for print-on-demand uploads.
+
+Fronts: one per record (``<component>/<id>.png``); backs: ``<component>/back.png`` for a
+shared back, ``<component>/back-<n>.png`` for each distinct per-card back. Every image is
+8-bit RGB (no alpha), tagged sRGB, at the export profile's dpi with its bleed, rasterized
+from a PDF the painter drew. ``index.json`` lists every file with the records that use it
+and their copy counts (what a print-on-demand upload asks for), and the face hashes: a
+re-export only renders faces whose hash, size or profile changed, and deletes images of
+faces that no longer exist (only files it wrote, as listed in its previous index).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..cards import DEFAULT_BLEED_PT
+from ..content.game import text_in
+from ..outputs import write_atomic
+from ..units import to_mm
+from .faces import FaceHasher, copies, distinct_faces, record_id
+from .profile import load_export_profile
+from .raster import faces_pdf, fit_frame, png_bytes, rasterize
+from .result import ExportResult, load_checked_cards
+
+INDEX = "index.json"
+BATCH = 24           # faces per intermediate PDF (memory stays flat)
+
+
+def png_dir(out_dir: Path, profile_name: str) -> Path:
+    return Path(out_dir) / f"png-{profile_name}"
+
+
+def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: int | None = None,
+               components=None, cards_in=None) -> ExportResult:
+    result = ExportResult()
+    if cards_in is None:
+        game, cards = load_checked_cards(path, result)
+        if cards is None:
+            return result
+    else:
+        game, cards = cards_in
+    prof = load_export_profile(profile, game.root)
+    dpi = dpi or prof.dpi
+    target_dir = png_dir(out_dir, prof.name)
+    lang = game.meta.get("lang", "ja")
+
+    hasher = FaceHasher(cards)
+    jobs = []
+    skipped = []
+    for face in distinct_faces(cards, components, hasher):
+        target = prof.target(face.component)
+        if target is None:
+            if face.component.id not in skipped:
+                skipped.append(face.component.id)
+            continue
+        trim, bleed = target
+        frame = fit_frame(face.component.size_pt, DEFAULT_BLEED_PT, dpi, trim, bleed)
+        jobs.append((face, frame))
+    for cid in skipped:
+        component = game.component(cid)
+        w, h = component.size_pt
+        result.notes.append(f"{cid}: no product for {to_mm(w):g}x{to_mm(h):g} mm in export profile"
+                            f" {prof.name!r}; skipped")
+
+    previous = _read_index(target_dir / INDEX)
+    old_files = {entry["file"]: entry for entry in previous.get("faces", [])}
+    entries, todo = [], []
+    for face, frame in jobs:
+        rel = f"{face.component.id}/{face.name}.png"
+        entry = {
+            "file": rel,
+            "component": face.component.id,
+            "side": face.side,
+            "records": [record_id(face.component, i) for i in face.records],
+            "names": [_name(face.component, i, lang) for i in face.records],
+            "copies": sum(copies(face.component, i) for i in face.records),
+            "px": list(frame.px),
+            "dpi": dpi,
+            "fit": [round(frame.scale, 6), round(frame.origin[0], 4), round(frame.origin[1], 4)],
+            "digest": face.digest,
+        }
+        entries.append(entry)
+        old = old_files.get(rel)
+        if old and old.get("digest") == face.digest and old.get("px") == entry["px"] \
+                and old.get("dpi") == dpi and old.get("fit") == entry["fit"] and (target_dir / rel).is_file():
+            result.unchanged += 1
+            continue
+        todo.append((face, frame, target_dir / rel))
+
+    for start in range(0, len(todo), BATCH):
+        batch = todo[start:start + BATCH]
+        pdf = faces_pdf(cards, [(face.faces, face.ops(), frame) for face, frame, _ in batch],
+                        title=f"{game.title} faces")
+        for (face, frame, dest), image in zip(batch, rasterize(pdf, [frame.px for _, frame, _ in batch])):
+            result.written.append(write_atomic(dest, png_bytes(image, dpi)))
+
+    current = {e["file"] for e in entries}
+    for rel in sorted(set(old_files) - current):
+        stale = target_dir / rel
+        if stale.is_file():
+            stale.unlink()
+            result.removed.append(stale)
+    index = {
+        "game": game.id,
+        "title": text_in(game.meta["title"], lang),
+        "profile": prof.name,
+        "dpi": dpi,
+        "skipped_components": skipped,
+        "faces": entries,
+    }
+    result.written.append(write_atomic(target_dir / INDEX, json.dumps(index, ensure_ascii=False, indent=1) + "\n"))
+    if not jobs:
+        result.notes.append(f"export profile {prof.name!r} takes none of this game's components")
+    return result
+
+
+def _name(component, index, lang):
+    from .faces import record_name
+    return record_name(component, index, lang)
+
+
+def _read_index(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}

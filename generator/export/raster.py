@@ -1,0 +1,167 @@
+"""Faces → a one-face-per-page PDF (painted by the project's painter) → exact-size RGB images.
+
+Raster outputs are rasterized from the PDF the painter made (pypdfium2), so a PNG cannot
+disagree with the print PDF. Each page is rendered to an exact pixel size: pdfium maps the
+page onto the bitmap, so ``825 x 1125`` means exactly that, with no rounding drift.
+"""
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+
+from reportlab.pdfgen.canvas import Canvas
+
+from ..layout.paint import Painter
+
+MM = 72 / 25.4
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One output image: its pixel size, its page size in points, and where the card goes.
+
+    The card's trim (``card`` points, upright) is drawn scaled by ``scale`` with its
+    lower-left corner at ``origin`` on the page; everything outside the page is cut away.
+    """
+
+    px: tuple[int, int]
+    page: tuple[float, float]
+    card: tuple[float, float]
+    scale: float
+    origin: tuple[float, float]
+
+    @property
+    def dpi(self) -> float:
+        return self.px[0] * 72.0 / self.page[0]
+
+    def trim_px(self) -> tuple[float, float, float, float]:
+        """The card's trim in image pixels ``(left, top, right, bottom)`` (y down)."""
+        k = self.px[0] / self.page[0]
+        x0, y0 = self.origin
+        x1, y1 = x0 + self.card[0] * self.scale, y0 + self.card[1] * self.scale
+        return (x0 * k, (self.page[1] - y1) * k, x1 * k, (self.page[1] - y0) * k)
+
+
+def px_for(length_pt: float, dpi: float) -> int:
+    """``round(length_in_inches * dpi)``: the pixel count of a length (trim + 2 x bleed)."""
+    return int(round(length_pt / 72.0 * dpi))
+
+
+def fit_frame(card: tuple[float, float], art_bleed: float, dpi: float,
+              trim: tuple[float, float] | None = None, bleed: float = 0.0) -> Frame:
+    """The image of a card for a target ``trim`` + ``bleed`` at ``dpi`` (same trim if none).
+
+    Pixels: ``round((trim + 2 * bleed) / 25.4mm * dpi)`` per axis. The face is scaled
+    uniformly, centred, just enough that (a) its trim covers the target trim and (b) its
+    painted area (trim + ``art_bleed``) covers the whole image, so no edge is left blank.
+    With the same trim and ``bleed <= art_bleed`` the scale is 1 (up to pixel rounding).
+    """
+    cw, ch = card
+    tw, th = trim or card
+    px = (px_for(tw + 2 * bleed, dpi), px_for(th + 2 * bleed, dpi))
+    page = (px[0] * 72.0 / dpi, px[1] * 72.0 / dpi)
+    scale = max(tw / cw, th / ch, page[0] / (cw + 2 * art_bleed), page[1] / (ch + 2 * art_bleed))
+    origin = ((page[0] - cw * scale) / 2, (page[1] - ch * scale) / 2)
+    return Frame(px, page, card, scale, origin)
+
+
+def trim_frame(card: tuple[float, float], px: tuple[int, int]) -> Frame:
+    """The card cropped to its trim, rendered to ``px`` (Tabletop Simulator cells)."""
+    return Frame(px, card, card, 1.0, (0.0, 0.0))
+
+
+def faces_pdf(cards, pages, *, title: str = "faces", overlay=None) -> bytes:
+    """A PDF with one page per ``(faces, ops, frame)``; ``overlay(canvas, faces, ops)`` draws
+    on top of a face in card coordinates (proof marks)."""
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, invariant=1, initialFontName=cards.fonts.regular, initialFontSize=8,
+                    pageCompression=1)
+    canvas.setTitle(title)
+    canvas.setCreator("pnp-generator")
+    canvas.setAuthor("")
+    painters: dict = {}
+    for faces, ops, frame in pages:
+        canvas.setPageSize(frame.page)
+        canvas.saveState()
+        path = canvas.beginPath()
+        path.rect(0, 0, frame.page[0], frame.page[1])
+        canvas.clipPath(path, stroke=0, fill=0)
+        canvas.translate(*frame.origin)
+        canvas.scale(frame.scale, frame.scale)
+        card_h = frame.card[1]
+        painter = painters.get(card_h)
+        if painter is None:
+            painter = painters[card_h] = Painter(cards.fonts, cards.icons, card_h)
+        if ops:
+            painter.paint(canvas, ops)
+        if overlay is not None:
+            overlay(canvas, faces, ops)
+        canvas.restoreState()
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def rasterize(pdf: bytes, sizes):
+    """Yield one RGB ``PIL.Image`` per page, page ``i`` rendered to exactly ``sizes[i]`` pixels."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        for index, (w, h) in enumerate(sizes):
+            page = document[index]
+            try:
+                bitmap = pdfium.PdfBitmap.new_native(w, h, raw.FPDFBitmap_BGR, rev_byteorder=True)
+                bitmap.fill_rect((255, 255, 255, 255), 0, 0, w, h)
+                raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, raw.FPDF_ANNOT)
+                image = bitmap.to_pil()
+                yield image.convert("RGB") if image.mode != "RGB" else image.copy()
+                bitmap.close()
+            finally:
+                page.close()
+    finally:
+        document.close()
+
+
+_SRGB = None
+
+
+def srgb_profile() -> bytes | None:
+    """An sRGB ICC profile to embed (Pillow's LittleCMS), or None where Pillow lacks it."""
+    global _SRGB
+    if _SRGB is None:
+        try:
+            from PIL import ImageCms
+            _SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+        except (ImportError, OSError, AttributeError):  # pragma: no cover - Pillow without lcms
+            _SRGB = b""
+    return _SRGB or None
+
+
+def png_bytes(image, dpi: float | None = None, compress_level: int = 6) -> bytes:
+    """An 8-bit RGB PNG (no alpha) tagged sRGB, with the resolution recorded when given."""
+    if image.mode != "RGB":
+        image = image.convert("RGB")
+    out = io.BytesIO()
+    options = {"compress_level": compress_level}
+    icc = srgb_profile()
+    if icc:
+        options["icc_profile"] = icc
+    if dpi:
+        options["dpi"] = (dpi, dpi)
+    image.save(out, "PNG", **options)
+    return out.getvalue()
+
+
+def mm(value: float) -> float:
+    return value * MM
+
+
+def ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+__all__ = ["Frame", "fit_frame", "trim_frame", "faces_pdf", "rasterize", "png_bytes", "px_for",
+           "srgb_profile", "ceil_div", "math"]

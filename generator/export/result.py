@@ -1,0 +1,35 @@
+"""What an export returns to the CLI: files written, problems, and notes worth printing."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class ExportResult:
+    written: list = field(default_factory=list)
+    problems: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    unchanged: int = 0                      # files an incremental export left as they were
+    removed: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.severity == "error" for p in self.problems)
+
+    def extend(self, other: "ExportResult") -> None:
+        self.written += other.written
+        self.problems += other.problems
+        self.notes += other.notes
+        self.unchanged += other.unchanged
+        self.removed += other.removed
+
+
+def load_checked_cards(path, result: ExportResult):
+    """The game and every face instantiated and checked; ``None`` when it has errors (as build)."""
+    from ..validate import check_content
+
+    game, cards, problems = check_content(path, check_faces=True)
+    result.problems.extend(problems)
+    if not result.ok:
+        return None, None
+    return game, cards
