@@ -74,3 +74,24 @@ def test_shipped_game_rulebook_matches_its_manifest(game, tmp_path):
     manifest = json.loads(pnp("manifest", game, "--json").stdout)
     printed = re.findall(r"(?:カード|タイル|ボード|トークン) \d+×\d+mm (\d+)$", text, re.M)
     assert [int(n) for n in printed] == [c["found"] for c in manifest["components"]]
+
+
+@pytest.mark.skipif(not (REPO / "content" / "fatal-fight" / "rulebook").is_dir(), reason="no fatal-fight rulebook")
+def test_enemy_count_change_reaches_the_rulebook_without_touching_markdown(tmp_path):
+    game = tmp_path / "fatal-fight"
+    shutil.copytree(REPO / "content" / "fatal-fight", game)
+    enemies = game / "enemies.yaml"
+    text = enemies.read_text(encoding="utf-8")
+    assert "name_en: Skater Kid\n  count: 2" in text
+    enemies.write_text(text.replace("name_en: Skater Kid\n  count: 2", "name_en: Skater Kid\n  count: 3", 1),
+                       encoding="utf-8")
+    game_yaml = game / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("expected: 42", "expected: 43"),
+                         encoding="utf-8")
+    out = tmp_path / "out"
+    proc = pnp("rulebook", game, "-o", out)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    pdf = pdfium.PdfDocument(out / "rulebook.pdf")
+    text = "".join(pdf[i].get_textpage().get_text_bounded() for i in range(len(pdf))).replace("\r\n", "")
+    assert "各ステージに登場する雑魚敵です（全43枚）" in text
+    assert "ステージ1に13枚" in text

@@ -129,3 +129,43 @@ def test_a4_paper(tiny_book):
     book = compose(tiny_book, paper="a4")
     pdf = pdfium.PdfDocument(io.BytesIO(book.pdf))
     assert pdf[0].get_size() == pytest.approx((595.28, 841.89), abs=0.1)
+
+
+def test_a_missing_layout_is_a_warning_and_a_placeholder(tiny_book):
+    game_yaml = tiny_book / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("layout: tiny/coin", "layout: tiny/not-yet"))
+    book = compose(tiny_book)
+    assert any("tiny/not-yet" in p.message and p.severity == "warning" for p in book.warnings)
+    assert "coins" in "".join(pdf_text(book.pdf))
+
+
+def test_heading_ids_unnumbered_headings_and_links(tiny_book):
+    (tiny_book / "rulebook" / "03-extra.md").write_text(
+        "# 付録 {-}\n\n## 用語 {#terms}\n\n[準備へ](#setup)、[用語へ](#terms)、[概要へ](#概要)。\n",
+        encoding="utf-8")
+    book = compose(tiny_book)
+    extra = [h for h in book.headings if h.title in ("付録", "用語")]
+    assert [(h.number, h.key) for h in extra] == [("", "h-付録"), ("2.1", "h-terms")]
+    assert b"/Dest" in book.pdf or b"/GoTo" in book.pdf
+
+
+def test_rulebook_yaml_is_checked_with_lines(tiny_book):
+    (tiny_book / "rulebook" / "rulebook.yaml").write_text("subtitle: x\ncoverr: []\n", encoding="utf-8")
+    with pytest.raises(ContentError) as info:
+        compose(tiny_book)
+    [p] = info.value.problems
+    assert p.location.path.endswith("rulebook.yaml") and p.location.line == 2 and "did you mean 'cover'" in p.message
+
+
+def test_paragraph_lines_follow_kinsoku_in_the_pdf(tiny_book):
+    from generator.text.kinsoku import NO_END, NO_START
+
+    text = "、".join(["カードを引いて（手札に加え）、「捨て札」をシャッフルする。"] * 12)
+    (tiny_book / "rulebook" / "03-extra.md").write_text(f"# 追加\n\n{text}\n", encoding="utf-8")
+    book = compose(tiny_book)
+    page = pdf_text(book.pdf)[-1].split("\r\n")
+    body = [ln for ln in page if "カード" in ln or "シャッフル" in ln]
+    assert len(body) > 4
+    assert "".join(body) == text
+    for line in body:
+        assert line[0] not in NO_START and line[-1] not in NO_END
