@@ -7,6 +7,7 @@ painted, and reported against the card's YAML line and the layout file.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -120,7 +121,7 @@ class Instantiator:
         raw = self._value(box, key, scope, None)
         if raw is None:
             return default
-        return parse_length(raw.strip() if isinstance(raw, str) else raw)
+        return _length_of(raw.strip()) if isinstance(raw, str) else parse_length(raw)
 
     def _color(self, raw, scope, label, where):
         try:
@@ -130,12 +131,7 @@ class Instantiator:
             return None
         if value in (None, "", "none", "None"):
             return None
-        value = str(value).strip()
-        from reportlab.lib import colors
-        if re.fullmatch(r"#(?:[0-9a-fA-F]{3}){1,2}", value) or isinstance(
-                getattr(colors, value, None), colors.Color):
-            return value
-        raise ValueError(f"{value!r} is not a colour")
+        return _colour_of(str(value).strip())
 
     # -- boxes ----------------------------------------------------------------------------
     def _boxes(self, boxes: list, scope: _Scope, out: list, field_path: str, origin=(0.0, 0.0)):
@@ -329,6 +325,21 @@ class Instantiator:
             chars = "".join(sorted(block.missing_glyphs))
             scope.problems.append(Problem(scope.ctx.location, field_path,
                                           f"the font has no glyph for {chars!r} (box '{box_id}' of {layout_name})"))
+
+
+@lru_cache(maxsize=4096)
+def _length_of(text: str) -> float:
+    """Lengths repeat across thousands of faces: parse each spelling once."""
+    return parse_length(text)
+
+
+@lru_cache(maxsize=1024)
+def _colour_of(value: str) -> str:
+    from reportlab.lib import colors
+
+    if re.fullmatch(r"#(?:[0-9a-fA-F]{3}){1,2}", value) or isinstance(getattr(colors, value, None), colors.Color):
+        return value
+    raise ValueError(f"{value!r} is not a colour")
 
 
 def _image_error(path: Path) -> str:

@@ -51,10 +51,20 @@ Token = Union[Text, Icon, Newline]
 _ESCAPES = {":": ":", "*": "*", "\\": "\\"}
 
 
+_SPECIAL = re.compile(r"[\\\r\n*:]")
+
+
 def _lex(source: str) -> list[tuple]:
     out: list[tuple] = []
     i, n = 0, len(source)
     while i < n:
+        special = _SPECIAL.search(source, i)
+        if special is None:  # plain text runs are taken whole, not character by character
+            out.append(("t", source[i:]))
+            break
+        if special.start() > i:
+            out.append(("t", source[i:special.start()]))
+            i = special.start()
         ch = source[i]
         if ch == "\\" and i + 1 < n:
             nxt = source[i + 1]
