@@ -58,11 +58,11 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None) -
     from ..cards import CardBuilder
     from .booklet import booklet_sheets
     from .config import load_config
-    from .context import RulebookData, strict
+    from .context import RulebookData
     from .document import PrintCanvas, build_pdf, full_story, toc_story
     from .flowables import Cover, Env, Theme
     from .markdown import Converter, parse
-    from .source import make_environment, render_file, source_files
+    from .source import RefError, render_file, source_files
 
     if paper not in PAPERS:
         raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {paper!r}")
@@ -97,7 +97,7 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None) -
         component_id, record_id = ref.split("/", 1)
         try:
             cover_refs.append(data.card_ref(component_id, record_id, caption=False))
-        except Exception as exc:  # RefError
+        except RefError as exc:
             where = Location(config.get("_path", ""), 0)
             problems.append(Problem(where, f"cover[{i}]", str(exc)))
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..cards import CardBuilder
 from ..content.game import Game, copies_of, text_in
