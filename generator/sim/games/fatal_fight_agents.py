@@ -76,6 +76,58 @@ def attack_value(state, seat: int, square: int, k: int, ap: int, flags: int, gra
     return kill_value(state, k, killed) if killed else 0.0
 
 
+class Board:
+    """A snapshot of the groups for previews: each position's life, GP and kill value (built per
+    group on first use), and a memo of ``value(k, ap, pierce, range)`` — the rules of
+    ``combat.damage_plan`` on plain lists."""
+
+    __slots__ = ("state", "rows", "memo")
+
+    def __init__(self, state):
+        self.state, self.rows, self.memo = state, [None] * 6, {}
+
+    def row(self, k: int):
+        state = self.state
+        setup = state.setup
+        boss = setup.boss
+        g = state.groups[k]
+        elife, egp, xgp, skill = state.elife, state.egp, state.xgp, setup.e_skill
+        bonus = 2.0 + (1.0 if combat.over_cap(state, g) > 0 else 0.0) + (1.5 if boss in g else 0.0)
+        row = self.rows[k] = ([elife[e] for e in g], [egp[e] + xgp[e] for e in g],
+                              [BOSS_VALUE if e == boss else 2.0 if e > boss else
+                               bonus + (2.5 if skill[e] == "carrier" else 0.0) for e in g])
+        return row
+
+    def value(self, k: int, ap: int, pierce, range_) -> float:
+        key = (k << 12) | (ap << 2) | (2 if pierce else 0) | (1 if range_ else 0)
+        value = self.memo.get(key)
+        if value is not None:
+            return value
+        lives, gps, vals = self.rows[k] or self.row(k)
+        value = 0.0
+        if range_:
+            for i in range(len(lives)):
+                if (ap if pierce else ap - gps[i]) >= lives[i]:
+                    value += vals[i]
+        elif pierce:
+            carry = ap
+            for i in range(len(lives)):
+                if carry < lives[i]:
+                    break
+                value += vals[i]
+                carry -= lives[i]
+                if carry <= 0:
+                    break
+        elif lives and ap - gps[0] >= lives[0]:
+            value = vals[0]
+        self.memo[key] = value
+        return value
+
+    def attack(self, state, square: int, k: int, ap: int, flags: int, grapples: int) -> float:
+        eff, pierce = combat.effective(state, square, k, ap, flags, grapples)
+        return self.value(k, eff, pierce, flags & RANGE)
+
+
 class GreedyAgent:
     name = "greedy"
     combo = True
@@ -295,18 +347,17 @@ class GreedyAgent:
             subsets = self.subset_cache[key] = _subsets(setup, attack, acts)
         launchers = [x for x in subsets if x[1] & LAUNCH]
         groups = state.groups
-        swollen = [combat.over_cap(state, g) > 0 for g in groups]
-        cache, by_sig = {}, {}
+        board = Board(state)
+        value_of = board.value
+        by_sig = {}
         here = state.pos[s]
         squares = [here]
         if state.free_moves > 0:
             squares += [q for q in NEIGHBOURS[here] if q not in state.blocked]
-        boss = setup.boss
         boss_k = state.boss_group()
         partner_ap = self.partner_potential(state, s) if boss_k is not None else {}
         n2 = setup.rules["n2"]
         n2_bonus = setup.rules["n2_bonus"]
-        damage_plan = combat.damage_plan
         best = None
         for square in squares:
             normal = combat.targets(state, square, 0)
@@ -332,15 +383,11 @@ class GreedyAgent:
                             else:
                                 pierce = PIERCE
                         rng = flags & RANGE
-                        ckey = (k, ap, pierce, rng)
-                        value = cache.get(ckey)
-                        if value is None:
-                            killed = damage_plan(state, k, ap, pierce, rng)
-                            value = cache[ckey] = kill_value(state, k, killed, swollen[k]) if killed else 0.0
+                        value = value_of(k, ap, pierce, rng)
                         if value < BOSS_VALUE and help_ap:
-                            killed = damage_plan(state, k, ap + help_ap, pierce, rng)
-                            if killed and boss in [groups[k][i] for i in killed]:
-                                value = 0.9 * kill_value(state, k, killed, swollen[k])
+                            boosted = value_of(k, ap + help_ap, pierce, rng)
+                            if boosted >= BOSS_VALUE:
+                                value = 0.9 * boosted
                         if value <= 0:
                             continue
                         value -= CARD_COST * len(cards)
@@ -393,8 +440,9 @@ class GreedyAgent:
             limit = min(limit, len(state.hand[q]) - 2)
         if limit <= 0 or not mine:
             return (PASS,)
+        board = Board(state)
         ks = combat.targets(state, square, state.chain_flags)
-        base = max((attack_value(state, s, square, k, state.chain_ap, state.chain_flags, state.grapples)
+        base = max((board.attack(state, square, k, state.chain_ap, state.chain_flags, state.grapples)
                     for k in ks), default=0.0)
         others = 0
         for p in state.partners[1:]:
@@ -409,9 +457,9 @@ class GreedyAgent:
             for c in add:
                 flags |= setup.c_flags[c]
             ks2 = combat.targets(state, square, flags)
-            value = max((attack_value(state, s, square, k, ap, flags, state.grapples) for k in ks2), default=0.0)
+            value = max((board.attack(state, square, k, ap, flags, state.grapples) for k in ks2), default=0.0)
             if value < BOSS_VALUE and others:
-                boosted = max((attack_value(state, s, square, k, ap + others, flags, state.grapples)
+                boosted = max((board.attack(state, square, k, ap + others, flags, state.grapples)
                                for k in ks2), default=0.0)
                 if boosted >= BOSS_VALUE:
                     value = boosted
@@ -427,7 +475,8 @@ class GreedyAgent:
             return legal[0]
         square = state.pos[s]
         planned = self.plan[1] if self.plan else None
-        return max(legal, key=lambda a: (attack_value(state, s, square, a[1], state.chain_ap, state.chain_flags,
+        board = Board(state)
+        return max(legal, key=lambda a: (board.attack(state, square, a[1], state.chain_ap, state.chain_flags,
                                                       state.grapples), a[1] == planned, -a[1]))
 
     def shop(self, state, rng):

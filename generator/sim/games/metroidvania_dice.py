@@ -1,0 +1,436 @@
+"""Metroidvania dice (spec §3.4): plans, their outcome, the best plan, and success chances.
+
+A *roll* is two parallel lists: face values and colours (RED, BLUE, BLACK, WHITE). A *plan* is what
+a player decides after seeing the dice::
+
+    (removed, ap, pair_alloc, single_alloc, recolour)
+
+``removed``: sorted die indices taken out by ascension (they must form pairs of equal faces);
+``ap``: the AP dice (one per needed AP; for a QTE one per prompt, in prompt order);
+``pair_alloc``: how many ascension pairs (+Pie each) go to each AP die (sums to len(removed)/2);
+``single_alloc``: for each one-die AP bonus of the check (skills), the position in ``ap`` it raises;
+``recolour``: ``None`` or ``(die, colour)`` when a recolour effect makes a die count as another colour.
+
+``outcome`` judges a plan: ``(success, damage, kept)``. ``best_plan`` finds the lexicographic best
+(success, then least damage, then most dice kept, spec §3.4.9) and ``plans`` lists every legal plan
+(the random agent's choices). ``curve`` gives P(success) against every target for a build, exactly
+(multiset enumeration) or, for very large rolls, by a fixed-seed Monte Carlo estimate; the agents use
+it, and the tests compare ``exact_curve`` with the spec's Appendix A.
+"""
+from __future__ import annotations
+
+import math
+import random
+from itertools import combinations, combinations_with_replacement, product
+
+RED, BLUE, BLACK, WHITE = range(4)
+COLOURED = (RED, BLUE, BLACK)
+
+
+class Spec:
+    """What a check asks of the dice (built by the engine from the room/boss action and effects)."""
+
+    __slots__ = ("target", "m", "slate", "prompts", "asc", "pie", "max_pairs", "single", "all_bonus", "recolour",
+                 "fail", "slate_dmg", "threats", "threat_dmg", "below", "white_prompts")
+
+    def __init__(self, target=0, m=1, slate=-1, prompts=(), asc=True, pie=0, max_pairs=0, single=(), all_bonus=0,
+                 recolour=(), fail=0, slate_dmg=0, threats=(), threat_dmg=0, below=0, white_prompts=False):
+        self.target, self.m, self.slate, self.prompts = target, m, slate, tuple(prompts)
+        self.asc, self.pie, self.max_pairs = asc, pie, max_pairs
+        self.single, self.all_bonus, self.recolour = tuple(single), all_bonus, tuple(recolour)
+        self.fail, self.slate_dmg = fail, slate_dmg
+        self.threats, self.threat_dmg, self.below = tuple(threats), threat_dmg, below
+        self.white_prompts = white_prompts
+
+
+# ---- judging one plan ------------------------------------------------------------------------------
+
+def _side_damage(spec: Spec, vals, cols, removed) -> int:
+    """Slate and threat damage of the dice left in the pool (independent of success)."""
+    dmg = 0
+    if spec.slate >= 0 and spec.slate_dmg:
+        dmg += spec.slate_dmg * sum(1 for i, c in enumerate(cols)
+                                    if i not in removed and c != spec.slate and c != WHITE)
+    if spec.threats and spec.threat_dmg:
+        for colour in spec.threats:
+            if any(cols[i] == colour and vals[i] < spec.below for i in range(len(vals)) if i not in removed):
+                dmg += spec.threat_dmg
+    return dmg
+
+
+def _targets(spec: Spec) -> list:
+    return [t for _, t in spec.prompts] if spec.prompts else [spec.target] * spec.m
+
+
+def _recoloured(cols, recolour):
+    if recolour is None:
+        return cols
+    cols = list(cols)
+    cols[recolour[0]] = recolour[1]
+    return cols
+
+
+def _recolour_options(spec: Spec, cols) -> list:
+    out = [None]
+    for frm, to in spec.recolour:
+        for i, c in enumerate(cols):
+            if c == frm:
+                for t in ((RED, BLUE, BLACK, WHITE) if to < 0 else (to,)):
+                    if t != c and (i, t) not in out:
+                        out.append((i, t))
+    return out
+
+
+def outcome(spec: Spec, vals, cols, plan):
+    """``(success, damage, kept)`` of a plan, or ``None`` if the plan is not legal for this roll."""
+    removed, ap, pair_alloc, single_alloc, recolour = plan
+    n = len(vals)
+    if recolour is not None and recolour not in _recolour_options(spec, cols):
+        return None
+    cols = _recoloured(cols, recolour)
+    rem = set(removed)
+    if len(rem) != len(removed) or any(not 0 <= i < n for i in removed) or len(removed) % 2:
+        return None
+    if removed and not spec.asc:
+        return None
+    pairs = len(removed) // 2
+    if spec.max_pairs and pairs > spec.max_pairs:
+        return None
+    counts: dict = {}
+    for i in removed:
+        counts[vals[i]] = counts.get(vals[i], 0) + 1
+    if any(c % 2 for c in counts.values()):
+        return None
+    targets = _targets(spec)
+    if len(ap) != len(targets) or len(set(ap)) != len(ap) or any(i in rem or not 0 <= i < n for i in ap):
+        return None
+    if spec.prompts:
+        for i, (colour, _) in zip(ap, spec.prompts):
+            if cols[i] != colour and not (spec.white_prompts and cols[i] == WHITE):
+                return None
+    elif spec.slate >= 0 and not any(cols[i] == spec.slate for i in ap):
+        return None
+    if len(pair_alloc) != len(ap) or sum(pair_alloc) != pairs or min(pair_alloc, default=0) < 0:
+        return None
+    if len(single_alloc) != len(spec.single) or any(not 0 <= j < len(ap) for j in single_alloc):
+        return None
+    bonus = [spec.all_bonus + spec.pie * k for k in pair_alloc]
+    for b, j in zip(spec.single, single_alloc):
+        bonus[j] += b
+    success = all(vals[i] + b >= t for i, b, t in zip(ap, bonus, targets))
+    damage = _side_damage(spec, vals, cols, rem) + (0 if success else spec.fail)
+    return success, damage, n - len(removed)
+
+
+# ---- the best plan ---------------------------------------------------------------------------------
+
+def _even_subsets(idx):
+    out = [()]
+    for size in range(2, len(idx) + 1, 2):
+        out.extend(combinations(idx, size))
+    return out
+
+
+def removal_sets(spec: Spec, vals) -> list:
+    """Every set of dice ascension may remove (pairs of equal faces), smallest first."""
+    if not spec.asc or len(vals) < 2:
+        return [()]
+    groups: dict = {}
+    for i, v in enumerate(vals):
+        groups.setdefault(v, []).append(i)
+    options = [_even_subsets(idx) for idx in groups.values() if len(idx) >= 2]
+    if not options:
+        return [()]
+    out = []
+    for combo in product(*options):
+        removed = tuple(sorted(i for part in combo for i in part))
+        if spec.max_pairs and len(removed) > 2 * spec.max_pairs:
+            continue
+        out.append(removed)
+    out.sort(key=len)
+    return out
+
+
+def _allocate(spec: Spec, values, targets, pairs):
+    """Bonus allocation making every AP die reach its target: (pair_alloc, single_alloc) or None."""
+    m = len(values)
+    base = [v + spec.all_bonus for v in values]
+    best = None
+    for single_alloc in product(range(m), repeat=len(spec.single)):
+        need = list(base)
+        for b, j in zip(spec.single, single_alloc):
+            need[j] += b
+        alloc, used = [], 0
+        for v, t in zip(need, targets):
+            gap = t - v
+            if gap <= 0:
+                alloc.append(0)
+            elif spec.pie <= 0:
+                used = pairs + 1
+                break
+            else:
+                k = -(-gap // spec.pie)
+                alloc.append(k)
+                used += k
+        if used <= pairs and len(alloc) == m:
+            alloc[0] += pairs - used
+            best = (tuple(alloc), tuple(single_alloc))
+            break
+    return best
+
+
+def _ap_choice(spec: Spec, vals, cols, rem):
+    """The AP dice that give the best chance for the dice left (highest values; slate/prompt colours)."""
+    if spec.prompts:
+        chosen = []
+        for colour, _ in spec.prompts:
+            cands = [i for i in rem if i not in chosen and
+                     (cols[i] == colour or (spec.white_prompts and cols[i] == WHITE))]
+            if not cands:
+                return None
+            chosen.append(max(cands, key=lambda i: (cols[i] == colour, vals[i], -i)))
+        return tuple(chosen)
+    m = spec.m
+    if len(rem) < m:
+        return None
+    order = sorted(rem, key=lambda i: (-vals[i], i))
+    if spec.slate >= 0:
+        xs = [i for i in order if cols[i] == spec.slate]
+        if not xs:
+            return None
+        first = xs[0]
+        return (first, *[i for i in order if i != first][:m - 1])
+    return tuple(order[:m])
+
+
+def _fallback_alloc(spec: Spec, m, pairs):
+    return tuple([pairs] + [0] * (m - 1)), tuple([0] * len(spec.single))
+
+
+def best_plan(spec: Spec, vals, cols):
+    """The lexicographic best plan: success, then least damage, then most dice kept."""
+    best, best_key = None, None
+    targets = _targets(spec)
+    simple = not spec.prompts and spec.slate < 0 and not spec.threats and not spec.recolour
+    removals = removal_sets(spec, vals)
+    n = len(vals)
+    for recolour in _recolour_options(spec, cols):
+        eff = _recoloured(cols, recolour)
+        for removed in removals:
+            rset = set(removed)
+            rem = [i for i in range(n) if i not in rset]
+            ap = _ap_choice(spec, vals, eff, rem)
+            if ap is None:
+                continue
+            pairs = len(removed) // 2
+            alloc = _allocate(spec, [vals[i] for i in ap], targets, pairs)
+            success = alloc is not None
+            if not success:
+                if removed and simple:
+                    continue  # removing dice without succeeding never helps a plain check
+                alloc = _fallback_alloc(spec, len(ap), pairs)
+            damage = _side_damage(spec, vals, eff, rset) + (0 if success else spec.fail)
+            key = (success, -damage, n - len(removed))
+            if best_key is None or key > best_key:
+                best_key, best = key, (removed, ap, alloc[0], alloc[1], recolour)
+                if simple and success:
+                    return best, best_key  # removals come smallest first: nothing can beat this
+    return best, best_key
+
+
+def plans(spec: Spec, vals, cols) -> list:
+    """Every legal plan (the choices of a player who sees these dice)."""
+    out = []
+    n = len(vals)
+    targets = _targets(spec)
+    m = len(targets)
+    for recolour in _recolour_options(spec, cols):
+        eff = _recoloured(cols, recolour)
+        for removed in removal_sets(spec, vals):
+            rset = set(removed)
+            rem = [i for i in range(n) if i not in rset]
+            pairs = len(removed) // 2
+            if spec.prompts:
+                cand = [[i for i in rem if eff[i] == c or (spec.white_prompts and eff[i] == WHITE)]
+                        for c, _ in spec.prompts]
+                aps = [ap for ap in product(*cand) if len(set(ap)) == len(ap)]
+            else:
+                aps = [ap for ap in combinations(rem, m)
+                       if spec.slate < 0 or any(eff[i] == spec.slate for i in ap)]
+            allocs = [a for a in _compositions(pairs, m)]
+            singles = list(product(range(m), repeat=len(spec.single)))
+            for ap in aps:
+                for pa in allocs:
+                    for sa in singles:
+                        out.append((removed, tuple(ap), pa, sa, recolour))
+    return out
+
+
+def _compositions(total, parts):
+    if parts == 1:
+        return [(total,)]
+    out = []
+    for first in range(total + 1):
+        for rest in _compositions(total - first, parts - 1):
+            out.append((first, *rest))
+    return out
+
+
+# ---- chances ---------------------------------------------------------------------------------------
+
+def _water_fill(values, pairs, pie):
+    """The highest minimum reachable by giving ``pairs`` bonuses of ``pie`` to the lowest dice."""
+    vals = sorted(values)
+    if pie > 0:
+        for _ in range(pairs):
+            vals[0] += pie
+            vals.sort()
+    return vals[0]
+
+
+def _pairs_of(counts) -> int:
+    return sum(c // 2 for c in counts.values())
+
+
+def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) -> int:
+    """The highest target this roll can meet (every AP die >= it), with the best ascension.
+
+    ``slate_first``: die 0 is the slate die and must be an AP die. Threat and slate damage are not
+    considered (they never change success)."""
+    n = len(vals)
+    best = -1
+    idx = range(n)
+    if m == 1 and not slate_first:
+        counts: dict = {}
+        for v in vals:
+            counts[v] = counts.get(v, 0) + 1
+        total = _pairs_of(counts)
+        for v, c in counts.items():
+            pairs = total - (1 if c % 2 == 0 else 0) if asc else 0
+            if max_pairs:
+                pairs = min(pairs, max_pairs)
+            best = max(best, v + pie * pairs)
+        return best
+    choices = combinations(idx, m)
+    for ap in choices:
+        if slate_first and 0 not in ap:
+            continue
+        counts = {}
+        for i in idx:
+            if i not in ap:
+                counts[vals[i]] = counts.get(vals[i], 0) + 1
+        pairs = _pairs_of(counts) if asc else 0
+        if max_pairs:
+            pairs = min(pairs, max_pairs)
+        best = max(best, _water_fill([vals[i] for i in ap], pairs, pie))
+    return best
+
+
+_CURVES: dict = {}
+EXACT_LIMIT = 25_000   # multisets enumerated exactly below this; Monte Carlo (fixed seed) above
+MC_SAMPLES = 6_000
+
+
+def _multiset_weight(combo, k_fact) -> int:
+    w = k_fact
+    run, prev = 0, None
+    for v in combo:
+        if v == prev:
+            run += 1
+        else:
+            run = 1
+            prev = v
+        w //= run
+    return w
+
+
+def exact_curve(size: int, dice: int, m: int = 1, slate: bool = False, asc: bool = True, pie: int = 0,
+                max_pairs: int = 0) -> list:
+    """P(reach >= T) for T = 0 .. size*? (index = T), by enumerating multisets with their weights."""
+    hist: dict = {}
+    others = dice - 1 if slate else dice
+    k_fact = math.factorial(others)
+    firsts = range(1, size + 1) if slate else (None,)
+    for first in firsts:
+        for combo in combinations_with_replacement(range(1, size + 1), others):
+            w = _multiset_weight(combo, k_fact)
+            vals = (first, *combo) if slate else combo
+            r = reach(vals, slate, m, asc, pie, max_pairs)
+            hist[r] = hist.get(r, 0) + w
+    total = size ** dice
+    return _tail(hist, total)
+
+
+def _tail(hist, total) -> list:
+    top = max(hist) if hist else 0
+    out = [0.0] * (top + 2)
+    acc = 0
+    for t in range(top + 1, -1, -1):
+        acc += hist.get(t, 0)
+        out[t] = acc / total
+    return out
+
+
+def _mc_curve(size, dice, m, slate, asc, pie, max_pairs) -> list:
+    rng = random.Random(f"mv-curve/{size}/{dice}/{m}/{slate}/{asc}/{pie}/{max_pairs}")
+    hist: dict = {}
+    rand = rng.random
+    for _ in range(MC_SAMPLES):
+        vals = [1 + int(rand() * size) for _ in range(dice)]
+        r = reach(vals, slate, m, asc, pie, max_pairs)
+        hist[r] = hist.get(r, 0) + 1
+    return _tail(hist, MC_SAMPLES)
+
+
+def curve(size: int, dice: int, m: int = 1, slate: bool = False, asc: bool = True, pie: int = 0,
+          max_pairs: int = 0) -> list:
+    """Cached P(success) by target (list index): exact when small, else a fixed-seed estimate."""
+    key = (size, dice, m, slate, asc and pie > 0 and dice > m, pie if asc else 0, max_pairs)
+    found = _CURVES.get(key)
+    if found is None:
+        size_, dice_, m_, slate_, asc_, pie_, mp_ = key
+        multisets = math.comb(size_ + dice_ - 1 - (1 if slate_ else 0), dice_ - (1 if slate_ else 0)) * \
+            (size_ if slate_ else 1)
+        if multisets <= EXACT_LIMIT or not asc_:
+            found = exact_curve(size_, dice_, m_, slate_, asc_, pie_, mp_) if asc_ else \
+                _plain_curve(size_, dice_, m_, slate_)
+        else:
+            found = _mc_curve(size_, dice_, m_, slate_, asc_, pie_, mp_)
+        _CURVES[key] = found
+    return found
+
+
+def _plain_curve(size, dice, m, slate) -> list:
+    """No ascension: closed forms (best of k; at least m of k; slate die and the best m-1 of the rest)."""
+    out = []
+    for t in range(size + 2):
+        q = 1.0 if t <= 1 else max(0.0, (size - t + 1) / size)
+        if slate:
+            rest = _at_least(m - 1, dice - 1, q) if m > 1 else 1.0
+            out.append(q * rest)
+        else:
+            out.append(_at_least(m, dice, q))
+    return out
+
+
+def _at_least(m, k, q) -> float:
+    return sum(math.comb(k, j) * q ** j * (1 - q) ** (k - j) for j in range(m, k + 1))
+
+
+def chance(size: int, dice: int, target: int, m: int = 1, slate: bool = False, asc: bool = True, pie: int = 0,
+           max_pairs: int = 0) -> float:
+    """P(success) of a difficulty check: every AP die >= target."""
+    if target <= 1:
+        return 1.0
+    if m > dice:
+        return 0.0
+    c = curve(size, dice, m, slate, asc, pie, max_pairs)
+    return c[target] if target < len(c) else 0.0
+
+
+def qte_chance(size: int, targets, white: int = 0, asc: bool = True, pie: int = 0) -> float:
+    """P(success) of a QTE, ignoring ascension help (a lower bound the agents use)."""
+    p = 1.0
+    for t in targets:
+        p *= 1.0 if t <= 1 else max(0.0, (size - t + 1) / size)
+    return p

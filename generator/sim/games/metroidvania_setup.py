@@ -1,0 +1,335 @@
+"""Metroidvania: plain content tables -> a precomputed, picklable ``Setup``.
+
+Every number the engine uses comes from the tables (``game.tables``, shaped by
+content/metroidvania/schema.yaml): the map (``map.yaml``), card fields, ``effect:`` op lists and
+``rules.yaml`` (constants and every PROPOSAL switch). No Python literal copies a value of the data.
+The map becomes integer node indices with adjacency lists; decks become lists of small integers.
+
+Effect lists are compiled once to tuples ``(op, params)``; an op or a switch value the engine does
+not implement is a located problem (``ProblemsError``), never a crash mid-game. Problems of the map
+that the engine can still play (an unreachable room, an impossible key room ...) are kept in
+``Setup.map_problems`` for the validator's static checks (metroidvania_report.map_checks).
+
+The run parameter ``difficulty`` (``normal`` | ``easy``) is read from ``tables["difficulty"]``
+(default ``normal``): it is not content, the validator sets it to play the EASY rest rooms.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...errors import Location, Problem, ProblemsError
+
+STATS = ("pie", "wil", "agi", "ins")
+PIE, WIL, AGI, INS = range(4)
+TYPES = ("dash", "jump", "play", "guard")
+COLOURS = ("red", "blue", "black", "white")
+RED, BLUE, BLACK, WHITE = range(4)
+KINDS = ("start", "normal", "rest", "event", "danger", "key", "boss")
+START, NORMAL, REST, EVENT, DANGER, KEY, BOSS = range(7)
+SUBS = ("none", "thorn", "memory_flower", "sweets", "key", "danger_up", "danger_down")
+TIMINGS = ("move", "pre_roll", "post_roll", "on_success", "on_damage", "any")
+AREA_EFFECTS = ("threat_red", "threat_blue", "threat_black", "no_skills", "no_ascension")
+DIFFICULTIES = ("normal", "easy")
+
+# Every op of the effect vocabulary (content/metroidvania/README.md); the engine implements each once.
+OPS = ("heal", "heal_full", "max_life", "damage_reduce", "damage_plus", "danger", "ap_bonus", "reroll", "recolour",
+       "extra_dice", "die_step", "ignore_slate", "ignore_threat", "multi_minus", "criterion", "auto_success",
+       "move_bonus", "pass_key_rooms", "teleport", "explore", "open_edge", "peek_deck", "gain_item", "skill_level",
+       "refresh_skills", "draw_skill", "unlock_servant_skill", "level_up", "boss_life", "boss_damage",
+       "boss_skip_action", "boss_action_mod", "forbid", "forbid_trait", "regen", "threat", "reveal_weakness")
+# What the engine supports of each switch in rules.yaml (anything else is reported, not guessed).
+SUPPORTED = {
+    "turn_order_2p": ("alternate", "consecutive"),
+    "move.no_destination": ("skip_turn",),
+    "ascension_white_dice_in_qte": ("pairs_only", "also_prompts"),
+    "slate_damage_per_die": ("danger", "one"),
+    "threat.below": ("criterion",),
+    "items_kept_as": ("room_card",),
+    "second_servant_skill": ("event_only", "event_or_first_boss"),
+    "deck_empty": ("reshuffle_discards",),
+    "danger_room.damage": ("danger",),
+    "skills.thorn_targets": ("any_own_skill",),
+    "death.to": ("start",),
+}
+_NEEDED = ("players.min", "players.max", "rounds", "criterion.start", "criterion.every_rounds", "danger.start",
+           "danger.min", "danger.max", "life.start", "life.max", "life.respawn", "move.base", "move.per_agi",
+           "move.explored_step_cost", "move.unexplored_step_cost", "move.pass_through_unexplored", "move.blocked_by",
+           "move.hidden_edges_need_ins", "die_by_will", "coloured_dice", "white_dice_per_pie", "ascension_max_pairs",
+           "threat.damage", "area_effect_scope", "ins_extra_draw_decks", "rest_rooms.normal", "rest_rooms.easy",
+           "rest.heal_full", "rest.refresh_skills", "rest.danger", "danger_room.danger", "start_explored",
+           "start_is_rest", "skills.max_level", "skills.uses_per_turn", "flowers_per_event", "urza_seal_bosses",
+           "boss.marker_on_defeat", "boss.reset_when_empty", "boss.level_up_all_on_defeat",
+           "boss.multi_success_damage", "death.life", "death.exhaust_skills", "death.turn_ends",
+           "setup.initial_actions", "setup.first_level_up", "setup.unique_servants", "stats_cap.wil",
+           "components.exploration_markers", "turns_per_round", "boss_life_bonus")
+
+
+@dataclass
+class Setup:
+    rules: dict
+    difficulty: str = "normal"
+    # ---- map (node index = position in map.yaml nodes)
+    node_id: list = field(default_factory=list)
+    node_index: dict = field(default_factory=dict)
+    kind: list = field(default_factory=list)          # KINDS index, after the difficulty (easy rest -> normal)
+    printed_kind: list = field(default_factory=list)  # KINDS index as printed on the board
+    area: list = field(default_factory=list)          # area index
+    key_cond: list = field(default_factory=list)      # tuple of (stat, value) or ()
+    node_boss: list = field(default_factory=list)     # boss index or -1
+    adj: list = field(default_factory=list)           # node -> list of (neighbour, hidden_ins, sealed edge id or -1)
+    sealed: list = field(default_factory=list)        # sealed edge id -> (a, b)
+    start: int = 0
+    areas: list = field(default_factory=list)         # dicts: id, boss, effects (frozenset), rooms, boss_node
+    # ---- cards
+    actions: list = field(default_factory=list)       # action deck instances -> type index
+    rooms: list = field(default_factory=list)         # room card instances -> dict
+    events: list = field(default_factory=list)        # dicts: id, derived (d_index, d_index)
+    derived: list = field(default_factory=list)       # dicts: id, number, link, effect
+    sefira: list = field(default_factory=list)        # dicts: id, timing, effect
+    skills: list = field(default_factory=list)        # dicts: id, source, tops, stat_tops, timing, effect, max_level
+    deck_skills: list = field(default_factory=list)
+    servants: list = field(default_factory=list)      # dicts: id, action, skill, second
+    bosses: list = field(default_factory=list)        # dicts: id, area, tier, final, life, trait, weakness, actions
+    final_boss: int = -1
+    tracked: list = field(default_factory=list)
+    # ---- where things are written (for located static checks)
+    locations: dict = field(default_factory=dict)
+    map_problems: list = field(default_factory=list)
+
+
+class _Compiler:
+    def __init__(self, where):
+        self.where = where or (lambda record: None)
+        self.problems: list[Problem] = []
+
+    def loc(self, *records) -> Location:
+        for record in records:
+            found = self.where(record) if record is not None else None
+            if found:
+                return found
+        return Location("<tables>", 0)
+
+    def problem(self, field_path, message, *records):
+        self.problems.append(Problem(self.loc(*records), field_path, message))
+
+    def effect(self, effects, owner, field_path) -> tuple:
+        compiled = []
+        for i, item in enumerate(effects or []):
+            op = item.get("op") if isinstance(item, dict) else None
+            if op not in OPS:
+                self.problem(f"{field_path}[{i}].op", f"the simulator does not implement op {op!r}", item, owner)
+                continue
+            params = {k: v for k, v in item.items() if k != "op"}
+            compiled.append((op, params))
+        return tuple(compiled)
+
+
+def _get(comp, raw, path):
+    node = raw
+    for key in path.split("."):
+        if not isinstance(node, dict) or key not in node:
+            comp.problem(path, "missing (the simulator reads it from rules.yaml)", raw)
+            return None
+        node = node[key]
+    return node
+
+
+def _rules(comp: _Compiler, raw: dict) -> dict:
+    r = {path: _get(comp, raw, path) for path in _NEEDED}
+    for path, allowed in SUPPORTED.items():
+        value = _get(comp, raw, path)
+        if value is not None and value not in allowed:
+            comp.problem(path, f"the simulator supports {list(allowed)}, got {value!r}", raw)
+        r[path] = value
+    for key in ("turns_per_round", "boss_life_bonus"):
+        r[key] = {int(k): int(v) for k, v in (r[key] or {}).items()}
+    r["die_by_will"] = list(r["die_by_will"] or [4, 6, 8, 12, 20])
+    r["coloured"] = [COLOURS.index(c) for c in (r["coloured_dice"] or ()) if c in COLOURS]
+    r["ins_decks"] = frozenset(r["ins_extra_draw_decks"] or ())
+    r["scope"] = frozenset(r["area_effect_scope"] or ())
+    r["blocked_key"] = "unexplored_key_room" in (r["move.blocked_by"] or ())
+    r["blocked_boss"] = "undefeated_boss_room" in (r["move.blocked_by"] or ())
+    return r
+
+
+def _unique(records) -> list:
+    seen, out = set(), []
+    for r in records or []:
+        if isinstance(r, dict) and r.get("id") not in seen:
+            seen.add(r.get("id"))
+            out.append(r)
+    return out
+
+
+def _colour(value) -> int:
+    return COLOURS.index(value) if value in COLOURS else -1
+
+
+def compile_setup(tables: dict, where=None) -> Setup:
+    """Compile the game's plain tables; raise ``ProblemsError`` listing what cannot be simulated."""
+    comp = _Compiler(where)
+    raw_rules = tables.get("rules") or {}
+    setup = Setup(rules=_rules(comp, raw_rules))
+    setup.difficulty = str(tables.get("difficulty") or "normal").lower()
+    if setup.difficulty not in DIFFICULTIES:
+        comp.problem("difficulty", f"difficulty must be one of {list(DIFFICULTIES)}, got {setup.difficulty!r}")
+    setup.locations["rules"] = comp.loc(raw_rules)
+    _compile_cards(setup, comp, tables)
+    _compile_map(setup, comp, tables.get("map") or {})
+    if comp.problems:
+        raise ProblemsError(comp.problems)
+    return setup
+
+
+def _compile_cards(setup: Setup, comp: _Compiler, tables: dict) -> None:
+    for rec in _unique(tables.get("actions")):
+        t = TYPES.index(rec["type"]) if rec.get("type") in TYPES else -1
+        if t < 0:
+            comp.problem("type", f"unknown action type {rec.get('type')!r}", rec)
+            continue
+        setup.actions.extend([t] * int(rec.get("count") or 1))
+    skills = _unique(list(tables.get("skills") or []) + list(tables.get("servant_skills") or []))
+    skill_index = {}
+    for rec in skills:
+        cond = rec.get("condition") or {}
+        tops = [0, 0, 0, 0]
+        for t in cond.get("tops") or ():
+            tops[TYPES.index(t)] += 1
+        stat_tops = tuple((STATS.index(k), TYPES.index(v)) for k, v in (cond.get("stat_tops") or {}).items()
+                          if v is not None)
+        timing = rec.get("timing")
+        if timing not in TIMINGS:
+            comp.problem("timing", f"unknown timing {timing!r}", rec)
+        skill_index[rec["id"]] = len(setup.skills)
+        setup.skills.append({"id": rec["id"], "source": rec.get("source"), "tops": tuple(tops),
+                             "stat_tops": stat_tops, "timing": timing,
+                             "effect": comp.effect(rec.get("effect"), rec, "effect"),
+                             "max_level": int(rec.get("max_level") or 0)})
+        if rec.get("source") == "deck":
+            setup.deck_skills.extend([skill_index[rec["id"]]] * int(rec.get("count") or 1))
+    for rec in _unique(tables.get("servants")):
+        a = rec.get("initial_action")
+        first, second = skill_index.get(rec.get("initial_skill")), skill_index.get(rec.get("second_skill"))
+        if a not in TYPES or first is None or second is None:
+            comp.problem("servant", f"servant {rec.get('id')!r} needs a known initial action and two skills", rec)
+            continue
+        setup.servants.append({"id": rec["id"], "action": TYPES.index(a), "skill": first, "second": second})
+    for rec in _unique(tables.get("rooms")):
+        check = rec.get("check") or {}
+        room = {"id": rec["id"], "qte": check.get("kind") == "qte", "d": int(check.get("difficulty") or 0),
+                "multi": int(check.get("multi") or 1), "slate": _colour(check.get("slate")),
+                "prompts": tuple((_colour(p["colour"]), int(p.get("offset") or 0)) for p in check.get("prompts") or ()),
+                "sub": SUBS.index(rec.get("sub_event") or "none")}
+        if room["qte"] and not room["prompts"]:
+            comp.problem("check.prompts", "a QTE room needs at least one prompt", rec)
+        setup.rooms.extend(dict(room) for _ in range(int(rec.get("count") or 1)))
+    derived = _unique(tables.get("derived_events"))
+    d_index = {rec["id"]: i for i, rec in enumerate(derived)}
+    for rec in derived:
+        setup.derived.append({"id": rec["id"], "number": rec.get("number"), "link": bool(rec.get("link")),
+                              "effect": comp.effect(rec.get("effect"), rec, "effect")})
+    for rec in _unique(tables.get("events")):
+        rows = sorted(rec.get("derived") or (), key=lambda d: d.get("flowers") or 0)
+        links = tuple(d_index.get(d.get("event"), -1) for d in rows)
+        if any(x < 0 for x in links):
+            comp.problem("derived", "unknown derived event", rec)
+            continue
+        setup.events.append({"id": rec["id"], "derived": links})
+    for rec in _unique(tables.get("sefira")):
+        setup.sefira.append({"id": rec["id"], "timing": rec.get("timing"),
+                             "effect": comp.effect(rec.get("effect"), rec, "effect")})
+    for rec in _unique(tables.get("bosses")):
+        trait = rec.get("trait") or {}
+        weak = rec.get("weakness")
+        acts = rec.get("actions") or []
+        if len(acts) < 1:
+            comp.problem("actions", "a boss needs actions", rec)
+            continue
+        setup.bosses.append({
+            "id": rec["id"], "area_id": rec.get("area"), "tier": int(rec.get("tier") or 1),
+            "final": bool(rec.get("final")), "life": int(rec.get("life") or 1),
+            "trait": comp.effect(trait.get("effect"), rec, "trait.effect"),
+            "weakness": (int(weak.get("ins") or 0), comp.effect(weak.get("effect"), rec, "weakness.effect"))
+            if weak else None,
+            "actions": tuple((int(a.get("difficulty") or 0), int(a.get("multi") or 1), _colour(a.get("slate")))
+                             for a in acts),
+            "node": -1, "area": -1})
+        if rec.get("final"):
+            setup.final_boss = len(setup.bosses) - 1
+    if setup.final_boss < 0:
+        comp.problem("bosses", "no final boss (final: true): the game cannot be won", tables.get("rules"))
+    if not setup.servants:
+        comp.problem("servants", "no servants to simulate", tables.get("rules"))
+    setup.tracked = sorted({s["id"] for s in setup.skills} | {s["id"] for s in setup.sefira}
+                           | {d["id"] for d in setup.derived})
+
+
+def _compile_map(setup: Setup, comp: _Compiler, raw: dict) -> None:
+    where = comp.where
+    map_loc = comp.loc(raw)
+    setup.locations["map"] = map_loc
+    boss_index = {b["id"]: i for i, b in enumerate(setup.bosses)}
+    areas = raw.get("areas") or []
+    area_index = {}
+    for i, a in enumerate(areas):
+        area_index[a["id"]] = i
+        effects = frozenset(e for e in a.get("effects") or ())
+        setup.areas.append({"id": a["id"], "boss": boss_index.get(a.get("boss"), -1), "effects": effects,
+                            "rooms": [], "boss_node": -1,
+                            "threats": tuple(COLOURS.index(e[7:]) for e in sorted(effects) if e.startswith("threat_"))})
+        setup.locations[f"area:{a['id']}"] = where(a) or map_loc
+    rest_tags = set((setup.rules.get("rest_rooms." + setup.difficulty) or ["all"]))
+    nodes = raw.get("nodes") or []
+    for i, n in enumerate(nodes):
+        setup.node_index[n["id"]] = i
+        setup.locations[f"node:{n['id']}"] = where(n) or map_loc
+    for i, n in enumerate(nodes):
+        kind = KINDS.index(n["kind"]) if n.get("kind") in KINDS else NORMAL
+        setup.node_id.append(n["id"])
+        setup.printed_kind.append(kind)
+        tag = n.get("difficulty_tag") or "all"
+        setup.kind.append(NORMAL if kind == REST and tag not in rest_tags else kind)
+        area = area_index.get(n.get("area"), -1)
+        if area < 0:
+            comp.problem("area", f"node {n['id']!r} names an unknown area {n.get('area')!r}", n)
+        setup.area.append(area)
+        cond = n.get("key_condition") or {}
+        setup.key_cond.append(tuple((STATS.index(k), int(v)) for k, v in cond.items() if v is not None))
+        b = boss_index.get(n.get("boss"), -1) if kind == BOSS else -1
+        setup.node_boss.append(b)
+        if kind == BOSS:
+            if b < 0:
+                setup.map_problems.append(Problem(setup.locations[f"node:{n['id']}"], "boss",
+                                                  f"boss room {n['id']!r} names no known boss ({n.get('boss')!r})"))
+            elif setup.bosses[b]["node"] >= 0:
+                setup.map_problems.append(Problem(setup.locations[f"node:{n['id']}"], "boss",
+                                                  f"boss {n.get('boss')!r} has two rooms"))
+            else:
+                setup.bosses[b]["node"] = i
+                setup.bosses[b]["area"] = area
+                if area >= 0:
+                    setup.areas[area]["boss_node"] = i
+        elif area >= 0 and kind != START:
+            setup.areas[area]["rooms"].append(i)
+    setup.adj = [[] for _ in nodes]
+    for i, e in enumerate(raw.get("edges") or []):
+        a, b = setup.node_index.get(e.get("a")), setup.node_index.get(e.get("b"))
+        loc = where(e) or map_loc
+        setup.locations[f"edge:{i}"] = loc
+        if a is None or b is None:
+            comp.problem("edges", f"edge {e.get('a')!r}-{e.get('b')!r} names an unknown node", e)
+            continue
+        sid = -1
+        if e.get("sealed"):
+            sid = len(setup.sealed)
+            setup.sealed.append((a, b))
+        hidden = int(e.get("hidden_ins") or 0) if setup.rules.get("move.hidden_edges_need_ins") else 0
+        setup.adj[a].append((b, hidden, sid))
+        setup.adj[b].append((a, hidden, sid))
+    start = setup.node_index.get(raw.get("start"))
+    if start is None:
+        comp.problem("start", f"unknown start node {raw.get('start')!r}", raw)
+        start = 0
+    setup.start = start
+    setup.locations["rest_rooms"] = where(raw.get("rest_rooms")) or map_loc
+    setup.locations["rest_rooms_lists"] = {k: list(v or []) for k, v in (raw.get("rest_rooms") or {}).items()}
