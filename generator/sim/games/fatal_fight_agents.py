@@ -375,6 +375,8 @@ class GreedyAgent:
                 found = by_sig.get(sig, False)
                 if found is False:
                     found = None
+                    lives, gps, vals = board.rows[k] or board.row(k)
+                    need, head = lives[0] + gps[0], vals[0]
                     for ap, flags, grapples, cards in (subsets if in_reach else launchers):
                         pierce = flags & PIERCE
                         if cqb:
@@ -383,7 +385,10 @@ class GreedyAgent:
                             else:
                                 pierce = PIERCE
                         rng = flags & RANGE
-                        value = value_of(k, ap, pierce, rng)
+                        if pierce or rng:
+                            value = value_of(k, ap, pierce, rng)
+                        else:  # the common case: the head falls or nothing happens
+                            value = head if ap >= need else 0.0
                         if value < BOSS_VALUE and help_ap:
                             boosted = value_of(k, ap + help_ap, pierce, rng)
                             if boosted >= BOSS_VALUE:

@@ -1,0 +1,176 @@
+"""Valheim engine: spec §3 (shared/spec/valheim.md) as an OpenSpiel-style State.
+
+A co-operative exploration deckbuilder: each player commits hidden cards from a personal deck,
+the revealed cards become one shared AP pool per action, resolved in the fixed order
+explore -> gather -> train -> hunt -> craft from a chosen base; the map grows by laying tiles
+through their printed edges; five avatars hide in the biomes' dungeons, and after round 7 the
+survivors merge into the demon lord.
+
+Reading order (the sibling of ``fatal_fight``): ``valheim_setup`` (tables -> Setup),
+this module (the State, the module API), ``valheim_rules`` (the rules as a resumable state
+machine: flow, legal decisions and their handlers), ``valheim_agents`` (the team planner,
+the all-seeing planner) and ``valheim_report`` (record, invariants, static checks, trace and the
+spec §6 bands).
+
+Chance draws only from the ``Random`` the game was dealt with (``self.rng``); ``clone()`` copies
+it, so a clone replays the same future for the same actions. Team decisions (how shared AP are
+spent) are taken by the lowest seat that revealed the action; every agent of a team runs the same
+public-information planner, so who decides does not change the play.
+"""
+from __future__ import annotations
+
+from ...sim.api import TERMINAL, IllegalActionError
+from ...sim.rng import copy_rng, shuffle
+from .valheim_rules import HANDLERS, P_COMMIT, P_OVER, Mods, Rules
+from .valheim_setup import compile_setup  # noqa: F401  (module API)
+
+NAME = "valheim"
+VERSION = "1"
+
+_LISTS = ("pool", "supply", "marker", "commits", "exiled", "s_tile", "s_pos", "s_rot", "s_level", "s_dives", "row",
+          "mout", "edeck", "ediscard", "defeated", "facilities", "r_left", "n_act", "p_act", "pays", "drawn", "log")
+_NESTED = ("deck", "hand", "discard", "played", "s_tok", "piles", "mpiles", "equip")
+
+
+class State(Rules):
+    __slots__ = ("setup", "rng", "n", "outcome", "phase", "seat", "round_id", "cycle", "markers_left", "kept",
+                 "unlimited", "grid", "_dist", "mtier", "demon_hp", "demon_str", "fac", "mods", "act", "base", "ap",
+                 "ap_start", "free", "walker", "yield_left", "trash_left", "reroll_left", "open_ctx", "fought",
+                 "dungeon", "peeked", "dive_bonus", "pending", "redraw", "fighter", "leveled", "extra_left",
+                 "_legal", *_LISTS, *_NESTED)
+
+    # ---- OpenSpiel contract ---------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == P_OVER else self.seat
+
+    def is_terminal(self) -> bool:
+        return self.phase == P_OVER
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.outcome == "win" else 0.0 if self.outcome is None else -1.0] * self.n
+
+    def legal_actions(self) -> list[tuple]:
+        if self._legal is None:
+            self._legal = sorted(self.legal_unsorted()) if self.phase != P_OVER else []
+        return self._legal
+
+    def apply_action(self, action: tuple) -> None:
+        handler = HANDLERS.get(action[0]) if isinstance(action, tuple) and action else None
+        legal = self._legal if self._legal is not None else self.legal_unsorted()
+        if handler is None or action not in legal:
+            raise IllegalActionError(f"{self.action_to_string(action)} is not legal now")
+        self._legal = None
+        handler(self, action)
+        self._legal = None
+
+    def clone(self) -> "State":
+        twin = State.__new__(State)
+        for name in State.__slots__:
+            setattr(twin, name, getattr(self, name))
+        for name in _LISTS:
+            setattr(twin, name, list(getattr(self, name)))
+        for name in _NESTED:
+            setattr(twin, name, [list(x) for x in getattr(self, name)])
+        twin.grid = dict(self.grid)
+        twin.kept = set(self.kept)
+        twin.leveled = dict(self.leveled)
+        twin._dist = {}
+        twin.fac = self.fac.copy()
+        twin.mods = self.mods.copy()
+        twin.pending = list(self.pending) if self.pending is not None else None
+        twin.rng = copy_rng(self.rng)
+        return twin
+
+    def action_to_string(self, action) -> str:
+        from .valheim_report import action_text
+        return action_text(self, action)
+
+    def __str__(self) -> str:
+        from .valheim_report import state_text
+        return state_text(self)
+
+
+# ---- module API (see generator/sim/api.py) --------------------------------------------------------
+
+def seats_for(setup, players: int) -> int:
+    """Decks in play: solo (G1) runs two decks when the rules allow it."""
+    rules = setup.rules
+    if players == 1 and rules["players.solo_variant"] == "two_decks":
+        return 2
+    if not max(1, rules["players.min"]) <= players <= min(rules["players.max"], len(setup.sets)):
+        raise ValueError(f"valheim supports {rules['players.min']}..{rules['players.max']} players "
+                         f"({len(setup.sets)} card sets), got {players}")
+    return players
+
+
+def new_game(setup, players: int, rng) -> State:
+    """Deal a game: decks, the start tile, biome piles, market tiers and the enemy deck (spec 3.2)."""
+    rules = setup.rules
+    n = seats_for(setup, players)
+    s = State.__new__(State)
+    s.setup, s.rng, s.n = setup, rng, n
+    s.log, s.outcome, s._legal = [], None, None
+    s.deck = [list(setup.sets[i]) for i in range(n)]
+    for deck in s.deck:
+        shuffle(deck, rng)
+    s.hand = [[] for _ in range(n)]
+    s.discard = [[] for _ in range(n)]
+    s.played = [[] for _ in range(n)]
+    s.commits = [None] * n
+    s.exiled, s.kept = [], set()
+    s.marker, s.markers_left = [False] * n, n
+    s.unlimited = rules["tokens.supply"] == "unlimited"
+    s.supply = list(setup.supply)
+    s.pool = [0] * len(setup.res)
+    # the map: the start tile with its base at (0, 0)
+    s.grid, s._dist = {}, {}
+    s.s_tile, s.s_pos, s.s_rot, s.s_tok, s.s_level, s.s_dives = [], [], [], [], [], []
+    start = setup.start_tile
+    s.grid[(0, 0)] = 0
+    s.s_tile.append(start)
+    s.s_pos.append((0, 0))
+    s.s_rot.append(0)
+    s.s_level.append(setup.start_level)
+    s.s_dives.append(0)
+    tok = [0] * len(setup.res)
+    for r, k in setup.t_res[start]:
+        got = k if s.unlimited else min(k, s.supply[r])
+        if not s.unlimited:
+            s.supply[r] -= got
+        tok[r] += got
+    s.s_tok.append(tok)
+    s.piles = [list(p) for p in setup.piles]
+    for pile in s.piles:
+        shuffle(pile, rng)
+    # the market: each tier shuffled, 6 face up from the initial tier (G5)
+    s.mpiles = [list(m) for m in setup.market]
+    for pile in s.mpiles:
+        shuffle(pile, rng)
+    s.mout = []
+    s.mtier = setup.tiers.index(rules["market.initial_tier"])
+    s.row = [-1] * rules["market.row_size"]
+    s.edeck = list(range(len(setup.e_id)))
+    shuffle(s.edeck, rng)
+    s.ediscard = []
+    s.defeated = [False] * len(setup.biomes)
+    s.demon_hp = s.demon_str = None
+    s.facilities = []
+    s.r_left = list(setup.r_copies)
+    s.equip = [[-1] * len(setup.slots) for _ in range(n)]
+    s.fac, s.mods = Mods(), Mods()
+    s.n_act, s.p_act, s.pays, s.drawn = [0] * 5, [0] * 5, [], []
+    s.act, s.base, s.ap, s.ap_start, s.free, s.walker = -1, 0, 0, 0, 0, 0
+    s.yield_left = s.trash_left = s.reroll_left = 0
+    s.open_ctx = None
+    s.fought, s.dungeon, s.peeked, s.dive_bonus, s.pending, s.redraw, s.fighter = 0, -1, False, 0, None, -1, -1
+    s.leveled, s.extra_left = {}, 0
+    s.phase, s.seat, s.cycle = P_COMMIT, 0, 0
+    s.log.append(("setup", n, tuple(setup.c_id[d[0]].rsplit("_", 1)[0] for d in setup.sets[:n])))
+    s.refill_row()
+    s.round_id = 1
+    s.start_round()
+    return s
+
+
+from .valheim_agents import AGENTS  # noqa: E402,F401
+from .valheim_report import ablate, cards, check_invariants, describe, static_checks, summarize  # noqa: E402,F401
