@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .export.errata import errata_pdf
+from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_json, read_lock
 from .outputs import write_atomic
 from .profiles import load_profile
 from .sheets import render_print_pdf
@@ -19,6 +21,7 @@ from .validate import check_content, has_rulebook, run_balance
 class BuildResult:
     written: list = field(default_factory=list)
     problems: list = field(default_factory=list)
+    notes: list = field(default_factory=list)      # lines for the user (errata summary)
 
     @property
     def ok(self) -> bool:
@@ -26,7 +29,10 @@ class BuildResult:
 
 
 def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validate: bool = True,
-               workers: int | None = None, reporter=None) -> BuildResult:
+               workers: int | None = None, reporter=None, proof: bool = False,
+               changed_since: Path | None = None) -> BuildResult:
+    """Write ``print-<paper>.pdf`` (``print-<paper>-proof.pdf`` with ``proof``) and
+    ``print.lock.json``; with ``changed_since`` (an earlier lock) also ``errata.pdf``."""
     # One pass: faces are instantiated (and checked) as they are painted, so memory stays flat;
     # the PDF is only written if no face had a problem.
     game, cards, problems = check_content(path, check_faces=False)
@@ -41,7 +47,8 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
             result.problems.extend(verdict.problems)
             if not verdict.passed:
                 return result
-    pdf = render_print_pdf(cards, loaded.profile, title=game.title)
+    old_lock = read_lock(changed_since) if changed_since else None
+    pdf = render_print_pdf(cards, loaded.profile, title=game.title, proof=proof)
     for faces in cards.faces:
         faces.check_all()  # faces no page showed are checked too
     result.problems.extend(cards.problems)
@@ -52,5 +59,13 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
 
         # Raises ContentError (nothing more written) if a rulebook reference is wrong.
         result.written.extend(build_rulebook(path, out_dir, problems=result.problems))
-    result.written.append(write_atomic(Path(out_dir) / f"print-{loaded.paper_name}.pdf", pdf))
+    suffix = "-proof" if proof else ""
+    result.written.append(write_atomic(Path(out_dir) / f"print-{loaded.paper_name}{suffix}.pdf", pdf))
+    lock = compute_lock(cards)
+    if old_lock is not None:
+        diff = diff_locks(old_lock, lock)
+        errata = errata_pdf(cards, loaded.profile, diff, title=game.title, since=str(changed_since))
+        result.written.append(write_atomic(Path(out_dir) / "errata.pdf", errata))
+        result.notes.extend(diff.lines())
+    result.written.append(write_atomic(Path(out_dir) / LOCK_NAME, lock_json(lock)))
     return result

@@ -200,19 +200,28 @@ def validate(games, no_balance, workers):
 @click.option("--profile", default=None, help="Sheet profile (layouts/profiles/<name>.yaml), e.g. letter-portrait.")
 @click.option("--no-validate", is_flag=True, help="Print even if the balance check fails (content must still load).")
 @click.option("--workers", type=click.IntRange(1, 64), default=None, help="Simulation worker processes.")
+@click.option("--proof", is_flag=True, help="Write print-<paper>-proof.pdf: trim, bleed, safe-zone lines and card ids.")
+@click.option("--changed-since", "changed_since", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="An earlier print.lock.json: also write errata.pdf with only new or changed cards.")
 @common_options
-def build(games, output_dir, profile, no_validate, workers):
+def build(games, output_dir, profile, no_validate, workers, proof, changed_since):
     """Build print-ready PDFs of GAMES (default: every game under ./content)."""
     from .build import build_game
 
     rep = reporter()
     failed = False
-    for path in resolve_games(games):
+    paths = resolve_games(games)
+    if changed_since and len(paths) != 1:
+        raise click.UsageError("--changed-since compares one game's lock: name exactly one GAME")
+    for path in paths:
         out = _output_dir(output_dir, path, several=len(games) != 1)
         rep.info(f"building {path} -> {out}")
         result = run_reporting(lambda: build_game(path, out, profile=profile, validate=not no_validate,
-                                                  workers=workers, reporter=rep))
+                                                  workers=workers, reporter=rep, proof=proof,
+                                                  changed_since=changed_since))
         rep.problems(result.problems)
+        for line in result.notes:
+            click.echo(line)
         for written in result.written:
             rep.info(f"  wrote {written}")
         failed = failed or not result.ok

@@ -49,8 +49,13 @@ def _overlap(component) -> float:
     return (component.tiling or {}).get("overlap") or mm(10)
 
 
-def render_print_pdf(cards: CardSet, profile, *, title: str, components=None) -> bytes:
-    """All printable components of a card set, in order, as one PDF (bytes)."""
+def render_print_pdf(cards: CardSet, profile, *, title: str, components=None, proof: bool = False,
+                     finish=None) -> bytes:
+    """All printable components of a card set, in order, as one PDF (bytes).
+
+    ``proof`` draws trim, bleed and safe-zone lines and the card id over every face
+    (``generator.export.proof``); ``finish(canvas)`` may add pages at the end (errata list).
+    """
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=profile.paper, invariant=1, initialFontName=cards.fonts.regular,
                     initialFontSize=8, pageCompression=1)
@@ -63,14 +68,32 @@ def render_print_pdf(cards: CardSet, profile, *, title: str, components=None) ->
         if wanted and faces.component.id not in wanted:
             continue
         if faces.component.kind == "board":
-            _render_board(canvas, cards, faces, profile)
+            _render_board(canvas, cards, faces, profile, proof)
         else:
-            _render_cards(canvas, cards, faces, profile, title)
+            _render_cards(canvas, cards, faces, profile, title, proof)
+    if finish is not None:
+        finish(canvas)
     canvas.save()
     return buffer.getvalue()
 
 
-def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str):
+def _proof(cards: CardSet, faces: Faces, profile, proof: bool):
+    """The proof overlay for this component's faces, or None."""
+    if not proof:
+        return None
+    from .export.faces import record_id
+    from .export.proof import draw_proof
+
+    component = faces.component
+    w, h = component.size_pt
+
+    def overlay(c, record, side):
+        draw_proof(c, w, h, bleed=profile.bleed, font_name=cards.fonts.regular,
+                   label=f"{component.id}/{record_id(component, record)} · {side}")
+    return overlay
+
+
+def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str, proof: bool = False):
     from .impose import impose, render_pages
 
     component = faces.component
@@ -78,12 +101,15 @@ def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str):
     painter = Painter(cards.fonts, cards.icons, h)
     pages = impose(len(faces.copies), w, h, profile, with_backs=faces.backs is not None)
     name = text_in(component.name, cards.game.meta.get("lang", "ja"))
+    overlay = _proof(cards, faces, profile, proof)
 
     def draw_face(c, index, side):
         record = faces.copies[index]
         ops = faces.fronts[record] if side == "front" else faces.back_for(record)
         if ops:
             painter.paint(c, ops)
+        if overlay is not None:
+            overlay(c, record, side)
 
     def label(page, total):
         side = "表" if page.side == "front" else "裏"
@@ -92,26 +118,32 @@ def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str):
     render_pages(canvas, pages, draw_face, font_name=cards.fonts.regular, label=label)
 
 
-def _render_board(canvas, cards: CardSet, faces: Faces, profile):
+def _render_board(canvas, cards: CardSet, faces: Faces, profile, proof: bool = False):
     from .impose import plan_tiles, render_assembly_page, render_tiles
 
     component = faces.component
     w, h = component.size_pt
     painter = Painter(cards.fonts, cards.icons, h)
     mode = board_mode(component, profile)
+    overlay = _proof(cards, faces, profile, proof)
     for index in faces.copies:
         ops = faces.fronts[index]
+
+        def paint(c, ops=ops, index=index):
+            painter.paint(c, ops)
+            if overlay is not None:
+                overlay(c, index, "front")
         if mode == "tiled":
             plan = plan_tiles(w, h, *profile.paper, profile.margin, _overlap(component))
             render_assembly_page(canvas, plan, font_name=cards.fonts.regular,
                                  title=text_in(component.name, cards.game.meta.get("lang", "ja")))
-            render_tiles(canvas, plan, lambda c: painter.paint(c, ops), font_name=cards.fonts.regular)
+            render_tiles(canvas, plan, paint, font_name=cards.fonts.regular)
             continue
         landscape = w > h
         pw, ph = sorted(profile.paper, reverse=landscape)
         canvas.setPageSize((pw, ph))
         canvas.saveState()
         canvas.translate((pw - w) / 2, (ph - h) / 2)
-        painter.paint(canvas, ops)
+        paint(canvas)
         canvas.restoreState()
         canvas.showPage()

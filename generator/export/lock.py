@@ -1,0 +1,132 @@
+"""``print.lock.json``: a content hash per printed card, to know what changed since a print run.
+
+Every ``pnp build`` writes ``output/<game>/print.lock.json``. Per card (``component/id``) it
+keeps the hash of the front and of the back, each made of the card's record data, its layout
+files (and their ``extends`` parents), the images, icons and fonts it uses, and the drawing
+ops (see ``digest``). ``pnp build GAME --changed-since OLD.lock.json`` compares: a card is
+*changed* when either side's hash differs (the reasons name the parts: ``front: layout``),
+*new* when the old lock lacks it, *removed* when only the old lock has it. Editing a layout
+changes the layout part of every card drawn with it, so all of them are changed.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..content.game import text_in
+from ..errors import BuildError
+from .digest import combine
+from .faces import FaceHasher, copies, record_id, record_name
+
+LOCK_NAME = "print.lock.json"
+FORMAT = 1
+PARTS = ("record", "layout", "assets", "ops")
+
+
+def compute_lock(cards) -> dict:
+    game = cards.game
+    lang = game.meta.get("lang", "ja")
+    hasher = FaceHasher(cards)
+    entries = {}
+    for faces in cards.faces:
+        component = faces.component
+        for i in range(len(component.records)):
+            front = hasher.parts(faces, "front", i)
+            back = hasher.parts(faces, "back", i) if faces.backs is not None else None
+            key = f"{component.id}/{record_id(component, i)}"
+            entries[key] = {
+                "component": component.id,
+                "id": record_id(component, i),
+                "index": i,
+                "name": record_name(component, i, lang),
+                "copies": copies(component, i),
+                "front": combine(**front) if front else None,
+                "back": combine(**back) if back else None,
+                "parts": {"front": front, "back": back},
+            }
+    return {
+        "format": FORMAT,
+        "game": game.id,
+        "title": text_in(game.meta["title"], lang),
+        "version": game.meta.get("version"),
+        "cards": entries,
+    }
+
+
+def lock_json(lock: dict) -> str:
+    return json.dumps(lock, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
+def read_lock(path: Path) -> dict:
+    """A lock written by ``pnp build``; ``BuildError`` naming the file when it is not one."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BuildError(f"{path}: no such lock file (every `pnp build` writes output/<game>/{LOCK_NAME})") from None
+    except (OSError, ValueError) as exc:
+        raise BuildError(f"{path}: not a readable print lock ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("cards"), dict):
+        raise BuildError(f"{path}: not a print lock of format {FORMAT} (written by `pnp build`)")
+    return data
+
+
+@dataclass
+class LockDiff:
+    changed: list = field(default_factory=list)     # (key, [reasons])
+    new: list = field(default_factory=list)         # keys
+    removed: list = field(default_factory=list)     # (key, name, copies)
+    old_game: str = ""
+
+    @property
+    def reprint(self) -> list:
+        """Keys of the cards to print again: changed and new, in the new lock's order."""
+        return [k for k, _ in self.changed] + self.new
+
+    @property
+    def empty(self) -> bool:
+        return not (self.changed or self.new or self.removed)
+
+    def lines(self) -> list[str]:
+        out = [f"errata: {len(self.changed)} changed, {len(self.new)} new, {len(self.removed)} removed"]
+        out += [f"  changed {key} ({', '.join(reasons)})" for key, reasons in self.changed]
+        out += [f"  new     {key}" for key in self.new]
+        out += [f"  removed {key} ({name}, {n} cop{'y' if n == 1 else 'ies'})" for key, name, n in self.removed]
+        return out
+
+
+def diff_locks(old: dict, new: dict) -> LockDiff:
+    diff = LockDiff(old_game=str(old.get("game", "")))
+    old_cards, new_cards = old.get("cards", {}), new.get("cards", {})
+    for key, entry in new_cards.items():
+        before = old_cards.get(key)
+        if before is None:
+            diff.new.append(key)
+            continue
+        reasons = []
+        for side in ("front", "back"):
+            if before.get(side) == entry.get(side):
+                continue
+            was = (before.get("parts") or {}).get(side) or {}
+            now = (entry.get("parts") or {}).get(side) or {}
+            parts = [p for p in PARTS if was.get(p) != now.get(p)] if was and now else ["added" if now else "gone"]
+            reasons.append(f"{side}: {'+'.join(parts)}")
+        if reasons:
+            diff.changed.append((key, reasons))
+    for key, entry in old_cards.items():
+        if key not in new_cards:
+            diff.removed.append((key, str(entry.get("name", "")), int(entry.get("copies", 1) or 1)))
+    return diff
+
+
+def reprint_records(cards, diff: LockDiff) -> dict:
+    """``{component id: set(record indices)}`` of the cards an errata sheet prints."""
+    wanted = set(diff.reprint)
+    out: dict = {}
+    for faces in cards.faces:
+        component = faces.component
+        for i in range(len(component.records)):
+            if f"{component.id}/{record_id(component, i)}" in wanted:
+                out.setdefault(component.id, set()).add(i)
+    return out
