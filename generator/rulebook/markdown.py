@@ -30,6 +30,37 @@ from .text import URL_PREFIX, Span, Style
 _ATTRS = re.compile(r"\s*\{([^{}]*)\}\s*$")
 _ALERT = re.compile(r"^\[!([A-Za-z]+)\][ \t]*(.*)$")
 _SOFT = object()
+BOLD_OPEN, BOLD_CLOSE = "\ue020", "\ue021"
+_BOLD_PAIR = re.compile(r"(?<![\\*])\*\*(?=[^\s*])(.+?)(?<=[^\s*\\])\*\*(?!\*)")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+
+
+def protect_bold(text: str) -> str:
+    """``**...**`` on one line becomes a pair of private markers before CommonMark sees it.
+
+    CommonMark's flanking rules cannot open or close ``**`` between CJK punctuation and a
+    letter (``**【携帯】**して``), and then pair the wrong delimiters. Japanese text needs the
+    plain reading: the first ``**`` on a line opens, the next one closes. Code spans and fenced
+    code are left alone.
+    """
+    out, fenced = [], False
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+            out.append(line)
+            continue
+        if fenced or "**" not in line:
+            out.append(line)
+            continue
+        parts, pos = [], 0
+        for m in _CODE_SPAN.finditer(line):
+            parts.append(_BOLD_PAIR.sub(lambda b: f"{BOLD_OPEN}{b.group(1)}{BOLD_CLOSE}", line[pos:m.start()]))
+            parts.append(m.group(0))
+            pos = m.end()
+        parts.append(_BOLD_PAIR.sub(lambda b: f"{BOLD_OPEN}{b.group(1)}{BOLD_CLOSE}", line[pos:]))
+        out.append("".join(parts))
+    return "\n".join(out)
 _LITERAL_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 LINK_COLOR = "#1f5f99"
 KIND_LABELS = {"card": "カード", "tile": "タイル", "board": "ボード", "token": "トークン"}
@@ -63,7 +94,7 @@ class Document:
 
 def parse(rendered: list[Rendered], problems: list) -> Document:
     md = parser()
-    doc = Document([(r, SyntaxTreeNode(md.parse(r.text))) for r in rendered])
+    doc = Document([(r, SyntaxTreeNode(md.parse(protect_bold(r.text)))) for r in rendered])
     counters = [0, 0]
     prev_outline = -1
     used_keys: set = set()
@@ -151,7 +182,7 @@ def _plain(node) -> str:
     if node is None:
         return ""
     if node.type in ("text", "code_inline"):
-        return node.content
+        return node.content.replace(BOLD_OPEN, "").replace(BOLD_CLOSE, "")
     if node.type == "softbreak":
         return " "
     if node.type == "image":
@@ -335,6 +366,7 @@ class Converter:
 
     # -- inline -----------------------------------------------------------------------------
     def inline(self, node, style: Style = Style()) -> list:
+        self._bold = 0
         raw: list = []
         self._inline(node, style, raw)
         spans: list = []
@@ -384,6 +416,17 @@ class Converter:
         if BLOCK_RE.search(text):
             self.error(node, "a card image or generated block must stand alone in its paragraph")
             text = BLOCK_RE.sub("", text)
+        if BOLD_OPEN in text or BOLD_CLOSE in text:
+            for piece in re.split(f"([{BOLD_OPEN}{BOLD_CLOSE}])", text):
+                if piece == BOLD_OPEN:
+                    self._bold += 1
+                elif piece == BOLD_CLOSE:
+                    self._bold = max(0, self._bold - 1)
+                elif piece:
+                    self._text(node, piece, style, out)
+            return
+        if getattr(self, "_bold", 0) and not style.bold:
+            style = Style(True, style.color, style.link, style.code)
         if "**" in text:
             # CommonMark cannot close ** between punctuation and a CJK letter (「**【携帯】**して」);
             # such pairs stay literal in one text node: make them bold here
@@ -697,7 +740,7 @@ class Converter:
     def markdown_inline(self, text: str) -> list:
         if not text:
             return []
-        tokens = parser().parseInline(text)
+        tokens = parser().parseInline(protect_bold(text))
         root = SyntaxTreeNode(tokens)
         inline = root.children[0] if root.children else None
         return self.inline(inline) if inline is not None else []

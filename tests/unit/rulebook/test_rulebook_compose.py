@@ -169,3 +169,11 @@ def test_paragraph_lines_follow_kinsoku_in_the_pdf(tiny_book):
     assert "".join(body) == text
     for line in body:
         assert line[0] not in NO_START and line[-1] not in NO_END
+
+
+def test_bold_around_cjk_brackets_prints_without_asterisks(tiny_book):
+    (tiny_book / "rulebook" / "03-extra.md").write_text(
+        "# 追加\n\nサプライは**【携帯】**して、使ったら**【追放】**します。\n", encoding="utf-8")
+    book = compose(tiny_book)
+    last = pdf_text(book.pdf)[-1]
+    assert "サプライは【携帯】して、使ったら【追放】します。" in last.replace("\r\n", "")

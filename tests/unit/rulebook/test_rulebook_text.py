@@ -52,3 +52,13 @@ def test_justified_lines_spread_only_between_break_opportunities(fonts):
             if item.char_space:   # extra space after every glyph: never inside a Latin word
                 assert not any(a.isascii() and a.isalpha() and b.isascii() and b.isalpha()
                                for a, b in zip(item.text, item.text[1:]))
+
+
+def test_bold_next_to_cjk_punctuation_is_paired_on_the_line():
+    from generator.rulebook.markdown import BOLD_CLOSE, BOLD_OPEN, protect_bold
+
+    src = "入れず、**【携帯】**して、使ったら**【追放】**する。`a**b**` \\**x"
+    out = protect_bold(src)
+    assert out == (f"入れず、{BOLD_OPEN}【携帯】{BOLD_CLOSE}して、使ったら{BOLD_OPEN}【追放】{BOLD_CLOSE}する。"
+                   "`a**b**` \\**x")
+    assert protect_bold("```\n**raw**\n```") == "```\n**raw**\n```"
