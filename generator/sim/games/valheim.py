@@ -165,7 +165,7 @@ def new_game(setup, players: int, rng) -> State:
     s.fought, s.dungeon, s.peeked, s.dive_bonus, s.pending, s.redraw, s.fighter = 0, -1, False, 0, None, -1, -1
     s.leveled, s.extra_left = {}, 0
     s.phase, s.seat, s.cycle = P_COMMIT, 0, 0
-    s.log.append(("setup", n, tuple(setup.c_id[d[0]].rsplit("_", 1)[0] for d in setup.sets[:n])))
+    s.log.append(("setup", n, tuple(setup.set_names[:n])))
     s.refill_row()
     s.round_id = 1
     s.start_round()

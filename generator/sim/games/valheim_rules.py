@@ -451,9 +451,8 @@ class Rules:
 
     def next_round(self) -> None:
         rules = self.setup.rules
-        self.round_id += 1
         last = rules["rounds"]
-        if self.round_id > last:
+        if self.round_id + 1 > last:
             if self.demon_hp is None:
                 alive = [b for b in range(len(self.defeated)) if not self.defeated[b]]
                 if not rules["final_battle.enabled"] or not alive:
@@ -464,9 +463,10 @@ class Rules:
                 self.demon_str = max(strengths[b] for b in alive) + \
                     rules["final_battle.strength_per_extra_avatar"] * (len(alive) - 1)
                 self.log.append(("demon", self.demon_hp, self.demon_str))
-            if self.round_id > last + rules["final_battle.extra_rounds"]:
+            if self.round_id + 1 > last + rules["final_battle.extra_rounds"]:
                 self.finish("loss")
                 return
+        self.round_id += 1
         self.start_round()
 
     def finish(self, outcome: str) -> None:
@@ -655,7 +655,7 @@ class Rules:
         s = self.fighter
         win = self.beats(power + roll, strength)
         kind = foe[0]
-        self.log.append(("fight", s, kind, foe[1], strength, power, roll, win, hand))
+        self.log.append(("fight", s, kind, foe[1], strength, power, roll, win, hand, foe[2] if kind == "boss" else -1))
         consume = True
         if kind == "demon":
             if win:

@@ -110,6 +110,7 @@ class Setup:
     c_tier: list = field(default_factory=list)      # -1 basic, else market tier index
     c_cost: list = field(default_factory=list)      # market AP cost
     sets: list = field(default_factory=list)        # seat -> basic card instances
+    set_names: list = field(default_factory=list)   # seat -> colour of its starting set
     tiers: list = field(default_factory=list)       # market tier names in order
     market: list = field(default_factory=list)      # tier -> market card instances
     round_tier: list = field(default_factory=list)  # round r (1-based index r-1) -> tier index
@@ -369,6 +370,7 @@ def _cards(setup: Setup, comp: _Compiler, tables: dict, ctx: dict) -> None:
             comp.problem("actions", f"set {name!r} has {len(seat_cards)} cards, rules.deck.set_size is {size}",
                          cards[0])
         setup.sets.append(seat_cards)
+        setup.set_names.append(name)
     tiers = []
     market_tables = [key for key in sorted(tables) if key.startswith("market")]
     market_cards = _unique(card for key in market_tables for card in tables.get(key) or [])

@@ -1,0 +1,2 @@
+"""Valheim agents (placeholder while the planner is written)."""
+AGENTS = {}
