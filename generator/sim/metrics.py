@@ -24,7 +24,7 @@ def run_summary(records) -> dict:
     stage_rounds = [x for r in played for x in r.get("stage_rounds", [])]
     total_rounds = sum(rounds) or 1
     checked = [r for r in records if r.get("checked")]
-    decisions = sum(r["decisions"] for r in checked)
+    decisions = sum(r["decisions"] + r.get("forced", 0) for r in checked)  # forced steps: one option
     summary = {
         "games": n, "wins": wins, "win_rate": wins / n if n else 0.0, "ci95": list(wilson(wins, n)),
         "outcomes": dict(out), "timeouts": out.get("timeout", 0), "errors": out.get("error", 0),

@@ -267,7 +267,7 @@ class State(Flow):
                     self.log.append(("turn", seat))
                     if actions.has_choice(self):
                         return
-                    self.log.append(("act", seat, (actions.END,)))
+                    self.log.append(("auto", seat, (actions.END,)))
                     self.end_turn()
                     if self.phase != MAIN:
                         return
@@ -289,7 +289,7 @@ class State(Flow):
         """End the turn by itself when ending it is the only thing left to do (a forced step)."""
         self._legal = None
         if self.phase == MAIN and not actions.has_choice(self):
-            self.log.append(("act", self.seat, (actions.END,)))
+            self.log.append(("auto", self.seat, (actions.END,)))
             self.end_turn()
             if self.phase == MAIN:
                 self.next_turn()

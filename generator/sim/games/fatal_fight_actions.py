@@ -228,7 +228,7 @@ def _after_card(state):
         s = state.seat
         if state.status[s] != ACTIVE or state.actions_left < 1 or not any(
                 _attack_ok(state, s, c) for c in state.hand[s]):
-            state.log.append(("act", s, (FINISH,)))
+            state.log.append(("auto", s, (FINISH,)))
             _finish(state, None)
     else:
         state.settle()
@@ -264,7 +264,7 @@ def _to_target(state):
     state.phase = TARGET
     legal = legal_unsorted(state)
     if len(legal) == 1:
-        state.log.append(("act", state.seat, legal[0]))
+        state.log.append(("auto", state.seat, legal[0]))
         _resolve(state, legal[0])
 
 

@@ -37,7 +37,7 @@ def summarize(state) -> dict:
     exposures, uses, gold_by = Counter(), Counter(), Counter()
     offered, bought = set(), set()
     stage_rounds, rounds_mass, boss_rounds, combo_boss = [], set(), set(), set()
-    downs = mass_events = reshuffles = empty = upgrades = 0
+    downs = mass_events = reshuffles = empty = upgrades = forced = 0
     group_sizes = []
     current_round, boss_round, boss_in = 0, False, 0
     boss_kill_rounds = []
@@ -78,6 +78,8 @@ def summarize(state) -> dict:
             stage_rounds.append(ev[2])
         elif kind == "enemy_phase":
             group_sizes.extend(x for x in ev[1] if x)
+        elif kind == "auto":
+            forced += 1
         elif kind == "reshuffle":
             reshuffles += 1
         elif kind == "empty_pool":
@@ -107,6 +109,7 @@ def summarize(state) -> dict:
         "upgrades_total": party_upgrades,
         "gold_by_source": dict(gold_by),
         "reshuffles": reshuffles,
+        "forced": forced,
         "empty_pool_rounds": empty,
     }
 
@@ -227,6 +230,8 @@ def describe(state, ev) -> str:
     kind = ev[0]
     if kind == "act":
         return f"  {_seat(state, ev[1])}: {action_text(state, ev[2])}"
+    if kind == "auto":
+        return f"  {_seat(state, ev[1])}: {action_text(state, ev[2])} (forced)"
     if kind == "round":
         return f"-- round {ev[1]} (stage {ev[2]}, round {ev[3]}): stage card {ev[4]}"
     if kind == "stage":
