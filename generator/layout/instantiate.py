@@ -144,10 +144,11 @@ class Instantiator:
                 if box.get("type") is None:
                     self._report(scope, where, box_id, "box has no type and overrides no inherited box")
                     continue
+                if "when" in box and not self.expr.evaluate(box["when"], scope.values):
+                    continue  # `when` guards the whole box, repeat included
                 repeat = self.expr.evaluate(box["repeat"], scope.values) if "repeat" in box else None
                 if repeat is None:
-                    if self._wanted(box, scope):
-                        self._box(box, scope, out, box_id, where, origin, 0)
+                    self._box(box, scope, out, box_id, where, origin, 0)
                     continue
                 # A repeat sets i/item for its box and everything inside it; an outer
                 # repeat's values come back afterwards (nested repeats work).
@@ -155,7 +156,7 @@ class Instantiator:
                 try:
                     for n, item in enumerate(self._repeat_items(repeat)):
                         scope.values["i"], scope.values["item"] = n, item
-                        if self._wanted(box, scope):  # `when` filters each repetition
+                        if self._kept(box, scope):  # `filter` drops single repetitions
                             self._box(box, scope, out, box_id, where, origin, n)
                 finally:
                     for key, value in zip(("i", "item"), saved):
@@ -168,8 +169,8 @@ class Instantiator:
             except ValueError as exc:
                 self._report(scope, where, box_id, str(exc))
 
-    def _wanted(self, box, scope) -> bool:
-        return "when" not in box or bool(self.expr.evaluate(box["when"], scope.values))
+    def _kept(self, box, scope) -> bool:
+        return "filter" not in box or bool(self.expr.evaluate(box["filter"], scope.values))
 
     def _repeat_items(self, repeat):
         if repeat is None:

@@ -1,0 +1,84 @@
+"""Layout semantics on small layouts: extends merging, when/repeat/filter, nested repeats, units."""
+import textwrap
+
+import pytest
+
+from generator.cards import CardBuilder
+from generator.content import load_game
+
+
+def faces_of(tiny, layout_text, record=0):
+    (tiny / "layouts" / "tiny" / "probe.yaml").write_text(textwrap.dedent(layout_text), encoding="utf-8")
+    game_yaml = tiny / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("layout: tiny/hero", "layout: tiny/probe"))
+    game = load_game(tiny)
+    problems = []
+    faces = CardBuilder(game).component_faces(game.component("heroes"), problems)
+    ops = faces.fronts[record]
+    return ops, problems
+
+
+def test_repeat_with_offsets_filter_and_when(tiny):
+    ops, problems = faces_of(tiny, """\
+        boxes:
+          - {id: pip, type: rect, repeat: "card.life", filter: "i % 4 == 0", x: 1mm, dx: 2mm, y: 0, w: 1mm, h: 1mm}
+          - {id: never, type: rect, when: "card.life > 100", repeat: "card.missing_field", w: 1mm, h: 1mm}
+        """)
+    assert problems == []
+    pips = [op for op in ops if op.id == "pip"]
+    assert [round(op.x / 72 * 25.4, 3) for op in pips] == [1.0, 9.0, 17.0]  # life 12: i = 0, 4, 8
+
+
+def test_repeated_group_children_and_nested_repeats_see_i_and_item(tiny):
+    ops, problems = faces_of(tiny, """\
+        boxes:
+          - id: row
+            type: group
+            repeat: "[['a', 'b'], ['c']]"
+            y: 0
+            dy: 10mm
+            boxes:
+              - {id: first, type: rect, x: 0, w: 1mm, h: 1mm, fill: "{{ '#ff0000' if item[0] == 'a' else '#00ff00' }}"}
+              - {id: cell, type: rect, repeat: "item", x: 0, dx: 3mm, w: 1mm, h: 1mm}
+              - {id: after, type: rect, x: "{{ i * 5 }}mm", w: 1mm, h: 1mm}
+        """)
+    assert problems == []
+    rows = [op for op in ops if op.id == "row"]
+    assert len(rows) == 2
+    assert [c.id for c in rows[0].children] == ["first", "cell", "cell", "after"]
+    assert [c.id for c in rows[1].children] == ["first", "cell", "after"]
+    assert rows[0].children[0].style["fill"] == "#ff0000" and rows[1].children[0].style["fill"] == "#00ff00"
+    # the outer i survives the inner repeat: 'after' of row 1 sits at 5 mm
+    assert round(rows[1].children[-1].x / 72 * 25.4, 3) == 5.0
+
+
+def test_extends_merges_boxes_by_id_and_remove(tiny):
+    (tiny / "layouts" / "tiny" / "base.yaml").write_text(textwrap.dedent("""\
+        background: "#111111"
+        boxes:
+          - {id: a, type: rect, x: 1mm, w: 2mm, h: 2mm, fill: "#000000"}
+          - {id: b, type: rect, w: 2mm, h: 2mm}
+        """))
+    ops, problems = faces_of(tiny, """\
+        extends: tiny/base
+        remove: [b]
+        boxes:
+          - {id: a, fill: "#ffffff"}
+          - {id: c, type: ellipse, w: 1mm, h: 1mm}
+        """)
+    assert problems == []
+    assert [op.id for op in ops] == ["", "a", "c"]  # background, merged a, new c
+    assert ops[0].style["fill"] == "#111111"
+    assert ops[1].style["fill"] == "#ffffff" and round(ops[1].x / 72 * 25.4, 3) == 1.0
+
+
+@pytest.mark.parametrize("box, message", [
+    ('{id: t, type: rect, w: 5, h: 1mm}', "a length needs a unit"),
+    ('{id: t, type: rect, w: 1mm, h: 1mm, fill: "#ff000080"}', "is not a colour"),
+    ('{id: t, type: rect, repeat: "card.name", w: 1mm, h: 1mm}', "repeat must be a count or a list"),
+    ('{id: t, type: rect, repeat: "10000", w: 1mm, h: 1mm}', "outside 0..500"),
+])
+def test_bad_values_are_located_problems(tiny, box, message):
+    _ops, problems = faces_of(tiny, f"boxes:\n  - {box}\n")
+    assert len(problems) == 1 and message in problems[0].message
+    assert problems[0].location.path.endswith("layouts/tiny/probe.yaml") and problems[0].location.line == 2
