@@ -99,8 +99,8 @@ def _image_hashes(form):
             yield from _image_hashes(v)
 
 
-def data_digest(record) -> str:
-    return sha(_dumps(record))
+def data_digest(record, files: FileHashes | None = None) -> str:
+    return sha(_dumps(canonical(record, files or FileHashes())))
 
 
 def combine(**parts) -> str:

@@ -1,0 +1,67 @@
+"""Library entry points behind ``pnp export`` and ``pnp calibrate`` (no printing here)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..outputs import write_atomic
+from .result import ExportResult, load_checked_cards
+
+
+def sheet_profile(game, sheet: str | None, game_root: Path | None = None):
+    """The sheet profile (LoadedProfile) named, else the game's print profile."""
+    from ..profiles import load_profile
+
+    if game is not None:
+        settings = game.meta["print"]
+        return load_profile(sheet or settings["profile"], game.root, settings["duplex"])
+    return load_profile(sheet or "a4-portrait", game_root or Path("."), None)
+
+
+def run_export(path: Path, out_dir: Path, *, png: bool = False, tts: bool = False,
+               gutterfold: str | None = None, calibration: bool = False, profile: str | None = None,
+               sheet: str | None = None, dpi: int | None = None, components=(),
+               base_url: str = "") -> ExportResult:
+    """Every export asked for, from one load of the game (faces are checked first, as in build)."""
+    from .gutterfold import gutterfold_pdf
+    from .png import export_png
+    from .tts import export_tts
+
+    result = ExportResult()
+    game, cards = load_checked_cards(path, result)
+    if cards is None:
+        return result
+    known = {c.id for c in game.components}
+    unknown = [c for c in components if c not in known]
+    if unknown:
+        from ..errors import BuildError
+        raise BuildError(f"unknown component(s) {', '.join(unknown)}; this game has {', '.join(sorted(known))}")
+    components = list(components) or None
+    if png:
+        result.extend(export_png(path, out_dir, profile=profile, dpi=dpi, components=components,
+                                 cards_in=(game, cards)))
+    if tts:
+        result.extend(export_tts(path, out_dir, max_dpi=dpi, base_url=base_url, components=components,
+                                 cards_in=(game, cards)))
+    if gutterfold:
+        loaded = sheet_profile(game, sheet)
+        pdf = gutterfold_pdf(cards, loaded.profile, gutterfold, title=game.title, components=components)
+        result.written.append(write_atomic(Path(out_dir) / f"gutterfold-{gutterfold}-{loaded.paper_name}.pdf", pdf))
+    if calibration:
+        result.written.append(write_calibration(out_dir, game=game, sheet=sheet, font_name=cards.fonts.regular))
+    return result
+
+
+def write_calibration(out_dir: Path, *, game=None, sheet: str | None = None, font_name: str | None = None) -> Path:
+    """``calibration-<sheet profile>.pdf`` for a sheet profile (the game's, or the named one)."""
+    from ..fonts import load_fonts
+    from .calibration import calibration_pdf
+
+    loaded = sheet_profile(game, sheet)
+    if font_name is None:
+        if game is not None:
+            from ..cards import game_fonts
+            font_name = game_fonts(game).regular
+        else:
+            font_name = load_fonts().regular
+    pdf = calibration_pdf(loaded.profile, font_name)
+    return write_atomic(Path(out_dir) / f"calibration-{loaded.profile.name}.pdf", pdf)

@@ -1,0 +1,156 @@
+"""``pnp watch``: rebuild when content, layouts or art change, by polling modification times.
+
+Standard library only: a snapshot maps every watched file to ``(mtime_ns, size)``; two
+snapshots differ when a file is added, removed or rewritten. Polling once a second over a
+few hundred files costs next to nothing, works the same on every OS, on network drives and
+in containers, and needs no dependency (``watchdog`` would add one for no gain at this size).
+
+Watched: the game directory (YAML, art, rulebook, fonts) and every layouts folder on its
+search path (``<game>/layouts``, ``./layouts``, the repository's), which hold the layouts,
+icons and sheet/export profiles. Hidden files, editor temporaries and ``output/`` are ignored.
+A change is acted on once it has settled (the next poll sees the same files), so a save in
+progress is not built half-written.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+IGNORED_DIRS = {"output", "__pycache__", ".git", "node_modules"}
+IGNORED_SUFFIXES = (".tmp", ".swp", ".swo", "~", ".pyc")
+
+Snapshot = dict
+
+
+def watch_roots(game_root: Path) -> list[Path]:
+    """The game directory, and in every layouts folder on its search path the folders this
+    game draws from (``common``, ``profiles``, and each layout prefix its components name, e.g.
+    ``fatal-fight``); the whole layouts folder when the game does not load."""
+    from ..layout.template import layout_search_path
+
+    game_root = Path(game_root)
+    prefixes = _layout_prefixes(game_root)
+    roots = [game_root]
+    for root in layout_search_path(game_root):
+        if _inside(root, game_root):
+            continue
+        if prefixes is None:
+            roots.append(root)
+            continue
+        roots += [root / name for name in ("common", "profiles", *sorted(prefixes)) if (root / name).exists()]
+    return roots
+
+
+def _layout_prefixes(game_root: Path):
+    from ..content import load_game
+    from ..errors import GeneratorError
+
+    try:
+        game = load_game(game_root)
+    except GeneratorError:
+        return None
+    return {name.split("/")[0] for c in game.components for name in (c.layout, c.back) if name and "/" in name}
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def snapshot(roots) -> Snapshot:
+    """``{path: (mtime_ns, size)}`` of every watched file under ``roots``."""
+    out: Snapshot = {}
+    for root in roots:
+        root = Path(root)
+        if root.is_file():
+            _add(out, root)
+            continue
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*")):
+            rel = path.relative_to(root).parts
+            if any(part.startswith(".") or part in IGNORED_DIRS for part in rel):
+                continue
+            if path.name.endswith(IGNORED_SUFFIXES) or not path.is_file():
+                continue
+            _add(out, path)
+    return out
+
+
+def _add(out: Snapshot, path: Path) -> None:
+    try:
+        stat = path.stat()
+    except OSError:       # removed between listing and stat
+        return
+    out[path] = (stat.st_mtime_ns, stat.st_size)
+
+
+def changed_files(before: Snapshot, after: Snapshot) -> list[Path]:
+    """Files added, removed or rewritten between two snapshots, sorted."""
+    keys = set(before) | set(after)
+    return sorted(p for p in keys if before.get(p) != after.get(p))
+
+
+@dataclass
+class WatchLoop:
+    """Calls ``build(changed)`` once at the start (``changed == []``) and after every settled change.
+
+    ``roots()`` gives the folders to watch (asked again after each build). ``max_cycles`` bounds the number of builds (``None``: until interrupted). ``sleep`` and
+    ``scan`` are injectable for tests. Returns from ``run`` with the number of builds done.
+    """
+
+    roots: Callable[[], list]
+    build: Callable[[list], None]
+    interval: float = 1.0
+    max_cycles: int | None = None
+    sleep: Callable[[float], None] = time.sleep
+    scan: Callable[[list], Snapshot] = snapshot
+    on_wait: Callable[[], None] | None = None
+    cycles: int = field(default=0, init=False)
+
+    def run(self) -> int:
+        current = self.scan(self.roots())
+        self._build([])
+        current = self._rescan(current)
+        waiting = True
+        while not self._done():
+            if waiting and self.on_wait is not None:
+                self.on_wait()
+                waiting = False
+            self.sleep(self.interval)
+            latest = self.scan(self.roots())
+            changed = changed_files(current, latest)
+            if not changed:
+                continue
+            # settle: wait until two polls agree, so a file being written is not built half-done
+            while True:
+                self.sleep(min(self.interval, 0.3))
+                again = self.scan(self.roots())
+                if again == latest:
+                    break
+                latest = again
+            changed = changed_files(current, latest)
+            current = latest
+            if changed:
+                self._build(changed)
+                current = self._rescan(current)
+                waiting = True
+        return self.cycles
+
+    def _rescan(self, current: Snapshot) -> Snapshot:
+        """After a build the roots may differ (game.yaml names other layouts): re-read them,
+        keeping the known state of files already watched so an edit during the build counts."""
+        fresh = self.scan(self.roots())
+        return {path: current.get(path, state) for path, state in fresh.items()}
+
+    def _build(self, changed: list) -> None:
+        self.cycles += 1
+        self.build(changed)
+
+    def _done(self) -> bool:
+        return self.max_cycles is not None and self.cycles >= self.max_cycles
