@@ -5,6 +5,9 @@ Python internals, and StrictUndefined turns a typo into an error (never an empty
 """
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from jinja2 import StrictUndefined, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
@@ -40,6 +43,11 @@ class Expressions:
         self._exprs: dict = {}
 
     def render(self, source: str, context: dict) -> str:
+        path = _plain_path(source)
+        if path is not None:
+            value = _lookup(context, path)
+            if value is not _MISS:
+                return str(value)
         try:
             template = self._templates.get(source)
             if template is None:
@@ -66,6 +74,31 @@ class Expressions:
         except (TemplateError, SecurityError, TypeError, ValueError, ZeroDivisionError, KeyError,
                 AttributeError, IndexError) as exc:
             raise ExprError(getattr(source, "location", None), _message(exc, source)) from None
+
+
+_PATH = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\s*\}\}$")
+_MISS = object()
+_DICT_ATTRS = frozenset(dir(dict))
+
+
+@lru_cache(maxsize=4096)
+def _plain_path(source: str):
+    """``"{{ card.name }}"`` → ("card", "name"): the common template that is a plain lookup."""
+    match = _PATH.match(source)
+    return tuple(match.group(1).split(".")) if match else None
+
+
+def _lookup(context: dict, path: tuple):
+    """Follow a plain lookup through dicts only, as Jinja would; anything else (a missing key,
+    a dict-method name, a non-dict, a value Jinja would render differently) goes to Jinja."""
+    value = context
+    for key in path:
+        if not isinstance(value, dict) or key in _DICT_ATTRS or key not in value:
+            return _MISS
+        value = value[key]
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        return _MISS
+    return value
 
 
 def _message(exc: Exception, source: str) -> str:

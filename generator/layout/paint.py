@@ -37,6 +37,10 @@ class Painter:
 
     # -- one op ------------------------------------------------------------------------------
     def _op(self, c, op: Op):
+        if op.kind in ("rect", "roundrect", "ellipse") and not op.rotate and op.opacity >= 1 \
+                and not op.style.get("dash"):
+            self._simple(c, op)  # the bulk of a card: no state to save and restore
+            return
         c.saveState()
         if op.rotate:
             cx, cy = op.x + op.w / 2, self.card_h - (op.y + op.h / 2)
@@ -45,6 +49,15 @@ class Painter:
             c.translate(-cx, -cy)
         getattr(self, f"_{op.kind}")(c, op)
         c.restoreState()
+
+    def _simple(self, c, op):
+        fill, stroke = op.style.get("fill"), op.style.get("stroke")
+        if fill:
+            c.setFillColor(color(fill))
+        if stroke:
+            c.setStrokeColor(color(stroke))
+            c.setLineWidth(op.style.get("stroke_width", 0.5))
+        getattr(self, f"_{op.kind}")(c, op, styled=True)
 
     def _style(self, c, style, opacity: float = 1.0) -> tuple[bool, bool]:
         fill, stroke = style.get("fill"), style.get("stroke")
@@ -59,8 +72,9 @@ class Painter:
                 c.setDash(style["dash"])
         return bool(fill), bool(stroke)
 
-    def _rect(self, c, op):
-        fill, stroke = self._style(c, op.style, op.opacity)
+    def _rect(self, c, op, styled=False):
+        fill, stroke = (bool(op.style.get("fill")), bool(op.style.get("stroke"))) if styled \
+            else self._style(c, op.style, op.opacity)
         y = self.card_h - op.y - op.h
         r = op.style.get("r") or 0
         if r > 0:
@@ -70,8 +84,9 @@ class Painter:
 
     _roundrect = _rect
 
-    def _ellipse(self, c, op):
-        fill, stroke = self._style(c, op.style, op.opacity)
+    def _ellipse(self, c, op, styled=False):
+        fill, stroke = (bool(op.style.get("fill")), bool(op.style.get("stroke"))) if styled \
+            else self._style(c, op.style, op.opacity)
         y = self.card_h - op.y - op.h
         c.ellipse(op.x, y, op.x + op.w, y + op.h, fill=fill, stroke=stroke)
 
