@@ -1,0 +1,34 @@
+"""Templates: the plain-lookup fast path renders exactly what Jinja renders; the sandbox holds."""
+import pytest
+from jinja2 import StrictUndefined
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from generator.layout.expr import ExprError, Expressions
+
+CONTEXT = {"card": {"name": "騎士", "life": 12, "ratio": 0.5, "flag": True, "none": None, "items": [1, 2],
+                    "nested": {"deep": "x"}}, "v": {"accent": "#123456"}}
+
+
+@pytest.mark.parametrize("source", [
+    "{{ card.name }}", "{{card.life}}", "{{ card.ratio }}", "{{ card.flag }}", "{{ card.none }}",
+    "{{ card.nested.deep }}", "{{ v.accent }}", "{{ card.nested }}",
+])
+def test_fast_path_matches_jinja(source):
+    env = ImmutableSandboxedEnvironment(undefined=StrictUndefined)
+    assert Expressions().render(source, CONTEXT) == env.from_string(source).render(CONTEXT)
+
+
+@pytest.mark.parametrize("source, fragment", [
+    ("{{ card.lief }}", "lief"),                       # a typo is an error, never ""
+    ("{{ card.items }}", "method"),                    # dict methods win in Jinja: not a plain lookup
+    ("{{ card.__class__.__mro__ }}", ""),              # sandbox: no Python internals
+    ("{{ ''.__class__.__subclasses__() }}", ""),
+])
+def test_errors_and_sandbox(source, fragment):
+    expressions = Expressions()
+    if fragment == "method":
+        assert "built-in method" in expressions.render(source, CONTEXT)  # what Jinja itself does
+        return
+    with pytest.raises(ExprError) as info:
+        expressions.render(source, CONTEXT)
+    assert fragment in info.value.message
