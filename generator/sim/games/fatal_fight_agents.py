@@ -136,7 +136,6 @@ class GreedyAgent:
         self.setup, self.seat = setup, seat
         self.plan = None  # (cards still to play, target k)
         self.subset_cache = {}
-        self.memo = None
 
     def choose(self, state, rng):
         phase = state.phase
@@ -327,18 +326,13 @@ class GreedyAgent:
         return tuple(mine[:state.actions[s]])
 
     def best_chain(self, state, s, keep=()):
-        """The best (value, cards, target, square) reachable this turn, or None (memoised per
-        position in the turn: hand, actions, square, moves and board)."""
+        """The best (value, cards, target, square) reachable this turn, or None."""
         setup = self.setup
         acts = state.actions_left
         life = state.life[s]
         attack = [c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c] and c not in keep]
         if not attack or acts < 1:
             return None
-        memo_key = (keep, state.round_id, state.turn_pos, acts, tuple(state.hand[s]), state.pos[s], state.free_moves,
-                    tuple(map(tuple, state.groups)), tuple(state.pos), tuple(state.status))
-        if self.memo is not None and self.memo[0] == memo_key:
-            return self.memo[1]
         key = (tuple(sorted(attack)), acts)
         subsets = self.subset_cache.get(key)
         if subsets is None:
@@ -401,7 +395,6 @@ class GreedyAgent:
                     by_sig[sig] = found
                 if found is not None and (best is None or found[0] - move_cost > best[0]):
                     best = (found[0] - move_cost, found[1], k, square)
-        self.memo = (memo_key, best)
         return best
 
     def partner_potential(self, state, s):
