@@ -19,6 +19,8 @@ import hashlib
 import json
 from pathlib import Path
 
+from ..errors import Location
+
 DIGITS = 16
 
 
@@ -52,6 +54,8 @@ def canonical(value, files: FileHashes, icons: set | None = None):
         return round(value, 4) + 0.0          # -0.0 -> 0.0
     if isinstance(value, Path):
         return {"file": files(value)}
+    if isinstance(value, Location):        # where a definition was written is not what it draws
+        return None
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         kind = getattr(value, "kind", None)
         if icons is not None and kind == "icon":

@@ -115,7 +115,7 @@ def rasterize(pdf: bytes, sizes):
             try:
                 bitmap = pdfium.PdfBitmap.new_native(w, h, raw.FPDFBitmap_BGR, rev_byteorder=True)
                 bitmap.fill_rect((255, 255, 255, 255), 0, 0, w, h)
-                raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, raw.FPDF_ANNOT)
+                raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, raw.FPDF_ANNOT | raw.FPDF_REVERSE_BYTE_ORDER)
                 image = bitmap.to_pil()
                 yield image.convert("RGB") if image.mode != "RGB" else image.copy()
                 bitmap.close()

@@ -1,0 +1,63 @@
+"""Duplex calibration: targets sit where backs go, and the reading is the correction to add."""
+import pytest
+
+from generator.errors import BuildError
+from generator.export.calibration import calibration_pdf, targets
+from generator.impose import Profile, impose, mm, named_size
+
+
+def profile(paper="a4", duplex="long-edge", offset=(0.0, 0.0)) -> Profile:
+    return Profile("test", named_size(paper), duplex=duplex, back_offset=offset)
+
+
+@pytest.mark.parametrize("paper", ["a4", "a4-landscape", "letter"])
+@pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
+def test_targets_sit_exactly_where_card_backs_go(paper, duplex):
+    """The back scale of a target is placed by the same rule as card backs (offset included)."""
+    offset = (mm(1.5), mm(-0.5))
+    prof = profile(paper, duplex, offset)
+    pages = impose(9, *named_size("poker"), prof, with_backs=True)
+    front = {s.index: s for s in pages[0].slots}
+    back = {s.index: s for s in pages[1].slots}
+    card = front[0]
+    # a card's trim centre maps front -> back exactly as a target does
+    centre = (card.x + card.w / 2, card.y + card.h / 2)
+    on_back = (back[0].x + back[0].w / 2, back[0].y + back[0].h / 2)
+    pw, ph = prof.paper
+    for t in targets(prof):
+        fx, fy = t.front
+        dx, dy = fx - centre[0], fy - centre[1]
+        mirrored = (on_back[0] - dx, on_back[1] + dy) if (duplex == "long-edge") == (pw <= ph) \
+            else (on_back[0] + dx, on_back[1] - dy)
+        assert t.back == pytest.approx(mirrored)
+
+
+def test_reading_plus_current_offset_cancels_the_printer_error():
+    """Simulate a printer shifting backs by e: read the scale, update the offset, print again."""
+    error = (mm(1.2), mm(-0.7))
+    offset = (0.0, 0.0)
+    for _ in range(2):
+        prof = profile(offset=offset)
+        centre = targets(prof)[0]
+        ideal = targets(profile())[0].back                    # where the front's pointer shows through
+        printed_zero = (centre.back[0] + error[0], centre.back[1] + error[1])
+        reading = (ideal[0] - printed_zero[0], ideal[1] - printed_zero[1])
+        offset = (offset[0] + reading[0], offset[1] + reading[1])
+    assert offset == pytest.approx((-error[0], -error[1]))
+    assert reading == pytest.approx((0.0, 0.0), abs=1e-9)
+
+
+def test_no_duplex_has_nothing_to_calibrate():
+    with pytest.raises(BuildError, match="duplex: none"):
+        targets(profile(duplex="none"))
+
+
+def test_the_pdf_has_a_front_and_a_back_page(font_name):
+    import pypdfium2 as pdfium
+
+    pdf = calibration_pdf(profile(offset=(mm(2), 0.0)), font_name)
+    document = pdfium.PdfDocument(pdf)
+    assert len(document) == 2
+    back_text = document[1].get_textpage().get_text_range()
+    assert "back_offset: [2mm, 0mm]" in back_text and "+ X" in back_text
+    assert "100 mm" in document[0].get_textpage().get_text_range()

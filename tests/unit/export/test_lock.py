@@ -1,0 +1,137 @@
+"""print.lock.json: what counts as a change, and what the errata pack contains."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.export.digest import FileHashes, canonical, ops_digest
+from generator.export.errata import errata_cards
+from generator.export.lock import compute_lock, diff_locks, read_lock
+from generator.errors import BuildError
+from generator.validate import check_content
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def lock_of(game_dir):
+    game, cards, problems = check_content(game_dir)
+    assert not [p for p in problems if p.severity == "error"], problems
+    return compute_lock(cards), cards
+
+
+def edit(path: Path, old: str, new: str):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def changed(tiny, before):
+    after, _ = lock_of(tiny)
+    return diff_locks(before, after)
+
+
+def test_lock_lists_every_record_with_front_and_back(tiny):
+    lock, _ = lock_of(tiny)
+    assert sorted(lock["cards"]) == ["coins/coin1", "coins/coin5", "heroes/knight", "heroes/mage", "heroes/thief"]
+    knight = lock["cards"]["heroes/knight"]
+    assert knight["copies"] == 2 and knight["front"] and knight["back"]
+    assert set(knight["parts"]["front"]) == {"record", "layout", "assets", "ops"}
+    assert lock["cards"]["coins/coin1"]["back"] is None
+
+
+def test_the_lock_is_the_same_in_another_process_folder_and_hash_seed(tiny, tmp_path):
+    elsewhere = tmp_path / "copy" / "tiny"
+    shutil.copytree(tiny, elsewhere)
+    script = ("import json,sys; from generator.validate import check_content; "
+              "from generator.export.lock import compute_lock; "
+              "g,c,p=check_content(sys.argv[1]); print(json.dumps(compute_lock(c), sort_keys=True))")
+    outputs = []
+    for seed, where in (("1", tiny), ("77", elsewhere)):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        proc = subprocess.run([sys.executable, "-c", script, str(where)], capture_output=True, text=True,
+                              cwd=REPO, env=env, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        outputs.append(json.loads(proc.stdout)["cards"])
+    assert outputs[0] == outputs[1]
+
+
+def test_editing_one_record_changes_only_that_card(tiny):
+    before, _ = lock_of(tiny)
+    edit(tiny / "heroes.yaml", "life: 9", "life: 10")
+    diff = changed(tiny, before)
+    assert diff.changed == [("heroes/thief", ["front: record+ops"])]
+    assert diff.new == [] and diff.removed == []
+
+
+def test_a_layout_change_marks_every_card_using_it(tiny):
+    before, _ = lock_of(tiny)
+    # a box the cards do not even show differently: the layout file itself changed
+    edit(tiny / "layouts/tiny/hero.yaml", "min_size: 7pt", "min_size: 6.5pt")
+    diff = changed(tiny, before)
+    assert sorted(k for k, _ in diff.changed) == ["heroes/knight", "heroes/mage", "heroes/thief"]
+    assert all(any(r.startswith("front: layout") for r in reasons) for _, reasons in diff.changed)
+
+
+def test_a_parent_layout_and_a_shared_back_count_too(tiny):
+    before, _ = lock_of(tiny)
+    edit(tiny / "layouts/tiny/frame.yaml", "stroke_width: 2pt", "stroke_width: 1.5pt")
+    assert sorted(k for k, _ in changed(tiny, before).changed) == ["heroes/knight", "heroes/mage", "heroes/thief"]
+    before, _ = lock_of(tiny)
+    edit(tiny / "layouts/tiny/back.yaml", '"#223355"', '"#223356"')
+    diff = changed(tiny, before)
+    assert sorted(k for k, _ in diff.changed) == ["heroes/knight", "heroes/mage", "heroes/thief"]
+    assert all(reasons == ["back: layout+ops"] for _, reasons in diff.changed)
+
+
+def test_an_icon_change_marks_the_cards_drawing_it(tiny):
+    before, _ = lock_of(tiny)
+    edit(tiny / "icons.yaml", "L92 18 L88 58", "L90 18 L88 58")      # the guard icon: only the knight's text
+    diff = changed(tiny, before)
+    assert diff.changed == [("heroes/knight", ["front: assets"])]
+
+
+def test_images_count_by_content_not_by_path(tmp_path):
+    files = FileHashes()
+    art = tmp_path / "a.png"
+    art.write_bytes(b"one")
+    first = ops_digest([{"img": art}], files)
+    art2 = tmp_path / "b.png"
+    art2.write_bytes(b"one")
+    assert ops_digest([{"img": art2}], FileHashes()) == first
+    art2.write_bytes(b"two")
+    assert ops_digest([{"img": art2}], FileHashes()) != first
+    assert canonical({3: 1.00000001, "a": {2, 1}}, files) == {"3": 1.0, "a": [1, 2]}
+
+
+def test_removed_and_new_cards(tiny):
+    before, _ = lock_of(tiny)
+    text = (tiny / "heroes.yaml").read_text(encoding="utf-8")
+    text = text.replace("- id: thief\n  name: 盗賊\n  life: 9\n", "- id: rogue\n  name: 盗賊\n  life: 9\n")
+    (tiny / "heroes.yaml").write_text(text, encoding="utf-8")
+    after, cards = lock_of(tiny)
+    diff = diff_locks(before, after)
+    assert diff.new == ["heroes/rogue"] and diff.removed == [("heroes/thief", "盗賊", 1)] and diff.changed == []
+    assert any("removed heroes/thief" in line for line in diff.lines())
+    subset = errata_cards(cards, diff)
+    assert [(f.component.id, f.copies) for f in subset.faces] == [("heroes", [2])]
+
+
+def test_errata_prints_every_copy_of_a_changed_card(tiny):
+    before, _ = lock_of(tiny)
+    edit(tiny / "heroes.yaml", "life: 12", "life: 13")
+    after, cards = lock_of(tiny)
+    subset = errata_cards(cards, diff_locks(before, after))
+    assert [(f.component.id, f.copies) for f in subset.faces] == [("heroes", [0, 0])]
+
+
+def test_a_bad_lock_file_is_a_clear_error(tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text("{}")
+    with pytest.raises(BuildError, match="not a print lock"):
+        read_lock(bad)
+    with pytest.raises(BuildError, match="no such lock file"):
+        read_lock(tmp_path / "missing.json")

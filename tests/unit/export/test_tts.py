@@ -1,0 +1,73 @@
+"""Tabletop Simulator sheets: grid arithmetic, sheet sizes, the saved object's decks."""
+import json
+
+import pytest
+from PIL import Image
+
+from generator.export.tts import (MAX_CARDS, MAX_SHEET_PX, cell_px, export_tts, plan_decks, tts_grid)
+from generator.impose import named_size
+from generator.validate import check_content
+
+
+@pytest.mark.parametrize("cells", range(1, 71))
+def test_grid_holds_the_cells_within_10_by_7(cells):
+    cols, rows = tts_grid(cells)
+    assert 2 <= cols <= 10 and 2 <= rows <= 7 and cols * rows >= cells
+    # no smaller grid would do
+    assert not any(c * r >= cells and c * r < cols * rows for c in range(2, 11) for r in range(2, 8))
+
+
+def test_grid_refuses_more_than_70_cells():
+    with pytest.raises(ValueError):
+        tts_grid(71)
+
+
+@pytest.mark.parametrize("size", ["poker", "tarot", "square", "mini-us"])
+@pytest.mark.parametrize("dpi", [300, 1200])
+def test_cells_keep_the_sheet_within_4096(size, dpi):
+    for cols, rows in [(10, 7), (2, 2), (5, 3)]:
+        w, h = cell_px(named_size(size), cols, rows, dpi)
+        assert cols * w <= MAX_SHEET_PX and rows * h <= MAX_SHEET_PX
+        card_w, card_h = named_size(size)
+        assert abs(w / h - card_w / card_h) < 0.01
+    assert cell_px(named_size("poker"), 10, 7, 300) == (409, 572)      # PRINT.md: ~409 x 585 at 10 x 7
+
+
+def test_tiny_export_matches_the_data(tiny, tmp_path):
+    game, cards, problems = check_content(tiny)
+    assert not problems
+    result = export_tts(tiny, tmp_path, max_dpi=40, cards_in=(game, cards))
+    assert result.ok
+    saved = json.loads((tmp_path / "tts" / "tiny.json").read_text())
+    decks = {o["Nickname"]: o for o in saved["ObjectStates"]}
+    heroes = decks["ヒーロー"]
+    assert heroes["Name"] == "DeckCustom"
+    assert len(heroes["ContainedObjects"]) == 4                       # knight x2, mage, thief
+    assert heroes["DeckIDs"] == [c["CardID"] for c in heroes["ContainedObjects"]] == [100, 100, 101, 102]
+    entry = heroes["CustomDeck"]["1"]
+    assert (entry["NumWidth"], entry["NumHeight"], entry["UniqueBack"], entry["BackIsHidden"]) == (2, 2, False, True)
+    assert entry["FaceURL"] == "heroes-1.png" and entry["BackURL"] == "heroes-back.png"
+    sheet = Image.open(tmp_path / "tts" / entry["FaceURL"])
+    back = Image.open(tmp_path / "tts" / entry["BackURL"])
+    assert sheet.mode == "RGB" and sheet.size == (2 * back.size[0], 2 * back.size[1])
+    # the last cell is the hidden image: the back
+    cw, ch = back.size
+    hidden = sheet.crop((cw, ch, 2 * cw, 2 * ch))
+    assert hidden.tobytes() == back.tobytes()
+    coins = decks["coins"]
+    assert coins["CustomDeck"]["2"]["Type"] == 4, "round tokens are circles"
+    assert sum(1 for c in coins["ContainedObjects"]) == 6
+
+
+def test_big_decks_split_into_sheets_of_69(tiny):
+    records = "\n".join(f"- {{id: h{i:03d}, name: H{i}, life: 1}}" for i in range(150))
+    (tiny / "heroes.yaml").write_text(records + "\n")
+    text = (tiny / "game.yaml").read_text().replace("expected: 4", "expected: 150")
+    (tiny / "game.yaml").write_text(text)
+    game, cards, problems = check_content(tiny, check_faces=False)
+    decks = plan_decks(cards, 300)
+    sheets = decks[0].sheets
+    assert [len(s.records) for s in sheets] == [MAX_CARDS, MAX_CARDS, 12]
+    assert [(s.cols, s.rows) for s in sheets] == [(10, 7), (10, 7), (7, 2)]
+    assert [s.deck_id for s in sheets] == [1, 2, 3] and decks[1].sheets[0].deck_id == 4
+    assert all(s.size[0] <= MAX_SHEET_PX and s.size[1] <= MAX_SHEET_PX for s in sheets)

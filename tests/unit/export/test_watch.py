@@ -1,0 +1,81 @@
+"""The polling loop: what counts as a change, settling, cycle limits (no real waiting)."""
+import os
+
+from generator.export.watch import WatchLoop, changed_files, snapshot, watch_roots
+
+
+def bump(path, text=None):
+    """Rewrite a file so its mtime surely moves (coarse file-system clocks)."""
+    st = path.stat()
+    if text is not None:
+        path.write_text(text)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+
+
+def test_snapshot_sees_edits_additions_removals_and_ignores_noise(tmp_path):
+    (tmp_path / "a.yaml").write_text("a")
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "x.png").write_bytes(b"x")
+    (tmp_path / "output").mkdir()
+    (tmp_path / "output" / "print.pdf").write_bytes(b"%PDF")
+    (tmp_path / ".hidden.yaml").write_text("h")
+    (tmp_path / ".a.yaml.123.tmp").write_text("t")
+    first = snapshot([tmp_path])
+    assert sorted(p.name for p in first) == ["a.yaml", "x.png"]
+    bump(tmp_path / "a.yaml", "b")
+    (tmp_path / "art" / "y.png").write_bytes(b"y")
+    (tmp_path / "art" / "x.png").unlink()
+    (tmp_path / "output" / "print.pdf").write_bytes(b"%PDF-2")
+    assert [p.name for p in changed_files(first, snapshot([tmp_path]))] == ["a.yaml", "x.png", "y.png"]
+
+
+def test_loop_builds_at_start_and_after_each_change_until_max_cycles(tmp_path):
+    target = tmp_path / "cards.yaml"
+    target.write_text("v1")
+    builds = []
+    sleeps = {"n": 0}
+
+    def fake_sleep(_seconds):
+        sleeps["n"] += 1
+        if sleeps["n"] == 3:          # an edit while the loop is waiting
+            bump(target, "v2")
+        if sleeps["n"] == 9:
+            bump(target, "v3")
+
+    loop = WatchLoop(lambda: [tmp_path], builds.append, interval=0.01, max_cycles=3, sleep=fake_sleep)
+    assert loop.run() == 3
+    assert builds == [[], [target], [target]]
+
+
+def test_once_builds_once_without_waiting(tmp_path):
+    builds = []
+
+    def no_sleep(_):
+        raise AssertionError("--once must not wait")
+
+    assert WatchLoop(lambda: [tmp_path], builds.append, max_cycles=1, sleep=no_sleep).run() == 1
+    assert builds == [[]]
+
+
+def test_a_file_still_being_written_is_built_once_it_settles(tmp_path):
+    target = tmp_path / "cards.yaml"
+    target.write_text("v1")
+    builds, state = [], {"n": 0}
+
+    def fake_sleep(_):
+        state["n"] += 1
+        if state["n"] in (2, 3, 4):   # three writes in a row: one build after they stop
+            bump(target, f"v{state['n']}")
+
+    WatchLoop(lambda: [tmp_path], builds.append, max_cycles=2, sleep=fake_sleep).run()
+    assert builds == [[], [target]]
+    assert target.read_text() == "v4"
+
+
+def test_watch_roots_cover_the_game_and_only_its_layout_folders(in_repo):
+    from pathlib import Path
+
+    roots = [Path(r).resolve() for r in watch_roots(Path("content/fatal-fight"))]
+    assert roots[0] == (in_repo / "content/fatal-fight").resolve()
+    names = {r.name for r in roots[1:]}
+    assert {"common", "profiles", "fatal-fight"} <= names and "valheim" not in names
