@@ -234,8 +234,18 @@ def best_plan(spec: Spec, vals, cols):
             if best_key is None or key > best_key:
                 best_key, best = key, (removed, ap, alloc[0], alloc[1], recolour)
                 if simple and success:
-                    return best, best_key  # removals come smallest first: nothing can beat this
-    return best, best_key
+                    return canonical(spec, best), best_key  # removals come smallest first: nothing beats it
+    return (canonical(spec, best) if best is not None else None), best_key
+
+
+def canonical(spec: Spec, plan):
+    """The plan with its AP dice in index order (as ``plans`` lists them), allocations following."""
+    removed, ap, pa, sa, rc = plan
+    if spec.prompts or len(ap) < 2:
+        return plan
+    order = sorted(range(len(ap)), key=lambda j: ap[j])
+    pos = {old: new for new, old in enumerate(order)}
+    return removed, tuple(ap[j] for j in order), tuple(pa[j] for j in order), tuple(pos[j] for j in sa), rc
 
 
 def plans(spec: Spec, vals, cols) -> list:
@@ -327,8 +337,8 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
 
 
 _CURVES: dict = {}
-EXACT_LIMIT = 25_000   # multisets enumerated exactly below this; Monte Carlo (fixed seed) above
-MC_SAMPLES = 6_000
+EXACT_LIMIT = 6_000   # multisets enumerated exactly below this; Monte Carlo (fixed seed) above
+MC_SAMPLES = 4_000
 
 
 def _multiset_weight(combo, k_fact) -> int:

@@ -10,7 +10,7 @@ effects they do nothing.
 """
 from __future__ import annotations
 
-from .metroidvania_setup import COLOURS, INS, STATS
+from .metroidvania_setup import COLOURS, STATS
 
 UNTIL = {"instant": "check", "this_check": "check", "this_turn": "turn", "this_round": "round",
          "permanent": "perm", None: "check"}
@@ -268,5 +268,3 @@ def arg_kind(effect) -> str | None:
             return "boss"
     return None
 
-
-_ = INS  # re-exported stat index used by callers of this module

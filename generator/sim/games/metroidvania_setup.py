@@ -73,11 +73,15 @@ class Setup:
     node_index: dict = field(default_factory=dict)
     kind: list = field(default_factory=list)          # KINDS index, after the difficulty (easy rest -> normal)
     printed_kind: list = field(default_factory=list)  # KINDS index as printed on the board
+    tag: list = field(default_factory=list)           # difficulty_tag (all | easy)
     area: list = field(default_factory=list)          # area index
     key_cond: list = field(default_factory=list)      # tuple of (stat, value) or ()
     node_boss: list = field(default_factory=list)     # boss index or -1
     adj: list = field(default_factory=list)           # node -> list of (neighbour, hidden_ins, sealed edge id or -1)
     sealed: list = field(default_factory=list)        # sealed edge id -> (a, b)
+    plain_adj: list = field(default_factory=list)     # node -> neighbours over always-open edges
+    cond_adj: list = field(default_factory=list)      # node -> (neighbour, hidden_ins, sealed id) of the others
+    blockers: list = field(default_factory=list)      # key and boss rooms (they may block a path)
     start: int = 0
     areas: list = field(default_factory=list)         # dicts: id, boss, effects (frozenset), rooms, boss_node
     # ---- cards
@@ -288,6 +292,7 @@ def _compile_map(setup: Setup, comp: _Compiler, raw: dict) -> None:
         setup.node_id.append(n["id"])
         setup.printed_kind.append(kind)
         tag = n.get("difficulty_tag") or "all"
+        setup.tag.append(tag)
         setup.kind.append(NORMAL if kind == REST and tag not in rest_tags else kind)
         area = area_index.get(n.get("area"), -1)
         if area < 0:
@@ -326,6 +331,9 @@ def _compile_map(setup: Setup, comp: _Compiler, raw: dict) -> None:
         hidden = int(e.get("hidden_ins") or 0) if setup.rules.get("move.hidden_edges_need_ins") else 0
         setup.adj[a].append((b, hidden, sid))
         setup.adj[b].append((a, hidden, sid))
+    setup.plain_adj = [[w for w, h, sid in nbrs if not h and sid < 0] for nbrs in setup.adj]
+    setup.cond_adj = [[(w, h, sid) for w, h, sid in nbrs if h or sid >= 0] for nbrs in setup.adj]
+    setup.blockers = [v for v, k in enumerate(setup.kind) if k in (BOSS, KEY)]
     start = setup.node_index.get(raw.get("start"))
     if start is None:
         comp.problem("start", f"unknown start node {raw.get('start')!r}", raw)

@@ -1,0 +1,648 @@
+"""Metroidvania agents: the spec §5 heuristic player and the ``rush_urza`` baseline.
+
+Both read the state directly (a co-operative game with open information) and estimate chances
+with ``metroidvania_dice.chance`` (exact, cached per build) — never a ``clone()``. After a roll they
+take the lexicographic best plan (success, least damage, most dice kept; ``dice.best_plan``) and
+use a post-roll skill only when it turns a failure into a success (an exhausting one only against
+death or for a boss kill). Routes, stat placement, boss timing and item use follow spec §5.
+
+``rush_urza`` plays the same dice and skills but walks the shortest path to Urza's throne, fighting
+whatever boss blocks the way (the anti-rush check of spec §5.3).
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from . import metroidvania_dice as dice
+from .metroidvania import (DMG, DONE, END, ENDT, FLOWER, GO, LEVEL, MOVE, PEEK, PICK, PICK_A, PLACE, PLACE_A, PLAN,
+                           POST, PRE, REROLL, ROLL, SKIP, SUCC, TOP, USE)
+from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, WIL
+
+# Stat placement priority (spec §5): Will to 2, Agi 1, Pie 1, Will to 4, then Pie and Ins alternately.
+PLACEMENT = ((WIL, 2), (AGI, 1), (PIE, 1), (WIL, 4))
+SUB_VALUE = {0: 0.0, 1: 0.3, 2: 0.3, 3: 0.3, 4: 0.3, 5: -0.5, 6: 0.3}   # none thorn flower sweets key up down
+SKILL_WORTH = {"ap_bonus": 3.0, "reroll": 2.5, "damage_reduce": 2.5, "heal": 2.0, "multi_minus": 2.0,
+               "ignore_slate": 2.0, "extra_dice": 2.5, "die_step": 2.5, "criterion": 2.0, "boss_damage": 2.5,
+               "move_bonus": 1.0, "pass_key_rooms": 0.5, "teleport": 0.8, "peek_deck": 0.6, "danger": 1.5,
+               "refresh_skills": 1.0, "recolour": 1.0, "ignore_threat": 1.0, "reveal_weakness": 1.0}
+FIGHT_BONUS = 8.0
+AVOID = -10.0
+
+
+def _num(state, s, p, level=0) -> int:
+    from .metroidvania_effects import num
+    return num(state, s, p, {"level": level})
+
+
+class HeuristicAgent:
+    """Spec §5 standard AI."""
+
+    name = "heuristic"
+    rush = False
+
+    def __init__(self, setup=None, seat: int = 0):
+        self.seat = seat
+        self._stamp, self._memo = None, {}
+
+    # ---- dispatch -------------------------------------------------------------------------------
+    def choose(self, state, rng):
+        phase = state.phase
+        if phase == POST:
+            return self.post_roll(state)
+        if phase == MOVE:
+            return self.move(state)
+        if phase == PRE:
+            return self.pre_roll(state)
+        if phase == PICK:
+            return self.pick(state)
+        if phase == PLACE:
+            return self.place(state)
+        if phase == SUCC:
+            return self.on_success(state)
+        if phase == DMG:
+            return self.on_damage(state)
+        if phase == END:
+            return self.end(state)
+        if phase == LEVEL:
+            return self.level(state)
+        if phase == PEEK:
+            return self.peek(state)
+        return state.legal_actions()[0]
+
+    # ---- estimates ------------------------------------------------------------------------------
+    @staticmethod
+    def chance(state, s, d, multi, slate, prompts=(), crit=0, asc=True, white=0, step=0, bonus=0) -> float:
+        r = state.setup.rules
+        size = state.die_size(s, step)
+        pie = state.stat(s, PIE)
+        k = len(r["coloured"]) + pie * r["white_dice_per_pie"] + white
+        c = state.crit + state.mod_sum(s, "crit") + crit
+        if prompts:
+            return dice.qte_chance(size, [c + off - bonus for _, off in prompts])
+        return dice.chance(size, k, c + d - bonus, multi, slate >= 0, asc, pie, r["ascension_max_pairs"])
+
+    def room_value(self, state, s, card) -> float:
+        room = state.setup.rooms[card]
+        p = self.chance(state, s, room["d"], room["multi"], room["slate"], room["prompts"])
+        dmg = state.danger
+        side = 0.0
+        if room["slate"] >= 0:
+            per = dmg if state.setup.rules["slate_damage_per_die"] == "danger" else 1
+            side = 2 * per * (0.6 if state.stat(s, PIE) else 1.0)
+        sub = room["sub"]
+        value = SUB_VALUE.get(sub, 0.0)
+        if sub == 3 and state.life[s] >= state.max_life[s]:
+            value = 0.0
+        return p * (1 + value) - (1 - p) * dmg - side
+
+    def mean_room_value(self, state, s) -> float:
+        rooms = state.setup.rooms
+        key = ("mrv", state.crit, state.danger, state.die_size(s), state.stat(s, PIE), state.mod_sum(s, "crit"))
+        cache = state.setup.__dict__.setdefault("_mrv", {})
+        v = cache.get(key)
+        if v is None:
+            v = cache[key] = sum(self.room_value(state, s, c) for c in range(len(rooms))) / max(1, len(rooms))
+        return v
+
+    def boss_p(self, state, s, b) -> float:
+        """Mean success chance over the boss's actions at the current criterion (§5 boss timing)."""
+        boss = state.setup.bosses[b]
+        crit = 0
+        asc = True
+        if state.trait_active(b, s):
+            for op, p in boss["trait"]:
+                if op == "criterion":
+                    crit += int(p.get("n") or 0)
+                elif op == "forbid" and p.get("what") == "ascension":
+                    asc = False
+        area = boss["area"]
+        if area >= 0 and state.area_active(area) and "no_ascension" in state.setup.areas[area]["effects"]:
+            asc = False
+        ps = []
+        for i in range(len(boss["actions"])):
+            d, m, sl = state.boss_action(b, s, i)
+            ps.append(self.chance(state, s, d, m, sl, crit=crit, asc=asc))
+        return sum(ps) / len(ps)
+
+    def boss_damage_per_fail(self, state, b) -> int:
+        plus = 0
+        if not state.b_trait_off[b]:
+            plus = sum(int(p.get("n") or 0) for op, p in state.setup.bosses[b]["trait"] if op == "damage_plus")
+        return state.danger + plus
+
+    def win_chance(self, state, s, b) -> float:
+        """P(the boss's life in successes before the party runs out of life), negative binomial."""
+        p = self.boss_p(state, s, b)
+        life = state.b_life[b] if state.b_active[b] else state.boss_life_now(b)
+        dmg = max(1, self.boss_damage_per_fail(state, b))
+        fails = sum(max(0, (state.life[o] - 1) // dmg) for o in range(state.n)) + state.n - 1
+        if p <= 0:
+            return 0.0
+        q = 1 - p
+        total, term = 0.0, p ** life
+        for f in range(fails + 1):
+            total += term
+            term *= q * (life + f) / (f + 1)
+        return min(1.0, total)
+
+    def should_fight(self, state, s, b, entering: bool) -> bool:
+        boss = state.setup.bosses[b]
+        r = state.round
+        if boss["final"]:
+            return r >= 20 or self.win_chance(state, s, b) >= 0.4
+        if r >= 21:
+            return True
+        p = self.boss_p(state, s, b)
+        if p <= 0.02:
+            return False
+        life = state.b_life[b] if state.b_active[b] else state.boss_life_now(b)
+        present = len(state.in_room(b)) + (1 if entering else 0)
+        dmg = self.boss_damage_per_fail(state, b)
+        if not entering:   # stay while one more check is expected to cost less than her life
+            return (1 - p) * dmg < state.life[s]
+        return (life / (p * max(1, present))) * (1 - p) * dmg < state.life[s] + 1
+
+    # ---- map ------------------------------------------------------------------------------------
+    @staticmethod
+    def steps_from(state, s, origin) -> list:
+        """Plain steps from ``origin`` that do not pass undefeated boss rooms or closed key rooms."""
+        setup = state.setup
+        inf = 1 << 20
+        dist = [inf] * len(setup.node_id)
+        if origin < 0:
+            return dist
+        dist[origin] = 0
+        stop = [False] * len(dist)
+        for v in setup.blockers:
+            b = setup.node_boss[v]
+            if b >= 0:
+                stop[v] = not state.b_dead[b]
+            else:
+                stop[v] = not state.explored[v] and not state.key_ok(s, v) and not state.keys[s]
+        adj = state.adjacency(s)
+        frontier = [origin]
+        d = 0
+        while frontier:
+            d += 1
+            nxt = []
+            for v in frontier:
+                if stop[v] and v != origin:
+                    continue
+                for w in adj[v]:
+                    if dist[w] == inf:
+                        dist[w] = d
+                        nxt.append(w)
+            frontier = nxt
+        return dist
+
+    def _cached(self, state, key, compute):
+        stamp = (id(state), state.turn_serial, len(state.kills), len(state.log))
+        if self._stamp != stamp[:3]:
+            self._stamp, self._memo = stamp[:3], {}
+        value = self._memo.get(key)
+        if value is None:
+            value = self._memo[key] = compute()
+        return value
+
+    def goal(self, state, s) -> int:
+        """The boss the party heads for: next by tier (then nearest to the party), or Urza."""
+        return self._cached(state, ("goal", s), lambda: self._goal(state, s))
+
+    def _goal(self, state, s) -> int:
+        setup = state.setup
+        final = setup.final_boss
+        inf = 1 << 20
+        from_start = self._from_start(state, s)
+        fnode = setup.bosses[final]["node"]
+        if fnode >= 0 and from_start[fnode] < inf and (self.rush or state.round >= 20 or
+                                                       self.win_chance(state, s, final) >= 0.4):
+            return final
+        best, key = final, None
+        for b, boss in enumerate(setup.bosses):
+            if boss["final"] or state.b_dead[b] or boss["node"] < 0 or from_start[boss["node"]] >= inf:
+                continue
+            k = (boss["tier"], from_start[boss["node"]], b)
+            if key is None or k < key:
+                best, key = b, k
+        return best
+
+    def _from_start(self, state, s) -> list:
+        """Steps from S (bosses rank by tier, then by this distance: every maiden picks the same one)."""
+        keyrooms = tuple(state.explored[v] or state.key_ok(s, v) for v in state.setup.blockers
+                         if state.setup.node_boss[v] < 0)
+        key = (tuple(state.b_dead), tuple(sorted(state.opened)), state.stat(s, INS), keyrooms, bool(state.keys[s]))
+        cache = state.setup.__dict__.setdefault("_from_start", {})
+        dist = cache.get(key)
+        if dist is None:
+            if len(cache) > 4096:
+                cache.clear()
+            dist = cache[key] = self.steps_from(state, s, state.setup.start)
+        return dist
+
+    # ---- decisions ------------------------------------------------------------------------------
+    def move(self, state):
+        s = state.active
+        use = self.any_use(state, MOVE)
+        if use is not None:
+            return use
+        dests = state.destinations()
+        if not dests:
+            return (SKIP,)
+        goal = self.goal(state, s)
+        gnode = state.setup.bosses[goal]["node"]
+        from_goal = self._cached(state, ("from", s, gnode), lambda: self.steps_from(state, s, gnode)) \
+            if gnode >= 0 else None
+        best, best_score = None, None
+        mrv = None
+        setup = state.setup
+        for v, key in dests:
+            kind = setup.kind[v]
+            score = 0.0
+            if from_goal is not None:
+                score -= 0.5 * min(from_goal[v], 60)
+            if kind == BOSS:
+                b = setup.node_boss[v]
+                entering = v != state.pos[s]
+                if self.should_fight(state, s, b, entering):
+                    score += FIGHT_BONUS if b == goal else 2.0
+                else:
+                    score += AVOID
+            elif kind == NORMAL:
+                if mrv is None:
+                    mrv = self.mean_room_value(state, s)
+                score += mrv
+                if state.life[s] <= state.danger:
+                    score += AVOID
+            elif kind == REST:
+                exhausted = sum(1 for sk in state.skills[s] if sk[2])
+                score += 5.0 if (state.life[s] <= state.max_life[s] - 3 or exhausted >= 2) else -1.0
+            elif kind == EVENT:
+                score += 1.5
+            elif kind == KEY:
+                score += 2.5 - (1.0 if key else 0.0)
+            elif kind == DANGER:
+                score -= state.danger + 2
+                if state.life[s] <= state.danger + 1:
+                    score += 2 * AVOID
+            a = setup.area[v]
+            if kind != BOSS and a >= 0 and state.area_left[a] == 1 and any(
+                    e.startswith("threat") or e.startswith("no_") for e in setup.areas[a]["effects"]):
+                score += 1.0
+            if best_score is None or score > best_score:
+                best, best_score = (GO, v, key), score
+        return best
+
+    def pick(self, state):
+        task = state.tasks[0]
+        s, deck, drawn = task[1], task[2], task[3]
+        if deck == "room":
+            values = [self.room_value(state, s, c) for c in drawn]
+        elif deck == "skill":
+            values = [self.skill_value(state, s, c) for c in drawn]
+        elif deck == "event":
+            values = [sum(self.derived_value(state, s, d) for d in state.setup.events[c]["derived"]) for c in drawn]
+        else:
+            values = [self.effect_value(state, s, state.setup.sefira[c]["effect"]) for c in drawn]
+        return (PICK_A, max(range(len(drawn)), key=lambda i: (values[i], -i)))
+
+    def skill_value(self, state, s, skill) -> float:
+        sk = state.setup.skills[skill]
+        value = sum(SKILL_WORTH.get(op, 0.5) for op, _ in sk["effect"])
+        tops = [0, 0, 0, 0]
+        for stack in state.stacks[s]:
+            if stack:
+                tops[stack[-1]] += 1
+        if all(have >= need for have, need in zip(tops, sk["tops"])):
+            value += 1.5
+        return value
+
+    def effect_value(self, state, s, effect) -> float:
+        return sum(SKILL_WORTH.get(op, 1.0) + (1.5 if op in ("boss_life", "heal_full", "auto_success") else 0.0)
+                   for op, _ in effect)
+
+    def derived_value(self, state, s, d) -> float:
+        value = 0.0
+        for op, p in state.setup.derived[d]["effect"]:
+            boss = p.get("boss")
+            alive = True
+            if boss:
+                b = next((i for i, x in enumerate(state.setup.bosses) if x["id"] == boss), -1)
+                alive = b >= 0 and not state.b_dead[b]
+            if op in ("boss_life", "boss_action_mod", "boss_skip_action", "forbid_trait", "reveal_weakness"):
+                value += 1.8 if alive else 0.0
+            elif op == "level_up":
+                value += 3.0
+            elif op == "unlock_servant_skill":
+                value += 2.0 if not state.unlocked[s][0] else 0.2
+            elif op in ("draw_skill", "max_life"):
+                value += 1.5
+            elif op == "heal":
+                value += 0.4 * sum(state.max_life[o] - state.life[o] for o in range(state.n)) / state.n
+            elif op == "skill_level":
+                value += 1.0
+            else:
+                value += 0.4
+        return value
+
+    def place(self, state):
+        task = state.tasks[0]
+        s, drawn = task[1], task[2]
+        stat = self.next_stat(state, s)
+        best, best_key = None, None
+        for i, t in enumerate(drawn):
+            key = (self.conditions_after(state, s, stat, t), -i)
+            if best_key is None or key > best_key:
+                best, best_key = (PLACE_A, i, stat), key
+        return best
+
+    @staticmethod
+    def next_stat(state, s) -> int:
+        for stat, target in PLACEMENT:
+            if state.stat(s, stat) < target:
+                return stat
+        return PIE if state.stat(s, PIE) <= state.stat(s, INS) else INS
+
+    @staticmethod
+    def conditions_after(state, s, stat, t) -> int:
+        tops = [0, 0, 0, 0]
+        for k, stack in enumerate(state.stacks[s]):
+            top = t if k == stat else (stack[-1] if stack else -1)
+            if top >= 0:
+                tops[top] += 1
+        met = 0
+        for sk in state.skills[s]:
+            need = state.setup.skills[sk[0]]["tops"]
+            if all(h >= n for h, n in zip(tops, need)):
+                met += 1
+        return met
+
+    def level(self, state):
+        s = state.tasks[0][1]
+        legal = state.legal_actions()
+
+        def worth(a):
+            skill = state.setup.skills[state.skills[s][a[1]][0]]
+            per = sum(int(p.get("per_level") or 0) for _, p in skill["effect"])
+            return (per, state.condition_met(s, state.skills[s][a[1]][0]), -a[1])
+        return max(legal, key=worth)
+
+    def peek(self, state):
+        task = state.tasks[0]
+        s = task[1]
+        deck = getattr(state, task[2] + "_deck")
+        k = min(task[3], len(deck))
+        if task[2] != "room":
+            return (TOP, 0)
+        values = [self.room_value(state, s, deck[len(deck) - 1 - i]) for i in range(k)]
+        return (TOP, max(range(k), key=lambda i: (values[i], -i)))
+
+    # ---- skill, sefira and flower use -----------------------------------------------------------
+    def _uses(self, state, phase):
+        """(action, effect, ready) for every usable skill/sefira of the turn player."""
+        s = state.active
+        out = []
+        for src, j in state.usable(phase):
+            if src == 0:
+                skill = state.skills[s][j][0]
+                effect, ready = state.setup.skills[skill]["effect"], state.condition_met(s, skill)
+                level = state.skills[s][j][1]
+            else:
+                effect, ready, level = state.setup.sefira[state.sefira_area[j]]["effect"], True, 0
+            out.append((src, j, effect, ready, level))
+        return out
+
+    def _arg(self, state, effect):
+        args = state._args(effect)
+        if args == [-1]:
+            return -1
+        s = state.active
+        if any(op == "teleport" for op, _ in effect):
+            return None
+        goal = self.goal(state, s)
+        return goal if goal in args else args[0]
+
+    def any_use(self, state, phase):
+        """Uses worth making in a free window (move, pre-roll or end of turn)."""
+        s = state.active
+        late = state.round >= 20
+        missing = state.max_life[s] - state.life[s]
+        party_low = any(state.life[o] <= 2 for o in range(state.n))
+        exhausted = sum(1 for sk in state.skills[s] if sk[2])
+        for src, j, effect, ready, level in self._uses(state, phase):
+            ops = {op for op, _ in effect}
+            want = False
+            if "heal_full" in ops:
+                want = party_low or (late and missing >= 2)
+            elif "heal" in ops:
+                p = next(p for op, p in effect if op == "heal")
+                n = _num(state, s, p, level)
+                if p.get("who") == "all" or src == 1:
+                    want = (party_low or late) and sum(state.max_life[o] - state.life[o] for o in range(state.n)) >= n
+                else:
+                    want = missing >= n if ready else state.life[s] <= 2
+            elif "danger" in ops:
+                want = state.danger >= (3 if ready and src == 0 else 4) or (late and state.danger >= 2)
+            elif "refresh_skills" in ops:
+                want = ready and exhausted >= (1 if src == 0 else 2)
+            elif "peek_deck" in ops:
+                want = phase == MOVE and ready
+            elif "boss_life" in ops:
+                b = state.context_boss()
+                want = (b >= 0 and (state.setup.bosses[b]["final"] or state.b_life[b] <= 3)) or late
+            elif "reveal_weakness" in ops:
+                b = state.context_boss()
+                want = b >= 0 and state.setup.bosses[b]["weakness"] is not None and \
+                    not state.weakness_revealed(b, s) and phase == PRE
+            elif "criterion" in ops and src == 1:
+                want = phase == PRE and (state.context_boss() >= 0 or late)
+            elif "move_bonus" in ops and phase == MOVE:
+                want = ready and self._far_from_goal(state, s)
+            elif phase == PRE and ops & {"auto_success", "multi_minus", "ignore_slate", "extra_dice", "die_step",
+                                         "criterion", "ignore_threat"}:
+                want = self._pre_worth(state, s, effect, ready, src)
+            if want:
+                arg = self._arg(state, effect)
+                if arg is not None:
+                    return (USE, src, j, arg)
+        if phase in (MOVE, END) and state.flowers[s]:
+            targets = state.flower_targets()
+            if targets:
+                limit = state.setup.rules["flowers_per_event"]
+                best = max(targets, key=lambda h: (self.derived_value(
+                    state, s, state.setup.events[state.held[h][0]]["derived"][min(state.held[h][2], limit - 1)]), -h))
+                d = state.setup.events[state.held[best][0]]["derived"][state.held[best][2]]
+                if self.derived_value(state, s, d) > 0.3:
+                    return (FLOWER, best)
+        return None
+
+    def _far_from_goal(self, state, s) -> bool:
+        goal = self.goal(state, s)
+        node = state.setup.bosses[goal]["node"]
+        return node >= 0 and node != state.pos[s] and all(v != node for v, _ in state.destinations())
+
+    def _lethal(self, state, s) -> bool:
+        chk = state.check
+        return chk is not None and state.danger + chk.fail >= state.life[s]
+
+    def _boss_finisher(self, state) -> bool:
+        chk = state.check
+        return chk is not None and chk.kind == "boss" and state.b_life[chk.boss] <= 1
+
+    def _pre_worth(self, state, s, effect, ready, src) -> bool:
+        chk = state.check
+        if chk is None or chk.kind == "danger":
+            return False
+        base = self._check_p(state, s, chk)
+        ops = dict((op, p) for op, p in effect)
+        if "auto_success" in ops:
+            return base < 0.9 and (self._lethal(state, s) or self._boss_finisher(state) or
+                                   (state.round >= 20 and base < 0.7))
+        if "ignore_threat" in ops and chk.threats and len(ops) == 1:
+            return ready
+        slate = -1 if "ignore_slate" in ops else chk.slate
+        mm = int(ops["multi_minus"].get("n") or 1) if "multi_minus" in ops else 0
+        white = _num(state, s, ops["extra_dice"]) if "extra_dice" in ops else 0
+        step = int(ops["die_step"].get("n") or 1) if "die_step" in ops else 0
+        crit = int(ops["criterion"].get("n") or 0) if "criterion" in ops else 0
+        after = self._check_p(state, s, chk, slate=slate, mm=mm, white=white, step=step, crit=crit)
+        gain = after - base + (0.3 if slate != chk.slate else 0.0)
+        if gain < 0.05:
+            return False
+        return (ready and src == 0) or self._lethal(state, s) or self._boss_finisher(state) or \
+            (src == 1 and state.round >= 20)
+
+    def _check_p(self, state, s, chk, slate=None, mm=0, white=0, step=0, crit=0) -> float:
+        slate = chk.slate if slate is None or state.has_mod(s, "noslate") else slate
+        multi = max(1, chk.multi - state.mod_sum(s, "mminus") - mm)
+        white += sum(m[1] for m in state.mods_of(s, "xdice"))
+        step += state.mod_sum(s, "step")
+        return self.chance(state, s, chk.d, multi, slate, chk.prompts, crit=chk.crit + crit, asc=chk.asc,
+                           white=white, step=step)
+
+    def pre_roll(self, state):
+        use = self.any_use(state, PRE)
+        if use is not None:
+            return use
+        return (ROLL,)
+
+    def post_roll(self, state):
+        s = state.active
+        chk = state.check
+        spec = state.spec()
+        plan, key = dice.best_plan(spec, chk.vals, chk.cols)
+        if key[0] and key[1] == 0:
+            return (PLAN, plan)
+        lethal = key[1] >= state.life[s]
+        finisher = chk.kind == "boss" and state.b_life[chk.boss] <= 1
+        late = state.round >= 20
+        if chk.tokens:
+            return (REROLL, self._reroll_choice(state, spec))
+        for src, j, effect, ready, level in self._uses(state, POST):
+            if not (ready and src == 0 or lethal or finisher or (src == 1 and (late or chk.kind == "boss"))):
+                continue
+            ops = [op for op, _ in effect]
+            if "reroll" in ops:
+                if not key[0]:
+                    return (USE, src, j, -1)
+                continue
+            trial = state.spec()
+            for op, p in effect:
+                if op == "ap_bonus":
+                    n = _num(state, s, p, level)
+                    if p.get("all_dice"):
+                        trial.all_bonus += n
+                    else:
+                        trial.single = trial.single + (n,)
+                elif op == "recolour":
+                    trial.recolour = trial.recolour + ((_colour_index(p.get("from")), _colour_index(p.get("to"))),)
+            _, k2 = dice.best_plan(trial, chk.vals, chk.cols)
+            if k2[:2] > key[:2]:
+                return (USE, src, j, -1)
+        return (PLAN, plan)
+
+    @staticmethod
+    def _reroll_choice(state, spec):
+        chk = state.check
+        options = state.reroll_options()
+        n = chk.tokens[0][0]
+        if spec.slate >= 0:
+            xs = [i for i, c in enumerate(chk.cols) if c == spec.slate]
+            if xs and (xs[0],) in options and chk.vals[xs[0]] < spec.target:
+                return (xs[0],)
+        low = [o for o in options if len(o) <= n]
+        target = spec.target
+        below = [o for o in low if all(chk.vals[i] < target for i in o)]
+        pool = below or low
+        return max(pool, key=lambda o: (len(o), -sum(chk.vals[i] for i in o)))
+
+    def on_success(self, state):
+        s = state.active
+        chk = state.check
+        for src, j, effect, ready, level in self._uses(state, SUCC):
+            ops = {op for op, _ in effect}
+            if "boss_damage" in ops and chk.kind == "boss" and not state.b_dead[chk.boss]:
+                if ready or state.b_life[chk.boss] <= 1 or state.setup.bosses[chk.boss]["final"]:
+                    return (USE, src, j, -1)
+            elif "heal" in ops and ready and state.life[s] < state.max_life[s]:
+                return (USE, src, j, -1)
+        return (DONE,)
+
+    def on_damage(self, state):
+        s = state.active
+        chk = state.check
+        lethal = chk.damage >= state.life[s]
+        for src, j, effect, ready, level in self._uses(state, DMG):
+            if ready or lethal:
+                return (USE, src, j, -1)
+        return (DONE,)
+
+    def end(self, state):
+        use = self.any_use(state, END)
+        if use is not None:
+            return use
+        return (ENDT,)
+
+
+def _colour_index(name) -> int:
+    return ("red", "blue", "black", "white").index(name) if name in ("red", "blue", "black", "white") else -1
+
+
+class RushAgent(HeuristicAgent):
+    """Baseline: the shortest path to Urza, fighting whatever blocks it (spec §5.3)."""
+
+    name = "rush_urza"
+    rush = True
+
+    def move(self, state):
+        s = state.active
+        use = self.any_use(state, MOVE)
+        if use is not None and use[0] != FLOWER:
+            return use
+        dests = state.destinations()
+        if not dests:
+            return (SKIP,)
+        urza = state.setup.bosses[state.setup.final_boss]["node"]
+        dist = _plain_steps(state, s, urza)
+        return min(((GO, v, key) for v, key in dests), key=lambda a: (dist[a[1]], a[2], a[1]))
+
+
+def _plain_steps(state, s, origin) -> list:
+    """Steps ignoring every blocker except closed passages (the rush path)."""
+    setup = state.setup
+    inf = 1 << 20
+    dist = [inf] * len(setup.node_id)
+    if origin < 0:
+        return dist
+    dist[origin] = 0
+    dq = deque([origin])
+    adj = state.adjacency(s)
+    while dq:
+        v = dq.popleft()
+        for w in adj[v]:
+            if dist[w] == inf:
+                dist[w] = dist[v] + 1
+                dq.append(w)
+    return dist
+
+
+AGENTS = {"heuristic": HeuristicAgent, "greedy": HeuristicAgent, "rush_urza": RushAgent}
