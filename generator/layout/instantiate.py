@@ -236,8 +236,12 @@ class Instantiator:
                  "stroke": self._color(box.get("stroke"), scope, box_id, where),
                  "stroke_width": self._length(box, "stroke_width", scope, 0.5)}
         dash = box.get("dash")
+        if isinstance(dash, str):
+            dash = self.expr.evaluate(dash, scope.values)
         if dash:
-            style["dash"] = [parse_length(d) for d in dash] if isinstance(dash, list) else None
+            if not isinstance(dash, (list, tuple)):
+                raise ValueError(f"dash must be a list of lengths such as [2mm, 1mm], got {dash!r}")
+            style["dash"] = [_length_of(str(d).strip()) if isinstance(d, str) else parse_length(d) for d in dash]
         return style
 
     def _points(self, box, scope):

@@ -146,9 +146,10 @@ class Painter:
         c.drawImage(reader, x, self.card_h - y - h, w, h, mask="auto")
 
     def _icon(self, c, op):
-        self.draw_icon_at(c, op.payload, op.x, self.card_h - op.y - op.h, op.w, op.h, op.style.get("color"))
+        self.draw_icon_at(c, op.payload, op.x, self.card_h - op.y - op.h, op.w, op.h, op.style.get("color"),
+                          alpha=op.opacity if op.opacity < 1 else None)
 
-    def draw_icon_at(self, c, name, x, y_bottom, w, h, ink):
+    def draw_icon_at(self, c, name, x, y_bottom, w, h, ink, alpha=None):
         """Draw icon ``name`` into the PDF rectangle (x, y_bottom, w, h), keeping its aspect."""
         icon = self.icons.get(name)
         vx, vy, vw, vh = icon.viewbox
@@ -164,9 +165,9 @@ class Painter:
             fill = _current(shape.get("fill"), ink)
             stroke = _current(shape.get("stroke"), ink)
             if fill:
-                c.setFillColor(color(fill))
+                c.setFillColor(color(fill), alpha=alpha)
             if stroke:
-                c.setStrokeColor(color(stroke))
+                c.setStrokeColor(color(stroke), alpha=alpha)
                 c.setLineWidth(float(shape.get("stroke_width", 1)) * scale)
                 c.setLineJoin(1)
                 c.setLineCap(1)
