@@ -1,0 +1,65 @@
+"""Valheim acceptance checks: printed map-tile edge costs equal the data; every resource can
+be obtained (a tile or a reward) and is spent (a recipe, a market card, a level-up, a new base)."""
+from pathlib import Path
+
+import pytest
+
+from generator.cards import CardBuilder
+from generator.content import load_game
+
+GAME = Path(__file__).resolve().parents[2] / "content" / "valheim"
+GAINED_BY = {"resources", "reward"}
+SPENT_BY = {"cost_resources", "cost", "new_base_cost"}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(GAME)
+
+
+def _side(op, size):
+    """Which edge a printed box sits on, from its centre relative to the tile's centre."""
+    dx = op.x + op.w / 2 - size[0] / 2
+    dy = op.y + op.h / 2 - size[1] / 2
+    if abs(dx) > abs(dy):
+        return "e" if dx > 0 else "w"
+    return "s" if dy > 0 else "n"
+
+
+def test_printed_edge_costs_equal_the_data(game):
+    component = game.component("map_tiles")
+    problems: list = []
+    faces = CardBuilder(game).component_faces(component, problems)
+    checked = 0
+    for i, record in enumerate(component.records):
+        ops = faces.fronts[i]
+        printed = {_side(op, component.size_pt): op.payload.text for op in ops if op.id == "edge_cost"}
+        expected = {side: str(edge["cost"]) for side, edge in record["edges"].items() if edge}
+        assert printed == expected, f"{record['id']}: printed {printed}, data {expected}"
+        if not record.get("start"):
+            assert "s" not in printed, f"{record['id']}: the south entry edge must stay blank"
+        checked += 1
+    assert problems == [] and checked == component.found == 35
+
+
+def _resource_maps(value, keys, found):
+    """Collect the keys of every resource map stored under one of ``keys``, anywhere."""
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            if key in keys and isinstance(sub, dict):
+                found.update(sub)
+            _resource_maps(sub, keys, found)
+    elif isinstance(value, list):
+        for sub in value:
+            _resource_maps(sub, keys, found)
+    return found
+
+
+def test_every_resource_is_obtainable_and_spent(game):
+    resources = set(game.types["resource"].options["values"])
+    assert len(resources) == 11
+    tables = {k: v for k, v in game.tables.items() if k not in ("balance",)}
+    gained = _resource_maps(tables, GAINED_BY, set()) & resources
+    spent = _resource_maps(tables, SPENT_BY, set()) & resources
+    assert gained == resources, f"never obtainable: {sorted(resources - gained)}"
+    assert spent == resources, f"never spent: {sorted(resources - spent)}"
