@@ -217,7 +217,7 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress) -> 
             "tracked": engine.cards(setup)}
     with _progress_bar(progress, total) as tick:
         runs = _Runs(engine, tables, seed, workers, pool, tick)
-        all_ref, all_random = [], []
+        all_ref, all_random, runs_by_count = [], [], {}
         for n in counts:
             ref, dec, z = runs.sequential(n, agent, looks, wr["min"], wr["max"], z_i, z_f, first_checked=True)
             rnd, rdec, rz = runs.sequential(n, "random", looks, None, skill["random_max"], z_i, z_f, True,
@@ -225,6 +225,7 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress) -> 
             extra = {name: runs.play(n, name, games, 0, checked=False) for name, games in controls.items()}
             all_ref += ref
             all_random += rnd
+            runs_by_count[n] = {"reference": ref, "random": rnd, **extra}
             data["per_players"][n] = {"reference": metrics.run_summary(ref), "random": metrics.run_summary(rnd),
                                       **{name: metrics.run_summary(r) for name, r in extra.items()},
                                       "decision": dec, "z": z}
@@ -232,6 +233,9 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress) -> 
             for message in engine.static_checks(setup, n):
                 judge.problem("softlocks", "M8 unwinnable setup", f"{message} ({n} characters)")
         _judge_pooled(judge, config, data, agent, all_ref, all_random, counts)
+        hook = getattr(engine, "judge_extra", None)  # optional: a game's own bands (rows, problems, more runs)
+        if hook is not None:
+            data.update(hook(judge, config, setup, tables, runs_by_count, runs) or {})
     data["games_played"] = runs.done
     return data
 

@@ -18,9 +18,9 @@ from itertools import combinations
 from . import fatal_fight_combat as combat
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, OVER, PICK, SHOP, TARGET
 from .fatal_fight_setup import CHAIN as CHAIN_FLAG, GRAPPLE, RANGE
+from .fatal_fight_shop import BUY, CURE, DONE, PICK_A, UPGRADE, _buy, _cure, _done, _pick, _shop, _upgrade
 
-(END, PLAY, MOVE, PAID_MOVE, TAKE, ITEM, SAVE, GAUGE, MEGA, FINISH, JOIN, PASS, TARGET_A, NO_TARGET,
- UPGRADE, BUY, CURE, DONE, PICK_A) = range(19)
+(END, PLAY, MOVE, PAID_MOVE, TAKE, ITEM, SAVE, GAUGE, MEGA, FINISH, JOIN, PASS, TARGET_A, NO_TARGET) = range(14)
 NEIGHBOURS = tuple(tuple(b for b in range(9) if abs(b // 3 - a // 3) + abs(b % 3 - a % 3) == 1) for a in range(9))
 
 
@@ -102,18 +102,6 @@ def _main(state) -> list[tuple]:
         m = state.mega_art[s]
         if m >= 0 and len(state.gauge[s]) >= rules["n8_size"] and life > setup.c_life_cost[m]:
             out.append((MEGA,))
-    return out
-
-
-def _shop(state) -> list[tuple]:
-    s, setup, rules = state.seat, state.setup, state.setup.rules
-    gold, cost = state.gold[s], setup.c_cost
-    deck = state.deck[s]
-    out = [(DONE,)]
-    out.extend((UPGRADE, u) for u in state.upgrades_left[s] if cost[u] <= gold and setup.c_replaces[u] in deck)
-    out.extend((BUY, g) for g in state.gym if cost[g] <= gold)
-    if rules["n11"] and gold >= rules["n11_cure"]:
-        out.extend((CURE, d) for d in deck if setup.c_kind[d] == "wound")
     return out
 
 
@@ -411,59 +399,6 @@ def _mega(state, a):
         _to_target(state)
     else:
         _after_card(state)
-
-
-# ---- shopping (P) and free extra arts (N10) -------------------------------------------------------
-
-def _upgrade(state, a):
-    s, u = state.seat, a[1]
-    setup = state.setup
-    state.gold[s] -= setup.c_cost[u]
-    state.upgrades_left[s].remove(u)
-    old = setup.c_replaces[u]
-    state.deck[s].remove(old)
-    state.exiled.append(old)
-    state.deck[s].append(u)
-    if state.mega_art[s] == old:
-        state.mega_art[s] = u
-    state.log.append(("upgrade", s, u))
-    _after_shop(state)
-
-
-def _buy(state, a):
-    s, g = state.seat, a[1]
-    state.gold[s] -= state.setup.c_cost[g]
-    state.gym.remove(g)
-    state.deck[s].append(g)
-    state.log.append(("buy", s, g))
-    _after_shop(state)
-
-
-def _cure(state, a):
-    s, d = state.seat, a[1]
-    state.gold[s] -= state.setup.rules["n11_cure"]
-    state.deck[s].remove(d)
-    state.wound_pool.append(d)
-    state.log.append(("cure", s, d))
-    _after_shop(state)
-
-
-def _after_shop(state):
-    state._legal = None
-    if len(legal_unsorted(state)) == 1:
-        state.next_shopper()
-
-
-def _done(state, a):
-    state.next_shopper()
-
-
-def _pick(state, a):
-    s, c = state.seat, a[1]
-    state.picks.remove(c)
-    state.deck[s].append(c)
-    state.log.append(("pick", s, c))
-    state.next_picker()
 
 
 HANDLERS = {

@@ -1,0 +1,69 @@
+"""Fatal Fight: the stage-start decisions (spec §3 P) — shopping, curing wounds (N11) and taking
+free extra arts (N10). Action kinds 14-18 of ``fatal_fight_actions``.
+"""
+from __future__ import annotations
+
+UPGRADE, BUY, CURE, DONE, PICK_A = range(14, 19)
+
+
+def _shop(state) -> list[tuple]:
+    s, setup, rules = state.seat, state.setup, state.setup.rules
+    gold, cost = state.gold[s], setup.c_cost
+    deck = state.deck[s]
+    out = [(DONE,)]
+    out.extend((UPGRADE, u) for u in state.upgrades_left[s] if cost[u] <= gold and setup.c_replaces[u] in deck)
+    out.extend((BUY, g) for g in state.gym if cost[g] <= gold)
+    if rules["n11"] and gold >= rules["n11_cure"]:
+        out.extend((CURE, d) for d in deck if setup.c_kind[d] == "wound")
+    return out
+
+
+def _upgrade(state, a):
+    s, u = state.seat, a[1]
+    setup = state.setup
+    state.gold[s] -= setup.c_cost[u]
+    state.upgrades_left[s].remove(u)
+    old = setup.c_replaces[u]
+    state.deck[s].remove(old)
+    state.exiled.append(old)
+    state.deck[s].append(u)
+    if state.mega_art[s] == old:
+        state.mega_art[s] = u
+    state.log.append(("upgrade", s, u))
+    _after_shop(state)
+
+
+def _buy(state, a):
+    s, g = state.seat, a[1]
+    state.gold[s] -= state.setup.c_cost[g]
+    state.gym.remove(g)
+    state.deck[s].append(g)
+    state.log.append(("buy", s, g))
+    _after_shop(state)
+
+
+def _cure(state, a):
+    s, d = state.seat, a[1]
+    state.gold[s] -= state.setup.rules["n11_cure"]
+    state.deck[s].remove(d)
+    state.wound_pool.append(d)
+    state.log.append(("cure", s, d))
+    _after_shop(state)
+
+
+def _after_shop(state):
+    state._legal = None
+    if len(_shop(state)) == 1:
+        state.next_shopper()
+
+
+def _done(state, a):
+    state.next_shopper()
+
+
+def _pick(state, a):
+    s, c = state.seat, a[1]
+    state.picks.remove(c)
+    state.deck[s].append(c)
+    state.log.append(("pick", s, c))
+    state.next_picker()
