@@ -151,13 +151,14 @@ def list_command():
 @main.command()
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@click.option("--profile", default=None, help="Count pages for this sheet profile (default: the game's).")
 @common_options
-def manifest(game, as_json):
+def manifest(game, as_json, profile):
     """Components of GAME with declared and found counts."""
     from .manifest import manifest_of
 
     path = resolve_game(game)
-    data = run_reporting(lambda: manifest_of(path))
+    data = run_reporting(lambda: manifest_of(path, profile))
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
