@@ -98,6 +98,22 @@ def _band(lo, hi) -> str:
     return f"[{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
 
 
+REQUIRED = ("sampling.looks", "sampling.z_interim", "sampling.z_final", "integrity.random_games", "win_rate.min",
+            "win_rate.max", "skill.random_max", "skill.gap_min", "length.stage_rounds.min", "length.stage_rounds.max",
+            "length.p95_rounds_max", "length.timeouts_max", "dead_cards.max_use_rate", "dead_cards.min_exposures",
+            "card_impact.swing", "card_impact.min_games", "heroes.spread_max", "softlocks.stalls_max",
+            "decisions.density_min")
+
+
+def _lookup(config, dotted):
+    node = config
+    for key in dotted.split("."):
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
 # ---- running ---------------------------------------------------------------------------------------
 
 @contextmanager
@@ -175,6 +191,10 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         problem = Problem(Location(str(Path(game.root) / "game.yaml"), 0), "", "no balance.yaml: balance not checked",
                           "warning")
         return BalanceResult(passed=True, problems=[problem], table="balance: no balance.yaml")
+    missing = [key for key in REQUIRED if _lookup(config, key) is None]
+    if missing:  # balance.yaml is not always schema-checked (a game may not list it in game.yaml)
+        problems = [Problem(Location(str(path), 0), key, "missing: the balance verdict needs this band") for key in missing]
+        return BalanceResult(passed=False, problems=problems, table="balance: incomplete balance.yaml")
     tables = {k: v for k, v in game.tables.items() if k != "balance"}
     try:
         setup = engine.compile_setup(tables, getattr(game, "where", None))

@@ -75,3 +75,10 @@ def test_cached_verdict_skips_unchanged_content(tmp_path, monkeypatch):
     (game.root / "balance.yaml").write_text((game.root / "balance.yaml").read_text() + "\n# edited\n")
     verdict.cached_verdict(game, workers=1, output_dir=tmp_path / "out")
     assert len(calls) == 2
+
+
+def test_incomplete_balance_file_is_a_problem_not_a_crash(tmp_path):
+    broken = {k: v for k, v in BALANCE.items() if k != "skill"}
+    game = game_dir(tmp_path, ff_tables.tables(), balance=broken)
+    result = verdict.check_balance(game, workers=1, write_report=False)
+    assert not result.passed and {p.field for p in result.problems} == {"skill.random_max", "skill.gap_min"}
