@@ -30,6 +30,7 @@ from . import metrics
 from .runner import run_games
 from .stats import band_decision, diff_interval, interval_decision, wilson
 
+CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
 SIM_VERSION = "1"  # bump when the core (runner, metrics, verdict) changes what a verdict means
 
 
@@ -148,15 +149,19 @@ class _Runs:
         return records
 
     def sequential(self, players, agent, looks, lo, hi, z_interim, z_final, first_checked, at_least=0):
-        """Play up to each look until the win rate's interval is clearly inside or outside."""
+        """Play up to each look until the win rate's interval is clearly inside or outside.
+
+        Random-agent games are all checked at every step (M0); of the reference agent's games the
+        first ``CHECKED_GAMES`` are (M0 and the decision density M9), the rest run unchecked."""
         records: list = []
         decision, z = "unclear", z_final
+        if first_checked and agent != "random":
+            records += self.play(players, agent, min(CHECKED_GAMES, looks[0]), 0, checked=True)
         for i, target in enumerate(looks):
             target = max(target, at_least) if i == 0 else target
             if target <= len(records):
                 continue
-            records += self.play(players, agent, target - len(records), len(records),
-                                 checked=first_checked or (agent == "random") if not records else agent == "random")
+            records += self.play(players, agent, target - len(records), len(records), checked=agent == "random")
             z = z_final if i == len(looks) - 1 else z_interim
             wins = sum(r["outcome"] == "win" for r in records)
             decision = band_decision(wins, len(records), lo, hi, z)
