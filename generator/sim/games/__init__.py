@@ -10,6 +10,7 @@ import importlib
 
 ENGINES = {
     "fatal-fight": "generator.sim.games.fatal_fight",
+    "metroidvania": "generator.sim.games.metroidvania",
 }
 
 

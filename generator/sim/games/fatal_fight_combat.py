@@ -118,9 +118,12 @@ def over_cap(state, group) -> int:
 def threat(state, square: int) -> int:
     """Expected damage on ``square`` next enemy phase before GP (spec §6 threat map)."""
     line = square % 3
-    total = group_size(state, state.groups[line]) + group_size(state, state.groups[line + 3])
-    for g in state.groups:
-        over = over_cap(state, g)
-        if over > 0:
-            total += over
+    groups = state.groups
+    total = group_size(state, groups[line]) + group_size(state, groups[line + 3])
+    cap = state.setup.rules["group_cap"]
+    for g in groups:
+        if len(g) > cap:
+            over = over_cap(state, g)
+            if over > 0:
+                total += over
     return total

@@ -82,7 +82,8 @@ class Board:
         boss = setup.boss
         g = state.groups[k]
         elife, egp, xgp, skill = state.elife, state.egp, state.xgp, setup.e_skill
-        bonus = 2.0 + (1.0 if combat.over_cap(state, g) > 0 else 0.0) + (1.5 if boss in g else 0.0)
+        swollen = len(g) > setup.rules["group_cap"] and combat.over_cap(state, g) > 0
+        bonus = 2.0 + (1.0 if swollen else 0.0) + (1.5 if boss in g else 0.0)
         row = self.rows[k] = ([elife[e] for e in g], [egp[e] + xgp[e] for e in g],
                               [BOSS_VALUE if e == boss else 2.0 if e > boss else
                                bonus + (2.5 if skill[e] == "carrier" else 0.0) for e in g])
