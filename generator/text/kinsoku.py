@@ -193,7 +193,7 @@ class Wrapped:
         return sum(1 for line in self.lines if line.overfull)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Atom:
     kind: str
     text: str
@@ -276,12 +276,14 @@ def _gap_before(atoms: list[_Atom], b: int) -> bool:
 # --- breaking --------------------------------------------------------------------
 
 
-def wrap(tokens: Sequence[Token], measure: Callable[[Text | Icon], float], width: float) -> Wrapped:
+def wrap(tokens: Sequence[Token], measure: Callable[[Text | Icon], float], width: float,
+         measure_text: Callable[[str, bool], float] | None = None) -> Wrapped:
     """Break markup tokens into lines no wider than ``width``.
 
     ``measure(token)`` returns the width of a ``Text`` (any substring of an input text
-    token, same ``bold``) or of an ``Icon``. Every explicit ``Newline`` ends a
-    paragraph; an empty paragraph gives an empty line; no tokens give no lines.
+    token, same ``bold``) or of an ``Icon``; ``measure_text(text, bold)``, if given, is a
+    faster equivalent for text (no token built per character). Every explicit ``Newline``
+    ends a paragraph; an empty paragraph gives an empty line; no tokens give no lines.
     """
     lines: list[WrappedLine] = []
     if not tokens:
@@ -290,6 +292,8 @@ def wrap(tokens: Sequence[Token], measure: Callable[[Text | Icon], float], width
         for atom in atoms:
             if atom.kind == _ICON:
                 atom.width = float(measure(atom.token))
+            elif measure_text is not None:
+                atom.width = measure_text(atom.text, atom.token.bold)
             else:
                 atom.width = float(measure(Text(atom.text, atom.token.bold)))
         _wrap_paragraph(atoms, width, lines)

@@ -216,7 +216,17 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
             return icon_size
         return _width(tok.text, fonts.font_for(tok.bold), size)
 
-    wrapped = wrap(tokens, measure, width)
+    regular, bold_font = fonts.font_for(False), fonts.font_for(True)
+    widths: dict = {}
+
+    def measure_text(text: str, bold: bool) -> float:  # per character: a dict hit, no token
+        key = (text, bold)
+        value = widths.get(key)
+        if value is None:
+            value = widths[key] = float(_width(text, bold_font if bold else regular, size))
+        return value
+
+    wrapped = wrap(tokens, measure, width, measure_text)
     lead = size * leading
     ascent = fonts.ascent * size
     descent = fonts.descent * size
