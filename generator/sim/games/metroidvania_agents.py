@@ -97,7 +97,8 @@ class HeuristicAgent:
 
     def mean_room_value(self, state, s) -> float:
         rooms = state.setup.rooms
-        key = ("mrv", state.crit, state.danger, state.die_size(s), state.stat(s, PIE), state.mod_sum(s, "crit"))
+        key = ("mrv", state.crit, state.danger, state.die_size(s), state.stat(s, PIE), state.mod_sum(s, "crit"),
+               state.life[s] >= state.max_life[s])
         cache = state.setup.__dict__.setdefault("_mrv", {})
         v = cache.get(key)
         if v is None:
