@@ -82,9 +82,10 @@ class FaceHasher:
         if ops is None:
             return None
         ops_hash, assets = ops_digest(ops, self.files, self.cards.icons)
-        shared_back = side == "back" and not component.back_per_card
+        # a back is what it draws (its ops read the record where the back shows card data);
+        # the record's own data belongs to the front, so editing a card's text flags its front only
         return {
-            "record": None if shared_back else data_digest(component.records[record]),
+            "record": data_digest(component.records[record], self.files) if side == "front" else None,
             "layout": self.layout_digest(component.layout if side == "front" else component.back),
             "assets": combine(images_icons=assets, fonts=self.fonts),
             "ops": ops_hash,

@@ -44,8 +44,11 @@ class Frame:
 
 
 def px_for(length_pt: float, dpi: float) -> int:
-    """``round(length_in_inches * dpi)``: the pixel count of a length (trim + 2 x bleed)."""
-    return int(round(length_pt / 72.0 * dpi))
+    """``round(length_in_inches * dpi)``, halves rounded up: the pixels of trim + 2 x bleed.
+
+    (Rounded to 6 decimals first, so 82.5 computed as 82.50000000001 or 82.4999999999 is 83.)
+    """
+    return int(math.floor(round(length_pt / 72.0 * dpi, 6) + 0.5))
 
 
 def fit_frame(card: tuple[float, float], art_bleed: float, dpi: float,
@@ -155,13 +158,3 @@ def png_bytes(image, dpi: float | None = None, compress_level: int = 6) -> bytes
     return out.getvalue()
 
 
-def mm(value: float) -> float:
-    return value * MM
-
-
-def ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-__all__ = ["Frame", "fit_frame", "trim_frame", "faces_pdf", "rasterize", "png_bytes", "px_for",
-           "srgb_profile", "ceil_div", "math"]
