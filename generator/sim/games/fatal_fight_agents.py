@@ -220,9 +220,11 @@ class GreedyAgent:
         """The best (value, cards, target, square) reachable this turn, or None."""
         setup = self.setup
         acts = state.actions_left
+        if acts < 1:
+            return None
         life = state.life[s]
         attack = [c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c] and c not in keep]
-        if not attack or acts < 1:
+        if not attack:
             return None
         key = (tuple(sorted(attack)), acts)
         subsets = self.subset_cache.get(key)

@@ -121,7 +121,11 @@ class Board:
 
 
 def _has_op(setup, c, name) -> bool:
-    return any(op == name for op, _ in setup.c_effect[c])
+    """Whether card ``c``'s effect holds op ``name`` (a set per card, computed once per setup)."""
+    table = setup.__dict__.get("_ops")
+    if table is None:
+        table = setup.__dict__["_ops"] = [frozenset(op for op, _ in effect) for effect in setup.c_effect]
+    return name in table[c]
 
 
 def _subsets(setup, cards, acts):
