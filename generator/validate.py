@@ -45,10 +45,9 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
             result.summary += ", balance not checked"
         return result
     verdict = run_balance(game, workers=workers, reporter=reporter)
-    if verdict is not None:
-        result.problems.extend(verdict.problems)
-        result.table = verdict.table
-        result.summary += ", balance " + ("passed" if verdict.passed else "FAILED")
+    result.problems.extend(verdict.problems)
+    result.table = verdict.table
+    result.summary += ", balance " + ("passed" if verdict.passed else "FAILED")
     return result
 
 
@@ -66,16 +65,14 @@ def check_rulebook(path: Path) -> list:
         return list(exc.problems)
 
 
-def run_balance(game, *, workers=None, reporter=None, cached=False):
-    """The simulated balance verdict (None if this install has no simulator)."""
-    try:
-        from .sim import verdict as sim_verdict
-    except ImportError:
-        return None
+def run_balance(game, *, workers=None, reporter=None, cached=False, output_dir: Path | None = None):
+    """The simulated balance verdict; the report lands in ``output_dir`` (default output/<game>)."""
+    from .sim import verdict as sim_verdict
+
     progress = reporter.progress if reporter is not None else None
     if cached:
-        return sim_verdict.cached_verdict(game, workers=workers, progress=progress)
-    return sim_verdict.check_balance(game, workers=workers, progress=progress)
+        return sim_verdict.cached_verdict(game, workers=workers, progress=progress, output_dir=output_dir)
+    return sim_verdict.check_balance(game, workers=workers, progress=progress, output_dir=output_dir)
 
 
 __all__ = ["ValidateResult", "validate_game", "check_content", "run_balance", "ProblemsError"]
