@@ -11,6 +11,7 @@ import importlib
 ENGINES = {
     "fatal-fight": "generator.sim.games.fatal_fight",
     "metroidvania": "generator.sim.games.metroidvania",
+    "valheim": "generator.sim.games.valheim",
 }
 
 

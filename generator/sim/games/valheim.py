@@ -33,11 +33,12 @@ _NESTED = ("deck", "hand", "discard", "played", "s_tok", "piles", "mpiles", "equ
 
 
 class State(Rules):
+    # ``memo`` is scratch space for agents (caches of their own reading); the rules never read it.
     __slots__ = ("setup", "rng", "n", "outcome", "phase", "seat", "round_id", "cycle", "markers_left", "kept",
                  "unlimited", "grid", "_dist", "mtier", "demon_hp", "demon_str", "fac", "mods", "act", "base", "ap",
                  "ap_start", "free", "walker", "yield_left", "trash_left", "reroll_left", "open_ctx", "fought",
-                 "dungeon", "peeked", "dive_bonus", "pending", "redraw", "fighter", "leveled", "extra_left",
-                 "_legal", *_LISTS, *_NESTED)
+                 "dungeon", "peeked", "dive_bonus", "pending", "redraw", "fighter", "leveled", "extra_left", "boss_bonus",
+                 "_legal", "memo", *_LISTS, *_NESTED)
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -56,8 +57,7 @@ class State(Rules):
 
     def apply_action(self, action: tuple) -> None:
         handler = HANDLERS.get(action[0]) if isinstance(action, tuple) and action else None
-        legal = self._legal if self._legal is not None else self.legal_unsorted()
-        if handler is None or action not in legal:
+        if handler is None or not (action in self._legal if self._legal is not None else self.is_legal(action)):
             raise IllegalActionError(f"{self.action_to_string(action)} is not legal now")
         self._legal = None
         handler(self, action)
@@ -75,6 +75,7 @@ class State(Rules):
         twin.kept = set(self.kept)
         twin.leveled = dict(self.leveled)
         twin._dist = {}
+        twin.memo = {}
         twin.fac = self.fac.copy()
         twin.mods = self.mods.copy()
         twin.pending = list(self.pending) if self.pending is not None else None
@@ -109,7 +110,7 @@ def new_game(setup, players: int, rng) -> State:
     n = seats_for(setup, players)
     s = State.__new__(State)
     s.setup, s.rng, s.n = setup, rng, n
-    s.log, s.outcome, s._legal = [], None, None
+    s.log, s.outcome, s._legal, s.memo = [], None, None, {}
     s.deck = [list(setup.sets[i]) for i in range(n)]
     for deck in s.deck:
         shuffle(deck, rng)
@@ -154,6 +155,7 @@ def new_game(setup, players: int, rng) -> State:
     s.ediscard = []
     s.defeated = [False] * len(setup.biomes)
     s.demon_hp = s.demon_str = None
+    s.boss_bonus = rules["hunt.strength_per_extra_player"] * max(0, n - rules["players.min"])
     s.facilities = []
     s.r_left = list(setup.r_copies)
     s.equip = [[-1] * len(setup.slots) for _ in range(n)]
@@ -173,4 +175,5 @@ def new_game(setup, players: int, rng) -> State:
 
 
 from .valheim_agents import AGENTS  # noqa: E402,F401
+from .valheim_bands import judge_extra  # noqa: E402,F401
 from .valheim_report import ablate, cards, check_invariants, describe, static_checks, summarize  # noqa: E402,F401

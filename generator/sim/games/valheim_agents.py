@@ -1,2 +1,766 @@
-"""Valheim agents (placeholder while the planner is written)."""
-AGENTS = {}
+"""Valheim agents: the spec §6 shared team planner ("greedy", public information only) and the
+all-seeing planner ("oracle", the same planner that also reads every hand when committing).
+
+Every bot runs the same deterministic planner over the *public* state (map, pool, bases, gear,
+market, hand sizes), so the team agrees on the plan without naming cards (G21). The planner climbs
+the spec's ladder one biome tier at a time: find a dungeon of the lowest undefeated avatar's biome,
+gather and craft the designated fighter's gear, level the bases, and dive when the exact chance to
+beat the avatar (hand + gear + d6) is good enough. Its only private input is the seat's own hand
+when it chooses which cards to reveal; the oracle also reads the other hands there.
+
+Speed: the team's reading of the state (``Plan``) is computed once per action of a cycle and kept
+in ``state.memo`` (agents' scratch space, never read by the rules), so the seats share it; a gather
+is planned in one pass and replayed step by step. Thresholds below are behaviour, not game
+numbers: every game number comes from ``state.setup``.
+"""
+from __future__ import annotations
+
+from .valheim_rules import (BASE, BUY, COMMIT, CRAFT, DONE, DUNGEON, EXPLORE, FIGHTER, GATHER, HUNT, KEEP, LEVEL,
+                            MAKE, MOVE, NEWBASE, OPEN, ORDER, P_BASE, P_COMMIT, P_CRAFT, P_EXPLORE, P_FIGHTER,
+                            P_GATHER, P_HUNT, P_LEVEL, P_ORDER, P_PAY, P_PICK, P_REROLL, P_TRAIN, PAY, PICK,
+                            REROLL, REST, TAKE, TRAIN, TRASH, WILD)
+from .valheim_setup import STEP
+
+_DONE = (DONE,)
+BOSS_HUNT_P = 0.5      # dive for the avatar when the fighter's exact win chance reaches this (spec §6)
+KEEP_FOR_P = 0.67      # the fighter keeps just enough cards in hand to reach this chance (or its best)
+GATHER_MIN = 0.12      # stop gathering when the best token is worth less than this per AP
+TRASH_ABOVE = 14       # trash only when a deck exceeds this many cards (spec §6)
+DECK_MAX = 20          # stop buying for a player whose deck is this thick
+BUY_MIN = 0.25         # do not buy a card worth less than this per AP
+NEAR_BEST = 0.85       # shopping: random choice among buys worth at least this share of the best
+_OP_WORTH = {"extra_ap": 1.0, "free_steps": 0.5, "trash": 0.4, "market_discount": 0.6, "edge_discount": 0.8,
+             "choose_tile": 0.6, "extra_yield": 0.8, "gather_discount": 0.8, "power": 0.9, "reroll": 0.7,
+             "peek_enemy": 0.6, "gain": 0.8, "pay": 0.6, "craft_discount": 0.6, "draw": 1.2}
+_ACTION_WORTH = (1.2, 1.0, 0.6, 1.1, 0.9)  # explore, gather, train, hunt, craft (spec: favour hunt, explore)
+_FAC_WORTH = {"extra_ap": 3.0, "hand_size": 3.0, "gather_discount": 2.5, "power": 2.5, "craft_discount": 1.5,
+              "extra_level_up": 1.5, "link_bases": 1.5}
+INF = 1 << 20
+
+
+def card_worth(setup, c) -> float:
+    table = setup.__dict__.get("_vh_worth")
+    if table is None:
+        table = setup.__dict__["_vh_worth"] = [_worth(setup, i) for i in range(len(setup.c_id))]
+    return table[c]
+
+
+def _worth(setup, c) -> float:
+    a = setup.c_action[c]
+    worth = (max(_ACTION_WORTH) if a < 0 else _ACTION_WORTH[a]) * setup.c_weight[c]
+    for op, p in setup.c_effect[c]:
+        worth += _OP_WORTH.get(op, 0.4) * max(1, p.get("n", 1))
+    return worth
+
+
+def _facility_order(setup) -> list[int]:
+    table = setup.__dict__.get("_vh_fac")
+    if table is None:
+        order = []
+        for r in range(len(setup.r_id)):
+            if setup.r_kind[r] == "facility":
+                worth = sum(_FAC_WORTH.get(op, 1.0) for op, _ in setup.r_effect[r])
+                cost = sum(k for _, k in setup.r_cost[r]) + setup.r_ap[r]
+                order.append((-worth / cost, r))
+        table = setup.__dict__["_vh_fac"] = [r for _, r in sorted(order)]
+    return table
+
+
+class Plan:
+    """The team's public reading of the state at the start of one action of a cycle."""
+
+    __slots__ = ("target", "fighter", "gear", "demand", "imp", "want", "edge_want", "boss_p", "boss_dungeon",
+                 "final", "main", "dungeons")
+
+
+def plan_for(state) -> Plan:
+    key = (state.round_id, state.cycle, len(state.s_tile), sum(state.r_left), sum(state.s_level),
+           state.defeated.count(True), state.demon_hp)
+    memo = state.memo
+    if memo.get("plan_key") == key:
+        return memo["plan"]
+    p = _make_plan(state)
+    memo["plan_key"], memo["plan"] = key, p
+    return p
+
+
+def _make_plan(state) -> Plan:
+    setup = state.setup
+    p = Plan()
+    p.final = state.demon_hp is not None
+    p.target = next((b for b, d in enumerate(state.defeated) if not d), None)
+    p.fighter = max(range(state.n), key=lambda s: (state.equip_level(s), -s))
+    level = state.s_level
+    p.main = max((k for k in range(len(level)) if level[k] >= 0), key=lambda k: (level[k], -k))
+    have = _obtainable(state)
+    p.gear = _gear_plan(state, p.fighter, have)
+    nres = len(setup.res)
+    demand = [0] * nres
+    imp = [0.15] * nres
+    for r in p.gear:
+        for x, k in setup.r_cost[r]:
+            demand[x] += k
+            imp[x] = max(imp[x], 1.0)
+    lv = level[p.main]
+    if lv < setup.rules["bases.max_level"] and lv < len(setup.level_cost):
+        for x, k in setup.level_cost[lv]:
+            demand[x] += k
+            imp[x] = max(imp[x], 0.8)
+    fac = _next_facility(state, have)
+    if fac >= 0:
+        for x, k in setup.r_cost[fac]:
+            demand[x] += k
+            imp[x] = max(imp[x], 0.5)
+    for x, k in setup.new_base_cost:
+        demand[x] += k
+        imp[x] = max(imp[x], 0.5)
+    p.demand, p.imp = demand, imp
+    # exploring: what a new tile of each biome is worth
+    nb = len(setup.biomes)
+    placed, dungeons = [0] * nb, [0] * nb
+    p.dungeons = []
+    for k, t in enumerate(state.s_tile):
+        b = setup.t_biome[t]
+        placed[b] += 1
+        if setup.t_dungeon[t]:
+            dungeons[b] += 1
+            p.dungeons.append(k)
+    target = p.target if p.target is not None else nb - 1
+    missing = [False] * nres
+    for r in p.gear:
+        for x, k in setup.r_cost[r]:
+            if state.pool[x] < k:
+                missing[x] = True
+    want = [0.3] * nb
+    for b in range(nb):
+        if b <= target + 1:
+            want[b] = 1.0 if placed[b] < 4 else 0.5
+        if placed[b] < 3 and any(missing[x] for x in setup.biome_res[b]):
+            want[b] = max(want[b], 6.0)
+        if not state.defeated[b] and not dungeons[b] and b <= target + 1:
+            want[b] = max(want[b], 10.0 if b == target else 5.0)
+    p.want = want
+    edge_want = []
+    for eb in range(nb):
+        best = want[eb]
+        for b in range(eb + 1, nb):
+            best = max(best, want[b] * 0.5 ** (b - eb))  # a step toward a wanted harder biome
+        edge_want.append(best)
+    p.edge_want = edge_want
+    # the avatar hunt
+    hand = setup.rules["deck.hand_size"] + state.fac.hand - 1
+    if p.final:
+        p.boss_p, p.boss_dungeon = _chance(state, p.fighter, state.demon_str, hand), -1
+    elif p.target is None:
+        p.boss_p, p.boss_dungeon = 0.0, -1
+    else:
+        p.boss_p = _chance(state, p.fighter, state.avatar_strength(p.target), hand)
+        p.boss_dungeon = -1
+        cands = [k for k in p.dungeons if setup.t_biome[state.s_tile[k]] == p.target]
+        best = 0
+        for k in cands:
+            # the hunt's AP beyond the walk from the best base (one card revealed by the fighter)
+            dk = state.dist(k)
+            reach = max(level[b] - dk[b] for b in range(len(level)) if level[b] >= 0) + 1
+            if reach > best:
+                p.boss_dungeon, best = k, reach
+    return p
+
+
+def _obtainable(state) -> list[bool]:
+    """Resources the team holds or can reach: in the pool, on a placed tile, or from fights."""
+    setup = state.setup
+    have = [k > 0 for k in state.pool]
+    t_res = setup.t_res
+    for tile in state.s_tile:
+        for r, _ in t_res[tile]:
+            have[r] = True
+    if any(setup.t_dungeon[t] for t in state.s_tile):
+        rewards = setup.__dict__.get("_vh_rewards")
+        if rewards is None:
+            rewards = setup.__dict__["_vh_rewards"] = sorted({r for reward in setup.e_reward for r, _ in reward})
+        for r in rewards:
+            have[r] = True
+    return have
+
+
+def _gear_plan(state, f, have) -> list[int]:
+    """The next recipe per slot for the fighter: the best one whose resources can be had."""
+    setup = state.setup
+    plan = []
+    for slot in range(len(setup.slots)):
+        cur = state.equip[f][slot]
+        cur_level = setup.r_level[cur] if cur >= 0 else 0
+        best, fallback = -1, -1
+        for r in range(len(setup.r_id)):
+            if setup.r_slot[r] != slot or not setup.r_active[r] or setup.r_level[r] <= cur_level \
+                    or state.r_left[r] <= 0:
+                continue
+            if all(have[x] for x, _ in setup.r_cost[r]):
+                if best < 0 or setup.r_level[r] > setup.r_level[best]:
+                    best = r
+            elif fallback < 0 or setup.r_tier[r] < setup.r_tier[fallback]:
+                fallback = r
+        if best >= 0:
+            plan.append(best)
+        elif fallback >= 0:
+            plan.append(fallback)
+    return plan
+
+
+def _next_facility(state, have) -> int:
+    setup = state.setup
+    for r in _facility_order(setup):
+        if state.r_left[r] > 0 and setup.r_active[r] and all(have[x] for x, _ in setup.r_cost[r]):
+            return r
+    return -1
+
+
+def _chance(state, s, strength, hand) -> float:
+    """Exact chance that seat s beats ``strength`` holding ``hand`` cards (one die)."""
+    rules = state.setup.rules
+    power = (hand if rules["hunt.power_adds_hand"] else 0) + \
+        (state.equip_level(s) if rules["hunt.power_adds_equipment"] else 0) + state.fac.p_boss + state.fac.p_all
+    sides = rules["hunt.die_sides"]
+    need = strength - power + (0 if rules["hunt.tie_wins"] else 1)
+    return min(1.0, max(0.0, (sides - need + 1) / sides))
+
+
+def _weight(p: Plan, x: int, pool_x: int) -> float:
+    """What one more token of resource x is worth now."""
+    d = p.demand[x]
+    if pool_x < d:
+        return p.imp[x]
+    return 0.15 if pool_x < d + 2 else 0.05
+
+
+class GreedyAgent:
+    """The spec §6 team planner: public information only."""
+
+    name = "greedy"
+
+    def __init__(self, setup, seat: int):
+        self.setup, self.seat = setup, seat
+
+    def choose(self, state, rng):
+        ph = state.phase
+        if ph == P_COMMIT:
+            return self.commit(state, rng)
+        if ph == P_GATHER:
+            return self.gather(state)
+        if ph == P_BASE:
+            return (BASE, self.pick_base(state))
+        if ph == P_EXPLORE:
+            return self.explore(state)
+        if ph == P_TRAIN:
+            return self.train(state, rng)
+        if ph == P_HUNT:
+            return self.hunt(state)
+        if ph == P_CRAFT:
+            return self.craft(state)
+        if ph == P_LEVEL:
+            return self.level(state)
+        if ph == P_FIGHTER:
+            who = state.eligible()
+            return (FIGHTER, max(who, key=lambda s: (state.power(s, "boss"), -s)))
+        if ph == P_REROLL:
+            return (REROLL, 1)
+        if ph == P_ORDER:
+            return self.order(state)
+        if ph == P_PICK:
+            return (PICK, self.pick_tile(state))
+        if ph == P_PAY:
+            return self.pay(state)
+        return state.legal_actions()[-1]
+
+    # ---- commit (hidden, simultaneous) ------------------------------------------------------------
+    def action_values(self, state, p: Plan) -> list[float]:
+        memo = state.memo
+        key = ("vals", state.round_id, state.cycle)
+        if memo.get("vals_key") == key:
+            return memo["vals"]
+        setup = state.setup
+        vals = [0.0] * 5
+        vals[EXPLORE] = max((p.edge_want[e[2]] for e in state.frontier()), default=0.0)
+        d0 = state.dist(p.main)
+        pool = state.pool
+        best = 0.0
+        for k, tok in enumerate(state.s_tok):
+            for r, n in enumerate(tok):
+                if n:
+                    w = _weight(p, r, pool[r])
+                    if w > 0.1:
+                        best = max(best, w / (1 + d0[k]))
+        vals[GATHER] = best * 4
+        vals[TRAIN] = 0.6 if any(c >= 0 for c in state.row) else 0.0
+        if p.final:
+            vals[HUNT] = 10.0
+        elif p.dungeons:
+            vals[HUNT] = 3.0 if p.boss_p >= BOSS_HUNT_P and p.boss_dungeon >= 0 else 0.8
+        vals[CRAFT] = 1.0
+        memo["vals_key"], memo["vals"] = key, vals
+        return vals
+
+    def commit(self, state, rng):
+        s = self.seat
+        p = plan_for(state)
+        vals = self.action_values(state, p)
+        chosen = self.pick_cards(state, s, p, vals, list(state.hand[s]))
+        if chosen:
+            return (COMMIT, tuple(sorted(chosen)))
+        hand = state.hand[s]
+        if state.setup.rules["round.anti_stall_discard"] and hand:
+            setup = state.setup
+            c = min(hand, key=lambda c: (card_worth(setup, c), setup.c_id[c], c))
+            return (REST, min(x for x in hand if setup.c_id[x] == setup.c_id[c]))
+        return (COMMIT, ())
+
+    def pick_cards(self, state, s, p, vals, hand) -> list[tuple]:
+        """Reveal every card with a use; on an avatar hunt the fighter keeps just enough cards in hand
+        to reach a good chance (power counts the unrevealed hand)."""
+        setup = state.setup
+        act = setup.c_action
+        named = []
+        for c in sorted(hand):
+            a = act[c]
+            if a == WILD:
+                a = max(range(5), key=lambda x: (vals[x], -x))
+            named.append((c, a))
+        boss = vals[HUNT] >= 3.0
+        if not boss:
+            return named
+        if s != p.fighter:
+            if p.final:
+                return named
+            # the avatar appears on a rare card: leave the fights to the fighter, keep hunt cards
+            return [x for x in named if x[1] != HUNT]
+        keep = self.cards_to_keep(state, s, p, len(hand))
+        hunts = [x for x in named if x[1] == HUNT]
+        rest = [x for x in named if x[1] != HUNT]
+        rest.sort(key=lambda x: (-vals[x[1]] * card_worth(setup, x[0]), x[0]))
+        play = hunts[:1] if hunts else []
+        others = hunts[1:] + rest
+        room = len(hand) - len(play) - keep
+        play += others[:max(0, room)]
+        # of identical cards reveal the lowest instances (the canonical commit)
+        return _canonical(setup, hand, play)
+
+    def cards_to_keep(self, state, s, p, size) -> int:
+        setup = state.setup
+        strength = state.demon_str if p.final else state.avatar_strength(p.target)
+        for keep in range(size):
+            if _chance(state, s, strength, keep) >= KEEP_FOR_P:
+                return keep
+        return max(0, size - 1)
+
+    # ---- bases ----------------------------------------------------------------------------------
+    def pick_base(self, state) -> int:
+        a = state.act
+        bases = state.bases()
+        level = state.s_level
+        p = plan_for(state)
+        if a in (TRAIN, CRAFT):
+            return max(bases, key=lambda k: (level[k], -k))
+        if a == HUNT:
+            goal = p.boss_dungeon if p.boss_dungeon >= 0 and p.boss_p >= BOSS_HUNT_P else self.nearest_dungeon(state, p)
+            if goal < 0 or (p.final and state.setup.rules["final_battle.skip_dungeon_distance"]):
+                return max(bases, key=lambda k: (level[k], -k))
+            dg = state.dist(goal)  # distances are symmetric: one search from the goal
+            return max(bases, key=lambda k: (level[k] - dg[k], -k))
+        if a == EXPLORE:
+            goal = self.best_frontier(state, p)
+            if goal is None:
+                return max(bases, key=lambda k: (level[k], -k))
+            dg = state.dist(goal, False)
+            return max(bases, key=lambda k: (level[k] - dg[k], -k))
+        # gather: the base whose level and distances give the most wanted tokens
+        pool = state.pool
+        tokens = [(k, r, n, _weight(p, r, pool[r])) for k, tok in enumerate(state.s_tok)
+                  for r, n in enumerate(tok) if n]
+        tokens = [t for t in tokens if t[3] > 0.1]
+        best, best_score = bases[0], -1.0
+        for b in bases:
+            d = state.dist(b)
+            costs = sorted(((w / (d[k] + 1), d[k] + 1, w, n) for k, r, n, w in tokens), reverse=True)
+            ap = level[b] + state.n_act[GATHER]
+            score = 0.01 * level[b]
+            for _, cost, w, n in costs:
+                for _ in range(n):
+                    if cost > ap:
+                        break
+                    ap -= cost
+                    score += w
+            if score > best_score:
+                best, best_score = b, score
+        return best
+
+    def nearest_dungeon(self, state, p) -> int:
+        d = state.dist(p.main)
+        return min(p.dungeons, key=lambda k: (d[k], k)) if p.dungeons else -1
+
+    # ---- explore ----------------------------------------------------------------------------------
+    def best_frontier(self, state, p):
+        best, best_score = None, 0.0
+        want = p.edge_want
+        for k, d, b, cost in state.frontier():
+            score = want[b] - 0.05 * cost
+            if score > best_score:
+                best, best_score = k, score
+        return best
+
+    def explore(self, state):
+        """Walk to the most wanted affordable edge and open it; the walk is planned once per edge."""
+        memo = state.memo
+        key = (state.round_id, state.cycle, state.ap, state.walker, len(state.s_tile))
+        queue = memo.get("walk")
+        if queue and memo.get("walk_key") == key:
+            step = queue.pop()
+            memo["walk_key"] = step[1]
+            return step[0]
+        p = plan_for(state)
+        want = p.edge_want
+        ap = state.ap
+        w = state.walker
+        dw = state.dist(w, False)
+        mc = state.setup.rules["explore.move_cost"]
+        free = state.free
+        edisc = state.mods.edisc
+        best, best_score = None, 0.0
+        for k, d, b, cost in state.frontier():
+            dk = dw[k]
+            if dk >= INF:
+                continue
+            total = max(0, dk * mc - free) + max(1, cost - edisc)
+            if total <= ap:
+                score = want[b] - 0.05 * total
+                if score > best_score:
+                    best, best_score = (k, d), score
+        if best is None:
+            return _DONE
+        k, d = best
+        if k == w:
+            return (OPEN, d)
+        # the path from the walker to k, as MOVE steps, then the OPEN
+        dk = state.dist(k, False)
+        grid, pos = state.grid, state.s_pos
+        steps, at = [], w
+        while at != k:
+            x, y = pos[at]
+            nxt = None
+            for dx, dy in STEP:
+                j = grid.get((x + dx, y + dy))
+                if j is not None and dk[j] < dk[at] and (nxt is None or j < nxt):
+                    nxt = j
+            if nxt is None:
+                return _DONE
+            spent = min(free, mc)
+            free -= spent
+            ap -= mc - spent
+            steps.append(((MOVE, nxt), (state.round_id, state.cycle, ap, nxt, len(state.s_tile))))
+            at = nxt
+        steps.append(((OPEN, d), None))
+        steps.reverse()
+        step = steps.pop()
+        memo["walk"], memo["walk_key"] = steps, step[1]
+        return step[0]
+
+    def pick_tile(self, state) -> int:
+        p = plan_for(state)
+        setup = state.setup
+        scores = []
+        for i, t in enumerate(state.drawn):
+            b = setup.t_biome[t]
+            score = sum(_weight(p, r, state.pool[r]) * n for r, n in setup.t_res[t])
+            if setup.t_dungeon[t] and not state.defeated[b]:
+                score += p.want[b]
+            scores.append((score, -i))
+        return -max(scores)[1]
+
+    # ---- gather (planned in one pass, replayed step by step) ---------------------------------------
+    def gather(self, state):
+        memo = state.memo
+        key = (state.round_id, state.cycle, state.ap, state.free)
+        queue = memo.get("gather")
+        if queue and memo.get("gather_key") == key:
+            step = queue.pop()
+            memo["gather_key"] = step[1]
+            return step[0]
+        queue = self.plan_gather(state)
+        if not queue:
+            return _DONE
+        step = queue.pop()
+        memo["gather"], memo["gather_key"] = queue, step[1]
+        return step[0]
+
+    def plan_gather(self, state) -> list:
+        p = plan_for(state)
+        setup = state.setup
+        d = state.dist(state.base)
+        gate, t_biome = setup.gate, setup.t_biome
+        level = state.s_level[state.base]
+        base_cost = setup.rules["gather.base_cost"]
+        gdisc = state.mods.gdisc
+        ap, free = state.ap, state.free
+        pool = list(state.pool)
+        demand, imp = p.demand, p.imp
+        tokens = []  # [cost, resource, count, slot, dist]
+        for k, tok in enumerate(state.s_tok):
+            if any(tok) and gate[t_biome[state.s_tile[k]]] <= level:
+                dist = d[k]
+                raw = dist - min(free, dist) + base_cost
+                cost = min(raw, max(1, raw - gdisc)) if gdisc else raw
+                if cost > ap and not free:
+                    continue
+                for r, n in enumerate(tok):
+                    if n:
+                        tokens.append([cost, r, n, k, dist])
+        steps = []
+        key = (state.round_id, state.cycle)
+        while tokens:
+            best, best_score = None, GATHER_MIN
+            for t in tokens:
+                cost = t[0]
+                if cost > ap or not t[2]:
+                    continue
+                r = t[1]
+                x = pool[r]
+                w = imp[r] if x < demand[r] else (0.15 if x < demand[r] + 2 else 0.05)
+                score = w / cost if cost > 0.5 else w * 2
+                if score > best_score:
+                    best, best_score = t, score
+            if best is None:
+                break
+            ap -= best[0]
+            if free:
+                free -= min(free, best[4])
+                for t in tokens:  # waived steps are spent: the rest cost their full distance again
+                    raw = t[4] - min(free, t[4]) + base_cost
+                    t[0] = min(raw, max(1, raw - gdisc)) if gdisc else raw
+            best[2] -= 1
+            pool[best[1]] += 1
+            steps.append(((TAKE, best[3], best[1]), key + (ap, free)))
+        steps.reverse()
+        return steps
+
+    # ---- train ------------------------------------------------------------------------------------
+    def train(self, state, rng):
+        setup = state.setup
+        who = state.train_revealers()
+        ap = state.ap
+        sizes = {s: len(state.deck[s]) + len(state.hand[s]) + len(state.discard[s]) + len(state.played[s])
+                 for s in who}
+        p = plan_for(state)
+        takers = [s for s in who if sizes[s] < DECK_MAX]
+        options = []
+        if takers:
+            s = min(takers, key=lambda x: (x == p.fighter, sizes[x], x))
+            for i, c in enumerate(state.row):
+                if c >= 0:
+                    cost = state.buy_cost(c)
+                    if cost <= ap:
+                        value = card_worth(setup, c) / cost
+                        if value >= BUY_MIN:
+                            options.append((value, i, s))
+        if options:
+            top = max(o[0] for o in options)
+            near = [o for o in options if o[0] >= NEAR_BEST * top]
+            pick = near[int(rng.random() * len(near))]
+            return (BUY, pick[1], pick[2])
+        cost = 0 if state.trash_left else setup.rules["train.remove_cost"]
+        if cost <= ap:
+            for s in who:
+                if sizes[s] > TRASH_ABOVE:
+                    basics = [c for c in state.discard[s] if setup.c_tier[c] < 0]
+                    if basics:
+                        c = min(basics, key=lambda x: (_ACTION_WORTH[setup.c_action[x]], setup.c_id[x]))
+                        c = next(x for x in state.discard[s] if setup.c_id[x] == setup.c_id[c])
+                        return (TRASH, s, c)
+        if setup.rules["inheritance.mode"] == "carry_by_train":
+            for a in state.legal_actions():
+                if a[0] == KEEP:
+                    return a
+        return _DONE
+
+    # ---- hunt -------------------------------------------------------------------------------------
+    def hunt(self, state):
+        options = state.dungeon_options()
+        if not options:
+            return _DONE
+        setup = state.setup
+        d = state.dist(state.base)
+        best, best_score = None, -1.0
+        hunters = state.hunters()
+        for k in options:
+            left = state.ap - max(0, d[k] - state.free)
+            if left <= 0:
+                continue
+            b = setup.t_biome[state.s_tile[k]]
+            bonus = 0.0
+            if not state.defeated[b]:
+                bonus = 3.0 * max(_chance(state, s, state.avatar_strength(b), len(state.hand[s])) for s in hunters)
+            score = left * (1.0 + bonus)
+            if score > best_score:
+                best, best_score = k, score
+        return (DUNGEON, best) if best is not None else _DONE
+
+    def order(self, state):
+        setup = state.setup
+        k = min(state.mods.peek, len(state.edeck))
+        top = state.edeck[-k:][::-1]
+        b = setup.t_biome[state.s_tile[state.dungeon]] if state.dungeon >= 0 else None
+        who = state.eligible()
+        power = max(state.power(s, "boss") for s in who) if who else 0
+        r = min(state.round_id, setup.rules["rounds"]) - 1
+
+        def key(e):
+            if setup.e_boss[e]:
+                if b is not None and not state.defeated[b] and power + 3.5 >= state.avatar_strength(b):
+                    return (0, 0, e)
+                return (2, 0, e)
+            return (1, setup.e_strength[e][r], e)
+        return (ORDER, tuple(sorted(top, key=key)))
+
+    # ---- craft ------------------------------------------------------------------------------------
+    def craft(self, state):
+        setup = state.setup
+        p = plan_for(state)
+        ap = state.ap
+        f = p.fighter
+        best, best_gain = None, 0
+        seats = [f] + [x for x in range(state.n) if x != f]
+        for r in range(len(setup.r_id)):
+            if setup.r_kind[r] != "equipment" or not setup.r_active[r] or state.r_left[r] <= 0:
+                continue
+            if state.make_cost(r) > ap or not state.has(setup.r_cost[r]):
+                continue
+            slot = setup.r_slot[r]
+            for s in seats:
+                cur = state.equip[s][slot]
+                gain = setup.r_level[r] - (setup.r_level[cur] if cur >= 0 else 0)
+                if gain > 0:
+                    weight = gain * (3 if s == f else 1)
+                    if weight > best_gain:
+                        best, best_gain = (MAKE, r, s), weight
+                    break
+        if best is not None:
+            return best
+        for r in _facility_order(setup):
+            if state.r_left[r] > 0 and setup.r_active[r] and state.make_cost(r) <= ap and state.has(setup.r_cost[r]) \
+                    and self.spares(state, setup.r_cost[r], p):
+                return (MAKE, r, -1)
+        spot = self.base_spot(state, p)
+        if spot is not None:
+            return (NEWBASE, spot)
+        return _DONE
+
+    def spares(self, state, cost, p) -> bool:
+        """Paying ``cost`` leaves the fighter's next gear affordable as far as the pool allowed it."""
+        setup = state.setup
+        pool = state.pool
+        for x, k in cost:
+            need = 0
+            for r in p.gear:
+                for y, m in setup.r_cost[r]:
+                    if y == x:
+                        need += m
+            if need and pool[x] - k < need:
+                return False
+        return True
+
+    def base_spot(self, state, p):
+        """A tile for a forward base: the target dungeon or a wanted resource tile 3+ steps away."""
+        setup = state.setup
+        rules = setup.rules
+        bases = state.bases()
+        if len(bases) >= rules["craft.max_bases"] or not state.has(setup.new_base_cost):
+            return None
+        if not self.spares(state, setup.new_base_cost, p):
+            return None
+        d = state.dist(state.base)
+        dists = [state.dist(b) for b in bases]
+        pool = state.pool
+        best, best_score = None, 0.0
+        for k, t in enumerate(state.s_tile):
+            if state.s_level[k] >= 0 or max(0, d[k] - state.free) > state.ap:
+                continue
+            near = min(x[k] for x in dists)
+            if near < 3:
+                continue
+            b = setup.t_biome[t]
+            score = near * 0.5
+            if setup.t_dungeon[t] and not state.defeated[b]:
+                score += 4.0 if b == p.target else 1.0
+            score += sum(_weight(p, r, pool[r]) for r in setup.biome_res[b])
+            if score > best_score:
+                best, best_score = k, score
+        return best
+
+    # ---- round end ----------------------------------------------------------------------------------
+    def level(self, state):
+        p = plan_for(state)
+        options = state.level_options()
+        if not options:
+            return _DONE
+        for k in sorted(options, key=lambda k: (k != p.main, -state.s_level[k], k)):
+            cost = state.level_cost(k)[0]
+            if k == p.main or self.spares(state, cost, p):
+                return (LEVEL, k)
+        return _DONE
+
+    def pay(self, state):
+        s, c, q = state.pays[0]
+        p = plan_for(state)
+        pool = state.pool
+        worth = 0.0
+        for op, x in q["then"]:
+            if op == "gain":
+                worth += sum(_weight(p, r, pool[r]) * k for r, k in x["resources"])
+            elif op == "power":
+                if state.n_act[HUNT] and (x["vs"] != "boss" or p.boss_p >= BOSS_HUNT_P or p.final):
+                    worth += 2.0
+            else:
+                worth += 0.5
+        price = sum(_weight(p, r, pool[r] - k + 1) * k for r, k in q["cost"])
+        return (PAY, c, 1 if worth > price else 0)
+
+
+class OracleAgent(GreedyAgent):
+    """The same planner, but its commit reads every hand: it reveals a card of a low-value action
+    only when another hand can pair it for the group bonus, and chooses the fighter knowing who
+    holds a hunt card (an upper bound on what pre-coordination would be worth)."""
+
+    name = "oracle"
+
+    def commit(self, state, rng):
+        p = plan_for(state)
+        vals = self.action_values(state, p)
+        s = self.seat
+        setup = state.setup
+        chosen = self.pick_cards(state, s, p, vals, list(state.hand[s]))
+        mine = dict(chosen)
+        others = [state.hand[x] for x in range(state.n) if x != s]
+        for a in set(mine.values()):
+            paired = any(setup.c_action[c] in (a, WILD) for h in others for c in h)
+            if not paired and vals[a] < 0.7 and len(mine) > 1:
+                for c in [c for c, x in mine.items() if x == a]:
+                    del mine[c]
+        if mine:
+            return (COMMIT, tuple(sorted(_canonical(setup, state.hand[s], list(mine.items())))))
+        return super().commit(state, rng)
+
+
+def _canonical(setup, hand, picks) -> list[tuple]:
+    """The same choice in the listed form: of identical cards the lowest instances, wild names
+    ascending."""
+    c_id = setup.c_id
+    by_id: dict = {}
+    for c, a in picks:
+        by_id.setdefault(c_id[c], []).append(a)
+    out = []
+    for cid, acts in by_id.items():
+        mine = sorted(c for c in hand if c_id[c] == cid)
+        out.extend(zip(mine, sorted(acts)))
+    return sorted(out)
+
+
+AGENTS = {"greedy": GreedyAgent, "oracle": OracleAgent}

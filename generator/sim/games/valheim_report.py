@@ -238,7 +238,10 @@ def static_checks(setup, players: int) -> list[str]:
     deck_power = max([sum(p["n"] for op, p in setup.c_effect[c] if op == "power" and p["vs"] in ("all", "boss"))
                       for c in range(len(setup.c_id))] or [0])
     ceiling = hand + sum(best) + setup.rules["hunt.die_sides"] + boss_fac + deck_power
-    for b, strength in enumerate(setup.boss_strength):
+    rules = setup.rules
+    step = rules["hunt.strength_per_extra_player"] * max(0, players - rules["players.min"])
+    for b, printed in enumerate(setup.boss_strength):
+        strength = printed + step
         if strength > ceiling:
             out.append(f"avatar {setup.boss_id[b]} (strength {strength}) is out of reach: the best fighter's "
                        f"power is at most {ceiling} (full hand, best gear, a 6, facilities and one card)")

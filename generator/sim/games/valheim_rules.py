@@ -131,36 +131,51 @@ class Rules:
         self.pool[r] += got
         return got
 
-    def dist(self, origin: int) -> list[int]:
+    def dist(self, origin: int, links: bool = True) -> list[int]:
         """Steps from slot ``origin`` to every placed slot (4-neighbour BFS; 0-cost links between
-        bases once a link_bases facility stands)."""
+        bases once a link_bases facility stands, unless ``links`` is False: a walker's own steps)."""
+        link = bool(self.fac.link and links)
+        key = origin if not link else -1 - origin
         cache = self._dist
-        d = cache.get(origin)
+        d = cache.get(key)
         if d is not None:
             return d
-        inf = 1 << 20
-        d = [inf] * len(self.s_tile)
+        adj = cache.get("adj")
+        if adj is None:
+            grid = self.grid
+            adj = cache["adj"] = [[j for j in (grid.get((x + dx, y + dy)) for dx, dy in STEP) if j is not None]
+                                  for x, y in self.s_pos]
+        d = [1 << 20] * len(adj)
         d[origin] = 0
-        grid, pos = self.grid, self.s_pos
-        link = self.fac.link
-        bases = self.bases() if link else ()
-        queue = deque([origin])
-        while queue:
-            k = queue.popleft()
-            dk = d[k]
-            if link and self.s_level[k] >= 0:
-                for b in bases:
-                    if d[b] > dk:
-                        d[b] = dk
-                        queue.appendleft(b)
-            x, y = pos[k]
-            for dx, dy in STEP:
-                j = grid.get((x + dx, y + dy))
-                if j is not None and d[j] > dk + 1:
-                    d[j] = dk + 1
-                    queue.append(j)
-        cache[origin] = d
+        if not link:
+            queue = [origin]
+            for k in queue:  # plain BFS: the list grows while we walk it
+                dk = d[k] + 1
+                for j in adj[k]:
+                    if d[j] > dk:
+                        d[j] = dk
+                        queue.append(j)
+        else:
+            bases = self.bases()
+            queue = deque([origin])
+            while queue:
+                k = queue.popleft()
+                dk = d[k]
+                if self.s_level[k] >= 0:
+                    for b in bases:
+                        if d[b] > dk:
+                            d[b] = dk
+                            queue.appendleft(b)
+                for j in adj[k]:
+                    if d[j] > dk + 1:
+                        d[j] = dk + 1
+                        queue.append(j)
+        cache[key] = d
         return d
+
+    def avatar_strength(self, b: int) -> int:
+        """An avatar's printed strength plus the player-count step (rules.hunt.strength_per_extra_player)."""
+        return self.setup.boss_strength[b] + self.boss_bonus
 
     def equip_level(self, s: int) -> int:
         lv = self.setup.r_level
@@ -458,9 +473,8 @@ class Rules:
                 if not rules["final_battle.enabled"] or not alive:
                     self.finish("loss")
                     return
-                strengths = self.setup.boss_strength
                 self.demon_hp = len(alive)
-                self.demon_str = max(strengths[b] for b in alive) + \
+                self.demon_str = max(self.avatar_strength(b) for b in alive) + \
                     rules["final_battle.strength_per_extra_avatar"] * (len(alive) - 1)
                 self.log.append(("demon", self.demon_hp, self.demon_str))
             if self.round_id + 1 > last + rules["final_battle.extra_rounds"]:
@@ -631,7 +645,7 @@ class Rules:
                         self.ediscard.append(e)
                         self.log.append(("no_boss", b))
                         continue
-                    strength, vs, foe = setup.boss_strength[b] + self.dive_bonus, "boss", ("boss", e, b)
+                    strength, vs, foe = self.avatar_strength(b) + self.dive_bonus, "boss", ("boss", e, b)
                 else:
                     r = min(self.round_id, rules["rounds"])
                     strength, vs, foe = setup.e_strength[e][r - 1] + self.dive_bonus, "enemy", ("enemy", e)
@@ -731,6 +745,24 @@ class Rules:
 
     def edge_at(self, k: int, d: int):
         """(biome pile to draw, cost) of the edge of slot k facing world direction d, or None."""
+        e = self.edge_raw(k, d)
+        return e if e is None else (e[0], max(1, e[1] - self.mods.edisc))
+
+    def frontier(self) -> list[tuple]:
+        """Every edge that could be opened now: (slot, world direction, pile biome, printed cost);
+        cached until the map changes."""
+        f = self._dist.get(None)
+        if f is None:
+            f = []
+            for k in range(len(self.s_tile)):
+                for d in range(4):
+                    e = self.edge_raw(k, d)
+                    if e is not None:
+                        f.append((k, d, e[0], e[1]))
+            self._dist[None] = f
+        return f
+
+    def edge_raw(self, k: int, d: int):
         tile = self.s_tile[k]
         edge = self.setup.t_edges[tile][(d - self.s_rot[k]) % 4]
         if edge is None:
@@ -747,7 +779,7 @@ class Rules:
             if not alt:
                 return None
             b = alt[0]
-        return b, max(1, edge[1] - self.mods.edisc)
+        return b, edge[1]
 
     def explore_options(self, first=False) -> list[tuple]:
         out = []
@@ -931,7 +963,88 @@ class Rules:
         return result
 
     def is_legal(self, action) -> bool:
+        """``action in legal_unsorted()``, answered without listing every option where that is cheap
+        (the hot path of scripted play); the rest fall back to the list."""
+        try:
+            kind = action[0]
+        except (TypeError, IndexError):
+            return False
+        ph = self.phase
+        if kind == DONE:
+            return len(action) == 1 and ph in (P_EXPLORE, P_GATHER, P_TRAIN, P_HUNT, P_CRAFT, P_LEVEL)
+        if kind == TAKE and ph == P_GATHER and len(action) == 3:
+            _, k, r = action
+            if not (isinstance(k, int) and isinstance(r, int) and 0 <= k < len(self.s_tok)
+                    and 0 <= r < len(self.pool) and self.s_tok[k][r] > 0):
+                return False
+            if self.setup.gate[self.setup.t_biome[self.s_tile[k]]] > self.s_level[self.base]:
+                return False
+            return self.gather_cost(k, self.dist(self.base))[0] <= self.ap
+        if kind == BASE and ph == P_BASE and len(action) == 2:
+            k = action[1]
+            return isinstance(k, int) and 0 <= k < len(self.s_level) and self.s_level[k] >= 0
+        if kind == MOVE and ph == P_EXPLORE and len(action) == 2:
+            k = action[1]
+            if not (isinstance(k, int) and 0 <= k < len(self.s_pos)) or self.move_cost() > self.ap:
+                return False
+            (x, y), (u, w) = self.s_pos[self.walker], self.s_pos[k]
+            return abs(x - u) + abs(y - w) == 1
+        if kind == OPEN and ph == P_EXPLORE and len(action) == 2:
+            d = action[1]
+            if d not in (0, 1, 2, 3):
+                return False
+            e = self.edge_at(self.walker, d)
+            return e is not None and e[1] <= self.ap
+        if kind == BUY and ph == P_TRAIN and len(action) == 3:
+            _, i, s = action
+            return (isinstance(i, int) and 0 <= i < len(self.row) and self.row[i] >= 0
+                    and self.buy_cost(self.row[i]) <= self.ap and isinstance(s, int) and 0 <= s < self.n
+                    and self.p_act[TRAIN] >> s & 1 == 1)
+        if kind == MAKE and ph == P_CRAFT and len(action) == 3:
+            _, r, s = action
+            setup = self.setup
+            if not (isinstance(r, int) and 0 <= r < len(setup.r_id)) or not self.r_left[r] \
+                    or not setup.r_active[r] or self.make_cost(r) > self.ap or not self.has(setup.r_cost[r]):
+                return False
+            if setup.r_kind[r] == "facility":
+                return s == -1
+            return isinstance(s, int) and 0 <= s < self.n and self.equip[s][setup.r_slot[r]] != r
+        if kind == COMMIT and ph == P_COMMIT and len(action) == 2:
+            return self.commit_ok(self.seat, action[1])
         return action in self.legal_unsorted()
+
+    def commit_ok(self, s: int, cards) -> bool:
+        """A commit is a set of distinct hand cards, each named as its own action (wild: any)."""
+        if not isinstance(cards, tuple):
+            return False
+        if not cards:
+            return not (self.setup.rules["round.anti_stall_discard"] and self.hand[s])
+        hand = self.hand[s]
+        act = self.setup.c_action
+        seen = set()
+        for item in cards:
+            if not isinstance(item, tuple) or len(item) != 2:
+                return False
+            c, a = item
+            if c in seen or c not in hand:
+                return False
+            seen.add(c)
+            if act[c] != a and not (act[c] == WILD and a in range(5)):
+                return False
+        if list(cards) != sorted(cards):
+            return False
+        # canonical form (as listed): of identical cards the lowest instances, wild names ascending
+        c_id = self.setup.c_id
+        named = {}
+        for c, a in cards:
+            named.setdefault(c_id[c], []).append((c, a))
+        for cid, items in named.items():
+            mine = sorted(c for c in hand if c_id[c] == cid)
+            if [c for c, _ in items] != mine[:len(items)]:
+                return False
+            if any(items[i][1] > items[i + 1][1] for i in range(len(items) - 1)):
+                return False
+        return True
 
 
 def _named(cards, acts):

@@ -69,7 +69,7 @@ RULE_KEYS = (
     "market.initial_tier", "market.refill", "market.tier_change", "market.empty_tier", "market.contains_crafts",
     "hunt.dungeons_per_action", "hunt.die_sides", "hunt.tie_wins", "hunt.power_adds_hand", "hunt.power_adds_equipment",
     "hunt.combat_adds_base_level", "hunt.fighter_rotation", "hunt.enemy_reshuffle", "hunt.boss_fail",
-    "hunt.boss_reward", "hunt.dungeon_dive_counter", "craft.new_base_cost", "craft.new_base_level",
+    "hunt.boss_reward", "hunt.dungeon_dive_counter", "hunt.strength_per_extra_player", "craft.new_base_cost", "craft.new_base_level",
     "craft.bases_per_tile", "craft.max_bases", "craft.equipment_slots", "craft.replaced_equipment",
     "craft.equipment_tradeable", "bases.start_level", "bases.max_level", "bases.level_ups_per_base_per_round",
     "bases.double_level_up", "bases.auto_level_per_round", "round.end_trigger", "round.anti_stall_discard",

@@ -50,7 +50,7 @@ def test_sabotaged_content_fails_naming_the_win_rate_band(tmp_path):
 
 
 def test_game_without_a_simulator_gets_a_warning(tmp_path):
-    game = game_dir(tmp_path, {}, balance={"engine": "valheim"}, name="valheim")
+    game = game_dir(tmp_path, {}, balance={"engine": "no-such-engine"}, name="no-such-engine")
     result = verdict.check_balance(game)
     assert result.passed and result.problems[0].severity == "warning"
     assert "no simulator" in result.problems[0].message

@@ -1,0 +1,174 @@
+"""Valheim: the spec §6 bands the shared verdict does not know, judged by the engine hook
+``judge_extra`` (generator/sim/verdict.py calls it after the generic metrics).
+
+The bands live in ``balance.yaml`` under ``expedition:``. Each is judged per player count on the
+reference agent's records (proportions by their 95% Wilson interval: inside = pass, outside = fail,
+straddling = the point estimate decides). Keys listed in ``expedition.hard`` are errors that fail the
+verdict; every other band is a warning (reported, does not block printing).
+"""
+from __future__ import annotations
+
+from ...sim.stats import band_decision, percentile, wilson
+
+
+def judge_extra(judge, config, setup, tables, records, runs) -> dict:
+    band = config.get("expedition")
+    if not band:
+        return {}
+    hard = set(band.get("hard") or [])
+    agent = config.get("reference_agent", "greedy")
+    out = {}
+    for n, recs in sorted(records.items()):
+        ref = [r for r in recs["reference"] if r["outcome"] in ("win", "loss")]
+        if not ref:
+            continue
+        j = _Rows(judge, hard, n, agent)
+        out[n] = _judge_count(j, band, setup, ref, recs)
+    _judge_pooled(judge, band, hard, setup, records, agent)
+    return {"expedition": out}
+
+
+class _Rows:
+    def __init__(self, judge, hard, n, agent):
+        self.judge, self.hard, self.n, self.agent = judge, hard, n, agent
+
+    def severity(self, key):
+        return "error" if key in self.hard else "warning"
+
+    def status(self, ok, key):
+        return "pass" if ok else ("FAIL" if key in self.hard else "warn")
+
+    def prop(self, key, metric, k, m, lo, hi, what):
+        if m == 0:
+            self.judge.row(metric, self.n, "no data", _band(lo, hi), "info")
+            return None
+        dec = band_decision(k, m, lo, hi, 1.96)
+        p = k / m
+        ok = dec == "inside" or (dec == "unclear" and (lo is None or p >= lo) and (hi is None or p <= hi))
+        a, b = wilson(k, m)
+        shown = f"{p:.3f} [{a:.3f}, {b:.3f}] ({m})"
+        self.judge.row(metric, self.n, shown, _band(lo, hi), self.status(ok, key))
+        if not ok:
+            self.judge.problem(f"expedition.{key}", f"spec §6 {metric.strip()}", f"{what} with {self.n} players is "
+                               f"{shown}, outside {_band(lo, hi)}", self.severity(key), players=self.n,
+                               agent=self.agent, games=m)
+        return p
+
+    def value(self, key, metric, value, lo, hi, what, games, fmt="{:.3f}"):
+        ok = (lo is None or value >= lo) and (hi is None or value <= hi)
+        self.judge.row(metric, self.n, fmt.format(value), _band(lo, hi), self.status(ok, key))
+        if not ok:
+            self.judge.problem(f"expedition.{key}", f"spec §6 {metric.strip()}", f"{what} with {self.n} players is "
+                               f"{fmt.format(value)}, outside {_band(lo, hi)}", self.severity(key), players=self.n,
+                               agent=self.agent, games=games)
+        return ok
+
+
+def _band(lo, hi) -> str:
+    return f"[{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
+
+
+def _judge_count(j: _Rows, band, setup, ref, recs) -> dict:
+    m = len(ref)
+    res = setup.res
+    acts = setup.actions
+    wins = [r for r in ref if r["outcome"] == "win"]
+    rounds_ended = sum(len(r["cycles"]) for r in ref)
+    cycles = [c for r in ref for c in r["cycles"]]
+    capped = sum(r["cap_rounds"] for r in ref)
+    out = {}
+    # 1. termination: the G2 cycle cap and the spread of cycles per round
+    j.prop("cycle_cap_rounds_max", "   cycle cap hit (rounds)", capped, rounds_ended, None,
+           band.get("cycle_cap_rounds_max"), "share of rounds ended by the cycle cap")
+    if cycles:
+        p95 = percentile(cycles, 95)
+        out["cycles_p95"] = p95
+        j.value("cycles_p95_max", "   cycles per round p95", p95, None, band.get("cycles_p95_max"),
+                "95th percentile of cycles per round", m, "{:.1f}")
+    # 2. win paths and the all-seeing planner
+    paths = band.get("win_paths") or {}
+    if wins:
+        av = sum(r["win_path"] == "avatars" for r in wins)
+        j.prop("win_paths", "   wins by clearing all avatars", av, len(wins), paths.get("avatars_min"), None,
+               "share of wins from defeating all five avatars")
+        j.prop("win_paths", "   wins against the demon lord", len(wins) - av, len(wins), paths.get("demon_min"), None,
+               "share of wins from the final battle")
+    oracle = [r for r in recs.get("oracle", []) if r["outcome"] in ("win", "loss")]
+    if oracle and band.get("oracle_gap_min") is not None:
+        gap = sum(r["outcome"] == "win" for r in oracle) / len(oracle) - len(wins) / m
+        out["oracle_gap"] = gap
+        j.value("oracle_gap_min", "   oracle - reference win rate", gap, band["oracle_gap_min"], None,
+                "the all-seeing planner's advantage", len(oracle))
+    # 3. bosses
+    last = setup.rules["rounds"]
+    j.prop("avatars_three_min", "   3+ avatars by round %d" % last, sum(r["avatars_in_time"] >= 3 for r in ref), m,
+           band.get("avatars_three_min"), None, f"share of games with 3+ avatars defeated by the end of round {last}")
+    allb = band.get("avatars_all") or {}
+    j.prop("avatars_all", "   all avatars by round %d" % last,
+           sum(r["avatars_in_time"] >= len(setup.biomes) for r in ref), m, allb.get("min"), allb.get("max"),
+           f"share of games with every avatar defeated by the end of round {last}")
+    top = setup.biomes[-1]
+    j.prop("top_avatar_met_min", f"   {top} avatar met", sum(r["top_met"] for r in ref), m,
+           band.get("top_avatar_met_min"), None, f"share of games that fight the {top} avatar")
+    by = band.get("top_tile_by_round", last)
+    j.prop("top_tile_min", f"   {top} tile by round {by}",
+           sum(r["top_tile_round"] is not None and r["top_tile_round"] <= by for r in ref), m,
+           band.get("top_tile_min"), None, f"share of games with a {top} tile placed by round {by}")
+    # 4. resources: each type gathered and spent in most games
+    gmin, smin = band.get("resource_gathered_min"), band.get("resource_spent_min")
+    worst_g = min(range(len(res)), key=lambda x: sum(r["gained"][x] > 0 for r in ref))
+    worst_s = min(range(len(res)), key=lambda x: sum(r["spent"][x] > 0 for r in ref))
+    j.prop("resource_gathered_min", f"   least gathered: {res[worst_g]}", sum(r["gained"][worst_g] > 0 for r in ref),
+           m, gmin, None, f"share of games that obtain {res[worst_g]}")
+    j.prop("resource_spent_min", f"   least spent: {res[worst_s]}", sum(r["spent"][worst_s] > 0 for r in ref), m,
+           smin, None, f"share of games that spend {res[worst_s]}")
+    out["left_mean"] = {res[x]: round(sum(r["left"][x] for r in ref) / m, 2) for x in range(len(res))}
+    # 5. market tiers and craft recipes
+    tiers = setup.tiers
+    worst_t = min(range(len(tiers)), key=lambda t: sum(t in r["tiers_bought"] for r in ref)) if tiers else None
+    if worst_t is not None:
+        j.prop("tier_bought_min", f"   {tiers[worst_t]} cards bought", sum(worst_t in r["tiers_bought"] for r in ref),
+               m, band.get("tier_bought_min"), None, f"share of games buying a {tiers[worst_t]} market card")
+    made = {}
+    for r in ref:
+        for rid in r["crafts"]:
+            made[rid] = made.get(rid, 0) + 1
+    active = [setup.r_id[k] for k in range(len(setup.r_id)) if setup.r_active[k]]
+    worst_c = min(active, key=lambda rid: (made.get(rid, 0), rid)) if active else None
+    if worst_c is not None:
+        j.prop("craft_made_min", f"   least crafted: {worst_c}", made.get(worst_c, 0), m, band.get("craft_made_min"),
+               None, f"share of games that craft {worst_c}")
+    out["crafted"] = {rid: round(made.get(rid, 0) / m, 3) for rid in active}
+    # 6. actions and AP
+    revealed = [sum(r["revealed"][a] for r in ref) for a in range(len(acts))]
+    total = sum(revealed) or 1
+    worst_a = min(range(len(acts)), key=lambda a: revealed[a])
+    j.prop("action_share_min", f"   least revealed action: {acts[worst_a]}", revealed[worst_a], total,
+           band.get("action_share_min"), None, f"{acts[worst_a]}'s share of revealed cards")
+    out["action_share"] = {acts[a]: round(revealed[a] / total, 3) for a in range(len(acts))}
+    ap_total = sum(r["ap_total"] for r in ref) or 1
+    waste = sum(r["ap_waste"] for r in ref) / ap_total
+    out["ap_waste"] = waste
+    j.value("ap_waste_max", "   AP wasted", waste, None, band.get("ap_waste_max"), "share of AP left unspent", m)
+    res_n = sum(r["resolutions"] for r in ref) or 1
+    j.prop("doubling_min", "   doubled resolutions", sum(r["doubled"] for r in ref), res_n, band.get("doubling_min"),
+           None, "share of action resolutions with the group bonus")
+    # 7. map
+    j.prop("pile_out_max", "   a biome pile ran out", sum(r["pile_out"] for r in ref), m, None,
+           band.get("pile_out_max"), "share of games where a biome pile ran out")
+    # 8. combat
+    fw = band.get("fights_won") or {}
+    j.prop("fights_won", "   regular fights won", sum(r["fights_won"] for r in ref), sum(r["fights"] for r in ref),
+           fw.get("min"), fw.get("max"), "share of regular fights won")
+    hand_n = sum(r["fight_hand_n"] for r in ref)
+    out["fight_hand_mean"] = sum(r["fight_hand_sum"] for r in ref) / hand_n if hand_n else None
+    if hand_n:
+        j.judge.row("   fighter hand at fight (mean)", j.n, f"{out['fight_hand_mean']:.2f}", "report", "info")
+    return out
+
+
+def _judge_pooled(judge, band, hard, setup, records, agent) -> None:
+    """Static: every resource has a source and a sink (also in static_checks, located here)."""
+    missing = [res for res in setup.res if not setup.sources.get(res) or not setup.sinks.get(res)]
+    judge.row("M8 resources obtainable and spent", "all", f"{len(setup.res) - len(missing)}/{len(setup.res)}",
+              "all", "pass" if not missing else "FAIL")
