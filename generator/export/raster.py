@@ -107,22 +107,31 @@ def faces_pdf(cards, pages, *, title: str = "faces", overlay=None) -> bytes:
 
 
 def rasterize(pdf: bytes, sizes):
-    """Yield one RGB ``PIL.Image`` per page, page ``i`` rendered to exactly ``sizes[i]`` pixels."""
+    """Yield one RGB ``PIL.Image`` per page, page ``i`` rendered to exactly ``sizes[i]`` pixels.
+
+    Uses pdfium's C API through ``pypdfium2.raw`` (stable across pypdfium2 4.x and 5.x): a
+    white 4-byte-per-pixel bitmap of the exact size, the page rendered onto it in RGB order.
+    """
+    import ctypes
+
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
+    from PIL import Image
 
     document = pdfium.PdfDocument(pdf)
     try:
         for index, (w, h) in enumerate(sizes):
             page = document[index]
+            stride = w * 4
+            buffer = (ctypes.c_ubyte * (stride * h))()
+            bitmap = raw.FPDFBitmap_CreateEx(w, h, raw.FPDFBitmap_BGRx, buffer, stride)
             try:
-                bitmap = pdfium.PdfBitmap.new_native(w, h, raw.FPDFBitmap_BGR, rev_byteorder=True)
-                bitmap.fill_rect((255, 255, 255, 255), 0, 0, w, h)
-                raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, raw.FPDF_ANNOT | raw.FPDF_REVERSE_BYTE_ORDER)
-                image = bitmap.to_pil()
-                yield image.convert("RGB") if image.mode != "RGB" else image.copy()
-                bitmap.close()
+                raw.FPDFBitmap_FillRect(bitmap, 0, 0, w, h, 0xFFFFFFFF)
+                raw.FPDF_RenderPageBitmap(bitmap, page.raw, 0, 0, w, h, 0,
+                                          raw.FPDF_ANNOT | raw.FPDF_REVERSE_BYTE_ORDER)
+                yield Image.frombuffer("RGBX", (w, h), bytes(buffer), "raw", "RGBX", stride, 1).convert("RGB")
             finally:
+                raw.FPDFBitmap_Destroy(bitmap)
                 page.close()
     finally:
         document.close()

@@ -322,3 +322,26 @@ def test_watch_rebuilds_on_an_edit_and_reports_the_card_and_the_problem(tiny, tm
     output = "".join(seen) + watcher.stdout.read()
     assert "changed: " in output and "heroes.yaml" in output
     assert "FAILED" in output and watcher.returncode == 1, output
+
+
+def test_watch_stops_cleanly_on_ctrl_c(tiny, tmp_path):
+    import signal
+
+    out = tmp_path / "out"
+    watcher = subprocess.Popen([sys.executable, "-m", "generator", "watch", str(tiny), "--interval", "0.2",
+                                "-o", str(out)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+    try:
+        lines = []
+        while not any("watching" in line for line in lines):
+            line = watcher.stdout.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        watcher.send_signal(signal.SIGINT)
+        rest, _ = watcher.communicate(timeout=60)
+    finally:
+        if watcher.poll() is None:
+            watcher.kill()
+            watcher.wait()
+    assert watcher.returncode == 0 and "stopped" in rest and "Traceback" not in rest
+    assert sorted(p.name for p in out.iterdir()) == ["print-a4.pdf", "print.lock.json"], "no temporary files"
