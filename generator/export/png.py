@@ -27,7 +27,7 @@ BATCH = 24           # faces per intermediate PDF (memory stays flat)
 
 
 def png_dir(out_dir: Path, profile_name: str) -> Path:
-    return Path(out_dir) / f"png-{profile_name}"
+    return Path(out_dir) / "png" / profile_name
 
 
 def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: int | None = None,

@@ -42,7 +42,7 @@ def test_png_tgc_poker_one_825x1125_image_per_face(tiny, tmp_path):
     proc = pnp("export", tiny, "--png", "--profile", "tgc-poker", "-o", out)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "coins: no product for 20x20 mm in export profile 'tgc-poker'; skipped" in proc.stdout
-    folder = out / "png-tgc-poker"
+    folder = out / "png" / "tgc-poker"
     files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.png"))
     assert files == ["heroes/back.png", "heroes/knight.png", "heroes/mage.png", "heroes/thief.png"]
     for name in files:
@@ -71,8 +71,8 @@ def test_png_px_follow_the_formula_for_other_profiles(tiny, tmp_path):
     proc = pnp("export", tiny, "--png", "--dpi", "100", "-o", tmp_path)
     assert proc.returncode == 0, proc.stderr
     # png-300 at --dpi 100: poker 63x88 + 2 x 3 mm -> round(69/25.4*100) x round(94/25.4*100)
-    assert Image.open(tmp_path / "png-png-300/heroes/mage.png").size == (272, 370)
-    assert Image.open(tmp_path / "png-png-300/coins/coin1.png").size == (102, 102)       # 26 mm
+    assert Image.open(tmp_path / "png/png-300/heroes/mage.png").size == (272, 370)
+    assert Image.open(tmp_path / "png/png-300/coins/coin1.png").size == (102, 102)       # 26 mm
 
 
 def test_acceptance_fatal_fight_png_tgc_poker(tmp_path):
@@ -84,11 +84,11 @@ def test_acceptance_fatal_fight_png_tgc_poker(tmp_path):
     # exact size at 300 dpi on one component; the full game at a low dpi (fast)
     proc = pnp("export", "fatal-fight", "--png", "--profile", "tgc-poker", "--component", "enemies", "-o", out)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    enemies = sorted((out / "png-tgc-poker" / "enemies").glob("*.png"))
+    enemies = sorted((out / "png" / "tgc-poker" / "enemies").glob("*.png"))
     assert {Image.open(p).size for p in enemies} == {(825, 1125)}
     proc = pnp("export", "fatal-fight", "--png", "--profile", "tgc-poker", "--dpi", "30", "-o", tmp_path / "low")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    folder = tmp_path / "low" / "png-tgc-poker"
+    folder = tmp_path / "low" / "png" / "tgc-poker"
     poker = [c for c in game.components if c.kind == "card" and c.size_pt == pytest.approx((178.58, 249.45), abs=0.1)]
     assert poker
     index = json.loads((folder / "index.json").read_text())
