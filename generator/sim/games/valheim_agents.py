@@ -25,6 +25,7 @@ _DONE = (DONE,)
 BOSS_HUNT_P = 0.5      # dive for the avatar when the fighter's exact win chance reaches this (spec §6)
 KEEP_FOR_P = 0.67      # the fighter keeps just enough cards in hand to reach this chance (or its best)
 GATHER_MIN = 0.12      # stop gathering when the best token is worth less than this per AP
+EXPLORE_MIN = 0.0      # open no edge worth no more than this (all useful tiles are worth opening: more tokens, more dungeons)
 TRASH_ABOVE = 14       # trash only when a deck exceeds this many cards (spec §6)
 DECK_MAX = 20          # stop buying for a player whose deck is this thick
 BUY_MIN = 0.25         # do not buy a card worth less than this per AP
@@ -305,7 +306,8 @@ class GreedyAgent:
         s = self.seat
         p = plan_for(state)
         vals = self.action_values(state, p)
-        chosen = self.pick_cards(state, s, p, vals, list(state.hand[s]))
+        fighter = p.fighter if vals[HUNT] >= 3.0 else None
+        chosen = self.pick_cards(state, s, p, vals, list(state.hand[s]), fighter)
         if chosen:
             return (COMMIT, tuple(sorted(chosen)))
         hand = state.hand[s]
@@ -315,9 +317,11 @@ class GreedyAgent:
             return (REST, min(x for x in hand if setup.c_id[x] == setup.c_id[c]))
         return (COMMIT, ())
 
-    def pick_cards(self, state, s, p, vals, hand) -> list[tuple]:
-        """Reveal every card with a use; on an avatar hunt the fighter keeps just enough cards in hand
-        to reach a good chance (power counts the unrevealed hand)."""
+    def pick_cards(self, state, s, p, vals, hand, fighter) -> list[tuple]:
+        """Reveal every card with a use. On an avatar hunt (``fighter`` is not None) the others keep
+        their hunt cards, and the fighter reveals one hunt card and keeps just enough cards in hand to
+        reach a good chance (power counts the unrevealed hand); a fighter without a hunt card plays
+        as usual."""
         setup = state.setup
         act = setup.c_action
         named = []
@@ -326,19 +330,21 @@ class GreedyAgent:
             if a == WILD:
                 a = max(range(5), key=lambda x: (vals[x], -x))
             named.append((c, a))
-        boss = vals[HUNT] >= 3.0
-        if not boss:
+        if fighter is None or (p.final and s != fighter):
             return named
-        if s != p.fighter:
-            if p.final:
-                return named
+        if s != fighter:
             # the avatar appears on a rare card: leave the fights to the fighter, keep hunt cards
             return [x for x in named if x[1] != HUNT]
-        keep = self.cards_to_keep(state, s, p, len(hand))
         hunts = [x for x in named if x[1] == HUNT]
-        rest = [x for x in named if x[1] != HUNT]
+        if not hunts:
+            wild = [c for c, _ in named if act[c] == WILD]
+            if not wild:
+                return named
+            hunts = [(wild[0], HUNT)]
+        keep = self.cards_to_keep(state, s, p, len(hand))
+        rest = [x for x in named if x[1] != HUNT and x[0] != hunts[0][0]]
         rest.sort(key=lambda x: (-vals[x[1]] * card_worth(setup, x[0]), x[0]))
-        play = hunts[:1] if hunts else []
+        play = hunts[:1]
         others = hunts[1:] + rest
         room = len(hand) - len(play) - keep
         play += others[:max(0, room)]
@@ -425,7 +431,7 @@ class GreedyAgent:
         mc = state.setup.rules["explore.move_cost"]
         free = state.free
         edisc = state.mods.edisc
-        best, best_score = None, 0.0
+        best, best_score = None, EXPLORE_MIN
         for k, d, b, cost in state.frontier():
             dk = dw[k]
             if dk >= INF:
@@ -725,9 +731,9 @@ class GreedyAgent:
 
 
 class OracleAgent(GreedyAgent):
-    """The same planner, but its commit reads every hand: it reveals a card of a low-value action
-    only when another hand can pair it for the group bonus, and chooses the fighter knowing who
-    holds a hunt card (an upper bound on what pre-coordination would be worth)."""
+    """The same planner, but its commit reads every hand (spec §6 "oracle": an upper bound on what
+    pre-coordination would be worth): the avatar hunt goes to the best-geared player who actually
+    holds a hunt card, and nobody holds hunt cards back for a fighter who has none."""
 
     name = "oracle"
 
@@ -736,16 +742,15 @@ class OracleAgent(GreedyAgent):
         vals = self.action_values(state, p)
         s = self.seat
         setup = state.setup
-        chosen = self.pick_cards(state, s, p, vals, list(state.hand[s]))
-        mine = dict(chosen)
-        others = [state.hand[x] for x in range(state.n) if x != s]
-        for a in set(mine.values()):
-            paired = any(setup.c_action[c] in (a, WILD) for h in others for c in h)
-            if not paired and vals[a] < 0.7 and len(mine) > 1:
-                for c in [c for c, x in mine.items() if x == a]:
-                    del mine[c]
-        if mine:
-            return (COMMIT, tuple(sorted(_canonical(setup, state.hand[s], list(mine.items())))))
+        act = setup.c_action
+        fighter = None
+        if vals[HUNT] >= 3.0:
+            holders = [x for x in range(state.n) if any(act[c] in (HUNT, WILD) for c in state.hand[x])]
+            if holders:
+                fighter = max(holders, key=lambda x: (x == p.fighter, state.equip_level(x), -x))
+        chosen = self.pick_cards(state, s, p, vals, list(state.hand[s]), fighter)
+        if chosen:
+            return (COMMIT, tuple(sorted(chosen)))
         return super().commit(state, rng)
 
 

@@ -38,7 +38,7 @@ class _Rows:
     def status(self, ok, key):
         return "pass" if ok else ("FAIL" if key in self.hard else "warn")
 
-    def prop(self, key, metric, k, m, lo, hi, what):
+    def prop(self, key, metric, k, m, lo, hi, what, games=None):
         if m == 0:
             self.judge.row(metric, self.n, "no data", _band(lo, hi), "info")
             return None
@@ -51,7 +51,7 @@ class _Rows:
         if not ok:
             self.judge.problem(f"expedition.{key}", f"spec §6 {metric.strip()}", f"{what} with {self.n} players is "
                                f"{shown}, outside {_band(lo, hi)}", self.severity(key), players=self.n,
-                               agent=self.agent, games=m)
+                               agent=self.agent, games=games or m)
         return p
 
     def value(self, key, metric, value, lo, hi, what, games, fmt="{:.3f}"):
@@ -113,7 +113,8 @@ def _judge_count(j: _Rows, band, setup, ref, recs) -> dict:
     by = band.get("top_tile_by_round", last)
     j.prop("top_tile_min", f"   {top} tile by round {by}",
            sum(r["top_tile_round"] is not None and r["top_tile_round"] <= by for r in ref), m,
-           band.get("top_tile_min"), None, f"share of games with a {top} tile placed by round {by}")
+           band.get("top_tile_min"), None, f"share of games with an {top} tile placed by round {by}" if top[:1] in "aeiou" else
+           f"share of games with a {top} tile placed by round {by}")
     # 4. resources: each type gathered and spent in most games
     gmin, smin = band.get("resource_gathered_min"), band.get("resource_spent_min")
     worst_g = min(range(len(res)), key=lambda x: sum(r["gained"][x] > 0 for r in ref))
@@ -144,7 +145,7 @@ def _judge_count(j: _Rows, band, setup, ref, recs) -> dict:
     total = sum(revealed) or 1
     worst_a = min(range(len(acts)), key=lambda a: revealed[a])
     j.prop("action_share_min", f"   least revealed action: {acts[worst_a]}", revealed[worst_a], total,
-           band.get("action_share_min"), None, f"{acts[worst_a]}'s share of revealed cards")
+           band.get("action_share_min"), None, f"{acts[worst_a]}'s share of revealed cards", games=m)
     out["action_share"] = {acts[a]: round(revealed[a] / total, 3) for a in range(len(acts))}
     ap_total = sum(r["ap_total"] for r in ref) or 1
     waste = sum(r["ap_waste"] for r in ref) / ap_total
@@ -152,14 +153,14 @@ def _judge_count(j: _Rows, band, setup, ref, recs) -> dict:
     j.value("ap_waste_max", "   AP wasted", waste, None, band.get("ap_waste_max"), "share of AP left unspent", m)
     res_n = sum(r["resolutions"] for r in ref) or 1
     j.prop("doubling_min", "   doubled resolutions", sum(r["doubled"] for r in ref), res_n, band.get("doubling_min"),
-           None, "share of action resolutions with the group bonus")
+           None, "share of action resolutions with the group bonus", games=m)
     # 7. map
     j.prop("pile_out_max", "   a biome pile ran out", sum(r["pile_out"] for r in ref), m, None,
            band.get("pile_out_max"), "share of games where a biome pile ran out")
     # 8. combat
     fw = band.get("fights_won") or {}
     j.prop("fights_won", "   regular fights won", sum(r["fights_won"] for r in ref), sum(r["fights"] for r in ref),
-           fw.get("min"), fw.get("max"), "share of regular fights won")
+           fw.get("min"), fw.get("max"), "share of regular fights won", games=m)
     hand_n = sum(r["fight_hand_n"] for r in ref)
     out["fight_hand_mean"] = sum(r["fight_hand_sum"] for r in ref) / hand_n if hand_n else None
     if hand_n:

@@ -474,8 +474,10 @@ class Rules:
                     self.finish("loss")
                     return
                 self.demon_hp = len(alive)
-                self.demon_str = max(self.avatar_strength(b) for b in alive) + \
-                    rules["final_battle.strength_per_extra_avatar"] * (len(alive) - 1)
+                extra = max(0, self.n - rules["players.min"])
+                self.demon_str = max(self.setup.boss_strength[b] for b in alive) + \
+                    rules["final_battle.strength_per_extra_avatar"] * (len(alive) - 1) + \
+                    rules["final_battle.strength_per_extra_player"] * extra
                 self.log.append(("demon", self.demon_hp, self.demon_str))
             if self.round_id + 1 > last + rules["final_battle.extra_rounds"]:
                 self.finish("loss")

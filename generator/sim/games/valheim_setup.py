@@ -74,7 +74,7 @@ RULE_KEYS = (
     "craft.equipment_tradeable", "bases.start_level", "bases.max_level", "bases.level_ups_per_base_per_round",
     "bases.double_level_up", "bases.auto_level_per_round", "round.end_trigger", "round.anti_stall_discard",
     "round.cycle_cap", "round.hand_kept_at_round_end", "round.played_to_discard", "final_battle.enabled",
-    "final_battle.hp", "final_battle.strength_base", "final_battle.strength_per_extra_avatar",
+    "final_battle.hp", "final_battle.strength_base", "final_battle.strength_per_extra_avatar", "final_battle.strength_per_extra_player",
     "final_battle.extra_rounds", "final_battle.skip_enemy_draw", "final_battle.skip_dungeon_distance",
     "raids.enabled", "raids.when", "raids.success", "raids.discard_on_fail", "inheritance.mode",
     "inheritance.carry_cost_ap", "base_level_gate.enabled", "base_level_gate.min_level", "tokens.supply",
