@@ -34,7 +34,7 @@ _NESTED = ("deck", "hand", "discard", "played", "s_tok", "piles", "mpiles", "equ
 
 class State(Rules):
     # ``memo`` is scratch space for agents (caches of their own reading); the rules never read it.
-    __slots__ = ("setup", "rng", "n", "outcome", "phase", "seat", "round_id", "cycle", "markers_left", "kept",
+    __slots__ = ("setup", "rng", "n", "people", "outcome", "phase", "seat", "round_id", "cycle", "markers_left", "kept",
                  "unlimited", "grid", "_dist", "mtier", "demon_hp", "demon_str", "fac", "mods", "act", "base", "ap",
                  "ap_start", "free", "walker", "yield_left", "trash_left", "reroll_left", "open_ctx", "fought",
                  "dungeon", "peeked", "dive_bonus", "pending", "redraw", "fighter", "leveled", "extra_left", "boss_bonus",
@@ -42,13 +42,15 @@ class State(Rules):
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
-        return TERMINAL if self.phase == P_OVER else self.seat
+        if self.phase == P_OVER:
+            return TERMINAL
+        return self.seat if self.people > 1 else 0  # solo (G1): one person runs both decks
 
     def is_terminal(self) -> bool:
         return self.phase == P_OVER
 
     def returns(self) -> list[float]:
-        return [1.0 if self.outcome == "win" else 0.0 if self.outcome is None else -1.0] * self.n
+        return [1.0 if self.outcome == "win" else 0.0 if self.outcome is None else -1.0] * self.people
 
     def legal_actions(self) -> list[tuple]:
         if self._legal is None:
@@ -109,7 +111,7 @@ def new_game(setup, players: int, rng) -> State:
     rules = setup.rules
     n = seats_for(setup, players)
     s = State.__new__(State)
-    s.setup, s.rng, s.n = setup, rng, n
+    s.setup, s.rng, s.n, s.people = setup, rng, n, players
     s.log, s.outcome, s._legal, s.memo = [], None, None, {}
     s.deck = [list(setup.sets[i]) for i in range(n)]
     for deck in s.deck:

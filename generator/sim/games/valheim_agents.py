@@ -303,7 +303,7 @@ class GreedyAgent:
         return vals
 
     def commit(self, state, rng):
-        s = self.seat
+        s = state.seat  # this agent's deck (solo: one person commits for both decks)
         p = plan_for(state)
         vals = self.action_values(state, p)
         fighter = p.fighter if vals[HUNT] >= 3.0 else None
@@ -740,7 +740,7 @@ class OracleAgent(GreedyAgent):
     def commit(self, state, rng):
         p = plan_for(state)
         vals = self.action_values(state, p)
-        s = self.seat
+        s = state.seat
         setup = state.setup
         act = setup.c_action
         fighter = None

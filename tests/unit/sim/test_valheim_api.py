@@ -1,0 +1,189 @@
+"""Valheim engine: the generic State contract (OpenSpiel's random_sim_test, RLCard's determinism
+test) on the shipped content — termination within the caps, a legal action in every non-terminal
+state, invariants (cards conserved, no negative resources), clones, determinism, worker counts."""
+import copy
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from generator.content import load_game
+from generator.sim.games import valheim as V
+from generator.sim.games import valheim_rules as R
+from generator.sim.rng import agent_rng, deal_rng
+from generator.sim.runner import play_game, run_games
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@lru_cache(maxsize=1)
+def _tables():
+    game = load_game(ROOT / "content" / "valheim")
+    return {k: v for k, v in game.tables.items() if k != "balance"}
+
+
+def vh_tables():
+    return copy.deepcopy(_tables())
+
+
+@pytest.fixture(scope="module")
+def vsetup():
+    return V.compile_setup(vh_tables())
+
+
+def _random_playout(setup, players, seed, index):
+    state = V.new_game(setup, players, deal_rng(seed, index))
+    rng = agent_rng(seed, index, 0)
+    steps, last_round = 0, state.round_id
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert legal, f"no legal action at step {steps}:\n{state}"
+        assert legal == sorted(legal)
+        action = legal[int(rng.random() * len(legal))]
+        assert state.is_legal(action)
+        state.apply_action(action)
+        steps += 1
+        assert steps < 20_000
+        if state.round_id != last_round:
+            last_round = state.round_id
+            assert V.check_invariants(state) == []
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_playouts_terminate_with_legal_actions_and_invariants(vsetup, players):
+    rules = vsetup.rules
+    for index in range(6):
+        state = _random_playout(vsetup, players, 1, index)
+        assert V.check_invariants(state) == []
+        assert state.outcome in ("win", "loss")
+        assert state.round_id <= rules["rounds"] + rules["final_battle.extra_rounds"]
+        cycles = [ev[2] for ev in state.log if ev[0] == "round_end"]
+        assert cycles and max(cycles) <= rules["round.cycle_cap"]
+        assert len(state.returns()) == players and state.current_player() < 0
+
+
+def test_solo_variant_runs_two_decks(vsetup):
+    state = V.new_game(vsetup, 1, deal_rng(0, 0))
+    assert state.n == 2
+    record, _ = play_game(V, vsetup, players=1, agent="greedy", seed=0, index=0, checked=True)
+    assert record["outcome"] in ("win", "loss"), record["error"] or record["violations"]
+
+
+def test_unsupported_player_count_is_refused(vsetup):
+    with pytest.raises(ValueError):
+        V.new_game(vsetup, 5, deal_rng(0, 0))
+
+
+def test_is_legal_agrees_with_the_list(vsetup):
+    rng = random.Random(3)
+    state = V.new_game(vsetup, 3, deal_rng(4, 0))
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        for probe in legal:
+            assert state.is_legal(probe), probe
+        for probe in _perturbed(legal, rng):
+            assert state.is_legal(probe) == (probe in legal), probe
+        state.apply_action(legal[int(rng.random() * len(legal))])
+
+
+def _perturbed(legal, rng):
+    out = [(99,), (), (R.DONE, 1)]
+    for a in legal[:6]:
+        if len(a) >= 2 and isinstance(a[1], int):
+            out.append((a[0], a[1] + 1) + a[2:])
+            out.append((a[0], -1) + a[2:])
+        if len(a) == 3 and isinstance(a[2], int):
+            out.append(a[:2] + (a[2] + 1,))
+        if a[0] == R.COMMIT and a[1]:
+            out.append((a[0], a[1][::-1]))
+            out.append((a[0], a[1][:-1] + ((a[1][-1][0], (a[1][-1][1] + 1) % 5),)))
+    return out
+
+
+def test_illegal_action_raises(vsetup):
+    state = V.new_game(vsetup, 2, deal_rng(0, 0))
+    with pytest.raises(V.IllegalActionError):
+        state.apply_action((R.TAKE, 0, 0))
+
+
+def test_clone_is_independent_and_replays_the_same_future(vsetup):
+    state = V.new_game(vsetup, 3, deal_rng(5, 0))
+    rng = random.Random(9)
+    for _ in range(80):
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.random() * len(legal))])
+    twin = state.clone()
+    snapshot = str(twin), list(twin.log), [list(h) for h in twin.hand], list(twin.pool)
+    future = []
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        action = legal[int(rng.random() * len(legal))]
+        future.append(action)
+        state.apply_action(action)
+    assert (str(twin), list(twin.log), [list(h) for h in twin.hand], list(twin.pool)) == snapshot
+    for action in future:
+        twin.apply_action(action)
+    assert twin.log == state.log
+
+
+@pytest.mark.parametrize("agent", ["greedy", "oracle"])
+def test_global_random_never_changes_a_game(vsetup, agent):
+    def play(pollute):
+        if pollute:
+            random.seed(12345)
+        state = V.new_game(vsetup, 3, deal_rng(7, 3))
+        agents = [V.AGENTS[agent](vsetup, s) for s in range(3)]
+        rngs = [agent_rng(7, 3, s) for s in range(3)]
+        while not state.is_terminal():
+            if pollute:
+                random.random()
+                random.shuffle([1, 2, 3])
+            seat = state.current_player()
+            state.apply_action(agents[seat].choose(state, rngs[seat]))
+        return state.log
+
+    assert play(False) == play(True)
+
+
+@pytest.mark.parametrize("agent", ["greedy", "oracle", "random"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_agents_only_choose_legal_actions(vsetup, agent, players):
+    for index in range(3):
+        record, state = play_game(V, vsetup, players=players, agent=agent, seed=2, index=index, checked=True)
+        assert record["outcome"] in ("win", "loss"), record["error"] or record["violations"]
+        assert record["violations"] == []
+        assert record["rounds"] <= vsetup.rules["rounds"] + vsetup.rules["final_battle.extra_rounds"]
+
+
+def test_results_do_not_depend_on_worker_count():
+    tables = vh_tables()
+    one = run_games(V, tables, players=3, games=10, seed=7, agent="greedy", workers=1)
+    two = run_games(V, tables, players=3, games=10, seed=7, agent="greedy", workers=2, chunk=3)
+    assert one == two
+    assert [r["index"] for r in one] == list(range(10))
+
+
+def test_a_game_is_the_same_alone_or_in_a_run(vsetup):
+    from generator.sim.runner import replay
+    run = run_games(V, vh_tables(), players=2, games=3, seed="s", agent="greedy", workers=1, start=5)
+    record, lines = replay(V, vsetup, players=2, agent="greedy", seed="s", index=6)
+    assert {k: v for k, v in record.items() if k not in ("checked", "multi")} == \
+        {k: v for k, v in run[1].items() if k not in ("checked", "multi")}
+    assert any(line.startswith("-- round 1") for line in lines)
+
+
+def test_record_has_the_keys_the_bands_read(vsetup):
+    record, _ = play_game(V, vsetup, players=3, agent="greedy", seed=0, index=1)
+    for key in ("outcome", "rounds", "stage_rounds", "cycles", "cap_rounds", "exposures", "uses", "avatars",
+                "avatars_in_time", "win_path", "top_met", "top_tile_round", "gained", "spent", "left",
+                "tiers_bought", "crafts", "revealed", "ap_total", "ap_waste", "resolutions", "doubled", "pile_out",
+                "fights", "fights_won", "fight_hand_sum", "fight_hand_n"):
+        assert key in record, key
+    assert set(record["uses"]) <= set(record["exposures"]) <= set(V.cards(vsetup))
+    assert len(record["gained"]) == len(vsetup.res)

@@ -1,0 +1,594 @@
+"""Valheim rules, one step at a time, on hand-built states (spec §3): AP, explore, gather, train,
+hunt, craft, round end, the final battle, the G2 anti-stall rule and the rules.yaml switches."""
+import copy
+import random
+
+import pytest
+
+from generator.errors import ProblemsError
+from generator.sim.games import valheim as V
+from generator.sim.games import valheim_rules as R
+
+from test_valheim_api import vh_tables
+
+
+class Dice:
+    """An rng whose first draws are the given d6 rolls, then a seeded stream."""
+
+    def __init__(self, *rolls, seed=0):
+        self.rolls = list(rolls)
+        self.rest = random.Random(seed)
+
+    def random(self):
+        if self.rolls:
+            return (self.rolls.pop(0) - 1) / 6 + 1e-9
+        return self.rest.random()
+
+    def getstate(self):
+        return self.rest.getstate()
+
+
+def setup_with(**switches):
+    tables = vh_tables()
+    for dotted, value in switches.items():
+        node = tables["rules"]
+        *path, last = dotted.split("__")
+        for key in path:
+            node = node[key]
+        node[last] = value
+    return V.compile_setup(tables)
+
+
+@pytest.fixture(scope="module")
+def S():
+    return V.compile_setup(vh_tables())
+
+
+def game(setup, players=2, seed=0):
+    return V.new_game(setup, players, random.Random(seed))
+
+
+def card(setup, card_id):
+    return [c for c, x in enumerate(setup.c_id) if x == card_id]
+
+
+def set_hand(state, s, card_ids):
+    """Put exactly these cards in seat s's hand (taken from its zones or the market), the rest to its deck."""
+    setup = state.setup
+    state.deck[s].extend(state.hand[s])
+    state.hand[s] = []
+    for cid in card_ids:
+        for zone in (state.deck[s], state.discard[s], state.row, *state.mpiles):
+            found = [c for c in zone if c >= 0 and setup.c_id[c] == cid]
+            if found:
+                c = found[0]
+                if zone is state.row:
+                    state.row[state.row.index(c)] = -1
+                else:
+                    zone.remove(c)
+                state.hand[s].append(c)
+                break
+        else:
+            raise AssertionError(f"no free {cid} for seat {s}")
+
+
+def commit_all(state, plays):
+    """Each seat reveals the named cards: plays = {seat: [(card id, action name), ...]}."""
+    setup = state.setup
+    while state.phase == R.P_COMMIT:
+        s = state.seat
+        chosen, used = [], set()
+        for cid, act in plays.get(s, []):
+            c = min(x for x in state.hand[s] if setup.c_id[x] == cid and x not in used)
+            used.add(c)
+            chosen.append((c, setup.actions.index(act)))
+        if chosen:
+            state.apply_action((R.COMMIT, tuple(sorted(chosen))))
+        else:
+            state.apply_action((R.REST, state.hand[s][0]))
+
+
+def events(state, kind):
+    return [ev for ev in state.log if ev[0] == kind]
+
+
+def place(state, tile_id, x, y, rot=0):
+    """Lay a tile from its pile at (x, y) (tests only: no edge is paid)."""
+    setup = state.setup
+    t = setup.t_id.index(tile_id)
+    for pile in state.piles:
+        if t in pile:
+            pile.remove(t)
+    state.grid[(x, y)] = len(state.s_tile)
+    state.s_tile.append(t)
+    state.s_pos.append((x, y))
+    state.s_rot.append(rot)
+    state.s_level.append(-1)
+    state.s_dives.append(0)
+    tok = [0] * len(setup.res)
+    for r, n in setup.t_res[t]:
+        state.supply[r] -= n
+        tok[r] += n
+    state.s_tok.append(tok)
+    state._dist = {}
+    return len(state.s_tile) - 1
+
+
+def red(action):
+    return f"act_red_{action}"
+
+
+def blue(action):
+    return f"act_blue_{action}"
+
+
+# ---- AP (3.5) -------------------------------------------------------------------------------------
+
+def test_ap_is_cards_doubled_by_two_players_plus_the_base_level(S):
+    st = game(S)
+    set_hand(st, 0, [red("explore"), red("explore"), red("gather"), red("craft"), red("craft")])
+    set_hand(st, 1, [blue("explore"), blue("train"), blue("train"), blue("craft"), blue("gather")])
+    commit_all(st, {0: [(red("explore"), "explore"), (red("explore"), "explore"), (red("gather"), "gather")],
+                    1: [(blue("explore"), "explore")]})
+    ap = events(st, "ap")
+    assert ap[0][1] == R.EXPLORE and ap[0][3] == 3 * 2 + 1 and ap[0][5] == 2   # n=3, p=2: x2, + level 1
+    st.apply_action((R.DONE,))
+    ap = events(st, "ap")
+    assert ap[1][1] == R.GATHER and ap[1][3] == 1 + 1                           # one player: x1
+    # G7: no train, hunt or craft card revealed: those actions are skipped, no base-level AP
+    st.apply_action((R.DONE,)) if st.phase == R.P_GATHER else None
+    assert [ev[1] for ev in events(st, "ap")] == [R.EXPLORE, R.GATHER]
+
+
+def test_market_card_effects_add_ap_and_count_as_two(S):
+    st = game(S)
+    set_hand(st, 0, ["mk_mid_sparring", red("train"), red("gather")])
+    set_hand(st, 1, [blue("gather")])
+    commit_all(st, {0: [("mk_mid_sparring", "train"), (red("gather"), "gather")], 1: [(blue("gather"), "gather")]})
+    st.apply_action((R.DONE,))  # gather
+    train = [ev for ev in events(st, "ap") if ev[1] == R.TRAIN][0]
+    assert train[4] == 2 and train[3] == 2 * 1 + 1   # card_weight 2, one player, + level 1
+
+
+# ---- explore (3.5.1) ------------------------------------------------------------------------------
+
+def test_opening_an_edge_pays_its_cost_and_lays_the_tile_facing_back(S):
+    st = game(S)
+    set_hand(st, 0, [red("explore"), red("explore")])
+    set_hand(st, 1, [blue("explore")])
+    forest = S.biomes.index("forest")
+    top = S.t_id.index("forest_01")
+    st.piles[forest].remove(top)
+    st.piles[forest].append(top)  # the top of the pile
+    commit_all(st, {0: [(red("explore"), "explore"), (red("explore"), "explore")], 1: [(blue("explore"), "explore")]})
+    assert st.ap == 7
+    st.apply_action((R.OPEN, 0))  # north: the start tile prints N3 toward forest
+    assert st.ap == 4
+    k = st.grid[(0, 1)]
+    assert S.t_id[st.s_tile[k]] == "forest_01" and st.walker == k
+    # its blank entry edge (printed s) faces the tile it was opened from (south)
+    assert (2 + st.s_rot[k]) % 4 == 2
+    assert st.s_tok[k][S.res.index("wood")] == 2
+    st.apply_action((R.MOVE, 0))  # back onto the start tile: 1 AP
+    assert st.ap == 3 and st.walker == 0
+    with pytest.raises(V.IllegalActionError):
+        st.apply_action((R.OPEN, 1))  # east: E4 > 3 AP left
+
+
+def test_an_edge_above_the_ap_left_is_refused(S):
+    st = game(S)
+    set_hand(st, 0, [red("explore")])
+    set_hand(st, 1, [blue("gather")])
+    commit_all(st, {0: [(red("explore"), "explore")], 1: [(blue("gather"), "gather")]})
+    assert st.ap == 2
+    assert (R.OPEN, 1) not in st.legal_actions()   # E4
+    assert (R.OPEN, 3) in st.legal_actions()       # W2
+    with pytest.raises(V.IllegalActionError):
+        st.apply_action((R.OPEN, 1))
+
+
+# ---- gather (3.5.2) -------------------------------------------------------------------------------
+
+def test_gathering_costs_steps_plus_one_and_the_cart_discounts_it(S):
+    st = game(S)
+    k = place(st, "grass_02", 1, 0)          # stone 2, one step east of the base
+    set_hand(st, 0, [red("gather"), red("gather")])
+    set_hand(st, 1, [blue("gather")])
+    commit_all(st, {0: [(red("gather"), "gather"), (red("gather"), "gather")], 1: [(blue("gather"), "gather")]})
+    stone = S.res.index("stone")
+    assert st.ap == 7
+    st.apply_action((R.TAKE, k, stone))
+    assert st.ap == 5 and st.pool[stone] == 1
+    st.apply_action((R.TAKE, 0, stone))
+    assert st.ap == 4 and st.pool[stone] == 2
+    cart = S.r_id.index("cr_cart")
+    st.fac.add(*S.r_effect[cart][0])
+    st.mods.add(*S.r_effect[cart][0])
+    st.apply_action((R.TAKE, k, stone))
+    assert st.ap == 3  # max(1, 1 + 1 - 1)
+    assert V.check_invariants(st) == []
+
+
+# ---- train (3.5.3) --------------------------------------------------------------------------------
+
+def test_buying_goes_to_a_train_revealer_and_removing_costs_one_ap(S):
+    st = game(S)
+    set_hand(st, 0, [red("train"), red("train")])
+    set_hand(st, 1, [blue("train")])
+    st.discard[1].append(st.deck[1].pop())
+    commit_all(st, {0: [(red("train"), "train"), (red("train"), "train")], 1: [(blue("train"), "train")]})
+    assert st.ap == 7
+    c = st.row[0]
+    cost = S.c_cost[c]
+    st.apply_action((R.BUY, 0, 1))
+    assert c in st.discard[1] and st.ap == 7 - cost and st.row[0] != c
+    gone = st.discard[1][0]
+    st.apply_action((R.TRASH, 1, gone))
+    assert gone in st.exiled and gone not in st.discard[1] and st.ap == 7 - cost - 1
+    assert V.check_invariants(st) == []
+
+
+def test_trash_effect_makes_a_removal_free(S):
+    st = game(S)
+    set_hand(st, 0, ["mk_early_tidying"])
+    set_hand(st, 1, [blue("gather")])
+    st.discard[0].append(st.deck[0].pop())
+    commit_all(st, {0: [("mk_early_tidying", "train")], 1: [(blue("gather"), "gather")]})
+    st.apply_action((R.DONE,))  # gather
+    ap = st.ap
+    st.apply_action((R.TRASH, 0, st.discard[0][0]))
+    assert st.ap == ap
+
+
+# ---- hunt (3.5.4) ---------------------------------------------------------------------------------
+
+def _hunt_state(S, hand0=4, rolls=(), enemies=(), players=2, **kw):
+    st = game(S, players)
+    d = place(st, "grass_04", 1, 0)          # a grassland dungeon next to the base
+    set_hand(st, 0, [red("hunt")] + [red("gather")] * 3 + [red("craft")] * (hand0 - 3))
+    set_hand(st, 1, [blue("hunt"), blue("explore")])
+    top = []
+    for cid in enemies:                      # the first listed is drawn first
+        e = next(e for e in st.edeck if S.e_id[e] == cid and e not in top)
+        top.append(e)
+    st.edeck = [e for e in st.edeck if e not in top] + top[::-1]
+    st.rng = Dice(*rolls)
+    return st, d
+
+
+def test_each_ap_left_after_the_walk_is_one_fight_and_a_win_yields_a_magic_stone(S):
+    st, d = _hunt_state(S, rolls=(6, 1), enemies=("en_horned_bear", "en_grey_wolf"))
+    commit_all(st, {0: [(red("hunt"), "hunt")], 1: [(blue("explore"), "explore")]})
+    st.apply_action((R.DONE,))                # explore
+    assert st.act == R.HUNT and st.ap == 2     # 1 card + level 1
+    st.apply_action((R.DUNGEON, d))            # 1 step
+    fights = events(st, "fight")
+    assert len(fights) == 1
+    s, kind, e, strength, power, roll, win, hand = fights[0][1:9]
+    assert kind == "enemy" and S.e_id[e] == "en_horned_bear" and strength == 6   # round 1: r+5
+    assert hand == 4 and power == 4 and roll == 6 and win                         # hand 4 + no gear + 6
+    assert st.pool[S.res.index("magic_stone")] == 1
+
+
+def test_fighters_alternate_and_a_loss_only_wastes_the_ap(S):
+    st, d = _hunt_state(S, rolls=(1, 1, 1, 1),
+                        enemies=("en_horned_bear", "en_horned_bear", "en_rubble_giant", "en_rubble_giant"))
+    commit_all(st, {0: [(red("hunt"), "hunt")], 1: [(blue("hunt"), "hunt")]})
+    assert st.ap == 2 * 2 + 1
+    st.apply_action((R.DUNGEON, d))            # 1 step: 4 fights
+    assert st.phase == R.P_FIGHTER and st.legal_actions() == [(R.FIGHTER, 0), (R.FIGHTER, 1)]
+    st.apply_action((R.FIGHTER, 1))            # then P1 must wait until P1 has fought: P1 fights next
+    assert [f[1] for f in events(st, "fight")] == [1, 0]
+    assert st.phase == R.P_FIGHTER             # everyone fought once: free choice again
+    st.apply_action((R.FIGHTER, 0))
+    fights = events(st, "fight")
+    assert [f[1] for f in fights] == [1, 0, 0, 1]
+    assert not any(f[7] for f in fights) and st.pool[S.res.index("magic_stone")] == 0
+
+
+def test_boss_appears_brings_the_dungeons_avatar_and_a_failed_fight_draws_again(S):
+    st, d = _hunt_state(S, rolls=(1, 6), enemies=("en_boss_appears", "en_fang_hare"))
+    commit_all(st, {0: [(red("hunt"), "hunt")], 1: [(blue("explore"), "explore")]})
+    st.apply_action((R.DONE,))
+    st.apply_action((R.DUNGEON, d))            # 2 AP - 1 step = 1 fight
+    fights = events(st, "fight")
+    grass = S.biomes.index("grassland")
+    assert fights[0][2] == "boss" and fights[0][9] == grass and not fights[0][7]
+    assert fights[0][4] == S.boss_strength[grass]
+    # the failed avatar fight did not use the AP: the redraw is fought with it
+    assert len(fights) == 2 and fights[1][2] == "enemy" and fights[1][7]
+
+
+def test_a_defeated_avatar_is_skipped_and_beating_the_last_wins_at_once(S):
+    st, d = _hunt_state(S, rolls=(6,), enemies=("en_boss_appears", "en_fang_hare"))
+    grass = S.biomes.index("grassland")
+    st.defeated = [True] * len(S.biomes)
+    st.defeated[grass] = False
+    commit_all(st, {0: [(red("hunt"), "hunt")], 1: [(blue("explore"), "explore")]})
+    st.apply_action((R.DONE,))
+    st.apply_action((R.DUNGEON, d))
+    assert st.is_terminal() and st.outcome == "win"
+    assert events(st, "avatar")[0][1] == grass
+    st2, d2 = _hunt_state(S, rolls=(6,), enemies=("en_boss_appears", "en_fang_hare"))
+    st2.defeated[grass] = True
+    commit_all(st2, {0: [(red("hunt"), "hunt")], 1: [(blue("explore"), "explore")]})
+    st2.apply_action((R.DONE,))
+    st2.apply_action((R.DUNGEON, d2))
+    assert events(st2, "no_boss") and events(st2, "fight")[0][2] == "enemy"
+
+
+def test_boss_fail_consumes_ap_switch():
+    su = setup_with(hunt__boss_fail="consumes_ap")
+    st, d = _hunt_state(su, rolls=(1, 6), enemies=("en_boss_appears", "en_fang_hare"))
+    commit_all(st, {0: [(red("hunt"), "hunt")], 1: [(blue("explore"), "explore")]})
+    st.apply_action((R.DONE,))
+    st.apply_action((R.DUNGEON, d))
+    assert len(events(st, "fight")) == 1
+
+
+def test_dive_counter_switch_raises_strength_per_earlier_dive():
+    su = setup_with(hunt__dungeon_dive_counter=2)
+    st, d = _hunt_state(su, rolls=(6, 6), enemies=("en_fang_hare", "en_fang_hare"))
+    st.s_dives[d] = 1
+    commit_all(st, {0: [(red("hunt"), "hunt")], 1: [(blue("explore"), "explore")]})
+    st.apply_action((R.DONE,))
+    st.apply_action((R.DUNGEON, d))
+    assert events(st, "fight")[0][4] == 3 + 2
+
+
+def test_equipment_and_power_effects_add_to_power(S):
+    st, d = _hunt_state(S, rolls=(1,), enemies=("en_fang_hare",))
+    st.equip[0][0] = S.r_id.index("cr_iron_sword")
+    sling = [c for c in card(S, "mk_early_sling")]
+    st.mpiles[0] = [c for c in st.mpiles[0] if c not in sling]
+    st.row = [c if c not in sling else -1 for c in st.row]
+    st.hand[0].append(sling[0])
+    commit_all(st, {0: [(red("hunt"), "hunt"), ("mk_early_sling", "hunt")], 1: [(blue("explore"), "explore")]})
+    st.apply_action((R.DONE,))
+    st.apply_action((R.DUNGEON, d))
+    f = events(st, "fight")[0]
+    assert f[5] == 4 + 3 + 1   # hand 4 + iron sword 3 + sling 1
+
+
+# ---- craft (3.5.5) --------------------------------------------------------------------------------
+
+def test_new_base_costs_steps_and_a_stone_and_starts_at_level_zero(S):
+    st = game(S)
+    k = place(st, "grass_02", 1, 0)
+    k2 = place(st, "grass_06", 2, 0)
+    stone = S.res.index("stone")
+    st.supply[stone] -= 3
+    st.pool[stone] = 3
+    set_hand(st, 0, [red("craft"), red("craft")])
+    set_hand(st, 1, [blue("craft")])
+    commit_all(st, {0: [(red("craft"), "craft"), (red("craft"), "craft")], 1: [(blue("craft"), "craft")]})
+    assert st.ap == 7
+    st.apply_action((R.NEWBASE, k2))
+    assert st.s_level[k2] == 0 and st.ap == 5 and st.pool[stone] == 2
+    spear = S.r_id.index("cr_stone_spear")
+    st.apply_action((R.MAKE, spear, 1))
+    assert st.equip[1][0] == spear and st.pool[stone] == 0
+    assert events(st, "make")[0][3] == 1 and events(st, "waste")[-1][1:] == (R.CRAFT, 4)  # nothing left to afford
+    assert st.r_left[spear] == S.r_copies[spear] - 1
+    assert V.check_invariants(st) == []
+    del k
+
+
+def test_replaced_equipment_returns_to_the_display_and_facilities_apply_to_all(S):
+    st = game(S)
+    for name, n in (("wood", 3), ("copper", 2)):
+        r = S.res.index(name)
+        st.supply[r] -= n
+        st.pool[r] = n
+    spear, sword, bench = (S.r_id.index(x) for x in ("cr_stone_spear", "cr_copper_sword", "cr_workbench"))
+    st.equip[0][0] = spear
+    st.r_left[spear] -= 1
+    set_hand(st, 0, [red("craft"), red("craft")])
+    set_hand(st, 1, [blue("craft")])
+    commit_all(st, {0: [(red("craft"), "craft"), (red("craft"), "craft")], 1: [(blue("craft"), "craft")]})
+    st.apply_action((R.MAKE, sword, 0))
+    assert st.equip[0][0] == sword and st.r_left[spear] == S.r_copies[spear]
+    st.apply_action((R.MAKE, bench, -1))
+    assert bench in st.facilities and st.fac.extra_ap[R.CRAFT] == 1
+    assert V.check_invariants(st) == []
+
+
+# ---- round end (3.4, 3.6) -------------------------------------------------------------------------
+
+def test_the_round_ends_when_the_last_marker_is_taken_and_hands_are_kept(S):
+    st = game(S)
+    rng = random.Random(1)
+    agents = [V.AGENTS["greedy"](S, s) for s in range(2)]
+    while st.round_id == 1:
+        st.apply_action(agents[st.current_player()].choose(st, rng))
+    markers = events(st, "marker")
+    assert [m[2] for m in markers[:2]] == [1, 0]
+    end = events(st, "round_end")[0]
+    assert end[1] == 1 and end[2] >= 2        # 10 cards, hand 5: at least two cycles
+    assert st.markers_left == 2 and not any(st.marker)
+    assert all(not d for d in st.discard)
+    assert V.check_invariants(st) == []
+
+
+def test_a_base_levels_once_per_round_paying_the_table(S):
+    st = game(S)
+    st.leveled, st.extra_left = {}, 0
+    wood, copper = S.res.index("wood"), S.res.index("copper")
+    for r in (wood, copper):
+        st.supply[r] -= 2
+        st.pool[r] = 2
+    st.phase = R.P_LEVEL
+    assert st.level_options() == [0]
+    st.apply_action((R.LEVEL, 0))              # 1 -> 2: wood 1, copper 1
+    assert st.s_level[0] == 2 and st.pool[wood] == 1 and st.pool[copper] == 1
+    assert st.phase != R.P_LEVEL or (R.LEVEL, 0) not in st.legal_actions()
+
+
+def test_double_level_up_switch_lets_a_base_level_twice_paying_double():
+    su = setup_with(bases__double_level_up=True)
+    st = game(su)
+    st.leveled, st.extra_left = {0: 1}, 0
+    st.s_level[0] = 2
+    for name in ("wood", "clay", "copper"):
+        r = su.res.index(name)
+        st.supply[r] -= 2
+        st.pool[r] = 2
+    cost, kind = st.level_cost(0)
+    assert kind == 2 and sorted(cost) == sorted((r, 2) for r, _ in su.level_cost[2])
+
+
+def test_auto_level_switch_raises_every_base_for_free():
+    su = setup_with(bases__auto_level_per_round=True)
+    st = game(su)
+    st.end_round()
+    assert st.s_level[0] == su.start_level + 1 and events(st, "level")[0][3] == 0
+
+
+def test_cycle_cap_ends_the_round(S):
+    st = game(S)
+    st.cycle = S.rules["round.cycle_cap"] - 1
+    set_hand(st, 0, [red("explore")])
+    set_hand(st, 1, [blue("explore")])
+    commit_all(st, {0: [(red("explore"), "explore")], 1: [(blue("explore"), "explore")]})
+    st.apply_action((R.DONE,))
+    assert events(st, "cap") and events(st, "round_end")[0][2] == S.rules["round.cycle_cap"]
+
+
+def test_committing_nothing_means_resting_when_the_anti_stall_rule_is_on(S):
+    st = game(S)
+    legal = st.legal_actions()
+    assert (R.COMMIT, ()) not in legal and any(a[0] == R.REST for a in legal)
+    c = st.hand[0][0]
+    st.apply_action((R.REST, c))
+    assert c in st.discard[0] and c not in st.hand[0]
+    off = setup_with(round__anti_stall_discard=0)
+    st2 = game(off)
+    assert (R.COMMIT, ()) in st2.legal_actions()
+
+
+# ---- final battle (3.7) ---------------------------------------------------------------------------
+
+def _to_final(setup, players=2, alive=("mountain", "inferno")):
+    st = game(setup, players)
+    for b, name in enumerate(setup.biomes):
+        st.defeated[b] = name not in alive
+    st.round_id = setup.rules["rounds"]
+    st.next_round()
+    return st
+
+
+def test_survivors_merge_into_the_demon_lord(S):
+    st = _to_final(S)
+    rules = S.rules
+    strength = {S.biomes[b]: s for b, s in enumerate(S.boss_strength)}
+    assert st.demon_hp == 2 and st.round_id == rules["rounds"] + 1
+    assert st.demon_str == max(strength["mountain"], strength["inferno"]) + rules["final_battle.strength_per_extra_avatar"]
+    st4 = _to_final(S, 4)
+    assert st4.demon_str == st.demon_str + 2 * rules["final_battle.strength_per_extra_player"]
+
+
+def test_final_round_hunts_fight_the_demon_directly_and_hp_zero_wins(S):
+    st = _to_final(S, alive=("inferno",))
+    st.demon_str = 1
+    set_hand(st, 0, [red("hunt")])
+    set_hand(st, 1, [blue("explore")])
+    commit_all(st, {0: [(red("hunt"), "hunt")], 1: [(blue("explore"), "explore")]})
+    st.apply_action((R.DONE,))
+    assert st.outcome == "win" and events(st, "fight")[0][2] == "demon"
+
+
+def test_the_demon_lord_surviving_the_last_round_loses(S):
+    st = _to_final(S)
+    st.next_round()
+    assert st.outcome == "loss"
+    off = setup_with(final_battle__enabled=False)
+    st2 = game(off)
+    st2.round_id = off.rules["rounds"]
+    st2.next_round()
+    assert st2.outcome == "loss" and st2.demon_hp is None
+
+
+# ---- variants ---------------------------------------------------------------------------------
+
+def test_raids_switch_cuts_hands_when_nobody_repels_it():
+    su = setup_with(raids__enabled=True)
+    st = game(su)
+    st.round_id = 3                           # horned bear: strength 8 > hand 5 + 1
+    st.rng = Dice(1, 1)
+    e = next(e for e in st.edeck if su.e_id[e] == "en_horned_bear")
+    st.edeck.remove(e)
+    st.edeck.append(e)
+    st.end_round()
+    raid = events(st, "raid")[0]
+    cut = events(st, "raid_discard")
+    assert not raid[3] and [ev[1] for ev in cut] == [0, 0, 1, 1][:2 * su.rules["raids.discard_on_fail"]]
+    assert V.check_invariants(st) == []
+
+
+def test_carry_by_train_drops_unkept_market_cards_at_round_end():
+    su = setup_with(inheritance__mode="carry_by_train")
+    st = game(su)
+    a, b = st.mpiles[0].pop(), st.mpiles[0].pop()
+    st.discard[0] += [a, b]
+    st.kept = {a}
+    st.end_round()
+    assert a in st.deck[0] and b in st.exiled and V.check_invariants(st) == []
+
+
+def test_base_level_gate_switch_blocks_gathering_far_biomes():
+    su = setup_with(base_level_gate__enabled=True)
+    st = game(su)
+    k = place(st, "swamp_01", 1, 0)
+    set_hand(st, 0, [red("gather")])
+    set_hand(st, 1, [blue("gather")])
+    commit_all(st, {0: [(red("gather"), "gather")], 1: [(blue("gather"), "gather")]})
+    assert not any(a[0] == R.TAKE and a[1] == k for a in st.legal_actions())
+
+
+# ---- content -> engine --------------------------------------------------------------------------
+
+def test_unknown_op_is_a_located_problem():
+    tables = vh_tables()
+    tables["market_mid"][0]["effect"] = [{"op": "teleport", "n": 1}]
+    with pytest.raises(ProblemsError) as err:
+        V.compile_setup(tables, lambda record: None)
+    assert any("teleport" in p.message and p.field.endswith(".op") for p in err.value.problems)
+
+
+def test_unsupported_switch_is_a_located_problem():
+    tables = vh_tables()
+    tables["rules"]["market"]["contains_crafts"] = True
+    with pytest.raises(ProblemsError) as err:
+        V.compile_setup(tables)
+    assert any(p.field == "market.contains_crafts" for p in err.value.problems)
+
+
+def test_numbers_come_from_the_tables():
+    tables = vh_tables()
+    for boss in tables["bosses"]:
+        boss["strength"] += 6
+    tables["rules"]["deck"]["hand_size"] = 4
+    for step in tables["base_levels"]:
+        if step["from"] == 1:
+            step["cost"] = {"flax": 3}
+    su = V.compile_setup(tables)
+    base = V.compile_setup(vh_tables())
+    assert su.boss_strength == [s + 6 for s in base.boss_strength]
+    assert su.level_cost[1] == ((su.res.index("flax"), 3),)
+    st = game(su)
+    assert all(len(h) == 4 for h in st.hand)
+
+
+def test_static_checks_find_an_unreachable_avatar_and_a_missing_dungeon():
+    tables = vh_tables()
+    for boss in tables["bosses"]:
+        boss["strength"] = 40 if boss["biome"] == "inferno" else boss["strength"]
+    for tile in tables["map_tiles"]:
+        if tile["biome"] == "swamp":
+            tile["dungeon"] = False
+    su = V.compile_setup(tables)
+    found = V.static_checks(su, 3)
+    assert any("swamp has no dungeon" in m for m in found)
+    assert any("boss_inferno" in m and "out of reach" in m for m in found)
+    assert V.static_checks(V.compile_setup(vh_tables()), 3) == []
+    copy.deepcopy(found)

@@ -1,0 +1,87 @@
+"""The Valheim balance verdict through the shared machinery: a sabotaged copy fails naming the band
+(fast, small samples); the shipped content passes ``pnp validate`` and the sabotaged copy exits 1
+(slow: full sequential sampling)."""
+import copy
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import yaml
+
+from generator.sim import verdict
+
+from test_valheim_api import ROOT, vh_tables
+
+BALANCE = ROOT / "content" / "valheim" / "balance.yaml"
+
+
+def small_balance(**over):
+    config = yaml.safe_load(BALANCE.read_text(encoding="utf-8"))
+    config.update({"players": [3], "sampling": {"looks": [40, 80], "z_interim": 2.576, "z_final": 1.96},
+                   "integrity": {"random_games": 20}, "controls": {"oracle": 10}})
+    config.update(over)
+    return config
+
+
+def game_dir(tmp_path, tables, balance):
+    root = tmp_path / "valheim"
+    root.mkdir()
+    (root / "balance.yaml").write_text(yaml.safe_dump(balance, sort_keys=False), encoding="utf-8")
+    (root / "game.yaml").write_text("title: test\n", encoding="utf-8")
+    return SimpleNamespace(id="valheim", root=root, tables=tables, where=lambda r: None)
+
+
+def sabotaged(tables):
+    twin = copy.deepcopy(tables)
+    for boss in twin["bosses"]:
+        boss["strength"] += 6
+    return twin
+
+
+def test_sabotaged_bosses_fail_naming_the_win_rate_band(tmp_path):
+    game = game_dir(tmp_path, sabotaged(vh_tables()), small_balance())
+    result = verdict.check_balance(game, workers=1, write_report=False)
+    assert not result.passed
+    m1 = [p for p in result.problems if p.field == "win_rate" and p.severity == "error"]
+    assert m1 and "M1 win rate" in m1[0].message and "outside the band [0.35, 0.75]" in m1[0].message
+    line = next(i for i, text in enumerate((game.root / "balance.yaml").read_text().splitlines(), 1)
+                if text.startswith("win_rate:"))
+    assert m1[0].location.line == line and m1[0].location.path.endswith("balance.yaml")
+    assert "spec §6" in result.table or "avatars" in result.table   # the engine's own bands are judged too
+
+
+def test_engine_bands_are_rows_and_hard_ones_fail(tmp_path):
+    config = small_balance(expedition={**small_balance()["expedition"], "hard": ["cycles_p95_max"],
+                                       "cycles_p95_max": 1})
+    game = game_dir(tmp_path, vh_tables(), config)
+    result = verdict.check_balance(game, workers=1, write_report=False)
+    hard = [p for p in result.problems if p.field == "expedition.cycles_p95_max"]
+    assert hard and hard[0].severity == "error" and not result.passed
+    soft = [p for p in result.problems if p.field.startswith("expedition.") and p.field != "expedition.cycles_p95_max"]
+    assert all(p.severity == "warning" for p in soft)
+    assert "cycles per round p95" in result.table and "M8 resources obtainable and spent" in result.table
+
+
+@pytest.mark.slow
+def test_shipped_content_passes_pnp_validate():
+    proc = subprocess.run([sys.executable, "-m", "generator", "validate", "valheim", "--workers", "2"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+
+
+@pytest.mark.slow
+def test_sabotaged_copy_exits_1_naming_the_band(tmp_path):
+    root = tmp_path / "content" / "valheim"
+    shutil.copytree(ROOT / "content" / "valheim", root)
+    bosses = root / "bosses.yaml"
+    data = yaml.safe_load(bosses.read_text(encoding="utf-8"))
+    for boss in data:
+        boss["strength"] += 6
+    bosses.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "generator", "validate", str(root), "--workers", "2"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 1
+    assert "win_rate" in proc.stdout + proc.stderr and "M1 win rate" in proc.stdout + proc.stderr
