@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .export.errata import errata_pdf
+from .export.faces import FaceHasher
 from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_json, read_lock
 from .outputs import write_atomic
 from .profiles import load_profile
@@ -48,6 +49,7 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
             if not verdict.passed:
                 return result
     old_lock = read_lock(changed_since) if changed_since else None
+    hasher = FaceHasher(cards).watch()  # the lock's hashes are taken while faces are painted
     pdf = render_print_pdf(cards, loaded.profile, title=game.title, proof=proof)
     for faces in cards.faces:
         faces.check_all()  # faces no page showed are checked too
@@ -61,7 +63,7 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
         result.written.extend(build_rulebook(path, out_dir, problems=result.problems))
     suffix = "-proof" if proof else ""
     result.written.append(write_atomic(Path(out_dir) / f"print-{loaded.paper_name}{suffix}.pdf", pdf))
-    lock = compute_lock(cards)
+    lock = compute_lock(cards, hasher)
     if old_lock is not None:
         diff = diff_locks(old_lock, lock)
         errata = errata_pdf(cards, loaded.profile, diff, title=game.title, since=str(changed_since))

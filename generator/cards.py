@@ -35,6 +35,9 @@ class _LazyOps:
         self.size, self.make, self.problems, self.cache_size = size, make, problems, cache_size
         self._cache: OrderedDict = OrderedDict()
         self._checked: set = set()
+        # Called with (index, ops) the first time a face is made, so a consumer (the print
+        # lock's hashes) can use the ops while they exist instead of making them again.
+        self.observers: list = []
 
     def __len__(self) -> int:
         return self.size
@@ -48,6 +51,8 @@ class _LazyOps:
             if index not in self._checked:
                 self._checked.add(index)
                 self.problems.extend(found)
+                for observe in self.observers:
+                    observe(index, ops)
             self._cache[index] = ops
             if len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
@@ -61,9 +66,11 @@ class _LazyOps:
                 self.make_and_check(index)
 
     def make_and_check(self, index: int) -> None:
-        _ops, found = self.make(index)
+        ops, found = self.make(index)
         self._checked.add(index)
         self.problems.extend(found)
+        for observe in self.observers:
+            observe(index, ops)
 
 
 @dataclass

@@ -79,11 +79,48 @@ def _dumps(value) -> bytes:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")
 
 
+def _r(value: float) -> float:
+    return round(value, 4) + 0.0  # -0.0 -> 0.0
+
+
+def _op_form(op, files: FileHashes, icons: set, images: set):
+    """A compact, order-stable form of one op (a hot path: every face of every build)."""
+    payload = op.payload
+    if op.kind == "image":
+        payload = files(payload)
+        images.add(payload)
+    elif op.kind == "icon":
+        icons.add(payload)
+    elif op.kind == "text":
+        lines = []
+        for line in payload.lines:
+            runs = []
+            for run in line.runs:
+                if run.kind == "icon":
+                    icons.add(run.name)
+                    runs.append(("i", run.name, _r(run.x), _r(run.icon_size), _r(run.icon_bottom)))
+                else:
+                    runs.append(("t", run.text, run.bold, _r(run.x)))
+            lines.append((_r(line.baseline_y), _r(line.x), runs))
+        payload = (_r(payload.size), lines)
+    elif op.kind == "path":
+        segments, viewbox = payload
+        payload = ([tuple(_r(v) if isinstance(v, float) else v for v in seg) for seg in segments],
+                   [_r(v) for v in viewbox])
+    elif isinstance(payload, (list, tuple)):
+        payload = [[_r(v) for v in point] if isinstance(point, (list, tuple)) else _r(point) for point in payload]
+    style = sorted((k, _r(v) if isinstance(v, float) else v) for k, v in op.style.items())
+    children = [_op_form(child, files, icons, images) for child in op.children]
+    return (op.kind, op.id, _r(op.x), _r(op.y), _r(op.w), _r(op.h), style, payload, _r(op.rotate),
+            _r(op.opacity), children)
+
+
 def ops_digest(ops, files: FileHashes, icon_set=None) -> tuple[str, str]:
     """``(ops hash, assets hash)`` of one face's ops; assets = images and icon definitions used."""
     icons: set = set()
-    form = canonical(ops or [], files, icons)
-    images = sorted(_image_hashes(form))
+    image_set: set = set()
+    form = [_op_form(op, files, icons, image_set) for op in ops or []]
+    images = sorted(image_set)
     definitions = {}
     if icon_set is not None:
         for name in sorted(icons):

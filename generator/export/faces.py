@@ -60,6 +60,7 @@ class FaceHasher:
         self.files = FileHashes()
         self.loader = LayoutLoader(layout_search_path(cards.game.root))
         self._layout: dict = {}
+        self._seen: dict = {}  # (faces, side, index) -> (ops hash, assets hash)
         fonts = cards.fonts
         self.fonts = combine(regular=self.files(fonts.regular_path),
                              bold=self.files(fonts.bold_path) if fonts.bold_path else None)
@@ -75,13 +76,31 @@ class FaceHasher:
             self._layout[name] = combine(files=[self.files(f) for f in files])
         return self._layout[name]
 
+    def watch(self) -> "FaceHasher":
+        """Hash every face as it is first made (e.g. while the print file is painted), so the
+        lock does not instantiate the whole deck a second time."""
+        for faces in self.cards.faces:
+            faces.fronts.observers.append(self._observer(faces, "front"))
+            if faces.backs is not None:
+                faces.backs.observers.append(self._observer(faces, "back"))
+        return self
+
+    def _observer(self, faces, side):
+        def observe(index, ops):
+            self._seen[(id(faces), side, index)] = ops_digest(ops, self.files, self.cards.icons)
+        return observe
+
     def parts(self, faces, side: str, record: int) -> dict | None:
         """The hashed inputs of one face: record, layout, assets, ops (None if there is no face)."""
         component = faces.component
-        ops = faces.fronts[record] if side == "front" else faces.back_for(record)
-        if ops is None:
+        if side == "back" and faces.backs is None:
             return None
-        ops_hash, assets = ops_digest(ops, self.files, self.cards.icons)
+        slot = record if side == "front" or component.back_per_card else 0
+        digests = self._seen.get((id(faces), side, slot))
+        if digests is None:
+            ops = faces.fronts[record] if side == "front" else faces.back_for(record)
+            digests = ops_digest(ops, self.files, self.cards.icons)
+        ops_hash, assets = digests
         # a back is what it draws (its ops read the record where the back shows card data);
         # the record's own data belongs to the front, so editing a card's text flags its front only
         return {

@@ -24,10 +24,10 @@ FORMAT = 1
 PARTS = ("record", "layout", "assets", "ops")
 
 
-def compute_lock(cards) -> dict:
+def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
     game = cards.game
     lang = game.meta.get("lang", "ja")
-    hasher = FaceHasher(cards)
+    hasher = hasher or FaceHasher(cards)
     entries = {}
     for faces in cards.faces:
         component = faces.component

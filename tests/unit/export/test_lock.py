@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.layout.instantiate import Op
+
 from generator.export.digest import FileHashes, canonical, ops_digest
 from generator.export.errata import errata_cards
 from generator.export.lock import compute_lock, diff_locks, read_lock
@@ -98,12 +100,12 @@ def test_images_count_by_content_not_by_path(tmp_path):
     files = FileHashes()
     art = tmp_path / "a.png"
     art.write_bytes(b"one")
-    first = ops_digest([{"img": art}], files)
+    first = ops_digest([Op("image", 0.0, 0.0, 1.0, 1.0, payload=art)], files)
     art2 = tmp_path / "b.png"
     art2.write_bytes(b"one")
-    assert ops_digest([{"img": art2}], FileHashes()) == first
+    assert ops_digest([Op("image", 0.0, 0.0, 1.0, 1.0, payload=art2)], FileHashes()) == first
     art2.write_bytes(b"two")
-    assert ops_digest([{"img": art2}], FileHashes()) != first
+    assert ops_digest([Op("image", 0.0, 0.0, 1.0, 1.0, payload=art2)], FileHashes()) != first
     assert canonical({3: 1.00000001, "a": {2, 1}}, files) == {"3": 1.0, "a": [1, 2]}
 
 

@@ -2,6 +2,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.impose import plan_grid
+
 from generator.impose import ImposeError, Profile, load_profile_plain, mm, named_size, profile_from_mapping
 from generator.impose.profile import parse_length
 
@@ -60,16 +62,23 @@ def test_parse_length_needs_a_unit():
         parse_length("5 px", "margin")
 
 
-@pytest.mark.parametrize("name, paper", [
-    ("a4-portrait", (210, 297)), ("a4-landscape", (297, 210)),
-    ("letter-portrait", (215.9, 279.4)), ("letter-landscape", (279.4, 215.9)),
+@pytest.mark.parametrize("name, paper, margin", [
+    ("a4-portrait", (210, 297), 5), ("a4-landscape", (297, 210), 5),
+    # 4 mm on Letter portrait so 3 rows of poker cards (270 mm with bleed) fit upright
+    ("letter-portrait", (215.9, 279.4), 4), ("letter-landscape", (279.4, 215.9), 5),
 ])
-def test_shipped_home_profiles_load(name, paper):
+def test_shipped_home_profiles_load(name, paper, margin):
     p = load_profile_plain(PROFILES / f"{name}.yaml")
     assert p.name == name
     assert p.paper == pytest.approx((mm(paper[0]), mm(paper[1])))
-    assert (p.margin, p.bleed, p.gutter) == pytest.approx((mm(5), mm(3), 0))
+    assert (p.margin, p.bleed, p.gutter) == pytest.approx((mm(margin), mm(3), 0))
     assert p.crop_marks and not p.print_shop
+
+
+def test_poker_cards_come_nine_upright_on_a4_and_letter():
+    for name in ("a4-portrait", "letter-portrait"):
+        grid = plan_grid(mm(63), mm(88), load_profile_plain(PROFILES / f"{name}.yaml"))
+        assert (grid.cols, grid.rows, grid.rotated) == (3, 3, False), name
 
 
 def test_shipped_print_shop_profile_loads():
