@@ -16,7 +16,7 @@ import yaml
 from ..errors import ContentError, Location, Problem
 from ..units import parse_length, named_size
 from .schema import Context, Spec, compile_schema, did_you_mean, validate
-from .yamlload import NodeBudget, node_location, parse_file, parse_text
+from .yamlload import NodeBudget, node_location, parse_file, parse_items, parse_text
 
 
 @dataclass
@@ -121,8 +121,8 @@ class _Loader:
             self.problems.extend(exc.problems)
             return None
 
-    def check(self, node, spec: Spec, types: dict, path: Path, field_path: str, collect_ids=True):
-        ctx = Context(str(path), types, self.problems, NodeBudget(str(path)), game_root=self.root)
+    def check(self, node, spec: Spec, types: dict, path: Path, field_path: str, collect_ids=True, budget=None):
+        ctx = Context(str(path), types, self.problems, budget or NodeBudget(str(path)), game_root=self.root)
         try:
             value = validate(node, spec, ctx, field_path)
         except ContentError as exc:
@@ -225,16 +225,23 @@ def _records_of(loader, path: Path, type_name: str, types: dict, label: str):
     """Validate a file of records once per (file, type), even if several components share it."""
     key = (str(path), type_name)
     if key not in loader._cache:
-        node = loader.parse(path)
-        if node is None:
-            loader._cache[key] = None  # unreadable: its count means nothing
-        elif not isinstance(node, yaml.SequenceNode):
-            loader.problems.append(Problem(node_location(str(path), node), label, "a record file must be a YAML list of records"))
-            loader._cache[key] = []
-        else:
-            records = [loader.check(item, Spec(type_name), types, path, f"{label}[{i}]") for i, item in enumerate(node.value)]
-            loader._cache[key] = [r for r in records if isinstance(r, dict)]
+        loader._cache[key] = _stream_records(loader, path, type_name, types, label)
     return loader._cache[key]
+
+
+def _stream_records(loader, path: Path, type_name: str, types: dict, label: str):
+    """Check a record file item by item (flat memory for large decks); None if unreadable."""
+    records = []
+    budget = NodeBudget(str(path))  # one alias budget for the whole file
+    try:
+        for i, item in enumerate(parse_items(path, "a record file must be a YAML list of records")):
+            record = loader.check(item, Spec(type_name), types, path, f"{label}[{i}]", budget=budget)
+            if isinstance(record, dict):
+                records.append(record)
+    except ContentError as exc:
+        loader.problems.extend(exc.problems)
+        return None
+    return records
 
 
 def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> Component | None:

@@ -50,11 +50,20 @@ def parse_file(path: Path) -> yaml.Node | None:
         raise ContentError([Problem(where, "", f"cannot read file: {exc.strerror}")]) from None
     if size > MAX_FILE_BYTES:
         raise ContentError([Problem(where, "", f"file is {size // 1024} KiB; the limit is {MAX_FILE_BYTES // 1024} KiB")])
+    return parse_text(_read(path), str(path))
+
+
+def _read(path: Path) -> str:
+    where = Location(str(path), 0)
     try:
-        text = path.read_text(encoding="utf-8")
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise ContentError([Problem(where, "", f"file is {path.stat().st_size // 1024} KiB; "
+                                                   f"the limit is {MAX_FILE_BYTES // 1024} KiB")])
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ContentError([Problem(where, "", f"cannot read file: {exc.strerror}")]) from None
     except UnicodeDecodeError as exc:
         raise ContentError([Problem(where, "", f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
-    return parse_text(text, str(path))
 
 
 def parse_text(text: str, path: str) -> yaml.Node | None:
@@ -62,16 +71,63 @@ def parse_text(text: str, path: str) -> yaml.Node | None:
     try:
         return loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 0
-        message = exc.problem or str(exc)
-        if exc.context:
-            message = f"{message} ({exc.context})"
-        raise ContentError([Problem(Location(path, line), "", f"YAML syntax error: {message}")]) from None
+        raise _syntax_error(exc, path) from None
     except yaml.YAMLError as exc:
         raise ContentError([Problem(Location(path, 0), "", f"YAML error: {exc}")]) from None
     finally:
         loader.dispose()
+
+
+class _StreamLoader(_Loader, yaml.composer.Composer):
+    """Composes one item of a top-level list at a time (libyaml events, PyYAML's composer),
+    so a large card file is never held as a whole node graph."""
+
+    def __init__(self, stream):
+        _Loader.__init__(self, stream)
+        self.anchors = {}
+
+
+def parse_items(path: Path, not_a_list: str = "expected a YAML list"):
+    """Yield the item nodes of a file whose top level is a list, one at a time.
+
+    Yields nothing for an empty file. A top level that is not a list, a reading error or a
+    syntax error raises ContentError, located like ``parse_file``'s.
+    """
+    text = _read(path)
+    where = str(path)
+    loader = _StreamLoader(text)
+    try:
+        loader.get_event()  # stream start
+        if loader.check_event(yaml.StreamEndEvent):
+            return
+        loader.get_event()  # document start
+        if not loader.check_event(yaml.SequenceStartEvent):
+            node = loader.compose_node(None, None)
+            raise ContentError([Problem(node_location(where, node), "", not_a_list)])
+        loader.get_event()
+        while not loader.check_event(yaml.SequenceEndEvent):
+            yield loader.compose_node(None, None)
+        loader.get_event()
+        loader.get_event()  # document end
+        if not loader.check_event(yaml.StreamEndEvent):
+            event = loader.get_event()
+            raise ContentError([Problem(Location(where, event.start_mark.line + 1), "",
+                                        "expected a single document (found a second '---')")])
+    except yaml.MarkedYAMLError as exc:
+        raise _syntax_error(exc, where) from None
+    except yaml.YAMLError as exc:
+        raise ContentError([Problem(Location(where, 0), "", f"YAML error: {exc}")]) from None
+    finally:
+        loader.dispose()
+
+
+def _syntax_error(exc: yaml.MarkedYAMLError, path: str) -> ContentError:
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else 0
+    message = exc.problem or str(exc)
+    if exc.context:
+        message = f"{message} ({exc.context})"
+    return ContentError([Problem(Location(path, line), "", f"YAML syntax error: {message}")])
 
 
 _SCALAR_LOADER = _Loader("")

@@ -132,3 +132,13 @@ def test_schema_mistakes_are_located(tiny):
     (tiny / "schema.yaml").write_text(text)
     found = problems_of(tiny)
     assert ("schema.yaml", 7, "types.hero.fields.life.type", "unknown type 'integr' (did you mean 'int'?)") in found
+
+
+def test_a_record_file_must_be_a_list(tiny):
+    (tiny / "coins.yaml").write_text("id: coin1\nvalue: 1\n")
+    assert problems_of(tiny) == [("coins.yaml", 1, "", "a record file must be a YAML list of records")]
+
+
+def test_a_second_document_is_refused(tiny):
+    (tiny / "coins.yaml").write_text("- {id: coin1, value: 1, count: 6}\n---\n- {id: coin2, value: 2}\n")
+    assert problems_of(tiny) == [("coins.yaml", 2, "", "expected a single document (found a second '---')")]
