@@ -14,7 +14,7 @@ from .export.faces import FaceHasher
 from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_json, read_lock
 from .outputs import write_atomic
 from .profiles import load_profile
-from .sheets import render_print_pdf
+from .sheets import render_full_size_boards, render_print_pdf
 from .validate import check_content, has_rulebook, run_balance
 
 
@@ -43,7 +43,7 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     settings = game.meta["print"]
     loaded = load_profile(profile or settings["profile"], game.root, settings["duplex"])
     if validate:
-        verdict = run_balance(game, workers=workers, reporter=reporter, cached=True)
+        verdict = run_balance(game, workers=workers, reporter=reporter, cached=True, output_dir=Path(out_dir))
         if verdict is not None:
             result.problems.extend(verdict.problems)
             if not verdict.passed:
@@ -61,6 +61,8 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
 
         # Raises ContentError (nothing more written) if a rulebook reference is wrong.
         result.written.extend(build_rulebook(path, out_dir, problems=result.problems))
+    for component_id, board in render_full_size_boards(cards, loaded.profile, title=game.title).items():
+        result.written.append(write_atomic(Path(out_dir) / f"board-{component_id}.pdf", board))
     suffix = "-proof" if proof else ""
     result.written.append(write_atomic(Path(out_dir) / f"print-{loaded.paper_name}{suffix}.pdf", pdf))
     lock = compute_lock(cards, hasher)

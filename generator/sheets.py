@@ -118,6 +118,28 @@ def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str, pro
     render_pages(canvas, pages, draw_face, font_name=cards.fonts.regular, label=label)
 
 
+def render_full_size_boards(cards: CardSet, profile, *, title: str) -> dict:
+    """Boards the paper cannot hold, each as its own PDF at design size (for an A3/A2 printer
+    or a copy shop), ``{component id: bytes}``; the print file carries them tiled."""
+    out = {}
+    for faces in cards.faces:
+        component = faces.component
+        if component.kind != "board" or board_mode(component, profile) != "tiled":
+            continue
+        buffer = io.BytesIO()
+        canvas = Canvas(buffer, pagesize=component.size_pt, invariant=1, initialFontName=cards.fonts.regular,
+                        initialFontSize=8, pageCompression=1)
+        canvas.setTitle(f"{title} · {text_in(component.name, cards.game.meta.get('lang', 'ja'))}")
+        canvas.setCreator("pnp-generator")
+        painter = Painter(cards.fonts, cards.icons, component.size_pt[1])
+        for index in faces.copies:
+            painter.paint(canvas, faces.fronts[index])
+            canvas.showPage()
+        canvas.save()
+        out[component.id] = buffer.getvalue()
+    return out
+
+
 def _render_board(canvas, cards: CardSet, faces: Faces, profile, proof: bool = False):
     from .impose import plan_tiles, render_assembly_page, render_tiles
 

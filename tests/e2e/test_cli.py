@@ -126,3 +126,18 @@ def test_every_command_has_help():
     for command in ("build", "validate", "manifest", "list"):
         proc = pnp(command, "--help")
         assert proc.returncode == 0 and "Usage:" in proc.stdout
+
+
+def test_a_board_larger_than_the_paper_is_tiled_and_also_written_at_design_size(tiny, tmp_path):
+    (tiny / "boards.yaml").write_text("- {id: map, value: 1}\n")
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace("data:\n", "  - {id: boards, kind: board, file: boards.yaml, schema: coin,"
+                                                       " size: a3-landscape, layout: tiny/coin, expected: 1}\ndata:\n"))
+    out = tmp_path / "out"
+    proc = pnp("build", tiny, "-o", out, "--no-validate")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    board = (out / "board-boards.pdf").read_bytes()
+    assert re.search(rb"/MediaBox \[\s*0 0 1190\.55\d* 841\.88\d*", board), "one A3 landscape page"
+    manifest = json.loads(pnp("manifest", tiny, "--json").stdout)
+    pages = {c["id"]: c["pages"] for c in manifest["components"]}
+    assert pages["boards"] == 5  # 4 A4 tiles + the assembly page
