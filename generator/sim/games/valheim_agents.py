@@ -75,9 +75,28 @@ class Plan:
 
 
 def plan_for(state) -> Plan:
-    key = (state.round_id, state.cycle, len(state.s_tile), sum(state.r_left), sum(state.s_level),
-           state.defeated.count(True), state.demon_hp)
+    """The team's plan, recomputed only when something it reads has changed: a new cycle, a craft,
+    a new base, an avatar, or a tile that changes the map's make-up (a biome's count up to 4, a
+    dungeon) — most tiles laid during a walk do not."""
     memo = state.memo
+    tiles = len(state.s_tile)
+    if memo.get("sig_at") == tiles:
+        sig = memo["sig"]
+    else:
+        setup = state.setup
+        t_biome, t_dungeon = setup.t_biome, setup.t_dungeon
+        sig = 0
+        counts = [0] * len(setup.biomes)
+        for t in state.s_tile:
+            b = t_biome[t]
+            if counts[b] < 4:
+                counts[b] += 1
+                sig += 1 << (3 * b)
+            if t_dungeon[t]:
+                sig += 1 << (16 + 3 * b)
+        memo["sig_at"], memo["sig"] = tiles, sig
+    key = (state.round_id, state.cycle, sig, sum(state.r_left), state.s_level.count(-1),
+           state.defeated.count(True), state.demon_hp)
     if memo.get("plan_key") == key:
         return memo["plan"]
     p = _make_plan(state)
@@ -732,8 +751,8 @@ class GreedyAgent:
 
 class OracleAgent(GreedyAgent):
     """The same planner, but its commit reads every hand (spec §6 "oracle": an upper bound on what
-    pre-coordination would be worth): the avatar hunt goes to the best-geared player who actually
-    holds a hunt card, and nobody holds hunt cards back for a fighter who has none."""
+    pre-coordination would be worth): when the designated fighter holds no hunt card, the avatar
+    hunt goes to the best-geared player who does, if that player's chance is still good enough."""
 
     name = "oracle"
 
@@ -745,13 +764,21 @@ class OracleAgent(GreedyAgent):
         act = setup.c_action
         fighter = None
         if vals[HUNT] >= 3.0:
+            fighter = p.fighter
             holders = [x for x in range(state.n) if any(act[c] in (HUNT, WILD) for c in state.hand[x])]
-            if holders:
-                fighter = max(holders, key=lambda x: (x == p.fighter, state.equip_level(x), -x))
+            if holders and fighter not in holders:
+                best = max(holders, key=lambda x: (state.equip_level(x), -x))
+                if p.final or self.strong_enough(state, best, p):
+                    fighter = best
         chosen = self.pick_cards(state, s, p, vals, list(state.hand[s]), fighter)
         if chosen:
             return (COMMIT, tuple(sorted(chosen)))
         return super().commit(state, rng)
+
+    def strong_enough(self, state, x, p) -> bool:
+        """A stand-in fighter keeping all but one card is as likely to win as the designated one."""
+        hand = len(state.hand[x]) - 1
+        return _chance(state, x, state.avatar_strength(p.target), hand) >= max(BOSS_HUNT_P, p.boss_p)
 
 
 def _canonical(setup, hand, picks) -> list[tuple]:

@@ -265,8 +265,9 @@ def test_each_ap_left_after_the_walk_is_one_fight_and_a_win_yields_a_magic_stone
     fights = events(st, "fight")
     assert len(fights) == 1
     s, kind, e, strength, power, roll, win, hand = fights[0][1:9]
-    assert kind == "enemy" and S.e_id[e] == "en_horned_bear" and strength == 6   # round 1: r+5
-    assert hand == 4 and power == 4 and roll == 6 and win                         # hand 4 + no gear + 6
+    assert kind == "enemy" and S.e_id[e] == "en_horned_bear" and strength == S.e_strength[e][0]   # round 1
+    assert hand == 4 and power == 4 and roll == 6 and win == (4 + 6 >= strength)                    # hand 4 + no gear
+    assert win, "the shipped strong enemy of round 1 is beaten by hand 4 and a 6"
     assert st.pool[S.res.index("magic_stone")] == 1
 
 
@@ -333,7 +334,8 @@ def test_dive_counter_switch_raises_strength_per_earlier_dive():
     commit_all(st, {0: [(red("hunt"), "hunt")], 1: [(blue("explore"), "explore")]})
     st.apply_action((R.DONE,))
     st.apply_action((R.DUNGEON, d))
-    assert events(st, "fight")[0][4] == 3 + 2
+    fight = events(st, "fight")[0]
+    assert fight[4] == su.e_strength[fight[3]][0] + 2
 
 
 def test_equipment_and_power_effects_add_to_power(S):
