@@ -157,7 +157,7 @@ def new_game(setup, players: int, rng) -> State:
     s.ediscard = []
     s.defeated = [False] * len(setup.biomes)
     s.demon_hp = s.demon_str = None
-    s.boss_bonus = rules["hunt.strength_per_extra_player"] * max(0, n - rules["players.min"])
+    s.boss_bonus = rules["hunt.strength_by_players"].get(n, 0)  # decks in play (solo: 2)
     s.facilities = []
     s.r_left = list(setup.r_copies)
     s.equip = [[-1] * len(setup.slots) for _ in range(n)]

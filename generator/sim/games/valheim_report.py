@@ -239,7 +239,7 @@ def static_checks(setup, players: int) -> list[str]:
                       for c in range(len(setup.c_id))] or [0])
     ceiling = hand + sum(best) + setup.rules["hunt.die_sides"] + boss_fac + deck_power
     rules = setup.rules
-    step = rules["hunt.strength_per_extra_player"] * max(0, players - rules["players.min"])
+    step = rules["hunt.strength_by_players"].get(max(players, 2), 0)
     for b, printed in enumerate(setup.boss_strength):
         strength = printed + step
         if strength > ceiling:

@@ -174,7 +174,7 @@ class Rules:
         return d
 
     def avatar_strength(self, b: int) -> int:
-        """An avatar's printed strength plus the player-count step (rules.hunt.strength_per_extra_player)."""
+        """An avatar's printed strength plus its player-count step (rules.hunt.strength_by_players)."""
         return self.setup.boss_strength[b] + self.boss_bonus
 
     def equip_level(self, s: int) -> int:
@@ -474,10 +474,9 @@ class Rules:
                     self.finish("loss")
                     return
                 self.demon_hp = len(alive)
-                extra = max(0, self.n - rules["players.min"])
                 self.demon_str = max(self.setup.boss_strength[b] for b in alive) + \
                     rules["final_battle.strength_per_extra_avatar"] * (len(alive) - 1) + \
-                    rules["final_battle.strength_per_extra_player"] * extra
+                    rules["final_battle.strength_by_players"].get(self.n, 0)
                 self.log.append(("demon", self.demon_hp, self.demon_str))
             if self.round_id + 1 > last + rules["final_battle.extra_rounds"]:
                 self.finish("loss")

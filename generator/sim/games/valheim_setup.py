@@ -69,12 +69,12 @@ RULE_KEYS = (
     "market.initial_tier", "market.refill", "market.tier_change", "market.empty_tier", "market.contains_crafts",
     "hunt.dungeons_per_action", "hunt.die_sides", "hunt.tie_wins", "hunt.power_adds_hand", "hunt.power_adds_equipment",
     "hunt.combat_adds_base_level", "hunt.fighter_rotation", "hunt.enemy_reshuffle", "hunt.boss_fail",
-    "hunt.boss_reward", "hunt.dungeon_dive_counter", "hunt.strength_per_extra_player", "craft.new_base_cost", "craft.new_base_level",
+    "hunt.boss_reward", "hunt.dungeon_dive_counter", "hunt.strength_by_players", "craft.new_base_cost", "craft.new_base_level",
     "craft.bases_per_tile", "craft.max_bases", "craft.equipment_slots", "craft.replaced_equipment",
     "craft.equipment_tradeable", "bases.start_level", "bases.max_level", "bases.level_ups_per_base_per_round",
     "bases.double_level_up", "bases.auto_level_per_round", "round.end_trigger", "round.anti_stall_discard",
     "round.cycle_cap", "round.hand_kept_at_round_end", "round.played_to_discard", "final_battle.enabled",
-    "final_battle.hp", "final_battle.strength_base", "final_battle.strength_per_extra_avatar", "final_battle.strength_per_extra_player",
+    "final_battle.hp", "final_battle.strength_base", "final_battle.strength_per_extra_avatar", "final_battle.strength_by_players",
     "final_battle.extra_rounds", "final_battle.skip_enemy_draw", "final_battle.skip_dungeon_distance",
     "raids.enabled", "raids.when", "raids.success", "raids.discard_on_fail", "inheritance.mode",
     "inheritance.carry_cost_ap", "base_level_gate.enabled", "base_level_gate.min_level", "tokens.supply",
@@ -186,6 +186,14 @@ def _rules(comp: _Compiler, raw: dict) -> dict:
         value = rules.get(key)
         if value is not None and value not in allowed:
             comp.problem(key, f"the simulator supports {list(allowed)}, got {value!r}", raw)
+    lo, hi = rules.get("players.min") or 1, rules.get("players.max") or 1
+    for key in ("hunt.strength_by_players", "final_battle.strength_by_players"):
+        table = rules.get(key)
+        if isinstance(table, dict):
+            rules[key] = {int(n): int(v) for n, v in table.items()}
+            missing = [n for n in range(max(2, lo), hi + 1) if n not in rules[key]]
+            if missing:
+                comp.problem(key, f"no entry for {missing} players (one per player count the game supports)", raw)
     return rules
 
 

@@ -486,7 +486,8 @@ def test_survivors_merge_into_the_demon_lord(S):
     assert st.demon_hp == 2 and st.round_id == rules["rounds"] + 1
     assert st.demon_str == max(strength["mountain"], strength["inferno"]) + rules["final_battle.strength_per_extra_avatar"]
     st4 = _to_final(S, 4)
-    assert st4.demon_str == st.demon_str + 2 * rules["final_battle.strength_per_extra_player"]
+    steps = rules["final_battle.strength_by_players"]
+    assert st4.demon_str == st.demon_str - steps[2] + steps[4]
 
 
 def test_final_round_hunts_fight_the_demon_directly_and_hp_zero_wins(S):
