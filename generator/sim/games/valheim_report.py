@@ -101,6 +101,7 @@ def summarize(state) -> dict:
         "cap_rounds": cap,
         "exposures": {c: 1 for c in exposures},
         "uses": {c: 1 for c in uses},
+        "stage": len(avatars),            # progress shown by `pnp simulate --game`: avatars defeated
         "avatars": len(avatars),
         "avatars_in_time": sum(1 for _, r in avatars if r <= last),
         "win_path": ("demon" if state.demon_hp is not None else "avatars") if won else None,

@@ -461,8 +461,18 @@ class Rules:
         self.leveled = {}
         self.extra_left = self.fac.extra_level
         self.phase, self.seat = P_LEVEL, 0
-        if not self.level_options():
-            self.next_round()
+        if self.last_round() or not self.level_options():
+            self.next_round()  # no level-ups after the last round: the game ends here
+
+    def last_round(self) -> bool:
+        """No round follows this one (round 7 without a final battle, or the final battle's last)."""
+        rules = self.setup.rules
+        last = rules["rounds"]
+        if self.round_id < last:
+            return False
+        if not rules["final_battle.enabled"] or all(self.defeated):
+            return True
+        return self.round_id >= last + rules["final_battle.extra_rounds"]
 
     def next_round(self) -> None:
         rules = self.setup.rules
