@@ -109,9 +109,16 @@ def _make_plan(state) -> Plan:
     p = Plan()
     p.final = state.demon_hp is not None
     p.target = next((b for b, d in enumerate(state.defeated) if not d), None)
-    p.fighter = max(range(state.n), key=lambda s: (state.equip_level(s), -s))
+    best = -1
+    for s in range(state.n):
+        e = state.equip_level(s)
+        if e > best:
+            p.fighter, best = s, e
     level = state.s_level
-    p.main = max((k for k in range(len(level)) if level[k] >= 0), key=lambda k: (level[k], -k))
+    best = -1
+    for k, lv in enumerate(level):
+        if lv > best:
+            p.main, best = k, lv
     have = _obtainable(state)
     p.gear = _gear_plan(state, p.fighter, have)
     nres = len(setup.res)
@@ -120,20 +127,23 @@ def _make_plan(state) -> Plan:
     for r in p.gear:
         for x, k in setup.r_cost[r]:
             demand[x] += k
-            imp[x] = max(imp[x], 1.0)
+            imp[x] = 1.0
     lv = level[p.main]
     if lv < setup.rules["bases.max_level"] and lv < len(setup.level_cost):
         for x, k in setup.level_cost[lv]:
             demand[x] += k
-            imp[x] = max(imp[x], 0.8)
+            if imp[x] < 0.8:
+                imp[x] = 0.8
     fac = _next_facility(state, have)
     if fac >= 0:
         for x, k in setup.r_cost[fac]:
             demand[x] += k
-            imp[x] = max(imp[x], 0.5)
+            if imp[x] < 0.5:
+                imp[x] = 0.5
     for x, k in setup.new_base_cost:
         demand[x] += k
-        imp[x] = max(imp[x], 0.5)
+        if imp[x] < 0.5:
+            imp[x] = 0.5
     p.demand, p.imp = demand, imp
     # exploring: what a new tile of each biome is worth
     nb = len(setup.biomes)
@@ -163,8 +173,12 @@ def _make_plan(state) -> Plan:
     edge_want = []
     for eb in range(nb):
         best = want[eb]
+        step = 0.5
         for b in range(eb + 1, nb):
-            best = max(best, want[b] * 0.5 ** (b - eb))  # a step toward a wanted harder biome
+            v = want[b] * step  # a step toward a wanted harder biome
+            if v > best:
+                best = v
+            step *= 0.5
         edge_want.append(best)
     p.edge_want = edge_want
     # the avatar hunt
@@ -181,7 +195,11 @@ def _make_plan(state) -> Plan:
         for k in cands:
             # the hunt's AP beyond the walk from the best base (one card revealed by the fighter)
             dk = state.dist(k)
-            reach = max(level[b] - dk[b] for b in range(len(level)) if level[b] >= 0) + 1
+            reach = -INF
+            for b, lv in enumerate(level):
+                if lv >= 0 and lv - dk[b] > reach:
+                    reach = lv - dk[b]
+            reach += 1
             if reach > best:
                 p.boss_dungeon, best = k, reach
     return p
@@ -455,7 +473,9 @@ class GreedyAgent:
             dk = dw[k]
             if dk >= INF:
                 continue
-            total = max(0, dk * mc - free) + max(1, cost - edisc)
+            walk = dk * mc - free
+            edge = cost - edisc
+            total = (walk if walk > 0 else 0) + (edge if edge > 1 else 1)
             if total <= ap:
                 score = want[b] - 0.05 * total
                 if score > best_score:

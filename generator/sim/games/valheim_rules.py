@@ -1164,11 +1164,22 @@ def place_tile(state, i: int) -> None:
             state.supply[r] -= got
         tok[r] += got
     state.s_tok.append(tok)
-    state.grid[(x + dx, y + dy)] = k
+    cell = (x + dx, y + dy)
+    state.grid[cell] = k
+    old = state._dist.get(None)
     state._dist = {}
     state.log.append(("tile", k, tile, x + dx, y + dy, d, cost))
     if not pile:
         state.log.append(("pile_out", b))
+    elif old is not None:
+        # the frontier changes only at the new cell (no pile emptied): update it in place
+        pos = state.s_pos
+        new = [e for e in old if (pos[e[0]][0] + STEP[e[1]][0], pos[e[0]][1] + STEP[e[1]][1]) != cell]
+        for dd in range(4):
+            e = state.edge_raw(k, dd)
+            if e is not None:
+                new.append((k, dd, e[0], e[1]))
+        state._dist[None] = new
     if state.setup.rules["explore.walk_continues_past_new_tile"]:
         state.walker = k
     state.phase = P_EXPLORE

@@ -187,3 +187,17 @@ def test_record_has_the_keys_the_bands_read(vsetup):
         assert key in record, key
     assert set(record["uses"]) <= set(record["exposures"]) <= set(V.cards(vsetup))
     assert len(record["gained"]) == len(vsetup.res)
+
+
+def test_the_cached_frontier_matches_a_fresh_scan(vsetup):
+    for index in range(3):
+        state = V.new_game(vsetup, 4, deal_rng(11, index))
+        rng = agent_rng(11, index, 0)
+        while not state.is_terminal():
+            if state.phase != R.P_PICK:  # while drawn tiles wait for a pick, their pile is short
+                cached = list(state.frontier())
+                fresh = [(k, d, *state.edge_raw(k, d)) for k in range(len(state.s_tile)) for d in range(4)
+                         if state.edge_raw(k, d) is not None]
+                assert cached == fresh
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
