@@ -323,12 +323,13 @@ class GreedyAgent:
         d0 = state.dist(p.main)
         pool = state.pool
         best = 0.0
+        t_rids, tiles = setup.t_rids, state.s_tile
         for k, tok in enumerate(state.s_tok):
-            for r, n in enumerate(tok):
-                if n:
+            for r in t_rids[tiles[k]]:
+                if tok[r]:
                     w = _weight(p, r, pool[r])
-                    if w > 0.1:
-                        best = max(best, w / (1 + d0[k]))
+                    if w > 0.1 and w / (1 + d0[k]) > best:
+                        best = w / (1 + d0[k])
         vals[GATHER] = best * 4
         vals[TRAIN] = 0.6 if any(c >= 0 for c in state.row) else 0.0
         if p.final:
@@ -418,8 +419,9 @@ class GreedyAgent:
             return max(bases, key=lambda k: (level[k] - dg[k], -k))
         # gather: the base whose level and distances give the most wanted tokens
         pool = state.pool
-        tokens = [(k, r, n, _weight(p, r, pool[r])) for k, tok in enumerate(state.s_tok)
-                  for r, n in enumerate(tok) if n]
+        t_rids, tiles = state.setup.t_rids, state.s_tile
+        tokens = [(k, r, tok[r], _weight(p, r, pool[r])) for k, tok in enumerate(state.s_tok)
+                  for r in t_rids[tiles[k]] if tok[r]]
         tokens = [t for t in tokens if t[3] > 0.1]
         best, best_score = bases[0], -1.0
         for b in bases:
@@ -556,9 +558,9 @@ class GreedyAgent:
                 cost = min(raw, max(1, raw - gdisc)) if gdisc else raw
                 if cost > ap and not free:
                     continue
-                for r, n in enumerate(tok):
-                    if n:
-                        tokens.append([cost, r, n, k, dist])
+                for r in setup.t_rids[state.s_tile[k]]:
+                    if tok[r]:
+                        tokens.append([cost, r, tok[r], k, dist])
         steps = []
         key = (state.round_id, state.cycle)
         while tokens:

@@ -134,12 +134,12 @@ class Rules:
     def dist(self, origin: int, links: bool = True) -> list[int]:
         """Steps from slot ``origin`` to every placed slot (4-neighbour BFS; 0-cost links between
         bases once a link_bases facility stands, unless ``links`` is False: a walker's own steps)."""
-        link = bool(self.fac.link and links)
-        key = origin if not link else -1 - origin
         cache = self._dist
-        d = cache.get(key)
+        link = links and self.fac.link
+        d = cache.get(-1 - origin if link else origin)
         if d is not None:
             return d
+        key = -1 - origin if link else origin
         adj = cache.get("adj")
         if adj is None:
             grid = self.grid
@@ -835,8 +835,8 @@ class Rules:
             cost, _ = self.gather_cost(k, d)
             if cost > ap:
                 continue
-            for r, n in enumerate(tok):
-                if n:
+            for r in self.setup.t_rids[self.s_tile[k]]:
+                if tok[r]:
                     out.append((TAKE, k, r))
                     if first:
                         return out

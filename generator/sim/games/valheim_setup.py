@@ -97,6 +97,7 @@ class Setup:
     t_id: list = field(default_factory=list)
     t_biome: list = field(default_factory=list)
     t_res: list = field(default_factory=list)       # ((res, n), ...) printed
+    t_rids: list = field(default_factory=list)      # the printed resource ids, ascending (token loops)
     t_dungeon: list = field(default_factory=list)
     t_edges: list = field(default_factory=list)     # printed dir 0..3 -> (biome, cost) or None
     start_tile: int = 0
@@ -297,6 +298,7 @@ def _tiles(setup: Setup, comp: _Compiler, tables: dict, res_index: dict, raw_rul
             setup.t_id.append(tile["id"])
             setup.t_biome.append(b)
             setup.t_res.append(_resmap(comp, tile.get("resources"), res_index, "resources", tile))
+            setup.t_rids.append(tuple(sorted({r for r, _ in setup.t_res[-1]})))
             setup.t_dungeon.append(bool(tile.get("dungeon")))
             setup.t_edges.append(tuple(edges))
             if tile["id"] == start_id:
