@@ -595,3 +595,25 @@ def test_static_checks_find_an_unreachable_avatar_and_a_missing_dungeon():
     assert any("boss_inferno" in m and "out of reach" in m for m in found)
     assert V.static_checks(V.compile_setup(vh_tables()), 3) == []
     copy.deepcopy(found)
+
+
+SWITCHES = [
+    {"raids__enabled": True}, {"inheritance__mode": "carry_by_train"}, {"bases__double_level_up": True},
+    {"bases__auto_level_per_round": True}, {"base_level_gate__enabled": True}, {"hunt__dungeon_dive_counter": 1},
+    {"hunt__combat_adds_base_level": True}, {"hunt__boss_fail": "consumes_ap"}, {"map__empty_pile": "adjacent_tier"},
+    {"map__refill": "stack"}, {"tokens__supply": "unlimited"}, {"market__refill": "end_of_action"},
+    {"market__tier_change": "keep_row"}, {"market__empty_tier": "next_tier"}, {"train__bought_to": "deck_top"},
+    {"round__played_to_discard": "after_each_action"}, {"round__anti_stall_discard": 0},
+    {"round__hand_kept_at_round_end": False}, {"final_battle__enabled": False},
+    {"explore__walk_continues_past_new_tile": False}, {"hunt__tie_wins": False}, {"hunt__fighter_rotation": False},
+    {"hunt__enemy_reshuffle": False}, {"final_battle__skip_dungeon_distance": False},
+]
+
+
+@pytest.mark.parametrize("switch", SWITCHES, ids=lambda s: next(iter(s)))
+def test_every_switch_plays_clean_games(switch):
+    from generator.sim.runner import play_game
+    su = setup_with(**switch)
+    for agent, players in (("greedy", 2), ("random", 3), ("oracle", 4)):
+        record, _ = play_game(V, su, players=players, agent=agent, seed=9, index=1, checked=True)
+        assert record["outcome"] in ("win", "loss"), record["error"] or record["violations"]
