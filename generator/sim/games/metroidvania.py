@@ -78,7 +78,7 @@ _NESTED = ("stacks", "flowers", "keys", "mods", "unlocked")
 class State:
     __slots__ = ("setup", "rng", "n", *_LISTS, *_NESTED, "skills", "held", "opened", "round", "crit", "danger",
                  "tpos", "seat", "active", "phase", "step", "turn_serial", "check", "outcome", "_legal", "_dest",
-                 "markers_max", "skipped")
+                 "markers_max", "skipped", "built")
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -100,7 +100,8 @@ class State:
             raise IllegalActionError(f"{self.action_to_string(action)} is not legal now")
         self.log.append(("act", self.seat, action))
         self._legal = None
-        self._dest = None
+        if action[0] in (USE, FLOWER):  # the only decisions that can change where she may move this turn
+            self._dest = None
         self._apply(action)
         self._advance()
         self._legal = None
@@ -744,8 +745,10 @@ class State:
 
     def _after_resolution(self) -> None:
         chk = self.check
-        if chk.success and chk.kind == "boss":
-            self.hit_boss(chk.boss, self.setup.rules["boss.multi_success_damage"], self.active)
+        if chk.success and chk.kind == "boss":   # a double/triple success deals boss.multi_success_damage
+            printed_multi = self.setup.bosses[chk.boss]["actions"][chk.action][1]
+            self.hit_boss(chk.boss, self.setup.rules["boss.multi_success_damage"] if printed_multi > 1 else 1,
+                          self.active)
         self.step = ST_SUCC if chk.success else ST_DMG
 
     def _source(self, chk) -> str:
@@ -832,6 +835,10 @@ class State:
             step = self.step
             if step == ST_MOVE:
                 self.seat = self.active
+                if self.tpos == 0 and self.built < self.round:   # builds at the round's first move (after setup)
+                    self.built = self.round
+                    self.log.append(("build", self.round, tuple((self.stat(p, WIL), self.stat(p, PIE))
+                                                                for p in range(self.n))))
                 if self.destinations() or self.usable(MOVE) or (self.flowers[self.active] and self.flower_targets()):
                     self.phase = MOVE
                     return
@@ -941,7 +948,6 @@ class State:
             self.order = [s for _ in range(tpr) for s in range(self.n)]
         self.tpos = 0
         self.log.append(("round", self.round, self.crit, self.danger))
-        self.log.append(("build", self.round, tuple((self.stat(s, WIL), self.stat(s, PIE)) for s in range(self.n))))
         self.begin_turn()
 
     def begin_turn(self) -> None:
@@ -1103,7 +1109,7 @@ def new_game(setup, players: int, rng) -> State:
     s.skills = [[] for _ in range(players)]
     s.held, s.opened, s.sefira_area, s.kills, s.tasks, s.drawn = [], set(), [], [], [], []
     s.log, s.outcome, s.check, s._legal, s._dest = [], None, None, None, None
-    s.round, s.turn_serial, s.skipped, s.markers_max = 1, 0, 0, 0
+    s.round, s.turn_serial, s.skipped, s.markers_max, s.built = 1, 0, 0, 0, 0
     s.danger = r["danger.start"]
     s.crit = r["criterion.start"]
     s.order, s.tpos, s.active, s.seat, s.step = [0], 0, 0, 0, ST_MOVE

@@ -78,7 +78,8 @@ class HeuristicAgent:
         k = len(r["coloured"]) + pie * r["white_dice_per_pie"] + white
         c = state.crit + state.mod_sum(s, "crit") + crit
         if prompts:
-            return dice.qte_chance(size, [c + off - bonus for _, off in prompts])
+            return dice.qte_chance(size, [c + off - bonus for _, off in prompts], k - len(prompts), asc, pie,
+                                   r["ascension_max_pairs"])
         return dice.chance(size, k, c + d - bonus, multi, slate >= 0, asc, pie, r["ascension_max_pairs"])
 
     def room_value(self, state, s, card) -> float:
@@ -107,23 +108,36 @@ class HeuristicAgent:
 
     def boss_p(self, state, s, b) -> float:
         """Mean success chance over the boss's actions at the current criterion (§5 boss timing)."""
+        ps = [p for p, _ in self.boss_actions(state, s, b)]
+        return sum(ps) / len(ps)
+
+    def boss_actions(self, state, s, b) -> list:
+        """(P(success), expected slate/threat damage) of each boss action for maiden ``s`` now."""
         boss = state.setup.bosses[b]
-        crit = 0
-        asc = True
+        crit, asc, threats = 0, True, 0
         if state.trait_active(b, s):
             for op, p in boss["trait"]:
                 if op == "criterion":
                     crit += int(p.get("n") or 0)
                 elif op == "forbid" and p.get("what") == "ascension":
                     asc = False
+                elif op == "threat":
+                    threats += 1
         area = boss["area"]
-        if area >= 0 and state.area_active(area) and "no_ascension" in state.setup.areas[area]["effects"]:
-            asc = False
-        ps = []
+        if area >= 0 and state.area_active(area):
+            effects = state.setup.areas[area]["effects"]
+            asc = asc and "no_ascension" not in effects
+            threats += len(state.setup.areas[area]["threats"])
+        r = state.setup.rules
+        per = state.danger if r["slate_damage_per_die"] == "danger" else 1
+        c = state.crit + crit
+        out = []
         for i in range(len(boss["actions"])):
             d, m, sl = state.boss_action(b, s, i)
-            ps.append(self.chance(state, s, d, m, sl, crit=crit, asc=asc))
-        return sum(ps) / len(ps)
+            p = self.chance(state, s, d, m, sl, crit=crit, asc=asc)
+            side = (2 * per if sl >= 0 else 0) + threats * r["threat.damage"] * min(1.0, max(0, c - 1) / state.die_size(s))
+            out.append((p, side))
+        return out
 
     def boss_damage_per_fail(self, state, b) -> int:
         plus = 0
@@ -153,15 +167,17 @@ class HeuristicAgent:
             return r >= 20 or self.win_chance(state, s, b) >= 0.4
         if r >= 21:
             return True
-        p = self.boss_p(state, s, b)
+        acts = self.boss_actions(state, s, b)
+        dmg = self.boss_damage_per_fail(state, b)
+        if not entering:   # stay while one more check is expected to cost less than her life (§5: D only)
+            p, _ = acts[state.b_ptr[b]] if state.b_active[b] else acts[0]
+            return (1 - p) * dmg < state.life[s]
+        p = sum(a[0] for a in acts) / len(acts)
         if p <= 0.02:
             return False
         life = state.b_life[b] if state.b_active[b] else state.boss_life_now(b)
-        present = len(state.in_room(b)) + (1 if entering else 0)
-        dmg = self.boss_damage_per_fail(state, b)
-        if not entering:   # stay while one more check is expected to cost less than her life
-            return (1 - p) * dmg < state.life[s]
-        return (life / (p * max(1, present))) * (1 - p) * dmg < state.life[s] + 1
+        present = len(state.in_room(b)) + 1
+        return (life / (p * present)) * (1 - p) * dmg < state.life[s] + 1
 
     # ---- map ------------------------------------------------------------------------------------
     @staticmethod
@@ -215,9 +231,14 @@ class HeuristicAgent:
         inf = 1 << 20
         from_start = self._from_start(state, s)
         fnode = setup.bosses[final]["node"]
-        if fnode >= 0 and from_start[fnode] < inf and (self.rush or state.round >= 20 or
-                                                       self.win_chance(state, s, final) >= 0.4):
-            return final
+        seal = setup.rules["urza_seal_bosses"]
+        sealed = seal and len(state.kills) < seal
+        if fnode >= 0 and not sealed and (self.rush or state.round >= 20 or self.win_chance(state, s, final) >= 0.4):
+            if from_start[fnode] < inf:
+                return final
+            blocker = self._blocker(state, s, fnode)   # Urza is the goal: fight what stands on the way
+            if blocker >= 0:
+                return blocker
         best, key = final, None
         for b, boss in enumerate(setup.bosses):
             if boss["final"] or state.b_dead[b] or boss["node"] < 0 or from_start[boss["node"]] >= inf:
@@ -226,6 +247,26 @@ class HeuristicAgent:
             if key is None or k < key:
                 best, key = b, k
         return best
+
+    def _blocker(self, state, s, target) -> int:
+        """The first undefeated boss on a shortest plain path from S to ``target``."""
+        setup = state.setup
+        dist = _plain_steps(state, s, target)
+        v = setup.start
+        seen = 0
+        while v != target and seen < len(dist):
+            seen += 1
+            b = setup.node_boss[v]
+            if b >= 0 and not state.b_dead[b]:
+                return b
+            nxt = [w for w in state.adjacency(s)[v] if dist[w] == dist[v] - 1]
+            if not nxt:
+                return -1
+            keyed = [w for w in nxt if setup.kind[w] != KEY or state.explored[w] or state.key_ok(s, w)]
+            v = min(keyed or nxt)
+            if setup.kind[v] == KEY and not state.explored[v] and not state.key_ok(s, v) and not state.keys[s]:
+                return -1
+        return -1
 
     def _from_start(self, state, s) -> list:
         """Steps from S (bosses rank by tier, then by this distance: every maiden picks the same one)."""
@@ -422,6 +463,29 @@ class HeuristicAgent:
         goal = self.goal(state, s)
         return goal if goal in args else args[0]
 
+    def _near_goal(self, state, s, b) -> bool:
+        """She is in boss ``b``'s room or can enter it this turn."""
+        node = state.setup.bosses[b]["node"] if b >= 0 else -1
+        return node >= 0 and (state.pos[s] == node or any(v == node for v, _ in state.destinations()))
+
+    def _teleport_target(self, state, s):
+        """An explored room nearer to the goal than she is, when the goal is out of reach this turn."""
+        if not self._far_from_goal(state, s):
+            return None
+        gnode = state.setup.bosses[self.goal(state, s)]["node"]
+        from_goal = self._cached(state, ("from", s, gnode), lambda: self.steps_from(state, s, gnode))
+        here = from_goal[state.pos[s]]
+        best = min((from_goal[v], v) for v in range(len(state.explored))
+                   if state.explored[v] and v != state.pos[s])
+        return best[1] if best[0] < here - 1 else None
+
+    def _closed_key_near(self, state, s) -> bool:
+        setup = state.setup
+        dist = state.distances(s, state.pos[s])
+        mp = state.move_points(s)
+        return any(setup.kind[v] == KEY and not state.explored[v] and not state.key_ok(s, v) and dist[v] <= mp + 1
+                   for v in setup.blockers)
+
     def any_use(self, state, phase):
         """Uses worth making in a free window (move, pre-roll or end of turn)."""
         s = state.active
@@ -442,39 +506,58 @@ class HeuristicAgent:
                 else:
                     want = missing >= n if ready else state.life[s] <= 2
             elif "danger" in ops:
-                want = state.danger >= (3 if ready and src == 0 else 4) or (late and state.danger >= 2)
+                want = state.danger >= (2 if ready and src == 0 else 3) or (late and state.danger >= 2)
             elif "refresh_skills" in ops:
-                want = ready and exhausted >= (1 if src == 0 else 2)
-            elif "peek_deck" in ops:
-                want = phase == MOVE and ready
+                want = exhausted >= (1 if ready and src == 0 else 2)
             elif "boss_life" in ops:
                 b = state.context_boss()
                 want = (b >= 0 and (state.setup.bosses[b]["final"] or state.b_life[b] <= 3)) or late
             elif "reveal_weakness" in ops:
-                b = state.context_boss()
-                want = b >= 0 and state.setup.bosses[b]["weakness"] is not None and \
-                    not state.weakness_revealed(b, s) and phase == PRE
+                b = state.context_boss() if state.context_boss() >= 0 else self.goal(state, s)
+                weak = state.setup.bosses[b]["weakness"] if b >= 0 else None
+                party_ins = max(state.stat(o, INS) for o in range(state.n))
+                want = weak is not None and not state.weakness_revealed(b, s) and (
+                    phase == PRE or (src == 1 and party_ins < weak[0] and self._near_goal(state, s, b)))
+            elif "peek_deck" in ops:
+                want = phase == MOVE and ready
             elif "criterion" in ops and src == 1:
-                want = phase == PRE and (state.context_boss() >= 0 or late)
+                b = state.context_boss()
+                want = (b >= 0 or late or self._near_goal(state, s, self.goal(state, s))) and phase in (MOVE, PRE)
+            elif "teleport" in ops and phase == MOVE:
+                want = ready and self._teleport_target(state, s) is not None
+            elif "pass_key_rooms" in ops and phase == MOVE:
+                want = ready and self._closed_key_near(state, s)
             elif "move_bonus" in ops and phase == MOVE:
                 want = ready and self._far_from_goal(state, s)
+            elif phase == PRE and "ignore_threat" in ops and state.check is not None and state.check.threats:
+                want = ready
             elif phase == PRE and ops & {"auto_success", "multi_minus", "ignore_slate", "extra_dice", "die_step",
                                          "criterion", "ignore_threat"}:
                 want = self._pre_worth(state, s, effect, ready, src)
             if want:
-                arg = self._arg(state, effect)
+                arg = self._teleport_target(state, s) if "teleport" in ops else self._arg(state, effect)
                 if arg is not None:
                     return (USE, src, j, arg)
         if phase in (MOVE, END) and state.flowers[s]:
-            targets = state.flower_targets()
-            if targets:
-                limit = state.setup.rules["flowers_per_event"]
-                best = max(targets, key=lambda h: (self.derived_value(
-                    state, s, state.setup.events[state.held[h][0]]["derived"][min(state.held[h][2], limit - 1)]), -h))
-                d = state.setup.events[state.held[best][0]]["derived"][state.held[best][2]]
-                if self.derived_value(state, s, d) > 0.3:
-                    return (FLOWER, best)
+            best, value = self.flower_choice(state, s)
+            if best is not None and value > 0.3:
+                return (FLOWER, best)
         return None
+
+    def flower_choice(self, state, s):
+        """The event card whose next derived event is worth most (an opening row also counts half of
+        the row it unlocks)."""
+        limit = state.setup.rules["flowers_per_event"]
+        best, best_value = None, None
+        for h in state.flower_targets():
+            ev, _, marks = state.held[h]
+            rows = state.setup.events[ev]["derived"]
+            value = self.derived_value(state, s, rows[marks])
+            if marks + 1 < min(limit, len(rows)):
+                value += 0.5 * self.derived_value(state, s, rows[marks + 1])
+            if best_value is None or value > best_value:
+                best, best_value = h, value
+        return best, best_value
 
     def _far_from_goal(self, state, s) -> bool:
         goal = self.goal(state, s)
@@ -624,7 +707,13 @@ class RushAgent(HeuristicAgent):
             return (SKIP,)
         urza = state.setup.bosses[state.setup.final_boss]["node"]
         dist = _plain_steps(state, s, urza)
-        return min(((GO, v, key) for v, key in dests), key=lambda a: (dist[a[1]], a[2], a[1]))
+        here = dist[state.pos[s]]
+        # only the bosses that stand on the way (closer to the throne than she is); never a detour to fight
+        moves = [(GO, v, key) for v, key in dests
+                 if state.setup.kind[v] != BOSS or dist[v] < here or v == state.pos[s] or v == urza]
+        if not moves:
+            moves = [(GO, v, key) for v, key in dests]
+        return min(moves, key=lambda a: (dist[a[1]], a[2], a[1]))
 
 
 def _plain_steps(state, s, origin) -> list:

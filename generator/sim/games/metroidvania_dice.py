@@ -438,9 +438,38 @@ def chance(size: int, dice: int, target: int, m: int = 1, slate: bool = False, a
     return c[target] if target < len(c) else 0.0
 
 
-def qte_chance(size: int, targets, white: int = 0, asc: bool = True, pie: int = 0) -> float:
-    """P(success) of a QTE, ignoring ascension help (a lower bound the agents use)."""
-    p = 1.0
-    for t in targets:
-        p *= 1.0 if t <= 1 else max(0.0, (size - t + 1) / size)
-    return p
+_QTE: dict = {}
+
+
+def qte_chance(size: int, targets, others: int = 2, asc: bool = True, pie: int = 0, max_pairs: int = 0) -> float:
+    """P(success) of a QTE, exactly: each prompt die (+Pie per ascension pair assigned to it) must
+    reach its target; ``others`` dice (the other colours and the whites) can only form pairs."""
+    targets = tuple(sorted(max(1, t) for t in targets))
+    if not asc or pie <= 0 or others < 2:
+        p = 1.0
+        for t in targets:
+            p *= max(0.0, (size - t + 1) / size)
+        return p
+    key = (size, targets, others, pie, max_pairs)
+    found = _QTE.get(key)
+    if found is None:
+        pairs_hist: dict = {}
+        k_fact = math.factorial(others)
+        for combo in combinations_with_replacement(range(1, size + 1), others):
+            counts: dict = {}
+            for v in combo:
+                counts[v] = counts.get(v, 0) + 1
+            pairs = _pairs_of(counts)
+            if max_pairs:
+                pairs = min(pairs, max_pairs)
+            pairs_hist[pairs] = pairs_hist.get(pairs, 0) + _multiset_weight(combo, k_fact)
+        total_others = size ** others
+        win = 0.0
+        for pairs, w in pairs_hist.items():
+            ok = 0
+            for vals in product(range(1, size + 1), repeat=len(targets)):
+                need = sum(-(-(t - v) // pie) for v, t in zip(vals, targets) if v < t)
+                ok += need <= pairs
+            win += w / total_others * ok / size ** len(targets)
+        found = _QTE[key] = win
+    return found

