@@ -114,6 +114,7 @@ class State:
             setattr(twin, name, list(getattr(self, name)))
         for name in _NESTED:
             setattr(twin, name, [list(x) for x in getattr(self, name)])
+        twin.stacks = [[list(stack) for stack in mine] for mine in self.stacks]
         twin.skills = [[list(sk) for sk in mine] for mine in self.skills]
         twin.held = [list(h) for h in self.held]
         twin.opened = set(self.opened)

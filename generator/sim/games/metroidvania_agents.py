@@ -443,11 +443,17 @@ class HeuristicAgent:
         """(action, effect, ready) for every usable skill/sefira of the turn player."""
         s = state.active
         out = []
+        # holding a ready "refresh your skills" card, exhausting another skill costs little: treat it as ready
+        # (a refresh used without its condition refreshes itself too, so it is reusable every turn)
+        refresh = any(not sk[2] and sk[3] != state.turn_serial and
+                      any(op == "refresh_skills" for op, p in state.setup.skills[sk[0]]["effect"])
+                      for sk in state.skills[s])
         for src, j in state.usable(phase):
             if src == 0:
                 skill = state.skills[s][j][0]
                 effect, ready = state.setup.skills[skill]["effect"], state.condition_met(s, skill)
                 level = state.skills[s][j][1]
+                ready = ready or (refresh and not any(op == "refresh_skills" for op, _ in effect))
             else:
                 effect, ready, level = state.setup.sefira[state.sefira_area[j]]["effect"], True, 0
             out.append((src, j, effect, ready, level))
@@ -508,7 +514,7 @@ class HeuristicAgent:
             elif "danger" in ops:
                 want = state.danger >= (2 if ready and src == 0 else 3) or (late and state.danger >= 2)
             elif "refresh_skills" in ops:
-                want = exhausted >= (1 if ready and src == 0 else 2)
+                want = exhausted >= (1 if src == 0 else 2)
             elif "boss_life" in ops:
                 b = state.context_boss()
                 want = (b >= 0 and (state.setup.bosses[b]["final"] or state.b_life[b] <= 3)) or late

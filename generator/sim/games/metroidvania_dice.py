@@ -321,7 +321,14 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
                 pairs = min(pairs, max_pairs)
             best = max(best, v + pie * pairs)
         return best
-    choices = combinations(idx, m)
+    # AP sets among the m+2 highest dice (slate: the slate die and the m+1 highest others): lower dice
+    # never make a better minimum, and this bounds the search for the estimates
+    order = sorted(idx, key=lambda i: -vals[i])
+    if slate_first:
+        pool = [0] + [i for i in order if i != 0][:m + 1]
+    else:
+        pool = order[:m + 2]
+    choices = combinations(sorted(pool), m)
     for ap in choices:
         if slate_first and 0 not in ap:
             continue
@@ -337,8 +344,8 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
 
 
 _CURVES: dict = {}
-EXACT_LIMIT = 6_000   # multisets enumerated exactly below this; Monte Carlo (fixed seed) above
-MC_SAMPLES = 4_000
+EXACT_LIMIT = 1_500   # multisets enumerated exactly below this; Monte Carlo (fixed seed) above
+MC_SAMPLES = 2_000
 
 
 def _multiset_weight(combo, k_fact) -> int:
@@ -393,15 +400,15 @@ def _mc_curve(size, dice, m, slate, asc, pie, max_pairs) -> list:
 
 
 def curve(size: int, dice: int, m: int = 1, slate: bool = False, asc: bool = True, pie: int = 0,
-          max_pairs: int = 0) -> list:
-    """Cached P(success) by target (list index): exact when small, else a fixed-seed estimate."""
-    key = (size, dice, m, slate, asc and pie > 0 and dice > m, pie if asc else 0, max_pairs)
+          max_pairs: int = 0, exact: bool = False) -> list:
+    """Cached P(success) by target (list index): exact when small (or asked), else a fixed-seed estimate."""
+    key = (size, dice, m, slate, asc and pie > 0 and dice > m, pie if asc else 0, max_pairs, exact)
     found = _CURVES.get(key)
     if found is None:
-        size_, dice_, m_, slate_, asc_, pie_, mp_ = key
+        size_, dice_, m_, slate_, asc_, pie_, mp_, _ = key
         multisets = math.comb(size_ + dice_ - 1 - (1 if slate_ else 0), dice_ - (1 if slate_ else 0)) * \
             (size_ if slate_ else 1)
-        if multisets <= EXACT_LIMIT or not asc_:
+        if exact or multisets <= EXACT_LIMIT or not asc_:
             found = exact_curve(size_, dice_, m_, slate_, asc_, pie_, mp_) if asc_ else \
                 _plain_curve(size_, dice_, m_, slate_)
         else:
@@ -428,17 +435,38 @@ def _at_least(m, k, q) -> float:
 
 
 def chance(size: int, dice: int, target: int, m: int = 1, slate: bool = False, asc: bool = True, pie: int = 0,
-           max_pairs: int = 0) -> float:
-    """P(success) of a difficulty check: every AP die >= target."""
+           max_pairs: int = 0, exact: bool = False) -> float:
+    """P(success) of a difficulty check: every AP die >= target (``exact``: never estimated)."""
     if target <= 1:
         return 1.0
     if m > dice:
         return 0.0
-    c = curve(size, dice, m, slate, asc, pie, max_pairs)
+    c = curve(size, dice, m, slate, asc, pie, max_pairs, exact)
     return c[target] if target < len(c) else 0.0
 
 
 _QTE: dict = {}
+_PAIRS: dict = {}
+
+
+def _pairs_histogram(size: int, others: int, max_pairs: int) -> dict:
+    """P(number of ascension pairs among ``others`` dice), exact, cached."""
+    key = (size, others, max_pairs)
+    hist = _PAIRS.get(key)
+    if hist is None:
+        counts_hist: dict = {}
+        k_fact = math.factorial(others)
+        for combo in combinations_with_replacement(range(1, size + 1), others):
+            counts: dict = {}
+            for v in combo:
+                counts[v] = counts.get(v, 0) + 1
+            pairs = _pairs_of(counts)
+            if max_pairs:
+                pairs = min(pairs, max_pairs)
+            counts_hist[pairs] = counts_hist.get(pairs, 0) + _multiset_weight(combo, k_fact)
+        total = size ** others
+        hist = _PAIRS[key] = {p: w / total for p, w in counts_hist.items()}
+    return hist
 
 
 def qte_chance(size: int, targets, others: int = 2, asc: bool = True, pie: int = 0, max_pairs: int = 0) -> float:
@@ -453,23 +481,13 @@ def qte_chance(size: int, targets, others: int = 2, asc: bool = True, pie: int =
     key = (size, targets, others, pie, max_pairs)
     found = _QTE.get(key)
     if found is None:
-        pairs_hist: dict = {}
-        k_fact = math.factorial(others)
-        for combo in combinations_with_replacement(range(1, size + 1), others):
-            counts: dict = {}
-            for v in combo:
-                counts[v] = counts.get(v, 0) + 1
-            pairs = _pairs_of(counts)
-            if max_pairs:
-                pairs = min(pairs, max_pairs)
-            pairs_hist[pairs] = pairs_hist.get(pairs, 0) + _multiset_weight(combo, k_fact)
-        total_others = size ** others
+        pairs_hist = _pairs_histogram(size, others, max_pairs)
         win = 0.0
         for pairs, w in pairs_hist.items():
             ok = 0
             for vals in product(range(1, size + 1), repeat=len(targets)):
                 need = sum(-(-(t - v) // pie) for v, t in zip(vals, targets) if v < t)
                 ok += need <= pairs
-            win += w / total_others * ok / size ** len(targets)
+            win += w * ok / size ** len(targets)
         found = _QTE[key] = win
     return found

@@ -44,14 +44,17 @@ def summarize(state) -> dict:
             exposures[setup.skills[ev[2]]["id"]] = 1
         elif kind == "sefira":
             exposures[ev[2]] = 1
-        elif kind == "event":
-            for d in setup.events[_event_index(setup, ev[2])]["derived"]:
-                exposures[setup.derived[d]["id"]] = 1
+        elif kind == "event":   # a derived event is available while it is the next row of an event in play
+            exposures[setup.derived[setup.events[_event_index(setup, ev[2])]["derived"][0]]["id"]] = 1
             seen_events.add(ev[2])
         elif kind == "use":
             uses[ev[2]] = 1
         elif kind == "derived":
             uses[ev[2]] = 1
+            rows = setup.events[_event_index(setup, ev[3])]["derived"]
+            nxt = [setup.derived[d]["id"] for d in rows]
+            if ev[2] in nxt and nxt.index(ev[2]) + 1 < len(nxt):
+                exposures[nxt[nxt.index(ev[2]) + 1]] = 1
         elif kind == "death":
             deaths_by_cause[ev[3]] += 1
             deaths_by_node[setup.node_id[ev[2]]] += 1
@@ -418,6 +421,10 @@ def _value(judge, key, metric, n, value, lo, hi, what, agent, games, severity="e
                       severity, players=n, agent=agent, games=games)
 
 
+def _sev(group) -> str:
+    return (group or {}).get("severity") or "error"
+
+
 def _judge_normal(judge, band, n, ref, recs, agent) -> dict:
     wins = [r for r in ref if r["outcome"] == "win"]
     m = len(ref)
@@ -426,9 +433,9 @@ def _judge_normal(judge, band, n, ref, recs, agent) -> dict:
     early = sum(1 for r in wins if r["rounds"] < length["early_before_round"])
     late = sum(1 for r in wins if r["rounds"] >= length["late_from_round"])
     _prop(judge, "crawl.length.early_share_max", "§5.2 wins before round " + str(length["early_before_round"]), n,
-          early, len(wins), None, length["early_share_max"], "share of wins that come early", agent)
+          early, len(wins), None, length["early_share_max"], "share of wins that come early", agent, _sev(length))
     _prop(judge, "crawl.length.late_share_min", f"§5.2 wins in rounds {length['late_from_round']}+", n, late,
-          len(wins), length["late_share_min"], None, "share of wins in the last rounds", agent)
+          len(wins), length["late_share_min"], None, "share of wins in the last rounds", agent, _sev(length))
     bb = band["bosses_before_final"]
     before = [r["bosses_before_final"] for r in wins]
     if before:
@@ -445,14 +452,15 @@ def _judge_normal(judge, band, n, ref, recs, agent) -> dict:
         _value(judge, "crawl.rush_ratio_max", "§5.3 rush_urza / heuristic wins", n, ratio, None,
                band["rush_ratio_max"], f"rush_urza wins {rk:.3f} vs {hk:.3f}: ratio", "rush_urza", len(rush))
     deaths = band["deaths"]
+    sev = _sev(deaths)
     maiden_deaths = [d for r in ref for d in r["deaths"]]
     mean = sum(maiden_deaths) / max(1, len(maiden_deaths))
     out["deaths_per_maiden"] = mean
     _value(judge, "crawl.deaths.normal", "§5.4 deaths per maiden per game", n, mean, deaths["normal"]["min"],
-           deaths["normal"]["max"], "mean deaths per maiden", agent, m)
+           deaths["normal"]["max"], "mean deaths per maiden", agent, m, sev)
     four = sum(1 for r in ref if max(r["deaths"]) >= 4)
     _prop(judge, "crawl.deaths.four_share_max", "§5.4 games with a maiden dying >= 4 times", n, four, m, None,
-          deaths["four_share_max"], "share of games where a maiden dies 4+ times", agent)
+          deaths["four_share_max"], "share of games where a maiden dies 4+ times", agent, sev)
     causes = Counter()
     for r in ref:
         causes.update(r["deaths_by_cause"])
@@ -460,7 +468,7 @@ def _judge_normal(judge, band, n, ref, recs, agent) -> dict:
     if total:
         worst, k = causes.most_common(1)[0]
         _value(judge, "crawl.deaths.source_max", f"§5.4 top death source ({worst})", n, k / total, None,
-               deaths["source_max"], f"share of deaths from {worst}", agent, m)
+               deaths["source_max"], f"share of deaths from {worst}", agent, m, sev)
         slate = causes.get("slate", 0) / total
         _value(judge, "crawl.deaths.slate_share_max", "§5.4 deaths from slate (gap 16)", n, slate, None,
                deaths["slate_share_max"], "share of deaths from slate (gap 16 fallback: slate_damage_per_die: one)",
@@ -491,13 +499,14 @@ def _judge_content(judge, band, setup, ref, out) -> None:
     low = []
     for boss in setup.bosses:
         f, k = fights.get(boss["id"], 0), kills.get(boss["id"], 0)
-        if f >= 30 and k / f < band["boss_kill_share_min"]:
+        if f >= 30 and k / f < band["boss_fights"]["kill_share_min"]:
             low.append(f"{boss['id']} {k}/{f}")
+    sev = _sev(band["boss_fights"])
     judge.row("§5.7 bosses killed in >= half their fights", "all", ", ".join(low) or "all", "every boss",
-              _status(not low))
+              _status(not low, sev))
     if low:
-        judge.problem("crawl.boss_kill_share_min", "§5.7 boss fights", "fights started that end in a kill below "
-                      f"{band['boss_kill_share_min']}: " + ", ".join(low))
+        judge.problem("crawl.boss_fights", "§5.7 boss fights", "fights started (a reset restarts the fight) "
+                      f"that end in a kill below {band['boss_fights']['kill_share_min']}: " + ", ".join(low), sev)
     out["boss_fights"] = {b["id"]: [fights.get(b["id"], 0), kills.get(b["id"], 0)] for b in setup.bosses}
     ub = band["unbeatable"]
     builds = _median_builds(ref)
@@ -577,7 +586,7 @@ def _p(setup, wil, pie, c, d, m, slate, qte, prompts) -> float:
     if qte:
         return dice.qte_chance(size, [c + off for _, off in prompts], k - len(prompts), True, pie,
                                r["ascension_max_pairs"])
-    return dice.chance(size, k, c + d, m, slate, True, pie, r["ascension_max_pairs"])
+    return dice.chance(size, k, c + d, m, slate, True, pie, r["ascension_max_pairs"], exact=True)
 
 
 def _median_builds(ref) -> dict:
@@ -613,14 +622,16 @@ def _judge_easy(judge, band, setup, tables, records, runs, agent, per, out) -> N
         gap = k / m - normal
         a, b = wilson(k, m)
         ok = easy["above_normal"]["min"] <= gap <= easy["above_normal"]["max"] and k / m <= easy["max"]
-        judge.row("§5.1 EASY win rate (gap over NORMAL)", n, f"{k / m:.3f} [{a:.3f}, {b:.3f}] ({m}), +{gap:.3f}",
-                  f"+[{easy['above_normal']['min']}, {easy['above_normal']['max']}], <= {easy['max']}", _status(ok))
+        sev = _sev(easy)
+        judge.row("§5.1 EASY win rate (gap over NORMAL)", n, f"{k / m:.3f} [{a:.3f}, {b:.3f}] ({m}), {gap:+.3f}",
+                  f"+[{easy['above_normal']['min']}, {easy['above_normal']['max']}], <= {easy['max']}", _status(ok, sev))
         if not ok:
             judge.problem("crawl.easy.above_normal", "§5.1 EASY win rate", f"EASY wins {k / m:.3f} with {n} players, "
                           f"{gap:+.3f} against NORMAL {normal:.3f} (band +{easy['above_normal']['min']} to "
-                          f"+{easy['above_normal']['max']}, at most {easy['max']})", players=n, agent=agent, games=m)
+                          f"+{easy['above_normal']['max']}, at most {easy['max']})", sev, players=n, agent=agent,
+                          games=m)
         maiden = [d for r in played for d in r["deaths"]]
         mean = sum(maiden) / max(1, len(maiden))
         _value(judge, "crawl.deaths.easy_max", "§5.4 EASY deaths per maiden", n, mean, None,
-               band["deaths"]["easy_max"], "EASY mean deaths per maiden", agent, m)
+               band["deaths"]["easy_max"], "EASY mean deaths per maiden", agent, m, _sev(band["deaths"]))
         out["easy"][n] = {"games": m, "wins": k, "win_rate": k / m, "deaths_per_maiden": mean}

@@ -1,0 +1,367 @@
+"""Metroidvania engine: contract, determinism, workers, rules on hand-set states, static map checks,
+the golden transcript and a sabotaged copy that fails the balance verdict (spec §3, issue #8)."""
+import copy
+import os
+import re
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import yaml
+
+from generator.content import load_game
+from generator.sim import verdict
+from generator.sim.api import TERMINAL
+from generator.sim.games import metroidvania as mv
+from generator.sim.games.metroidvania_agents import HeuristicAgent
+from generator.sim.games.metroidvania_report import map_checks
+from generator.sim.games.metroidvania_setup import AGI, INS, KEY, NORMAL, REST, WIL
+from generator.sim.rng import deal_rng
+from generator.sim.runner import play_game, replay, run_games
+
+REPO = Path(__file__).resolve().parents[3]
+CONTENT = REPO / "content" / "metroidvania"
+GOLDEN = REPO / "tests" / "golden" / "metroidvania_heuristic_2p_seed3_game0.txt"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(CONTENT)
+
+
+@pytest.fixture(scope="module")
+def tables(game):
+    return {k: v for k, v in game.tables.items() if k != "balance"}
+
+
+@pytest.fixture(scope="module")
+def setup(tables, game):
+    return mv.compile_setup(tables, game.where)
+
+
+def node(setup, name):
+    return setup.node_index[name]
+
+
+def fresh(setup, players=2, seed=1):
+    """A new game advanced through the setup placements to the first move."""
+    state = mv.new_game(setup, players, deal_rng(seed, 0))
+    agents = [HeuristicAgent(setup, s) for s in range(players)]
+    while state.phase != mv.MOVE:
+        state.apply_action(agents[state.current_player()].choose(state, None))
+    return state
+
+
+def at_move(state, seat, pos):
+    """Put maiden ``seat`` at ``pos`` and make it her move (a hand-set position for rules tests)."""
+    state.active = state.seat = seat
+    state.pos[seat] = pos
+    state.came[seat] = -1
+    state.phase, state.step, state.check = mv.MOVE, mv.ST_MOVE, None
+    state._dest = state._legal = None
+    return state
+
+
+# ---- contract ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+@pytest.mark.parametrize("agent", ["heuristic", "random", "rush_urza"])
+def test_games_terminate_with_legal_actions_and_invariants(setup, players, agent):
+    for i in range(2):
+        record, state = play_game(mv, setup, players=players, agent=agent, seed="t", index=i, checked=True)
+        assert record["outcome"] in ("win", "loss"), (record["error"], record["violations"][:3])
+        assert not record["violations"]
+        assert state.is_terminal() and state.legal_actions() == [] and state.current_player() == TERMINAL
+        assert record["rounds"] <= setup.rules["rounds"]
+        assert record["turns"] <= setup.rules["rounds"] * setup.rules["turns_per_round"][players] * players
+
+
+def test_returns_and_record_shape(setup):
+    record, state = play_game(mv, setup, players=2, agent="heuristic", seed=4, index=1)
+    assert state.returns() == ([1.0, 1.0] if record["outcome"] == "win" else [-1.0, -1.0])
+    for key in ("rounds", "party", "stage_rounds", "deaths", "exposures", "uses", "builds", "kills", "fights"):
+        assert key in record
+    assert len(set(record["party"])) == 2
+
+
+def test_a_game_is_deterministic_and_a_clone_replays_the_same_future(setup):
+    a, _ = play_game(mv, setup, players=3, agent="heuristic", seed=9, index=2)
+    b, _ = play_game(mv, setup, players=3, agent="heuristic", seed=9, index=2)
+    assert a == b
+    state = mv.new_game(setup, 2, deal_rng(5, 0))
+    agents = [HeuristicAgent(setup, s) for s in range(2)]
+    for _ in range(120):
+        state.apply_action(agents[state.current_player()].choose(state, None))
+    twin = state.clone()
+    agents2 = [HeuristicAgent(setup, s) for s in range(2)]
+    for st, ags in ((state, agents), (twin, agents2)):
+        while not st.is_terminal():
+            st.apply_action(ags[st.current_player()].choose(st, None))
+    assert state.log == twin.log and state.outcome == twin.outcome
+
+
+def test_results_do_not_depend_on_worker_count(tables):
+    one = run_games(mv, tables, players=2, games=10, seed=7, agent="heuristic", workers=1)
+    two = run_games(mv, tables, players=2, games=10, seed=7, agent="heuristic", workers=2, chunk=3)
+    assert one == two and [r["index"] for r in one] == list(range(10))
+
+
+def test_golden_transcript(setup):
+    """A rules or agent change shows up as a diff: review it, then regenerate with PNP_UPDATE_GOLDEN=1."""
+    record, lines = replay(mv, setup, players=2, agent="heuristic", seed=3, index=0)
+    text = "\n".join(lines + [f"outcome: {record['outcome']} after {record['rounds']} rounds"]) + "\n"
+    if os.environ.get("PNP_UPDATE_GOLDEN") or not GOLDEN.exists():
+        GOLDEN.write_text(text, encoding="utf-8")
+    assert text == GOLDEN.read_text(encoding="utf-8")
+
+
+# ---- rules on hand-set states --------------------------------------------------------------------
+
+def test_setup_places_two_action_cards_and_deals_distinct_servants(setup):
+    state = fresh(setup, players=4)
+    r = setup.rules
+    assert len(set(state.servant)) == 4
+    for s in range(4):
+        assert sum(len(x) for x in state.stacks[s]) == r["setup.initial_actions"] + r["setup.first_level_up"]
+        assert state.life[s] == r["life.start"] and state.pos[s] == setup.start
+        assert state.skills[s][0][0] == setup.servants[state.servant[s]]["skill"]
+    assert state.explored[setup.start] and state.danger == r["danger.start"] and state.crit == r["criterion.start"]
+    assert not mv.check_invariants(state)
+
+
+@pytest.mark.parametrize("players,order", [(1, [0, 0, 0]), (2, [0, 1, 0, 1]), (3, [0, 1, 2]), (4, [0, 1, 2, 3])])
+def test_turns_per_round_and_order(setup, players, order):
+    assert fresh(setup, players).order == order
+
+
+def test_criterion_clock(setup):
+    state = fresh(setup, 1)
+    r = setup.rules
+    for rnd in (1, 2, 3, 12, 23, 24):
+        state.round = rnd
+        state.begin_round()
+        assert state.crit == r["criterion.start"] + (rnd - 1) // r["criterion.every_rounds"]
+
+
+def test_explored_rooms_cost_nothing_and_cannot_be_entered(setup):
+    state = at_move(fresh(setup, 1), 0, setup.start)
+    for name in ("a1-07", "a3-02", "a3-03"):
+        state.mark(node(setup, name))
+    dests = {v for v, _ in state.destinations()}
+    assert node(setup, "a3-04") in dests           # three explored rooms (cost 0) then one unexplored (1)
+    assert not dests & {node(setup, n) for n in ("a1-07", "a3-02", "a3-03", "start")}
+    mp = state.move_points(0)
+    dist = state.distances(0, setup.start)
+    assert all(dist[v] <= mp for v in dests)
+    assert dist[node(setup, "a3-03")] == 0
+
+
+def test_unexplored_rooms_may_be_passed_at_one_point_each(setup):
+    state = at_move(fresh(setup, 1), 0, setup.start)
+    state.stacks[0][AGI] = [0]                     # MP 2: pass a1-03 (1) and enter a1-04 (1)
+    dests = {v for v, _ in state.destinations()}
+    assert node(setup, "a1-04") in dests and not state.explored[node(setup, "a1-03")]
+    state.stacks[0][AGI] = []
+    state._dest = None
+    assert node(setup, "a1-04") not in {v for v, _ in state.destinations()}
+
+
+def test_key_rooms_need_their_condition_or_a_key_and_block_the_way(setup):
+    state = at_move(fresh(setup, 1), 0, node(setup, "a1-05"))
+    state.mark(node(setup, "a1-05"))
+    gate = node(setup, "a1-06")
+    assert setup.kind[gate] == KEY
+    state.stacks[0][AGI] = [0]
+    assert gate not in {v for v, _ in state.destinations()}   # Agi 1 < 2
+    state.keys[0].append(-1)
+    state._dest = None
+    assert (gate, 1) in state.destinations()                  # a key lets her in (and is spent)
+    assert node(setup, "a5-03") not in {v for v, _ in state.destinations()}  # no passing an unexplored key room
+    state.keys[0].clear()
+    state.stacks[0][AGI] = [0, 0]
+    state._dest = None
+    assert (gate, 0) in state.destinations()
+
+
+def test_boss_rooms_block_the_way_but_can_be_entered_and_left_only_backwards(setup):
+    state = at_move(fresh(setup, 1), 0, node(setup, "a1-04"))
+    for name in ("a1-03", "a1-04"):
+        state.mark(node(setup, name))
+    boss_room = node(setup, "a1-boss")
+    state.stacks[0][AGI] = [0, 0, 0]
+    dests = {v for v, _ in state.destinations()}
+    assert boss_room in dests and node(setup, "a2-06") not in dests
+    state.apply_action((mv.GO, boss_room, 0))
+    assert state.came[0] == node(setup, "a1-04") and state.b_active[setup.node_boss[boss_room]]
+    at_move(state, 0, boss_room)
+    state.came[0] = node(setup, "a1-04")
+    dests = {v for v, _ in state.destinations()}
+    assert boss_room in dests and node(setup, "a2-06") not in dests     # stay, or back out
+
+
+def test_boss_fight_life_bonus_pointer_reset_and_level_up_for_everyone(setup):
+    for players in (1, 2):
+        state = fresh(setup, players)
+        b = setup.node_boss[node(setup, "a1-boss")]
+        life = setup.bosses[b]["life"] + setup.rules["boss_life_bonus"][players] + state.b_delta[b]
+        state.pos[0] = node(setup, "a1-boss")
+        state.active = 0
+        state.start_boss_check(b)
+        assert state.b_life[b] == life and state.b_ptr[b] == 0 and state.check.boss == b
+        state.advance_pointer(b, 0)
+        state.advance_pointer(b, 0)
+        state.advance_pointer(b, 0)
+        assert state.b_ptr[b] == 0
+        state.relocate(0, setup.start)                              # the room empties: the fight resets
+        assert not state.b_active[b]
+    state = fresh(setup, 3)
+    state.active = 1
+    state.pos[1] = node(setup, "a1-boss")
+    state.start_boss_check(b)
+    state.tasks.clear()
+    state.hit_boss(b, state.b_life[b], 1)
+    assert state.b_dead[b] and state.explored[node(setup, "a1-boss")]
+    assert [t[:2] for t in state.tasks] == [("place", 1), ("place", 2), ("place", 0)]
+
+
+def test_killing_the_final_boss_wins_at_once(setup):
+    state = fresh(setup, 2)
+    b = setup.final_boss
+    state.active = 0
+    state.pos[0] = setup.bosses[b]["node"]
+    state.start_boss_check(b)
+    state.hit_boss(b, state.b_life[b], 0)
+    assert state.outcome == "win" and state.is_terminal()
+
+
+def test_death_sends_her_to_s_with_one_life_and_exhausted_skills(setup):
+    state = fresh(setup, 2)
+    b = setup.node_boss[node(setup, "a1-boss")]
+    state.active = 0
+    state.pos[0] = node(setup, "a1-boss")
+    state.start_boss_check(b)
+    chk = state.check
+    chk.damage, chk.success, chk.side = 99, False, 0
+    state.apply_damage()
+    r = setup.rules
+    assert state.pos[0] == setup.start and state.life[0] == r["death.life"] and state.deaths[0] == 1
+    assert all(sk[2] for sk in state.skills[0]) and state.step == mv.ST_NEXT and not state.b_active[b]
+
+
+def test_rest_and_danger_rooms(setup):
+    state = fresh(setup, 1)
+    state.active = 0
+    state.life[0] = 2
+    state.danger = 3
+    state.skills[0][0][2] = True
+    rest = next(v for v in range(len(setup.kind)) if setup.kind[v] == REST)
+    state.enter(rest, REST)
+    assert state.life[0] == state.max_life[0] and state.danger == 3 + setup.rules["rest.danger"]
+    assert not state.skills[0][0][2]
+    danger_room = next(v for v in range(len(setup.kind)) if setup.kind[v] == mv.DANGER)
+    before = state.danger
+    state.enter(danger_room, mv.DANGER)
+    assert state.danger == before + setup.rules["danger_room.danger"] and state.check.damage == state.danger
+
+
+def test_easy_turns_tagged_spaces_into_rest_rooms(tables, setup):
+    easy = mv.compile_setup(dict(tables, difficulty="easy"))
+    tagged = [v for v in range(len(setup.kind)) if setup.tag[v] == "easy"]
+    assert tagged and all(setup.kind[v] == NORMAL for v in tagged) and all(easy.kind[v] == REST for v in tagged)
+
+
+def test_room_check_uses_will_for_die_size_and_piety_for_white_dice(setup):
+    state = fresh(setup, 1)
+    state.active = 0
+    state.stacks[0][WIL] = [0, 0, 0]
+    state.stacks[0][mv.PIE] = [0, 0]
+    state.start_room_check(0)
+    state.roll()
+    assert state.check.size == setup.rules["die_by_will"][3]
+    assert state.check.cols.count(mv.WHITE) == 2 and len(state.check.cols) == 5
+
+
+def test_ins_draws_one_more_card(setup):
+    state = fresh(setup, 1)
+    state.stacks[0][INS] = [0, 0]
+    assert state.draw_count(0, "room") == 3
+
+
+# ---- static map checks ---------------------------------------------------------------------------
+
+def test_shipped_map_passes_the_static_checks(setup):
+    assert map_checks(setup) == []
+
+
+def test_broken_map_gives_located_problems(tmp_path):
+    copy_dir = tmp_path / "metroidvania"
+    shutil.copytree(CONTENT, copy_dir)
+    path = copy_dir / "map.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("  - {a: a1-03, b: a1-02}\n", "")                                   # a1-02 unreachable
+    text = text.replace("key_condition: {ins: 3}", "key_condition: {ins: 5, agi: 5, pie: 5}")  # impossible key
+    text = text.replace("{id: a3-boss, area: a3, pos: [4, 9], kind: boss, boss: b03}",
+                        "{id: a3-boss, area: a4, pos: [4, 9], kind: boss, boss: b03}")     # a3 without a boss room
+    text = text.replace("normal: [a1-05, a5-06, a8-06, a10-05]", "normal: [a1-05, a5-06, a8-06, a10-04]")
+    path.write_text(text, encoding="utf-8")
+    broken = load_game(copy_dir)
+    setup = mv.compile_setup({k: v for k, v in broken.tables.items() if k != "balance"}, broken.where)
+    problems = map_checks(setup)
+    lines = path.read_text(encoding="utf-8").splitlines()
+
+    def line_of(fragment):
+        return next(i for i, t in enumerate(lines, 1) if fragment in t)
+    found = {(p.location.line, p.message.split(" ")[0]) for p in problems}
+    assert all(p.location.path.endswith("map.yaml") for p in problems)
+    assert any(p.location.line == line_of("{id: a1-02,") and "cannot be reached" in p.message for p in problems)
+    assert any(p.location.line == line_of("key_condition: {ins: 5") and "needs" in p.message for p in problems)
+    assert any(p.location.line == line_of("{id: a3, ") and "boss rooms" in p.message for p in problems)
+    assert any("a10-04" in p.message for p in problems), found
+
+
+# ---- the balance verdict on a sabotaged copy (fast) ------------------------------------------------
+
+FAST_BALANCE = {
+    "engine": "metroidvania", "players": [2], "reference_agent": "heuristic", "seed": 0,
+    "sampling": {"looks": [60], "z_interim": 2.576, "z_final": 1.96},
+    "integrity": {"random_games": 10},
+    "win_rate": {"min": 0.35, "max": 0.60, "count_spread_max": 0.15},
+    "skill": {"random_max": 0.10, "gap_min": 0.20},
+    "length": {"stage_rounds": {"min": 17, "max": 22}, "p95_rounds_max": 24, "timeouts_max": 0.005},
+    "dead_cards": {"max_use_rate": 0.2, "min_exposures": 10_000},
+    "card_impact": {"swing": 0.05, "min_games": 200},
+    "heroes": {"spread_max": 1.0}, "softlocks": {"stalls_max": 0.01}, "decisions": {"density_min": 0.6},
+}
+
+
+def test_sabotaged_rooms_fail_the_verdict_naming_the_win_rate_band(tmp_path, tables):
+    bad = copy.deepcopy(tables)
+    for room in bad["rooms"]:
+        if room["check"]["kind"] == "difficulty":
+            room["check"]["difficulty"] += 4
+    root = tmp_path / "metroidvania"
+    root.mkdir()
+    (root / "balance.yaml").write_text(yaml.safe_dump(FAST_BALANCE, sort_keys=False), encoding="utf-8")
+    game = SimpleNamespace(id="metroidvania", root=root, tables=bad, where=lambda r: None)
+    result = verdict.check_balance(game, workers=1, write_report=False)
+    assert not result.passed
+    m1 = [p for p in result.problems if p.field == "win_rate" and p.severity == "error"]
+    assert m1 and "M1 win rate" in m1[0].message and "pnp simulate" in m1[0].message
+    line = next(i for i, t in enumerate((root / "balance.yaml").read_text().splitlines(), 1) if t.startswith("win_rate:"))
+    assert m1[0].location.line == line
+
+
+@pytest.mark.slow
+def test_shipped_content_passes_and_sabotaged_copy_fails_pnp_validate(tmp_path, in_repo):
+    from click.testing import CliRunner
+    from generator.cli import main
+    ok = CliRunner().invoke(main, ["validate", "metroidvania", "--workers", "2"])
+    assert ok.exit_code == 0, ok.output
+    copy_dir = tmp_path / "metroidvania"
+    shutil.copytree(CONTENT, copy_dir)
+    rooms = copy_dir / "rooms.yaml"
+    rooms.write_text(re.sub(r"difficulty: (\d)", lambda m: f"difficulty: {int(m.group(1)) + 4}",
+                            rooms.read_text(encoding="utf-8")), encoding="utf-8")
+    bad = CliRunner().invoke(main, ["validate", str(copy_dir), "--workers", "2"])
+    assert bad.exit_code == 1 and "M1 win rate" in bad.output and "balance.yaml" in bad.output
