@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...errors import Location, Problem, ProblemsError
-from .fatal_fight_effects import CHAIN_OPS, OPS
+from ...content.game import copies_of
+from ...errors import ProblemsError
+from ..compile import SetupCompiler
+from .fatal_fight_effects import OPS
 
 # Attack sub-attribute bits (the chain takes their union).
 RANGE, PIERCE, LAUNCH, CHAIN, GRAPPLE = 1, 2, 4, 8, 16
@@ -68,48 +70,8 @@ class Setup:
     boss: int = 0                                   # the boss's index in a state's enemy arrays (= E)
 
 
-class _Compiler:
-    def __init__(self, where):
-        self.where = where or (lambda record: None)
-        self.problems: list[Problem] = []
-
-    def loc(self, *records) -> Location:
-        for record in records:
-            found = self.where(record) if record is not None else None
-            if found:
-                return found
-        return Location("<tables>", 0)
-
-    def problem(self, field_path, message, *records):
-        self.problems.append(Problem(self.loc(*records), field_path, message))
-
-    def effect(self, effects, owner, field_path) -> tuple:
-        compiled = []
-        for i, item in enumerate(effects or []):
-            op = item.get("op") if isinstance(item, dict) else None
-            if op not in OPS:
-                self.problem(f"{field_path}[{i}].op", f"the simulator does not implement op {op!r}; "
-                             f"known ops: {', '.join(sorted(OPS))}", item, owner)
-                continue
-            params = {k: v for k, v in item.items() if k != "op"}
-            if op == "breakable":
-                params["reward"] = self.effect(params.get("reward"), owner, f"{field_path}[{i}].reward")
-            compiled.append((op, params))
-        return tuple(compiled)
-
-
-def _get(comp, rules, path):
-    node = rules
-    for key in path.split("."):
-        if not isinstance(node, dict) or key not in node:
-            comp.problem(path, "missing (the simulator reads it from rules.yaml)", rules)
-            return None
-        node = node[key]
-    return node
-
-
-def _rules(comp: _Compiler, raw: dict) -> dict:
-    g = lambda path: _get(comp, raw, path)  # noqa: E731
+def _rules(comp: SetupCompiler, raw: dict) -> dict:
+    g = lambda path: comp.rule(raw, path)  # noqa: E731
     r = {name: g(name) for name in (
         "start_gold_per_player", "gym_size", "free_moves_per_turn", "group_cap", "combo_bonus_min_hits",
         "carrier_gold", "saving_actions", "saving_cards", "revive_life", "normal_stage_cards_used",
@@ -149,13 +111,10 @@ def _unique(records) -> list:
     return out
 
 
-def _count(record) -> int:
-    return int(record.get("count") or 1)
-
 
 def compile_setup(tables: dict, where=None) -> Setup:
     """Compile the game's plain tables; raise ``ProblemsError`` listing what cannot be simulated."""
-    comp = _Compiler(where)
+    comp = SetupCompiler(where, OPS, nested={"breakable": "reward"})
     setup = Setup(rules=_rules(comp, tables.get("rules") or {}))
     chars = sorted(_unique(tables.get("characters")), key=lambda c: c["order"])
     if setup.rules.get("turn_order") == "descending":
@@ -184,9 +143,9 @@ def compile_setup(tables: dict, where=None) -> Setup:
             else:
                 setup.c_replaces[inst_of[art["id"]]] = base
     for extra in _unique(tables.get("extra_arts")):
-        setup.extra_arts.extend(_add_card(setup, comp, extra, "extra") for _ in range(_count(extra)))
+        setup.extra_arts.extend(_add_card(setup, comp, extra, "extra") for _ in range(copies_of(extra)))
     for sup in _unique(tables.get("supplies")):
-        setup.supplies[sup["id"]] = [_add_card(setup, comp, sup, "supply") for _ in range(_count(sup))]
+        setup.supplies[sup["id"]] = [_add_card(setup, comp, sup, "supply") for _ in range(copies_of(sup))]
     if setup.rules.get("n11"):
         wound = {"id": "wound", "ap": 0, "attributes": [], "sub": {}, "effect": []}
         setup.wounds = [_add_card(setup, comp, wound, "wound")
@@ -202,7 +161,7 @@ def compile_setup(tables: dict, where=None) -> Setup:
     return setup
 
 
-def _add_card(setup: Setup, comp: _Compiler, record: dict, kind: str) -> int:
+def _add_card(setup: Setup, comp: SetupCompiler, record: dict, kind: str) -> int:
     sub = record.get("sub") or {}
     attrs = record.get("attributes") or []
     flags = 0
@@ -229,9 +188,9 @@ def _add_card(setup: Setup, comp: _Compiler, record: dict, kind: str) -> int:
     return len(setup.c_id) - 1
 
 
-def _compile_enemies(setup: Setup, comp: _Compiler, tables: dict) -> None:
+def _compile_enemies(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
     for enemy in _unique(tables.get("enemies")):
-        for _ in range(_count(enemy)):
+        for _ in range(copies_of(enemy)):
             setup.e_id.append(enemy["id"])
             setup.e_stage.append(enemy["stage"])
             setup.e_life.append(enemy["life"])
@@ -267,7 +226,7 @@ def _spawns(mapping) -> tuple:
     return tuple(counts)
 
 
-def _compile_stage_card(comp: _Compiler, card: dict) -> dict:
+def _compile_stage_card(comp: SetupCompiler, card: dict) -> dict:
     gimmicks = [(g.get("timing") or "round_start", bool(g.get("persistent")),
                  comp.effect(g.get("effect"), card, f"gimmicks[{i}].effect"), (card["id"], i))
                 for i, g in enumerate(card.get("gimmicks") or [])]
@@ -280,7 +239,7 @@ def _compile_stage_card(comp: _Compiler, card: dict) -> dict:
             "boss_spawn": (spawn["respawn"] - 1, spawn.get("position", "tail")) if spawn else None}
 
 
-def _compile_stages(setup: Setup, comp: _Compiler, tables: dict) -> None:
+def _compile_stages(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
     for card in _unique(tables.get("stages")):
         entry = setup.stages.setdefault(card["stage"], {"normal": [], "boss": None})
         compiled = _compile_stage_card(comp, card)

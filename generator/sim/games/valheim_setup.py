@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...errors import Location, Problem, ProblemsError
+from ...content.game import copies_of
+from ...errors import ProblemsError
+from ..compile import SetupCompiler
 
 DIRS = ("n", "e", "s", "w")              # printed edge order; world direction d = (printed + rotation) % 4
 STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))  # world offsets of n, e, s, w
@@ -139,25 +141,6 @@ class Setup:
     sinks: dict = field(default_factory=dict)       # resource -> list of where it is spent
 
 
-class _Compiler:
-    def __init__(self, where):
-        self.where = where or (lambda record: None)
-        self.problems: list[Problem] = []
-
-    def loc(self, *records) -> Location:
-        for record in records:
-            try:
-                found = self.where(record) if record is not None else None
-            except Exception:  # noqa: BLE001 - a record the loader did not see has no location
-                found = None
-            if found:
-                return found
-        return Location("<tables>", 0)
-
-    def problem(self, field_path, message, *records):
-        self.problems.append(Problem(self.loc(*records), field_path, message))
-
-
 def _unique(records) -> list:
     seen, out = set(), []
     for r in records or []:
@@ -167,22 +150,9 @@ def _unique(records) -> list:
     return out
 
 
-def _count(record) -> int:
-    return int(record.get("count") or 1)
 
-
-def _get(comp, raw, path):
-    node = raw
-    for key in path.split("."):
-        if not isinstance(node, dict) or key not in node:
-            comp.problem(path, "missing (the simulator reads it from rules.yaml)", raw)
-            return None
-        node = node[key]
-    return node
-
-
-def _rules(comp: _Compiler, raw: dict) -> dict:
-    rules = {key: _get(comp, raw, key) for key in RULE_KEYS}
+def _rules(comp: SetupCompiler, raw: dict) -> dict:
+    rules = {key: comp.rule(raw, key) for key in RULE_KEYS}
     for key, allowed in SUPPORTED.items():
         value = rules.get(key)
         if value is not None and value not in allowed:
@@ -200,7 +170,7 @@ def _rules(comp: _Compiler, raw: dict) -> dict:
 
 def compile_setup(tables: dict, where=None) -> Setup:
     """Compile the game's plain tables; raise ``ProblemsError`` listing what cannot be simulated."""
-    comp = _Compiler(where)
+    comp = SetupCompiler(where)
     raw_rules = tables.get("rules") or {}
     setup = Setup(rules=_rules(comp, raw_rules))
     rules = setup.rules
@@ -236,15 +206,15 @@ def _resmap(comp, mapping, res_index, field_path, *records) -> tuple:
     return tuple(out)
 
 
-def _resources(setup: Setup, comp: _Compiler, tables: dict) -> None:
+def _resources(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
     for token in _unique(tables.get("resource_tokens")):
         setup.res.append(token["resource"])
-        setup.supply.append(_count(token))
+        setup.supply.append(copies_of(token))
     if not setup.res:
         comp.problem("resource_tokens", "no resource tokens: the simulator needs the supply counts", None)
 
 
-def _biomes(setup: Setup, comp: _Compiler, tables: dict, res_index: dict) -> None:
+def _biomes(setup: Setup, comp: SetupCompiler, tables: dict, res_index: dict) -> None:
     rows = sorted((b for b in _unique(tables.get("biomes")) if b.get("kind") == "biome"), key=lambda b: b["tier"])
     bosses = {b["biome"]: b for b in _unique(tables.get("bosses"))}
     for row in rows:
@@ -262,7 +232,7 @@ def _biomes(setup: Setup, comp: _Compiler, tables: dict, res_index: dict) -> Non
         comp.problem("biomes", "no biomes", None)
 
 
-def _levels(setup: Setup, comp: _Compiler, tables: dict, res_index: dict) -> None:
+def _levels(setup: Setup, comp: SetupCompiler, tables: dict, res_index: dict) -> None:
     steps = sorted(tables.get("base_levels") or [], key=lambda s: s["from"])
     for i, step in enumerate(steps):
         if step["from"] != i or step["to"] != i + 1:
@@ -274,7 +244,7 @@ def _levels(setup: Setup, comp: _Compiler, tables: dict, res_index: dict) -> Non
                      tables.get("rules"))
 
 
-def _tiles(setup: Setup, comp: _Compiler, tables: dict, res_index: dict, raw_rules) -> None:
+def _tiles(setup: Setup, comp: SetupCompiler, tables: dict, res_index: dict, raw_rules) -> None:
     biome_index = {b: i for i, b in enumerate(setup.biomes)}
     setup.piles = [[] for _ in setup.biomes]
     start_id = setup.rules.get("map.start_tile")
@@ -293,7 +263,7 @@ def _tiles(setup: Setup, comp: _Compiler, tables: dict, res_index: dict, raw_rul
                     comp.problem(f"edges.{name}.biome", f"unknown biome {edge.get('biome')!r}", tile)
                     continue
                 edges[d] = (eb, int(edge["cost"]))
-        for _ in range(_count(tile)):
+        for _ in range(copies_of(tile)):
             i = len(setup.t_id)
             setup.t_id.append(tile["id"])
             setup.t_biome.append(b)
@@ -314,7 +284,7 @@ def _tiles(setup: Setup, comp: _Compiler, tables: dict, res_index: dict, raw_rul
         comp.problem("map.start_tile", f"no map tile {start_id!r}", raw_rules)
 
 
-def _effects(comp: _Compiler, effects, owner, field_path, ctx, where_: str) -> tuple:
+def _effects(comp: SetupCompiler, effects, owner, field_path, ctx, where_: str) -> tuple:
     compiled = []
     for i, item in enumerate(effects or []):
         op = item.get("op") if isinstance(item, dict) else None
@@ -361,7 +331,7 @@ def _effects(comp: _Compiler, effects, owner, field_path, ctx, where_: str) -> t
     return tuple(compiled)
 
 
-def _cards(setup: Setup, comp: _Compiler, tables: dict, ctx: dict) -> None:
+def _cards(setup: Setup, comp: SetupCompiler, tables: dict, ctx: dict) -> None:
     act_index = ctx["act"]
     by_set: dict = {}
     for card in _unique(tables.get("actions")):
@@ -373,7 +343,7 @@ def _cards(setup: Setup, comp: _Compiler, tables: dict, ctx: dict) -> None:
             if a is None:
                 comp.problem("action", f"unknown action {card.get('action')!r}", card)
                 continue
-            for _ in range(_count(card)):
+            for _ in range(copies_of(card)):
                 seat_cards.append(_add_card(setup, card["id"], a, 1, (), -1, 0))
         size = setup.rules.get("deck.set_size")
         if size is not None and len(seat_cards) != size:
@@ -401,7 +371,7 @@ def _cards(setup: Setup, comp: _Compiler, tables: dict, ctx: dict) -> None:
         weight = 1 + sum(p["n"] - 1 for op, p in effect if op == "card_weight")
         effect = tuple((op, p) for op, p in effect if op != "card_weight")
         t = setup.tiers.index(card["tier"])
-        for _ in range(_count(card)):
+        for _ in range(copies_of(card)):
             setup.market[t].append(_add_card(setup, card["id"], a, weight, effect, t, int(card["cost_ap"])))
         setup.tracked.append(card["id"])
     tier_of = {t: i for i, t in enumerate(setup.tiers)}
@@ -430,7 +400,7 @@ def _add_card(setup: Setup, card_id, action, weight, effect, tier, cost) -> int:
     return len(setup.c_id) - 1
 
 
-def _enemies(setup: Setup, comp: _Compiler, tables: dict, res_index: dict) -> None:
+def _enemies(setup: Setup, comp: SetupCompiler, tables: dict, res_index: dict) -> None:
     rounds = setup.rules.get("rounds") or 0
     for enemy in _unique(tables.get("enemies")):
         boss = enemy.get("kind") == "boss_appears"
@@ -439,7 +409,7 @@ def _enemies(setup: Setup, comp: _Compiler, tables: dict, res_index: dict) -> No
             comp.problem("strength_by_round", f"needs {rounds} values (one per round)", enemy)
             continue
         reward = _resmap(comp, enemy.get("reward"), res_index, "reward", enemy)
-        for _ in range(_count(enemy)):
+        for _ in range(copies_of(enemy)):
             setup.e_id.append(enemy["id"])
             setup.e_boss.append(boss)
             setup.e_strength.append(strength)
@@ -450,7 +420,7 @@ def _enemies(setup: Setup, comp: _Compiler, tables: dict, res_index: dict) -> No
         comp.problem("enemies", "no regular enemy card", None)
 
 
-def _crafts(setup: Setup, comp: _Compiler, tables: dict, ctx: dict) -> None:
+def _crafts(setup: Setup, comp: SetupCompiler, tables: dict, ctx: dict) -> None:
     slots = list(setup.rules.get("craft.equipment_slots") or [])
     raids = bool(setup.rules.get("raids.enabled"))
     for rec in _unique(tables.get("crafts")):
@@ -473,7 +443,7 @@ def _crafts(setup: Setup, comp: _Compiler, tables: dict, ctx: dict) -> None:
         setup.r_ap.append(int(rec["cost_ap"]))
         setup.r_cost.append(_resmap(comp, rec.get("cost_resources"), ctx["res"], "cost_resources", rec))
         setup.r_effect.append(effect)
-        setup.r_copies.append(_count(rec))
+        setup.r_copies.append(copies_of(rec))
         setup.r_active.append(rec.get("variant") != "raids" or raids)
 
 

@@ -1,0 +1,58 @@
+"""Compiling content tables into an engine's setup, with located problems.
+
+Every engine turns plain tables (``game.tables``) into the compact structures it plays with.
+What can go wrong there (a rules key the engine needs is missing, an effect op it does not
+implement, a value it does not support) is a problem located at the record's YAML line, not
+a crash: the validator reports it like any content error.
+"""
+from __future__ import annotations
+
+from ..errors import Location, Problem
+
+
+class SetupCompiler:
+    """Collects located problems while an engine compiles its setup."""
+
+    def __init__(self, where=None, ops=None, nested: dict | None = None):
+        self.where = where or (lambda record: None)  # record -> Location (game.where)
+        self.ops = ops                                 # the effect ops the engine implements
+        self.nested = nested or {}                     # op -> param holding an effect list of its own
+        self.problems: list[Problem] = []
+
+    def loc(self, *records) -> Location:
+        """The location of the first record the loader knows (an op, then its card ...)."""
+        for record in records:
+            found = self.where(record) if record is not None else None
+            if found:
+                return found
+        return Location("<tables>", 0)
+
+    def problem(self, field_path, message, *records):
+        self.problems.append(Problem(self.loc(*records), field_path, message))
+
+    def rule(self, raw: dict, path: str):
+        """``rules.yaml`` value at a dotted path; missing -> a located problem and None."""
+        node = raw
+        for key in path.split("."):
+            if not isinstance(node, dict) or key not in node:
+                self.problem(path, "missing (the simulator reads it from rules.yaml)", raw)
+                return None
+            node = node[key]
+        return node
+
+    def effect(self, effects, owner, field_path) -> tuple:
+        """An ``effect:`` list as ``((op, params), ...)``; ops the engine lacks are problems,
+        and params named in ``nested`` (``{"breakable": "reward"}``) are compiled likewise."""
+        compiled = []
+        for i, item in enumerate(effects or []):
+            op = item.get("op") if isinstance(item, dict) else None
+            if self.ops is not None and op not in self.ops:
+                self.problem(f"{field_path}[{i}].op", f"the simulator does not implement op {op!r}; "
+                             f"known ops: {', '.join(sorted(self.ops))}", item, owner)
+                continue
+            params = {k: v for k, v in item.items() if k != "op"}
+            inner = self.nested.get(op)
+            if inner:
+                params[inner] = self.effect(params.get(inner), owner, f"{field_path}[{i}].{inner}")
+            compiled.append((op, params))
+        return tuple(compiled)
