@@ -19,8 +19,8 @@ from ...sim.api import TERMINAL, IllegalActionError
 from ...sim.rng import copy_rng, sample, shuffle
 from . import metroidvania_dice as dice
 from .metroidvania_effects import OPS, arg_kind
-from .metroidvania_setup import (AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, START, TYPES, WHITE, WIL,
-                                 compile_setup)  # noqa: F401  (module API)
+from .metroidvania_setup import (AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, START, WHITE, WIL,  # noqa: F401
+                                 compile_setup)  # (module API)
 
 NAME = "metroidvania"
 VERSION = "1"
@@ -1125,9 +1125,9 @@ def new_game(setup, players: int, rng) -> State:
         if t in s.action_deck:
             s.action_deck.remove(t)
         initial.append(t)
-    for name, cards in (("action", None), ("skill", setup.deck_skills), ("room", range(len(setup.rooms))),
-                        ("event", range(len(setup.events))), ("sefira", range(len(setup.sefira)))):
-        deck = list(cards) if cards is not None else s.action_deck
+    for name, ids in (("action", None), ("skill", setup.deck_skills), ("room", range(len(setup.rooms))),
+                      ("event", range(len(setup.events))), ("sefira", range(len(setup.sefira)))):
+        deck = list(ids) if ids is not None else s.action_deck
         shuffle(deck, rng)
         setattr(s, name + "_deck", deck)
         setattr(s, name + "_disc", [])

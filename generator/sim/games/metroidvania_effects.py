@@ -89,9 +89,14 @@ def op_ap_bonus(state, user, p, ctx):
 
 
 def op_reroll(state, user, p, ctx):
+    """A reroll token: used now if the dice are on the table (post-roll), else kept for the next roll."""
     colour = p.get("colour") or "any"
-    _add_mod(state, [user], "reroll", num(state, user, p, ctx), COLOURS.index(colour) if colour in COLOURS else -1,
-             "check")
+    token = (num(state, user, p, ctx), COLOURS.index(colour) if colour in COLOURS else -1)
+    chk = state.check
+    if chk is not None and chk.rolled and chk.vals and user == state.active:
+        chk.tokens.append(token)
+    else:
+        _add_mod(state, [user], "reroll", token[0], token[1], "check")
 
 
 def op_recolour(state, user, p, ctx):

@@ -315,7 +315,7 @@ def describe(state, ev) -> str:
     if kind == "go":
         return f"    {_seat(state, ev[1])} enters {setup.node_id[ev[2]]} ({KINDS[setup.kind[ev[2]]]})"
     if kind == "roll":
-        faces = " ".join(f"{v}{COLOURS[c][0].upper()}" for v, c in zip(ev[3], ev[4]))
+        faces = " ".join(f"{v}{'RBKW'[c]}" for v, c in zip(ev[3], ev[4]))   # red blue blacK white
         return f"    rolls d{ev[2]}: {faces}"
     if kind == "check":
         return f"    check {ev[3]} vs {ev[4]}: {'success' if ev[5] else 'FAIL'}" + (f", {ev[6]} damage" if ev[6] else "")
@@ -382,6 +382,14 @@ def judge_extra(judge, config, setup, tables, records, runs) -> dict:
         for r in ref:
             walls.update(r.get("deaths_by_node", {}))
     all_ref = [r for recs in records.values() for r in recs["reference"] if r["outcome"] not in ("error", "timeout")]
+    length = band["length"]
+    wins = sum(p["wins"] for p in per.values())
+    _prop(judge, "crawl.length.early_share_max", "§5.2 wins before round " + str(length["early_before_round"]), "all",
+          sum(p["early"] for p in per.values()), wins, None, length["early_share_max"],
+          "share of wins that come early", agent, _sev(length))
+    _prop(judge, "crawl.length.late_share_min", f"§5.2 wins in rounds {length['late_from_round']}+", "all",
+          sum(p["late"] for p in per.values()), wins, length["late_share_min"], None,
+          "share of wins in the last rounds", agent, _sev(length))
     _judge_content(judge, band, setup, all_ref, out)
     _judge_easy(judge, band, setup, tables, records, runs, agent, per, out)
     total = sum(walls.values()) or 1
@@ -409,7 +417,7 @@ def _prop(judge, key, metric, n, k, m, lo, hi, what, agent, severity="error"):
               f"{'inf' if hi is None else hi}]", _status(ok, severity))
     if not ok:
         judge.problem(key, metric, f"{what} with {n} players is {p:.3f} [{a:.3f}, {b:.3f}] ({m}), outside "
-                      f"[{lo}, {hi}]", severity, players=n, agent=agent, games=m)
+                      f"[{lo}, {hi}]", severity, players=n if n != "all" else None, agent=agent, games=m)
 
 
 def _value(judge, key, metric, n, value, lo, hi, what, agent, games, severity="error", fmt="{:.2f}"):
@@ -429,13 +437,13 @@ def _judge_normal(judge, band, n, ref, recs, agent) -> dict:
     wins = [r for r in ref if r["outcome"] == "win"]
     m = len(ref)
     out = {"games": m, "wins": len(wins)}
-    length = band["length"]
-    early = sum(1 for r in wins if r["rounds"] < length["early_before_round"])
+    length = band["length"]   # §5.2 is a property of the game (no "at every player count"): judged pooled,
+    early = sum(1 for r in wins if r["rounds"] < length["early_before_round"])   # shown per count
     late = sum(1 for r in wins if r["rounds"] >= length["late_from_round"])
-    _prop(judge, "crawl.length.early_share_max", "§5.2 wins before round " + str(length["early_before_round"]), n,
-          early, len(wins), None, length["early_share_max"], "share of wins that come early", agent, _sev(length))
-    _prop(judge, "crawl.length.late_share_min", f"§5.2 wins in rounds {length['late_from_round']}+", n, late,
-          len(wins), length["late_share_min"], None, "share of wins in the last rounds", agent, _sev(length))
+    out.update(early=early, late=late)
+    w = max(1, len(wins))
+    judge.row(f"   §5.2 wins before round {length['early_before_round']} / in rounds {length['late_from_round']}+",
+              n, f"{early / w:.3f} / {late / w:.3f} ({len(wins)} wins)", "pooled below", "info")
     bb = band["bosses_before_final"]
     before = [r["bosses_before_final"] for r in wins]
     if before:
