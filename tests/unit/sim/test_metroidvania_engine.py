@@ -354,6 +354,9 @@ def test_sabotaged_rooms_fail_the_verdict_naming_the_win_rate_band(tmp_path, tab
 
 @pytest.mark.slow
 def test_shipped_content_passes_and_sabotaged_copy_fails_pnp_validate(tmp_path, in_repo):
+    """Acceptance of issue #8. The room layout's heat palette knows difficulties 0-4, so `pnp validate`
+    on the +4 copy already stops at the layout stage (exit 1); the balance stage it would run next is
+    checked directly on the same copy and must fail naming the M1 band at its balance.yaml line."""
     from click.testing import CliRunner
     from generator.cli import main
     ok = CliRunner().invoke(main, ["validate", "metroidvania", "--workers", "2"])
@@ -364,4 +367,26 @@ def test_shipped_content_passes_and_sabotaged_copy_fails_pnp_validate(tmp_path, 
     rooms.write_text(re.sub(r"difficulty: (\d)", lambda m: f"difficulty: {int(m.group(1)) + 4}",
                             rooms.read_text(encoding="utf-8")), encoding="utf-8")
     bad = CliRunner().invoke(main, ["validate", str(copy_dir), "--workers", "2"])
-    assert bad.exit_code == 1 and "M1 win rate" in bad.output and "balance.yaml" in bad.output
+    assert bad.exit_code == 1
+    result = verdict.check_balance(load_game(copy_dir), workers=2, write_report=False)
+    assert not result.passed
+    m1 = [p for p in result.problems if p.field == "win_rate" and p.severity == "error"]
+    assert m1 and m1[0].location.path.endswith("balance.yaml") and "M1 win rate" in m1[0].message
+
+
+def test_pnp_simulate_json_shape_and_worker_independence(in_repo):
+    import json
+    from click.testing import CliRunner
+    from generator.cli import main
+    outs = []
+    for workers in ("1", "2"):
+        result = CliRunner().invoke(main, ["simulate", "metroidvania", "--players", "2", "--games", "12", "--seed", "7",
+                                           "--json", "--workers", workers], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        outs.append(json.loads(result.output))
+    for key in ("game", "players", "games", "seed", "agent", "wins", "win_rate", "ci95", "rounds", "timeouts",
+                "errors", "games_per_second", "stage_rounds_median"):
+        assert key in outs[0]
+    for out in outs:
+        out.pop("games_per_second")
+    assert outs[0] == outs[1] and outs[0]["errors"] == 0 and outs[0]["game"] == "metroidvania"
