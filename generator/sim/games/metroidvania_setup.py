@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...errors import Location, Problem, ProblemsError
+from ...errors import Problem, ProblemsError
+from ..compile import SetupCompiler
 
 STATS = ("pie", "wil", "agi", "ins")
 PIE, WIL, AGI, INS = range(4)
@@ -101,47 +102,10 @@ class Setup:
     map_problems: list = field(default_factory=list)
 
 
-class _Compiler:
-    def __init__(self, where):
-        self.where = where or (lambda record: None)
-        self.problems: list[Problem] = []
-
-    def loc(self, *records) -> Location:
-        for record in records:
-            found = self.where(record) if record is not None else None
-            if found:
-                return found
-        return Location("<tables>", 0)
-
-    def problem(self, field_path, message, *records):
-        self.problems.append(Problem(self.loc(*records), field_path, message))
-
-    def effect(self, effects, owner, field_path) -> tuple:
-        compiled = []
-        for i, item in enumerate(effects or []):
-            op = item.get("op") if isinstance(item, dict) else None
-            if op not in OPS:
-                self.problem(f"{field_path}[{i}].op", f"the simulator does not implement op {op!r}", item, owner)
-                continue
-            params = {k: v for k, v in item.items() if k != "op"}
-            compiled.append((op, params))
-        return tuple(compiled)
-
-
-def _get(comp, raw, path):
-    node = raw
-    for key in path.split("."):
-        if not isinstance(node, dict) or key not in node:
-            comp.problem(path, "missing (the simulator reads it from rules.yaml)", raw)
-            return None
-        node = node[key]
-    return node
-
-
-def _rules(comp: _Compiler, raw: dict) -> dict:
-    r = {path: _get(comp, raw, path) for path in _NEEDED}
+def _rules(comp: SetupCompiler, raw: dict) -> dict:
+    r = {path: comp.rule(raw, path) for path in _NEEDED}
     for path, allowed in SUPPORTED.items():
-        value = _get(comp, raw, path)
+        value = comp.rule(raw, path)
         if value is not None and value not in allowed:
             comp.problem(path, f"the simulator supports {list(allowed)}, got {value!r}", raw)
         r[path] = value
@@ -171,7 +135,7 @@ def _colour(value) -> int:
 
 def compile_setup(tables: dict, where=None) -> Setup:
     """Compile the game's plain tables; raise ``ProblemsError`` listing what cannot be simulated."""
-    comp = _Compiler(where)
+    comp = SetupCompiler(where, OPS)
     raw_rules = tables.get("rules") or {}
     setup = Setup(rules=_rules(comp, raw_rules))
     setup.difficulty = str(tables.get("difficulty") or "normal").lower()
@@ -185,7 +149,7 @@ def compile_setup(tables: dict, where=None) -> Setup:
     return setup
 
 
-def _compile_cards(setup: Setup, comp: _Compiler, tables: dict) -> None:
+def _compile_cards(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
     for rec in _unique(tables.get("actions")):
         t = TYPES.index(rec["type"]) if rec.get("type") in TYPES else -1
         if t < 0:
@@ -268,7 +232,7 @@ def _compile_cards(setup: Setup, comp: _Compiler, tables: dict) -> None:
                            | {d["id"] for d in setup.derived})
 
 
-def _compile_map(setup: Setup, comp: _Compiler, raw: dict) -> None:
+def _compile_map(setup: Setup, comp: SetupCompiler, raw: dict) -> None:
     where = comp.where
     map_loc = comp.loc(raw)
     setup.locations["map"] = map_loc
