@@ -3,7 +3,6 @@ invariants, static checks, the readable trace, and content variants for card-imp
 """
 from __future__ import annotations
 
-import copy
 import itertools
 from collections import Counter
 
@@ -11,6 +10,7 @@ from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOI
                                   PASS, PICK_A, PLAY, SAVE, TAKE, TARGET_A, UPGRADE)
 from .fatal_fight_flow import ACTIVE, DOWN, OVER
 from .fatal_fight_setup import SQUARES
+from ..variants import with_record_changed
 
 
 def _seat(state, s) -> str:
@@ -192,15 +192,14 @@ def cards(setup) -> list[str]:
 
 def ablate(tables: dict, card_id: str) -> dict:
     """The same content with ``card_id`` replaced by a neutral filler (no AP, no sub, no effect)."""
-    twin = copy.deepcopy(tables)
-    for table in twin.values():
-        for record in table if isinstance(table, list) else []:
-            if isinstance(record, dict) and record.get("id") == card_id:
-                record["ap"] = 0
-                record["attributes"] = [a for a in record.get("attributes") or [] if a not in ("attack",)]
-                record["sub"] = {}
-                record["effect"] = []
-    return twin
+    return with_record_changed(tables, card_id, _neutral)
+
+
+def _neutral(record: dict) -> None:
+    record["ap"] = 0
+    record["attributes"] = [a for a in record.get("attributes") or [] if a not in ("attack",)]
+    record["sub"] = {}
+    record["effect"] = []
 
 
 # ---- trace -------------------------------------------------------------------------------------

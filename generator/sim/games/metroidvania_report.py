@@ -4,14 +4,14 @@ game's own balance bands of spec §5 (``judge_extra``, called by the shared verd
 """
 from __future__ import annotations
 
-import copy
 import math
 from collections import Counter, deque
 
-from ...errors import Location, Problem
+from ...errors import Problem
 from ...sim.stats import band_decision, median, wilson
 from . import metroidvania_dice as dice
-from .metroidvania_setup import BOSS, COLOURS, KEY, KINDS, REST, START, STATS, TYPES
+from .metroidvania_setup import BOSS, COLOURS, KEY, KINDS, REST, STATS, TYPES
+from ..variants import with_record_changed, without_effect
 
 # ---- per-game record ------------------------------------------------------------------------------
 
@@ -257,12 +257,7 @@ def cards(setup) -> list[str]:
 
 def ablate(tables: dict, card_id: str) -> dict:
     """The same content with ``card_id``'s effect removed (a skill, sefira or derived event that does nothing)."""
-    twin = copy.deepcopy(tables)
-    for table in twin.values():
-        for record in table if isinstance(table, list) else []:
-            if isinstance(record, dict) and record.get("id") == card_id:
-                record["effect"] = []
-    return twin
+    return with_record_changed(tables, card_id, without_effect)
 
 
 # ---- trace ----------------------------------------------------------------------------------------

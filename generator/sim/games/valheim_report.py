@@ -3,12 +3,12 @@ invariants, static checks (M8), the readable trace and content variants for card
 """
 from __future__ import annotations
 
-import copy
 from collections import Counter
 
 from .valheim_rules import (BASE, BUY, COMMIT, DONE, DUNGEON, FIGHTER, KEEP, LEVEL, MAKE, MOVE, NEWBASE, OPEN,
                             ORDER, PAY, PICK, REROLL, REST, TAKE, TRASH)
 from .valheim_setup import DIRS
+from ..variants import with_record_changed, without_effect
 
 
 # ---- per-game record ---------------------------------------------------------------------------
@@ -257,12 +257,7 @@ def cards(setup) -> list[str]:
 
 def ablate(tables: dict, card_id: str) -> dict:
     """The same content with ``card_id`` replaced by a neutral filler (its action, no effect)."""
-    twin = copy.deepcopy(tables)
-    for table in twin.values():
-        for record in table if isinstance(table, list) else []:
-            if isinstance(record, dict) and record.get("id") == card_id:
-                record["effect"] = []
-    return twin
+    return with_record_changed(tables, card_id, without_effect)
 
 
 # ---- trace -------------------------------------------------------------------------------------
