@@ -13,7 +13,7 @@ from pathlib import Path
 from .content import Game
 from .content.game import copies_of, text_in
 from .content.schema import Spec
-from .errors import ContentError, Location, Problem
+from .errors import ContentError
 from .fonts import FontSet, load_fonts
 from .layout.expr import Expressions
 from .layout.icons import IconSet, load_icons
