@@ -14,6 +14,11 @@ import time
 import click
 
 
+def _common_options(func):
+    from ..cli import common_options  # -q / -v like every other command
+    return common_options(func)
+
+
 def _seed(value: str):
     return int(value) if value.lstrip("-").isdigit() else value
 
@@ -28,9 +33,10 @@ def _seed(value: str):
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--game", "game_index", type=click.IntRange(0), default=None, help="Replay only game I of the run.")
 @click.option("--trace", is_flag=True, help="With --game: print every event of that game.")
+@_common_options
 def simulate(game, players, games, seed, agent, workers, as_json, game_index, trace):
     """Simulate GAME (a name under ./content or a path) with scripted players."""
-    from ..cli import resolve_game, run_reporting
+    from ..cli import reporter, resolve_game, run_reporting
     from ..sim.api import SimulationError
 
     if trace and game_index is None:
@@ -48,7 +54,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
     failed = summary.pop("_failures")
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False))
-    else:
+    elif reporter().verbosity >= 0:  # -q: only failures
         _print_summary(summary)
     for line in failed:
         click.echo(line, err=True)
