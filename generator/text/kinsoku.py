@@ -288,6 +288,12 @@ def wrap(tokens: Sequence[Token], measure: Callable[[Text | Icon], float], width
     lines: list[WrappedLine] = []
     if not tokens:
         return Wrapped(lines)
+    plain = _plain_paragraphs(tokens)
+    if plain is not None:
+        # Fast path: no icons and no combining marks, so every atom is one character.
+        for chars in plain:
+            _wrap_plain(chars, measure, measure_text, width, lines)
+        return Wrapped(lines)
     for atoms in _paragraphs(tokens):
         for atom in atoms:
             if atom.kind == _ICON:
@@ -348,6 +354,129 @@ def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) ->
             s_next += 1
         out.append(_line(atoms, gaps, s, p, ends=s_next >= n, forced=forced, overfull=overfull))
         s = s_next
+
+
+@lru_cache(maxsize=8192)
+def _plain_char(ch: str) -> str | None:
+    """The class of a character that is an atom on its own, None for glue and newlines."""
+    if ch == "\n" or _is_glue(ch):
+        return None
+    return char_class(ch)
+
+
+def _plain_paragraphs(tokens: Sequence[Token]) -> list[list[tuple[str, bool, str]]] | None:
+    """Paragraphs as ``(character, bold, class)`` lists when every token is Text or
+    Newline and no character is glue or a newline (then one character = one atom);
+    None otherwise (the general path also raises the errors)."""
+    paragraphs: list[list[tuple[str, bool, str]]] = [[]]
+    chars = paragraphs[0]
+    for tok in tokens:
+        cls = type(tok)
+        if cls is Newline:
+            chars = []
+            paragraphs.append(chars)
+            continue
+        if cls is not Text:
+            return None
+        bold = tok.bold
+        for ch in tok.text:
+            kind = _plain_char(ch)
+            if kind is None:
+                return None
+            chars.append((ch, bold, kind))
+    return paragraphs
+
+
+def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLine]) -> None:
+    """:func:`_wrap_paragraph` for one-character atoms without icons: same lines, same
+    pieces, on plain lists (priorities are then only 2 or 0)."""
+    n = len(chars)
+    if n == 0:
+        out.append(WrappedLine((), 0.0, True))
+        return
+    if measure_text is not None:
+        widths = [measure_text(ch, bold) for ch, bold, _ in chars]
+    else:
+        widths = [float(measure(Text(ch, bold))) for ch, bold, _ in chars]
+    kinds = [kind for _, _, kind in chars]
+    text = [ch for ch, _, _ in chars]
+    gaps = [False]
+    append = gaps.append
+    prev_ch, prev_kind = text[0], kinds[0]
+    for b in range(1, n):
+        ch, kind = text[b], kinds[b]
+        append(not (kind == SPACE or (prev_kind == WORD and kind == WORD)
+                    or (prev_ch in _INSEPARABLE and ch == prev_ch)))
+        prev_ch, prev_kind = ch, kind
+    if sum(widths) <= width + EPS:
+        out.append(_plain_line(chars, widths, gaps, 0, n, True, False, False))
+        return
+    limit = width + EPS
+    s = 0
+    while s < n:
+        total = 0.0
+        i = s
+        while i < n:
+            w = widths[i]
+            if kinds[i] != SPACE and total + w > limit:
+                break
+            total += w
+            i += 1
+        if i == n:
+            out.append(_plain_line(chars, widths, gaps, s, n, True, False, False))
+            return
+        forced = overfull = False
+        if all(k == SPACE for k in kinds[s:i]):
+            p = i + 1  # this atom alone is wider than the line
+            overfull = True
+        else:
+            p = _plain_break(text, kinds, s, i)
+            if p is None:
+                p = i
+                forced = True
+        s_next = p
+        while s_next < n and kinds[s_next] == SPACE:
+            s_next += 1
+        out.append(_plain_line(chars, widths, gaps, s, p, s_next >= n, forced, overfull))
+        s = s_next
+
+
+def _plain_break(text, kinds, s: int, i: int) -> int | None:
+    """The last allowed break in ``(s, i]`` (:func:`_priority` without icons or glue)."""
+    for b in range(i, s, -1):
+        nxt_kind = kinds[b]
+        if nxt_kind == SPACE:
+            continue
+        nxt = text[b]
+        if nxt in NO_START:
+            continue
+        prev_kind = kinds[b - 1]
+        if prev_kind == SPACE:
+            j = b - 1
+            while j >= 0 and kinds[j] == SPACE:
+                j -= 1
+            if j < 0 or text[j] in NO_END:
+                continue
+            return b
+        prev = text[b - 1]
+        if prev in NO_END or prev == "\u200d":
+            continue
+        if prev_kind == WORD and nxt_kind == WORD:
+            continue
+        if prev in _INSEPARABLE and nxt == prev:
+            continue
+        return b
+    return None
+
+
+def _plain_line(chars, widths, gaps, s, e, ends, forced, overfull) -> WrappedLine:
+    while e > s and chars[e - 1][2] == SPACE:
+        e -= 1
+    pieces = tuple(
+        Piece(_text(chars[k][0], chars[k][1]), widths[k], chars[k][2], k > s and gaps[k])
+        for k in range(s, e)
+    )
+    return WrappedLine(pieces, sum(widths[s:e]), ends, forced, overfull)
 
 
 class _LazyPriority:

@@ -230,7 +230,7 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
     lead = size * leading
     ascent = fonts.ascent * size
     descent = fonts.descent * size
-    if any(isinstance(p.token, Icon) for line in wrapped.lines for p in line.pieces):
+    if any(isinstance(tok, Icon) for tok in tokens):  # every icon token is a piece of some line
         ascent = max(ascent, icon_bottom + icon_size)
         descent = max(descent, -icon_bottom)
 
@@ -311,6 +311,13 @@ def _place_runs(wl: WrappedLine, width, align, size, icon_size, icon_bottom):
         free = width - wl.width
         if gaps and free > EPS and free / gaps <= JUSTIFY_MAX_GAP * size:
             extra_per_gap = free / gaps
+
+    if not extra_per_gap and pieces:
+        # Fast path: one style, no icons, no added space: the line is one run.
+        bold = pieces[0].token.bold
+        if all(p.kind != "icon" and p.token.bold == bold for p in pieces):
+            line_width = sum(p.width for p in pieces)
+            return [Run("text", 0.0, line_width, text="".join(p.token.text for p in pieces), bold=bold)], line_width
 
     runs: list[Run] = []
     x = 0.0
