@@ -400,6 +400,7 @@ def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLin
         widths = [float(measure(Text(ch, bold))) for ch, bold, _ in chars]
     kinds = [kind for _, _, kind in chars]
     text = [ch for ch, _, _ in chars]
+    toks = [_text(ch, bold) for ch, bold, _ in chars]
     gaps = [False]
     append = gaps.append
     prev_ch, prev_kind = text[0], kinds[0]
@@ -409,7 +410,7 @@ def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLin
                     or (prev_ch in _INSEPARABLE and ch == prev_ch)))
         prev_ch, prev_kind = ch, kind
     if sum(widths) <= width + EPS:
-        out.append(_plain_line(chars, widths, gaps, 0, n, True, False, False))
+        out.append(_plain_line(toks, widths, kinds, gaps, 0, n, True, False, False))
         return
     limit = width + EPS
     s = 0
@@ -423,7 +424,7 @@ def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLin
             total += w
             i += 1
         if i == n:
-            out.append(_plain_line(chars, widths, gaps, s, n, True, False, False))
+            out.append(_plain_line(toks, widths, kinds, gaps, s, n, True, False, False))
             return
         forced = overfull = False
         if all(k == SPACE for k in kinds[s:i]):
@@ -437,7 +438,7 @@ def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLin
         s_next = p
         while s_next < n and kinds[s_next] == SPACE:
             s_next += 1
-        out.append(_plain_line(chars, widths, gaps, s, p, s_next >= n, forced, overfull))
+        out.append(_plain_line(toks, widths, kinds, gaps, s, p, s_next >= n, forced, overfull))
         s = s_next
 
 
@@ -469,13 +470,13 @@ def _plain_break(text, kinds, s: int, i: int) -> int | None:
     return None
 
 
-def _plain_line(chars, widths, gaps, s, e, ends, forced, overfull) -> WrappedLine:
-    while e > s and chars[e - 1][2] == SPACE:
+def _plain_line(toks, widths, kinds, gaps, s, e, ends, forced, overfull) -> WrappedLine:
+    while e > s and kinds[e - 1] == SPACE:
         e -= 1
-    pieces = tuple(
-        Piece(_text(chars[k][0], chars[k][1]), widths[k], chars[k][2], k > s and gaps[k])
-        for k in range(s, e)
-    )
+    gap = gaps[s:e]
+    if gap:
+        gap[0] = False  # never before the first piece of a line
+    pieces = tuple(map(Piece, toks[s:e], widths[s:e], kinds[s:e], gap))
     return WrappedLine(pieces, sum(widths[s:e]), ends, forced, overfull)
 
 
