@@ -254,26 +254,22 @@ def _check_range(value, spec, ctx, node, field_path, shown=None):
         ctx.problem(node, field_path, f"{shown} is above the maximum {spec.options['max']}")
 
 
-def _check_int(node, spec, ctx, field_path):
-    value = _scalar(node, ctx, field_path, "an integer")
-    if value is MISSING:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        ctx.problem(node, field_path, f"expected an integer, got {value!r}")
-        return None
-    _check_range(value, spec, ctx, node, field_path)
-    return value
+def _numeric(kinds: tuple, label: str):
+    """A checker for integers (``kinds=(int,)``) or any number; booleans are refused."""
+    def check(node, spec, ctx, field_path):
+        value = _scalar(node, ctx, field_path, label)
+        if value is MISSING:
+            return None
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            ctx.problem(node, field_path, f"expected {label}, got {value!r}")
+            return None
+        _check_range(value, spec, ctx, node, field_path)
+        return value
+    return check
 
 
-def _check_number(node, spec, ctx, field_path):
-    value = _scalar(node, ctx, field_path, "a number")
-    if value is MISSING:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        ctx.problem(node, field_path, f"expected a number, got {value!r}")
-        return None
-    _check_range(value, spec, ctx, node, field_path)
-    return value
+_check_int = _numeric((int,), "an integer")
+_check_number = _numeric((int, float), "a number")
 
 
 def _check_bool(node, spec, ctx, field_path):

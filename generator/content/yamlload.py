@@ -43,13 +43,6 @@ def node_location(path: str, node: yaml.Node) -> Location:
 
 def parse_file(path: Path) -> yaml.Node | None:
     """Compose one YAML file; raise ContentError with a located problem if it cannot be read."""
-    where = Location(str(path), 0)
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise ContentError([Problem(where, "", f"cannot read file: {exc.strerror}")]) from None
-    if size > MAX_FILE_BYTES:
-        raise ContentError([Problem(where, "", f"file is {size // 1024} KiB; the limit is {MAX_FILE_BYTES // 1024} KiB")])
     return parse_text(_read(path), str(path))
 
 
@@ -165,12 +158,11 @@ def mapping_items(node: yaml.MappingNode, path: str, problems: list, field: str)
             problems.append(Problem(node_location(path, key_node), field, "mapping keys must be plain values"))
             continue
         key = scalar_value(key_node)
-        if key in seen:
-            if seen[key] is not None:  # a key written twice in the same mapping
-                problems.append(Problem(node_location(path, key_node), _join(field, key),
-                                        f"duplicate key (first at line {seen[key]})"))
+        if key in seen:  # a key written twice in the same mapping
+            problems.append(Problem(node_location(path, key_node), _join(field, key),
+                                    f"duplicate key (first at line {seen[key]})"))
             continue
-        seen[key] = key_node.start_mark.line + 1 if key_node.start_mark.line >= 0 else None
+        seen[key] = key_node.start_mark.line + 1
         out.append((key, key_node, value_node))
     return out
 

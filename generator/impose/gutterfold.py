@@ -31,7 +31,7 @@ from typing import Callable
 
 from .errors import ImposeError
 from .marks import crop_marks, cut_lines, footer_box
-from .page import Mark
+from .page import Mark, TrimGeometry
 from .profile import Profile
 from .render import _draw_lines, draw_label
 from .sheet import Grid
@@ -45,7 +45,7 @@ EPS = 1e-6
 
 
 @dataclass(frozen=True)
-class FoldSlot:
+class FoldSlot(TrimGeometry):
     """One face on a gutterfold sheet (PDF points, page origin lower-left).
 
     ``x, y, w, h`` is the trim box as the card lies on the page; ``rotation`` (0, 90, 180
@@ -63,15 +63,6 @@ class FoldSlot:
     rotation: int
     bleed: float
     bleed_box: tuple[float, float, float, float]
-
-    @property
-    def trim_box(self) -> tuple[float, float, float, float]:
-        return (self.x, self.y, self.x + self.w, self.y + self.h)
-
-    @property
-    def nominal_bleed_box(self) -> tuple[float, float, float, float]:
-        b = self.bleed
-        return (self.x - b, self.y - b, self.x + self.w + b, self.y + self.h + b)
 
     @property
     def card_size(self) -> tuple[float, float]:

@@ -25,8 +25,21 @@ import math
 from dataclasses import dataclass
 
 
+class TrimGeometry:
+    """Boxes derived from a face's trim ``x, y, w, h`` and nominal ``bleed`` (page points)."""
+
+    @property
+    def trim_box(self) -> tuple[float, float, float, float]:
+        return (self.x, self.y, self.x + self.w, self.y + self.h)
+
+    @property
+    def nominal_bleed_box(self) -> tuple[float, float, float, float]:
+        b = self.bleed
+        return (self.x - b, self.y - b, self.x + self.w + b, self.y + self.h + b)
+
+
 @dataclass(frozen=True)
-class Slot:
+class Slot(TrimGeometry):
     """One card on a page.
 
     ``x, y, w, h``: the trim box on the page (``w, h`` as the card lies on the
@@ -54,15 +67,6 @@ class Slot:
             raise ValueError(f"slot rotation {self.rotation} does not match rotated={self.rotated}")
         if self.bleed_box is None:
             object.__setattr__(self, "bleed_box", self.nominal_bleed_box)
-
-    @property
-    def trim_box(self) -> tuple[float, float, float, float]:
-        return (self.x, self.y, self.x + self.w, self.y + self.h)
-
-    @property
-    def nominal_bleed_box(self) -> tuple[float, float, float, float]:
-        b = self.bleed
-        return (self.x - b, self.y - b, self.x + self.w + b, self.y + self.h + b)
 
     @property
     def card_size(self) -> tuple[float, float]:
