@@ -28,7 +28,9 @@ def _relative(path: str, cwd: Path | None) -> str:
         rel = os.path.relpath(Path(path).resolve(), base)
     except ValueError:  # another drive on Windows
         return str(path)
-    return str(path) if rel.startswith(".." + os.sep + "..") else rel
+    # Inside the working directory: relative; elsewhere (a copy of a game in /tmp): as given,
+    # so the message does not depend on where the command happens to run.
+    return str(path) if rel == ".." or rel.startswith(".." + os.sep) else rel
 
 
 @dataclass(frozen=True, order=True)
