@@ -78,7 +78,7 @@ _NESTED = ("stacks", "flowers", "keys", "mods", "unlocked")
 class State:
     __slots__ = ("setup", "rng", "n", *_LISTS, *_NESTED, "skills", "held", "opened", "round", "crit", "danger",
                  "tpos", "seat", "active", "phase", "step", "turn_serial", "check", "outcome", "_legal", "_dest",
-                 "markers_max", "skipped", "built")
+                 "_dist", "_judged", "markers_max", "skipped", "built")
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -332,16 +332,16 @@ class State:
                 sk = self.setup.skills[skill]
                 if exhausted or used == self.turn_serial or sk["timing"] not in timings:
                     continue
-                if self._fits(sk["effect"], phase, chk):
+                if self._fits(sk["ops"], phase, chk):
                     out.append((0, j))
         for j, sef in enumerate(self.sefira_area):
             sf = self.setup.sefira[sef]
-            if sf["timing"] in timings and self._fits(sf["effect"], phase, chk):
+            if sf["timing"] in timings and self._fits(sf["ops"], phase, chk):
                 out.append((1, j))
         return out
 
-    def _fits(self, effect, phase, chk) -> bool:
-        ops = [op for op, _ in effect]
+    def _fits(self, ops, phase, chk) -> bool:
+        """May an effect with these ``ops`` be used in ``phase`` (some only make sense at one window)?"""
         if phase == SUCC:
             return chk is not None and (chk.kind == "boss" or "boss_damage" not in ops)
         if phase == POST and any(op in _POST_OPS for op in ops):
@@ -430,11 +430,12 @@ class State:
         r = self.setup.rules
         return r["move.base"] + r["move.per_agi"] * self.stat(s, AGI) + self.mod_sum(s, "move")
 
-    def distances(self, s: int, origin: int) -> list:
+    def distances(self, s: int, origin: int, limit: int = 1 << 20) -> list:
         """0-1 BFS cost from ``origin`` for maiden ``s``: explored rooms cost 0, unexplored 1.
 
         Nodes that block passage (unexplored key rooms, undefeated boss rooms) get a cost but are
-        not expanded; hidden edges need Ins, sealed ones must be open."""
+        not expanded; hidden edges need Ins, sealed ones must be open. Costs up to ``limit`` are
+        exact; nodes beyond it are not expanded (their cost is above ``limit`` or unknown)."""
         setup, r = self.setup, self.setup.rules
         explored = self.explored
         c0, c1 = r["move.explored_step_cost"], r["move.unexplored_step_cost"]
@@ -459,19 +460,20 @@ class State:
             zero = [w for w in dq if dist[w] == 0]
             dq = deque(zero + [w for w in dq if dist[w] != 0])
         adj = self.adjacency(s)
+        pop, push, push_front = dq.popleft, dq.append, dq.appendleft
         while dq:
-            v = dq.popleft()
-            if not passable[v]:
-                continue
+            v = pop()
             dv = dist[v]
+            if dv > limit or not passable[v]:
+                continue
             for w in adj[v]:
                 nd = dv + (c0 if explored[w] else c1)
                 if nd < dist[w]:
                     dist[w] = nd
                     if nd == dv:
-                        dq.appendleft(w)
+                        push_front(w)
                     else:
-                        dq.append(w)
+                        push(w)
         return dist
 
     def adjacency(self, s: int) -> list:
@@ -516,7 +518,9 @@ class State:
         setup, r = self.setup, self.setup.rules
         here = self.pos[s]
         mp = self.move_points(s)
-        dist = self.distances(s, here)
+        # entry_side() reuses these costs (exact up to mp: all a move and its entry step can need)
+        dist = self.distances(s, here, mp)
+        self._dist = (s, here, dist)
         out = []
         passkey = self.has_mod(s, "passkey")
         seal = r["urza_seal_bosses"]
@@ -541,7 +545,8 @@ class State:
 
     def entry_side(self, s: int, origin: int, node: int) -> int:
         """The neighbour she steps into boss room ``node`` from on a cheapest path."""
-        dist = self.distances(s, origin)
+        cached = self._dist if self._dest is not None else None
+        dist = cached[2] if cached is not None and cached[:2] == (s, origin) else self.distances(s, origin)
         passable = self._passable(s)
         cost = self.setup.rules["move.unexplored_step_cost"]
         for w, hidden, sid in self.setup.adj[node]:
@@ -734,8 +739,12 @@ class State:
 
     def resolve(self, plan) -> None:
         s, chk = self.active, self.check
-        spec = self.spec()
-        result = dice.outcome(spec, chk.vals, chk.cols, plan)
+        judged, self._judged = self._judged, None
+        if judged is not None and judged[0] is plan:
+            spec, result = judged[1], judged[2]
+        else:
+            spec = self.spec()
+            result = dice.outcome(spec, chk.vals, chk.cols, plan)
         success, damage, _ = result
         chk.plan, chk.success = plan, success
         chk.side = damage - (0 if success else spec.fail)
@@ -1026,10 +1035,13 @@ class State:
             plan = a[1] if len(a) == 2 else None
             if not isinstance(plan, tuple) or len(plan) != 5:
                 return False
+            spec = self.spec()
             try:
-                return dice.outcome(self.spec(), self.check.vals, self.check.cols, plan) is not None
+                result = dice.outcome(spec, self.check.vals, self.check.cols, plan)
             except (TypeError, IndexError, ValueError):
                 return False
+            self._judged = (plan, spec, result)   # resolve() applies this judgement instead of redoing it
+            return result is not None
         if kind == GO and self.phase == MOVE:
             return (a[1], a[2]) in self.destinations() if len(a) == 3 else False
         return a in self.legal_actions()
@@ -1109,7 +1121,7 @@ def new_game(setup, players: int, rng) -> State:
     s.unlocked = [[False] for _ in range(players)]
     s.skills = [[] for _ in range(players)]
     s.held, s.opened, s.sefira_area, s.kills, s.tasks, s.drawn = [], set(), [], [], [], []
-    s.log, s.outcome, s.check, s._legal, s._dest = [], None, None, None, None
+    s.log, s.outcome, s.check, s._legal, s._dest, s._dist, s._judged = [], None, None, None, None, None, None
     s.round, s.turn_serial, s.skipped, s.markers_max, s.built = 1, 0, 0, 0, 0
     s.danger = r["danger.start"]
     s.crit = r["criterion.start"]

@@ -270,16 +270,7 @@ class HeuristicAgent:
 
     def _from_start(self, state, s) -> list:
         """Steps from S (bosses rank by tier, then by this distance: every maiden picks the same one)."""
-        keyrooms = tuple(state.explored[v] or state.key_ok(s, v) for v in state.setup.blockers
-                         if state.setup.node_boss[v] < 0)
-        key = (tuple(state.b_dead), tuple(sorted(state.opened)), state.stat(s, INS), keyrooms, bool(state.keys[s]))
-        cache = state.setup.__dict__.setdefault("_from_start", {})
-        dist = cache.get(key)
-        if dist is None:
-            if len(cache) > 4096:
-                cache.clear()
-            dist = cache[key] = self.steps_from(state, s, state.setup.start)
-        return dist
+        return _route_steps(state, s, state.setup.start)
 
     # ---- decisions ------------------------------------------------------------------------------
     def move(self, state):
@@ -292,7 +283,7 @@ class HeuristicAgent:
             return (SKIP,)
         goal = self.goal(state, s)
         gnode = state.setup.bosses[goal]["node"]
-        from_goal = self._cached(state, ("from", s, gnode), lambda: self.steps_from(state, s, gnode)) \
+        from_goal = self._cached(state, ("from", s, gnode), lambda: _route_steps(state, s, gnode)) \
             if gnode >= 0 else None
         best, best_score = None, None
         mrv = None
@@ -479,7 +470,7 @@ class HeuristicAgent:
         if not self._far_from_goal(state, s):
             return None
         gnode = state.setup.bosses[self.goal(state, s)]["node"]
-        from_goal = self._cached(state, ("from", s, gnode), lambda: self.steps_from(state, s, gnode))
+        from_goal = self._cached(state, ("from", s, gnode), lambda: _route_steps(state, s, gnode))
         here = from_goal[state.pos[s]]
         best = min((from_goal[v], v) for v in range(len(state.explored))
                    if state.explored[v] and v != state.pos[s])
@@ -722,8 +713,33 @@ class RushAgent(HeuristicAgent):
         return min(moves, key=lambda a: (dist[a[1]], a[2], a[1]))
 
 
+def _route_steps(state, s, origin) -> list:
+    """``steps_from``, cached for the whole process by everything it depends on (read-only result)."""
+    setup = state.setup
+    stacks = state.stacks[s]
+    explored, key_cond = state.explored, setup.key_cond
+    keyrooms = tuple(explored[v] or all(len(stacks[k]) >= n for k, n in key_cond[v]) for v in setup.key_rooms)
+    key = (origin, tuple(state.b_dead), tuple(sorted(state.opened)), len(stacks[INS]), keyrooms, bool(state.keys[s]))
+    cache = setup.__dict__.setdefault("_route_steps", {})
+    dist = cache.get(key)
+    if dist is None:
+        if len(cache) > 4096:
+            cache.clear()
+        dist = cache[key] = HeuristicAgent.steps_from(state, s, origin)
+    return dist
+
+
 def _plain_steps(state, s, origin) -> list:
-    """Steps ignoring every blocker except closed passages (the rush path)."""
+    """Steps ignoring every blocker except closed passages (the rush path); cached (read-only result)."""
+    key = (origin, len(state.stacks[s][INS]), tuple(sorted(state.opened)))
+    cache = state.setup.__dict__.setdefault("_plain_steps", {})
+    dist = cache.get(key)
+    if dist is None:
+        dist = cache[key] = _plain_steps_now(state, s, origin)
+    return dist
+
+
+def _plain_steps_now(state, s, origin) -> list:
     setup = state.setup
     inf = 1 << 20
     dist = [inf] * len(setup.node_id)

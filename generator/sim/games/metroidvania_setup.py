@@ -83,6 +83,7 @@ class Setup:
     plain_adj: list = field(default_factory=list)     # node -> neighbours over always-open edges
     cond_adj: list = field(default_factory=list)      # node -> (neighbour, hidden_ins, sealed id) of the others
     blockers: list = field(default_factory=list)      # key and boss rooms (they may block a path)
+    key_rooms: list = field(default_factory=list)     # the key rooms among the blockers
     start: int = 0
     areas: list = field(default_factory=list)         # dicts: id, boss, effects (frozenset), rooms, boss_node
     # ---- cards
@@ -173,6 +174,7 @@ def _compile_cards(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
                              "stat_tops": stat_tops, "timing": timing,
                              "effect": comp.effect(rec.get("effect"), rec, "effect"),
                              "max_level": int(rec.get("max_level") or 0)})
+        setup.skills[-1]["ops"] = frozenset(op for op, _ in setup.skills[-1]["effect"])
         if rec.get("source") == "deck":
             setup.deck_skills.extend([skill_index[rec["id"]]] * int(rec.get("count") or 1))
     for rec in _unique(tables.get("servants")):
@@ -204,8 +206,9 @@ def _compile_cards(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
             continue
         setup.events.append({"id": rec["id"], "derived": links})
     for rec in _unique(tables.get("sefira")):
-        setup.sefira.append({"id": rec["id"], "timing": rec.get("timing"),
-                             "effect": comp.effect(rec.get("effect"), rec, "effect")})
+        effect = comp.effect(rec.get("effect"), rec, "effect")
+        setup.sefira.append({"id": rec["id"], "timing": rec.get("timing"), "effect": effect,
+                             "ops": frozenset(op for op, _ in effect)})
     for rec in _unique(tables.get("bosses")):
         trait = rec.get("trait") or {}
         weak = rec.get("weakness")
@@ -298,6 +301,7 @@ def _compile_map(setup: Setup, comp: SetupCompiler, raw: dict) -> None:
     setup.plain_adj = [[w for w, h, sid in nbrs if not h and sid < 0] for nbrs in setup.adj]
     setup.cond_adj = [[(w, h, sid) for w, h, sid in nbrs if h or sid >= 0] for nbrs in setup.adj]
     setup.blockers = [v for v, k in enumerate(setup.kind) if k in (BOSS, KEY)]
+    setup.key_rooms = [v for v in setup.blockers if setup.node_boss[v] < 0]
     start = setup.node_index.get(raw.get("start"))
     if start is None:
         comp.problem("start", f"unknown start node {raw.get('start')!r}", raw)
