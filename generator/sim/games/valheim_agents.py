@@ -74,28 +74,64 @@ class Plan:
                  "final", "main", "dungeons")
 
 
+class MapTally:
+    """What the planner reads from the placed tiles, kept up to date tile by tile (tiles are only
+    ever added): tiles per biome, the dungeon slots, the resources printed on the map (with the
+    fight rewards once a dungeon is placed) and the plan signature of the map's make-up."""
+
+    __slots__ = ("seen", "placed", "dungeons", "on_map", "sig")
+
+    def __init__(self, setup):
+        self.seen, self.sig = 0, 0
+        self.placed = [0] * len(setup.biomes)
+        self.dungeons = []
+        self.on_map = [False] * len(setup.res)
+
+    def update(self, state) -> "MapTally":
+        tiles = state.s_tile
+        if self.seen == len(tiles):
+            return self
+        setup = state.setup
+        t_biome, t_dungeon, t_res = setup.t_biome, setup.t_dungeon, setup.t_res
+        placed, on_map = self.placed, self.on_map
+        for k in range(self.seen, len(tiles)):
+            t = tiles[k]
+            b = t_biome[t]
+            if placed[b] < 4:
+                self.sig += 1 << (3 * b)
+            placed[b] += 1
+            for r, _ in t_res[t]:
+                on_map[r] = True
+            if t_dungeon[t]:
+                self.sig += 1 << (16 + 3 * b)
+                if not self.dungeons:
+                    for r in _fight_rewards(setup):
+                        on_map[r] = True
+                self.dungeons.append(k)
+        self.seen = len(tiles)
+        return self
+
+
+def _fight_rewards(setup) -> list[int]:
+    rewards = setup.__dict__.get("_vh_rewards")
+    if rewards is None:
+        rewards = setup.__dict__["_vh_rewards"] = sorted({r for reward in setup.e_reward for r, _ in reward})
+    return rewards
+
+
+def map_tally(state) -> MapTally:
+    tally = state.memo.get("tally")
+    if tally is None:
+        tally = state.memo["tally"] = MapTally(state.setup)
+    return tally.update(state)
+
+
 def plan_for(state) -> Plan:
     """The team's plan, recomputed only when something it reads has changed: a new cycle, a craft,
     a new base, an avatar, or a tile that changes the map's make-up (a biome's count up to 4, a
     dungeon) — most tiles laid during a walk do not."""
     memo = state.memo
-    tiles = len(state.s_tile)
-    if memo.get("sig_at") == tiles:
-        sig = memo["sig"]
-    else:
-        setup = state.setup
-        t_biome, t_dungeon = setup.t_biome, setup.t_dungeon
-        sig = 0
-        counts = [0] * len(setup.biomes)
-        for t in state.s_tile:
-            b = t_biome[t]
-            if counts[b] < 4:
-                counts[b] += 1
-                sig += 1 << (3 * b)
-            if t_dungeon[t]:
-                sig += 1 << (16 + 3 * b)
-        memo["sig_at"], memo["sig"] = tiles, sig
-    key = (state.round_id, state.cycle, sig, sum(state.r_left), state.s_level.count(-1),
+    key = (state.round_id, state.cycle, map_tally(state).sig, sum(state.r_left), state.s_level.count(-1),
            state.defeated.count(True), state.demon_hp)
     if memo.get("plan_key") == key:
         return memo["plan"]
@@ -106,26 +142,25 @@ def plan_for(state) -> Plan:
 
 def _make_plan(state) -> Plan:
     setup = state.setup
+    tally = map_tally(state)
     p = Plan()
     p.final = state.demon_hp is not None
-    p.target = next((b for b, d in enumerate(state.defeated) if not d), None)
+    p.target = state.defeated.index(False) if False in state.defeated else None
     best = -1
     for s in range(state.n):
         e = state.equip_level(s)
         if e > best:
             p.fighter, best = s, e
     level = state.s_level
-    best = -1
-    for k, lv in enumerate(level):
-        if lv > best:
-            p.main, best = k, lv
-    have = _obtainable(state)
+    p.main = level.index(max(level))  # the first of the highest bases
+    have = [k > 0 or m for k, m in zip(state.pool, tally.on_map)]  # held, or to be had on the map
     p.gear = _gear_plan(state, p.fighter, have)
+    r_cost = setup.r_cost
     nres = len(setup.res)
     demand = [0] * nres
     imp = [0.15] * nres
     for r in p.gear:
-        for x, k in setup.r_cost[r]:
+        for x, k in r_cost[r]:
             demand[x] += k
             imp[x] = 1.0
     lv = level[p.main]
@@ -136,7 +171,7 @@ def _make_plan(state) -> Plan:
                 imp[x] = 0.8
     fac = _next_facility(state, have)
     if fac >= 0:
-        for x, k in setup.r_cost[fac]:
+        for x, k in r_cost[fac]:
             demand[x] += k
             if imp[x] < 0.5:
                 imp[x] = 0.5
@@ -147,19 +182,17 @@ def _make_plan(state) -> Plan:
     p.demand, p.imp = demand, imp
     # exploring: what a new tile of each biome is worth
     nb = len(setup.biomes)
-    placed, dungeons = [0] * nb, [0] * nb
-    p.dungeons = []
-    for k, t in enumerate(state.s_tile):
-        b = setup.t_biome[t]
-        placed[b] += 1
-        if setup.t_dungeon[t]:
-            dungeons[b] += 1
-            p.dungeons.append(k)
+    placed = tally.placed
+    p.dungeons = list(tally.dungeons)
+    dungeons = [0] * nb
+    for k in p.dungeons:
+        dungeons[setup.t_biome[state.s_tile[k]]] += 1
     target = p.target if p.target is not None else nb - 1
     missing = [False] * nres
+    pool = state.pool
     for r in p.gear:
-        for x, k in setup.r_cost[r]:
-            if state.pool[x] < k:
+        for x, k in r_cost[r]:
+            if pool[x] < k:
                 missing[x] = True
     want = [0.3] * nb
     for b in range(nb):
@@ -191,59 +224,54 @@ def _make_plan(state) -> Plan:
         p.boss_p = _chance(state, p.fighter, state.avatar_strength(p.target), hand)
         p.boss_dungeon = -1
         cands = [k for k in p.dungeons if setup.t_biome[state.s_tile[k]] == p.target]
+        # distances are symmetric: read them from the bases (cached, shared with the other
+        # decisions) rather than searching from every candidate dungeon
+        base_dists = [(lv, state.dist(b)) for b, lv in enumerate(level) if lv >= 0] if cands else ()
         best = 0
         for k in cands:
             # the hunt's AP beyond the walk from the best base (one card revealed by the fighter)
-            dk = state.dist(k)
             reach = -INF
-            for b, lv in enumerate(level):
-                if lv >= 0 and lv - dk[b] > reach:
-                    reach = lv - dk[b]
+            for lv, db in base_dists:
+                if lv - db[k] > reach:
+                    reach = lv - db[k]
             reach += 1
             if reach > best:
                 p.boss_dungeon, best = k, reach
     return p
 
 
-def _obtainable(state) -> list[bool]:
-    """Resources the team holds or can reach: in the pool, on a placed tile, or from fights."""
-    setup = state.setup
-    have = [k > 0 for k in state.pool]
-    t_res = setup.t_res
-    for tile in state.s_tile:
-        for r, _ in t_res[tile]:
-            have[r] = True
-    if any(setup.t_dungeon[t] for t in state.s_tile):
-        rewards = setup.__dict__.get("_vh_rewards")
-        if rewards is None:
-            rewards = setup.__dict__["_vh_rewards"] = sorted({r for reward in setup.e_reward for r, _ in reward})
-        for r in rewards:
-            have[r] = True
-    return have
-
-
 def _gear_plan(state, f, have) -> list[int]:
     """The next recipe per slot for the fighter: the best one whose resources can be had."""
     setup = state.setup
+    r_level, r_tier, r_cost, r_left = setup.r_level, setup.r_tier, setup.r_cost, state.r_left
     plan = []
-    for slot in range(len(setup.slots)):
+    for slot, recipes in enumerate(_slot_recipes(setup)):
         cur = state.equip[f][slot]
-        cur_level = setup.r_level[cur] if cur >= 0 else 0
+        cur_level = r_level[cur] if cur >= 0 else 0
         best, fallback = -1, -1
-        for r in range(len(setup.r_id)):
-            if setup.r_slot[r] != slot or not setup.r_active[r] or setup.r_level[r] <= cur_level \
-                    or state.r_left[r] <= 0:
+        for r in recipes:
+            if r_level[r] <= cur_level or r_left[r] <= 0:
                 continue
-            if all(have[x] for x, _ in setup.r_cost[r]):
-                if best < 0 or setup.r_level[r] > setup.r_level[best]:
+            if all(have[x] for x, _ in r_cost[r]):
+                if best < 0 or r_level[r] > r_level[best]:
                     best = r
-            elif fallback < 0 or setup.r_tier[r] < setup.r_tier[fallback]:
+            elif fallback < 0 or r_tier[r] < r_tier[fallback]:
                 fallback = r
         if best >= 0:
             plan.append(best)
         elif fallback >= 0:
             plan.append(fallback)
     return plan
+
+
+def _slot_recipes(setup) -> list[list[int]]:
+    """Per equipment slot, the active recipes for it in recipe order."""
+    table = setup.__dict__.get("_vh_slots")
+    if table is None:
+        table = setup.__dict__["_vh_slots"] = [
+            [r for r in range(len(setup.r_id)) if setup.r_slot[r] == slot and setup.r_active[r]]
+            for slot in range(len(setup.slots))]
+    return table
 
 
 def _next_facility(state, have) -> int:

@@ -28,6 +28,7 @@ ACTION_PHASE = (P_EXPLORE, P_GATHER, P_TRAIN, P_HUNT, P_CRAFT)  # by action inde
 EXPLORE, GATHER, TRAIN, HUNT, CRAFT = range(5)
 WILD = -1
 _DONE = (DONE,)
+INF = 1 << 20  # the distance of an unreachable slot
 
 
 class Mods:
@@ -133,19 +134,20 @@ class Rules:
 
     def dist(self, origin: int, links: bool = True) -> list[int]:
         """Steps from slot ``origin`` to every placed slot (4-neighbour BFS; 0-cost links between
-        bases once a link_bases facility stands, unless ``links`` is False: a walker's own steps)."""
+        bases once a link_bases facility stands, unless ``links`` is False: a walker's own steps).
+
+        Cached in ``_dist`` by origin (links: ``-1 - origin``) with the adjacency under "adj"; a
+        new tile updates the cached plain distances in place of a new search (``map_grew``)."""
         cache = self._dist
         link = links and self.fac.link
-        d = cache.get(-1 - origin if link else origin)
+        key = -1 - origin if link else origin
+        d = cache.get(key)
         if d is not None:
             return d
-        key = -1 - origin if link else origin
         adj = cache.get("adj")
         if adj is None:
-            grid = self.grid
-            adj = cache["adj"] = [[j for j in (grid.get((x + dx, y + dy)) for dx, dy in STEP) if j is not None]
-                                  for x, y in self.s_pos]
-        d = [1 << 20] * len(adj)
+            adj = cache["adj"] = [self.neighbours(x, y) for x, y in self.s_pos]
+        d = [INF] * len(adj)
         d[origin] = 0
         if not link:
             queue = [origin]
@@ -172,6 +174,48 @@ class Rules:
                         queue.append(j)
         cache[key] = d
         return d
+
+    def neighbours(self, x: int, y: int) -> list[int]:
+        grid = self.grid
+        return [j for j in (grid.get((x + dx, y + dy)) for dx, dy in STEP) if j is not None]
+
+    def map_grew(self, k: int) -> dict:
+        """The distance cache after slot k was laid: the adjacency gains k, every cached plain
+        distance list gains k and whatever got shorter through it (only paths through k can);
+        searches over base links and the frontier are dropped (the caller rebuilds the frontier)."""
+        old = self._dist
+        cache = {}
+        adj = old.get("adj")
+        if adj is None:
+            return cache
+        x, y = self.s_pos[k]
+        adj.append(self.neighbours(x, y))
+        for j in adj[k]:
+            u, v = self.s_pos[j]
+            adj[j] = self.neighbours(u, v)
+        cache["adj"] = adj
+        for key, d in old.items():
+            if type(key) is not int or key < 0:
+                continue
+            d = d + [INF]  # a new list: callers may still hold the old one
+            best = min([d[j] for j in adj[k]], default=INF)
+            if best < INF:
+                d[k] = best + 1
+                queue = [k]
+                for u in queue:
+                    du = d[u] + 1
+                    for j in adj[u]:
+                        if d[j] > du:
+                            d[j] = du
+                            queue.append(j)
+            cache[key] = d
+        return cache
+
+    def forget_links(self) -> None:
+        """Bases or a link facility changed: drop the searches over base links."""
+        cache = self._dist
+        for key in [key for key in cache if type(key) is int and key < 0]:
+            del cache[key]
 
     def avatar_strength(self, b: int) -> int:
         """An avatar's printed strength plus its player-count step (rules.hunt.strength_by_players)."""
@@ -1167,7 +1211,7 @@ def place_tile(state, i: int) -> None:
     cell = (x + dx, y + dy)
     state.grid[cell] = k
     old = state._dist.get(None)
-    state._dist = {}
+    state._dist = state.map_grew(k)
     state.log.append(("tile", k, tile, x + dx, y + dy, d, cost))
     if not pile:
         state.log.append(("pile_out", b))
@@ -1280,7 +1324,7 @@ def h_newbase(state, a) -> None:
     state.pay(state.setup.new_base_cost, "base")
     state.s_level[k] = state.setup.rules["craft.new_base_level"]
     if state.fac.link:
-        state._dist = {}
+        state.forget_links()
     state.log.append(("newbase", k, dist - waived))
     state.settle()
 
@@ -1297,7 +1341,7 @@ def h_make(state, a) -> None:
         for op, p in setup.r_effect[r]:
             state.fac.add(op, p)
             state.mods.add(op, p)  # from the moment it is built
-        state._dist = {}
+        state.forget_links()
     else:
         slot = setup.r_slot[r]
         old = state.equip[s][slot]
