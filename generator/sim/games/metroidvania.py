@@ -187,14 +187,18 @@ class State:
         return (sum(self.explored) + sum(sk[1] for mine in self.skills for sk in mine)
                 + sum(h[2] for h in self.held) + sum(1 for b in self.b_active if b))
 
+    # (most of the time a maiden has no modifier at all: the empty case returns at once)
     def mods_of(self, s: int, kind: str) -> list:
-        return [m for m in self.mods[s] if m[0] == kind]
+        mods = self.mods[s]
+        return [m for m in mods if m[0] == kind] if mods else []
 
     def mod_sum(self, s: int, kind: str) -> int:
-        return sum(m[1] for m in self.mods[s] if m[0] == kind)
+        mods = self.mods[s]
+        return sum(m[1] for m in mods if m[0] == kind) if mods else 0
 
     def has_mod(self, s: int, kind: str) -> bool:
-        return any(m[0] == kind for m in self.mods[s])
+        mods = self.mods[s]
+        return any(m[0] == kind for m in mods) if mods else False
 
     def expire(self, until: str) -> None:
         for s in range(self.n):
@@ -244,12 +248,11 @@ class State:
 
     def boss_action(self, b: int, s: int, index: int) -> tuple:
         """(difficulty, multi, slate) of action ``index`` with derived-event and weakness modifiers."""
-        d, multi, slate = self.setup.bosses[b]["actions"][index]
-        mods = list(self.b_mods[b])
-        weak = self.setup.bosses[b]["weakness"]
-        if weak and self.weakness_revealed(b, s):
-            mods += [(int(p.get("index") or 0), int(p.get("difficulty") or 0), int(p.get("multi_minus") or 0),
-                      bool(p.get("remove_slate"))) for op, p in weak[1] if op == "boss_action_mod"]
+        boss = self.setup.bosses[b]
+        d, multi, slate = boss["actions"][index]
+        mods = self.b_mods[b]
+        if boss["weak_mods"] and self.weakness_revealed(b, s):
+            mods = mods + boss["weak_mods"]
         for i, dd, mm, rs in mods:
             if i == 0 or i == index + 1:
                 d += dd

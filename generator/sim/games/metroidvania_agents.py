@@ -716,10 +716,10 @@ class RushAgent(HeuristicAgent):
 def _route_steps(state, s, origin) -> list:
     """``steps_from``, cached for the whole process by everything it depends on (read-only result)."""
     setup = state.setup
-    stacks = state.stacks[s]
-    explored, key_cond = state.explored, setup.key_cond
-    keyrooms = tuple(explored[v] or all(len(stacks[k]) >= n for k, n in key_cond[v]) for v in setup.key_rooms)
-    key = (origin, tuple(state.b_dead), tuple(sorted(state.opened)), len(stacks[INS]), keyrooms, bool(state.keys[s]))
+    stats = tuple(map(len, state.stacks[s]))
+    explored = state.explored
+    keyrooms = tuple([explored[v] or ok for v, ok in zip(setup.key_rooms, _key_rooms_open(setup, stats))])
+    key = (origin, tuple(state.b_dead), tuple(sorted(state.opened)), stats[INS], keyrooms, bool(state.keys[s]))
     cache = setup.__dict__.setdefault("_route_steps", {})
     dist = cache.get(key)
     if dist is None:
@@ -727,6 +727,15 @@ def _route_steps(state, s, origin) -> list:
             cache.clear()
         dist = cache[key] = HeuristicAgent.steps_from(state, s, origin)
     return dist
+
+
+def _key_rooms_open(setup, stats) -> tuple:
+    """Per key room: do these stats meet its key condition (``State.key_ok``)?"""
+    cache = setup.__dict__.setdefault("_key_rooms_open", {})
+    found = cache.get(stats)
+    if found is None:
+        found = cache[stats] = tuple(all(stats[k] >= n for k, n in setup.key_cond[v]) for v in setup.key_rooms)
+    return found
 
 
 def _plain_steps(state, s, origin) -> list:

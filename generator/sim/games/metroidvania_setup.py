@@ -225,6 +225,11 @@ def _compile_cards(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
             "actions": tuple((int(a.get("difficulty") or 0), int(a.get("multi") or 1), _colour(a.get("slate")))
                              for a in acts),
             "node": -1, "area": -1})
+        weak = setup.bosses[-1]["weakness"]
+        # the weakness's action modifiers as (index, difficulty, multi_minus, remove_slate), like b_mods
+        setup.bosses[-1]["weak_mods"] = tuple(
+            (int(p.get("index") or 0), int(p.get("difficulty") or 0), int(p.get("multi_minus") or 0),
+             bool(p.get("remove_slate"))) for op, p in (weak[1] if weak else ()) if op == "boss_action_mod")
         if rec.get("final"):
             setup.final_boss = len(setup.bosses) - 1
     if setup.final_boss < 0:
