@@ -56,7 +56,7 @@ def write_bench_game(root: Path, n: int) -> Path:
              for i in range(n)]
     (game / "cards.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (game / "layouts" / "profiles" / "bench.yaml").write_text(
-        "paper: a4\norientation: portrait\nmargin: 4mm\nbleed: 3mm\ngutter: 6mm\ncrop_marks: true\n")
+        "paper: a4\norientation: portrait\nmargin: 1.5mm\nbleed: 3mm\ngutter: 6mm\ncrop_marks: true\n")
     (game / "layouts" / "bench" / "front.yaml").write_text(textwrap.dedent("""\
         background: "{{ card.colour }}"
         boxes:

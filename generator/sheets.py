@@ -8,6 +8,7 @@ references a non-embedded Helvetica.
 from __future__ import annotations
 
 import io
+from collections import Counter
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
@@ -46,6 +47,26 @@ def _compress_finished_pages(canvas: Canvas) -> None:
         page.stream = None
 
     canvas.setPageCallBack(finished)
+
+
+class SharedFaces:
+    """Faces printed more than once (a component's shared back, the copies of a card) are drawn
+    once into a PDF Form XObject and then placed by reference: the file holds each drawing
+    once and a build paints a shared back once instead of once per card."""
+
+    def __init__(self):
+        self.names: dict = {}
+
+    def draw(self, canvas: Canvas, key, paint, bbox) -> None:
+        """Place the face ``key`` here, drawing it with ``paint(canvas)`` the first time.
+        ``bbox`` is the face's extent in its own frame (trim plus bleed: the slot clips there)."""
+        name = self.names.get(key)
+        if name is None:
+            name = self.names[key] = f"face{len(self.names)}"  # names in first-use order: deterministic
+            canvas.beginForm(name, *bbox)  # mid-page is fine: ReportLab saves the page's stream and state
+            paint(canvas)
+            canvas.endForm()
+        canvas.doForm(name)
 
 
 def _fits(w, h, area_w, area_h) -> bool:
@@ -97,13 +118,14 @@ def render_print_pdf(cards: CardSet, profile, *, title: str, components=None, pr
     canvas.setAuthor("")
     canvas.setSubject("print-and-play sheets")
     wanted = set(components) if components else None
+    forms = SharedFaces()
     for faces in cards.faces:
         if wanted and faces.component.id not in wanted:
             continue
         if faces.component.kind == "board":
             _render_board(canvas, cards, faces, profile, proof)
         else:
-            _render_cards(canvas, cards, faces, profile, title, proof)
+            _render_cards(canvas, cards, faces, profile, title, proof, forms)
     if finish is not None:
         finish(canvas)
     canvas.save()
@@ -126,7 +148,8 @@ def _proof(cards: CardSet, faces: Faces, profile, proof: bool):
     return overlay
 
 
-def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str, proof: bool = False):
+def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str, proof: bool = False,
+                  forms: "SharedFaces | None" = None):
     from .impose import impose, render_pages
 
     component = faces.component
@@ -135,11 +158,21 @@ def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str, pro
     pages = impose(len(faces.copies), w, h, profile, with_backs=faces.backs is not None)
     name = text_in(component.name, cards.game.meta.get("lang", "ja"))
     overlay = _proof(cards, faces, profile, proof)
+    forms = forms or SharedFaces()
+    shown = Counter(faces.copies)
+    bleed_box = (-profile.bleed, -profile.bleed, w + profile.bleed, h + profile.bleed)
 
     def draw_face(c, index, side):
         record = faces.copies[index]
-        ops = faces.fronts[record] if side == "front" else faces.back_for(record)
-        if ops:
+        if side == "front":
+            ops, times, slot = faces.fronts[record], shown[record], record
+        elif component.back_per_card:
+            ops, times, slot = faces.back_for(record), shown[record], record
+        else:
+            ops, times, slot = faces.back_for(record), len(faces.copies), 0
+        if ops and times > 1:
+            forms.draw(c, (component.id, side, slot), lambda c: painter.paint(c, ops), bleed_box)
+        elif ops:
             painter.paint(c, ops)
         if overlay is not None:
             overlay(c, record, side)
