@@ -9,14 +9,16 @@ least threatened square, grouped up for the boss.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NEIGHBOURS, NO_TARGET,
                                   PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE)
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
-from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, Board, _has_op, _subsets, attack_value,
-                                  card_worth)
-from .fatal_fight_setup import LAUNCH, PIERCE, RANGE
+from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, Board, _has_op, attack_value, card_worth,
+                                  chain_subsets, reach_table)
+from .fatal_fight_setup import PIERCE, RANGE
 
 
 class GreedyAgent:
@@ -26,7 +28,6 @@ class GreedyAgent:
     def __init__(self, setup, seat: int):
         self.setup, self.seat = setup, seat
         self.plan = None  # (cards still to play, target k)
-        self.subset_cache = {}
 
     def choose(self, state, rng):
         phase = state.phase
@@ -226,68 +227,56 @@ class GreedyAgent:
         attack = [c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c] and c not in keep]
         if not attack:
             return None
-        key = (tuple(sorted(attack)), acts)
-        subsets = self.subset_cache.get(key)
-        if subsets is None:
-            if len(self.subset_cache) > 256:
-                self.subset_cache.clear()
-            subsets = self.subset_cache[key] = _subsets(setup, attack, acts)
-        launchers = [x for x in subsets if x[1] & LAUNCH]
+        subsets, launchers = chain_subsets(setup, attack, acts)
         groups = state.groups
         board = Board(state)
-        value_of = board.value
+        value_of, heads, steps = board.value, board.heads, board.steps
         by_sig = {}
-        here = state.pos[s]
-        squares = [here]
-        if state.free_moves > 0:
-            squares += [q for q in NEIGHBOURS[here] if q not in state.blocked]
         boss_k = state.boss_group()
         partner_ap = self.partner_potential(state, s) if boss_k is not None else {}
         n2 = setup.rules["n2"]
         n2_bonus = setup.rules["n2_bonus"]
         best = None
-        for square in squares:
-            normal = combat.targets(state, square, 0)
-            area = square // 3
-            move_cost = 0.2 if square != here else 0.0
-            for k in range(6):
-                if not groups[k]:
-                    continue
-                in_reach = k in normal
-                if not in_reach and not launchers:
-                    continue
-                cqb = area == (0 if k < 3 else 2)
-                help_ap = partner_ap.get(square, 0) if k == boss_k else 0
-                sig = (k, in_reach, cqb, help_ap)
-                found = by_sig.get(sig, False)
-                if found is False:
-                    found = None
-                    lives, gps, vals = board.rows[k] or board.row(k)
-                    need, head = lives[0] + gps[0], vals[0]
-                    for ap, flags, grapples, cards in (subsets if in_reach else launchers):
-                        pierce = flags & PIERCE
-                        if cqb:
-                            if n2:
-                                ap += grapples * n2_bonus
-                            else:
-                                pierce = PIERCE
-                        rng = flags & RANGE
-                        if pierce or rng:
-                            value = value_of(k, ap, pierce, rng)
-                        else:  # the common case: the head falls or nothing happens
-                            value = head if ap >= need else 0.0
-                        if value < BOSS_VALUE and help_ap:
-                            boosted = value_of(k, ap + help_ap, pierce, rng)
-                            if boosted >= BOSS_VALUE:
-                                value = 0.9 * boosted
-                        if value <= 0:
-                            continue
-                        value -= CARD_COST * len(cards)
-                        if found is None or value > found[0]:
-                            found = (value, cards)
-                    by_sig[sig] = found
-                if found is not None and (best is None or found[0] - move_cost > best[0]):
-                    best = (found[0] - move_cost, found[1], k, square)
+        every, first = reach_table(setup, state.pos[s], state.free_moves > 0, state.blocked)
+        for square, move_cost, k, in_reach, cqb in (every if partner_ap else first):
+            if not groups[k] or not (in_reach or launchers):
+                continue
+            help_ap = partner_ap.get(square, 0) if k == boss_k else 0
+            sig = (k, in_reach, cqb, help_ap)
+            found = by_sig.get(sig, False)
+            if found is False:
+                found = None
+                need, head = heads[k] or board.head(k)
+                thresholds = None
+                for ap, flags, grapples, cards in (subsets if in_reach else launchers):
+                    pierce = flags & PIERCE
+                    if cqb:
+                        if n2:
+                            ap += grapples * n2_bonus
+                        else:
+                            pierce = PIERCE
+                    rng = flags & RANGE
+                    if not (pierce or rng):  # the common case: the head falls or nothing happens
+                        value = head if ap >= need else 0.0
+                    elif rng:
+                        value = value_of(k, ap, pierce, rng)
+                    else:  # pierce: the first few fall (Board.pierce_steps)
+                        if thresholds is None:
+                            thresholds, values = steps[k] or board.pierce_steps(k)
+                        value = values[bisect_right(thresholds, ap)] if thresholds is not None \
+                            else value_of(k, ap, pierce, 0)
+                    if value < BOSS_VALUE and help_ap:
+                        boosted = value_of(k, ap + help_ap, pierce, rng)
+                        if boosted >= BOSS_VALUE:
+                            value = 0.9 * boosted
+                    if value <= 0:
+                        continue
+                    value -= CARD_COST * len(cards)
+                    if found is None or value > found[0]:
+                        found = (value, cards)
+                by_sig[sig] = found
+            if found is not None and (best is None or found[0] - move_cost > best[0]):
+                best = (found[0] - move_cost, found[1], k, square)
         return best
 
     def partner_potential(self, state, s):

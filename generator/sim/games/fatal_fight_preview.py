@@ -4,9 +4,11 @@ and the distinct chains a hand can make.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from itertools import combinations
 
 from . import fatal_fight_combat as combat
+from .fatal_fight_actions import NEIGHBOURS
 from .fatal_fight_setup import LAUNCH, PIERCE, RANGE
 
 BOSS_VALUE = 1000.0
@@ -69,12 +71,14 @@ def attack_value(state, seat: int, square: int, k: int, ap: int, flags: int, gra
 class Board:
     """A snapshot of the groups for previews: each position's life, GP and kill value (built per
     group on first use), and a memo of ``value(k, ap, pierce, range)`` — the rules of
-    ``combat.damage_plan`` on plain lists."""
+    ``combat.damage_plan`` on plain lists. ``head(k)`` is the cheap part most previews need: an
+    attack without pierce or range only ever reaches the head."""
 
-    __slots__ = ("state", "rows", "memo")
+    __slots__ = ("state", "rows", "heads", "steps", "memo")
 
     def __init__(self, state):
-        self.state, self.rows, self.memo = state, [None] * 6, {}
+        self.state, self.memo = state, {}
+        self.rows, self.heads, self.steps = [None] * 6, [None] * 6, [None] * 6
 
     def row(self, k: int):
         state = self.state
@@ -82,12 +86,49 @@ class Board:
         boss = setup.boss
         g = state.groups[k]
         elife, egp, xgp, skill = state.elife, state.egp, state.xgp, setup.e_skill
-        swollen = len(g) > setup.rules["group_cap"] and combat.over_cap(state, g) > 0
-        bonus = 2.0 + (1.0 if swollen else 0.0) + (1.5 if boss in g else 0.0)
+        bonus = self._bonus(g)
         row = self.rows[k] = ([elife[e] for e in g], [egp[e] + xgp[e] for e in g],
                               [BOSS_VALUE if e == boss else 2.0 if e > boss else
                                bonus + (2.5 if skill[e] == "carrier" else 0.0) for e in g])
         return row
+
+    def head(self, k: int):
+        """``(life + GP, kill value)`` of group ``k``'s head (the group is not empty)."""
+        state = self.state
+        g = state.groups[k]
+        e = g[0]
+        boss = state.setup.boss
+        value = BOSS_VALUE if e == boss else 2.0 if e > boss else \
+            self._bonus(g) + (2.5 if state.setup.e_skill[e] == "carrier" else 0.0)
+        head = self.heads[k] = (state.elife[e] + state.egp[e] + state.xgp[e], value)
+        return head
+
+    def pierce_steps(self, k: int):
+        """``(thresholds, values)`` of a pierce attack without range on group ``k``: AP ``ap``
+        defeats the first ``bisect_right(thresholds, ap)`` positions (running totals of their
+        life) for ``values[that many]``. ``(None, None)`` if a position has no life left (the
+        step rule does not hold there; ``value`` walks the group instead)."""
+        lives, _, vals = self.rows[k] or self.row(k)
+        thresholds, values = [], [0.0]
+        total, value = 0, 0.0
+        for life, val in zip(lives, vals):
+            if life <= 0:
+                thresholds = values = None
+                break
+            total += life
+            value += val
+            thresholds.append(total)
+            values.append(value)
+        steps = self.steps[k] = (thresholds, values)
+        return steps
+
+    def _bonus(self, g) -> float:
+        """Kill value of a grunt in ``g`` before its own skill: more if the group is swollen
+        (over the cap) or shields the boss."""
+        state = self.state
+        setup = state.setup
+        swollen = len(g) > setup.rules["group_cap"] and combat.over_cap(state, g) > 0
+        return 2.0 + (1.0 if swollen else 0.0) + (1.5 if setup.boss in g else 0.0)
 
     def value(self, k: int, ap: int, pierce, range_) -> float:
         key = (k << 12) | (ap << 2) | (2 if pierce else 0) | (1 if range_ else 0)
@@ -100,6 +141,9 @@ class Board:
             for i in range(len(lives)):
                 if (ap if pierce else ap - gps[i]) >= lives[i]:
                     value += vals[i]
+        elif pierce and (self.steps[k] or self.pierce_steps(k))[0] is not None:
+            thresholds, values = self.steps[k]
+            value = values[bisect_right(thresholds, ap)]
         elif pierce:
             carry = ap
             for i in range(len(lives)):
@@ -126,6 +170,57 @@ def _has_op(setup, c, name) -> bool:
     if table is None:
         table = setup.__dict__["_ops"] = [frozenset(op for op, _ in effect) for effect in setup.c_effect]
     return name in table[c]
+
+
+_CACHE_LIMIT = 4096  # entries of a per-setup cache (hands differ from game to game: keep it bounded)
+
+
+def chain_subsets(setup, attack, acts):
+    """``(every distinct chain, the launchers among them)`` of the attack cards ``attack`` with
+    ``acts`` actions (see ``_subsets``), cached per setup."""
+    cache = setup.__dict__.get("_chains")
+    if cache is None:
+        cache = setup.__dict__["_chains"] = {}
+    key = (tuple(sorted(attack)), acts)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        subsets = _subsets(setup, attack, acts)
+        found = cache[key] = (subsets, [x for x in subsets if x[1] & LAUNCH])
+    return found
+
+
+def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
+    """Where a chain can hit from: entries ``(square, move cost, k, in normal reach, close
+    quarters)`` for ``here`` and, if a free move is left, each open neighbour square, times the six
+    groups (``combat.targets`` and ``combat.is_cqb`` as if no group were empty), in the chain
+    search's order. Returns ``(every entry, the first of each (k, reach, quarters, move cost))``:
+    a later twin scores the same and the search keeps the first best, so without partner help
+    (which differs by square) it reads only the first. Cached per setup (geometry and rule N1)."""
+    cache = setup.__dict__.get("_reach")
+    if cache is None:
+        cache = setup.__dict__["_reach"] = {}
+    key = (here, moving, tuple(sorted(blocked)) if blocked else ())
+    table = cache.get(key)
+    if table is None:
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        squares = [here] + ([q for q in NEIGHBOURS[here] if q not in blocked] if moving else [])
+        any_area = setup.rules["n1"]
+        every, first, seen = [], [], set()
+        for square in squares:
+            line, area = square % 3, square // 3
+            move_cost = 0.2 if square != here else 0.0
+            for k in range(6):
+                in_reach = k == line and (any_area or area <= 1) or k == line + 3 and (any_area or area >= 1)
+                entry = (square, move_cost, k, in_reach, combat.is_cqb(square, k))
+                every.append(entry)
+                if entry[1:] not in seen:
+                    seen.add(entry[1:])
+                    first.append(entry)
+        table = cache[key] = (every, first)
+    return table
 
 
 def _subsets(setup, cards, acts):
