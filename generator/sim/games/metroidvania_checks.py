@@ -1,0 +1,262 @@
+"""Metroidvania: checks (spec §3.4-3.6: rooms, boss actions, danger rooms), damage, sub-events and
+death as a State mixin.
+
+A check is started when a room card is kept or a boss room entered, rolled (or auto-succeeded),
+resolved by the plan the player picks after seeing the dice, and then applies its damage, its
+sub-event and death, in the spec's order.
+"""
+from __future__ import annotations
+
+from . import metroidvania_dice as dice
+from .metroidvania_flow import ST_DMG, ST_END, ST_NEXT, ST_POST, ST_PRE, ST_SUCC
+from .metroidvania_setup import PIE, WHITE
+
+
+class Check:
+    """The check being resolved (a room card, a boss action, or a danger room's damage)."""
+
+    __slots__ = ("kind", "node", "card", "boss", "action", "d", "multi", "slate", "prompts", "size", "vals", "cols",
+                 "rolled", "success", "fail", "side", "damage", "plan", "auto", "sub", "spec", "area", "crit",
+                 "threats", "asc", "noskills", "slate_dmg", "tokens")
+
+    def __init__(self, kind, node):
+        self.kind, self.node = kind, node
+        self.card = self.boss = self.action = -1
+        self.d, self.multi, self.slate, self.prompts = 0, 1, -1, ()
+        self.size, self.vals, self.cols = 0, [], []
+        self.rolled = self.success = self.auto = self.noskills = False
+        self.fail = self.side = self.damage = 0
+        self.plan, self.spec, self.sub = None, None, 0
+        self.area, self.crit, self.threats, self.asc, self.slate_dmg = -1, 0, (), True, 0
+        self.tokens = []
+
+    def copy(self) -> "Check":
+        twin = Check.__new__(Check)
+        for name in Check.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.vals, twin.cols, twin.tokens = list(self.vals), list(self.cols), list(self.tokens)
+        return twin
+
+
+class Checks:
+    __slots__ = ()
+
+    def start_room_check(self, card: int) -> None:
+        room = self.setup.rooms[card]
+        chk = Check("room", self.pos[self.active])
+        chk.card = card
+        chk.d, chk.multi, chk.slate, chk.prompts, chk.sub = room["d"], room["multi"], room["slate"], room["prompts"], \
+            room["sub"]
+        self._area_rules(chk, "room_checks")
+        self.check = chk
+        self.step = ST_PRE
+
+    def start_boss_check(self, b: int) -> None:
+        s = self.active
+        if not self.b_active[b]:
+            self.b_active[b] = True
+            self.b_life[b] = self.b_start[b] = self.boss_life_now(b)
+            self.b_ptr[b] = 0
+            self.log.append(("boss_in", s, b, self.b_life[b]))
+        n_actions = len(self.setup.bosses[b]["actions"])
+        guard = 0
+        while self.b_skip[b] >> self.b_ptr[b] & 1 and guard < n_actions:
+            self.advance_pointer(b, s)
+            guard += 1
+        chk = Check("boss", self.pos[s])
+        chk.boss, chk.action = b, self.b_ptr[b]
+        chk.d, chk.multi, chk.slate = self.boss_action(b, s, chk.action)
+        self._area_rules(chk, "boss_checks")
+        if self.trait_active(b, s):
+            for op, p in self.setup.bosses[b]["trait"]:
+                if op == "forbid":
+                    if p.get("what") == "ascension":
+                        chk.asc = False
+                    else:
+                        chk.noskills = True
+                elif op == "threat":
+                    chk.threats = chk.threats + (("red", "blue", "black").index(p.get("colour")),)
+                elif op == "criterion":
+                    chk.crit += int(p.get("n") or 0)
+                elif op == "damage_plus":
+                    chk.fail += int(p.get("n") or 0)
+        self.check = chk
+        self.step = ST_PRE
+
+    def _area_rules(self, chk: Check, scope: str) -> None:
+        a = self.setup.area[chk.node]
+        chk.area = a
+        if a >= 0 and scope in self.setup.rules["scope"] and self.area_active(a):
+            effects = self.setup.areas[a]["effects"]
+            chk.threats = self.setup.areas[a]["threats"]
+            if "no_ascension" in effects:
+                chk.asc = False
+
+    def criterion_for(self, s: int) -> int:
+        return self.crit + self.mod_sum(s, "crit") + (self.check.crit if self.check is not None else 0)
+
+    def roll(self) -> None:
+        """Roll the check's dice (§3.4.1-2), or succeed at once under auto_success."""
+        s, chk, r = self.active, self.check, self.setup.rules
+        chk.rolled = True
+        if self.has_mod(s, "auto") and self._single(chk):
+            chk.auto = chk.success = True
+            chk.side = 0
+            self.log.append(("check", s, chk.node, self._source(chk), 0, True, 0))
+            self._after_resolution()
+            return
+        if self.has_mod(s, "noslate"):
+            chk.slate = -1
+        chk.multi = max(1, chk.multi - self.mod_sum(s, "mminus"))
+        step = self.mod_sum(s, "step")
+        chk.size = self.die_size(s, step)
+        cols = list(r["coloured"]) + [WHITE] * (self.stat(s, PIE) * r["white_dice_per_pie"])
+        for m in self.mods_of(s, "xdice"):
+            cols += [m[2]] * m[1]
+        rand = self.rng.random
+        size = chk.size
+        chk.cols = cols
+        chk.vals = [1 + int(rand() * size) for _ in cols]
+        chk.tokens = [(m[1], m[2]) for m in self.mods_of(s, "reroll")]
+        self.mods[s] = [m for m in self.mods[s] if m[0] != "reroll"]
+        self.log.append(("roll", s, size, tuple(chk.vals), tuple(cols)))
+        if chk.kind == "room" and not chk.prompts:
+            self.log.append(("checkp", self.setup.rooms[chk.card]["id"], size, len(cols), self.criterion_for(s) + chk.d,
+                             chk.multi, chk.slate >= 0, chk.asc, self.stat(s, PIE)))
+        self.step = ST_POST
+
+    def spec(self) -> dice.Spec:
+        """What the current roll must achieve, with every modifier of the turn player."""
+        s, chk, r = self.active, self.check, self.setup.rules
+        crit = self.criterion_for(s)
+        single, all_b = [], 0
+        for m in self.mods_of(s, "apb"):
+            if m[2]:
+                all_b += m[1]
+            else:
+                single.append(m[1])
+        threats = () if self.has_mod(s, "nothreat") else chk.threats
+        prompts = tuple((c, crit + off) for c, off in chk.prompts)
+        return dice.Spec(target=crit + chk.d, m=chk.multi, slate=chk.slate, prompts=prompts, asc=chk.asc,
+                         pie=self.stat(s, PIE), max_pairs=r["ascension_max_pairs"], single=single, all_bonus=all_b,
+                         recolour=[(m[1], m[2]) for m in self.mods_of(s, "recol")], fail=self.danger + chk.fail,
+                         slate_dmg=self.danger if r["slate_damage_per_die"] == "danger" else 1,
+                         threats=threats, threat_dmg=r["threat.damage"], below=crit,
+                         white_prompts=r["ascension_white_dice_in_qte"] == "also_prompts")
+
+    def reroll_options(self) -> list:
+        chk = self.check
+        if not chk.tokens:
+            return []
+        n, colour = chk.tokens[0]
+        cands = [i for i, c in enumerate(chk.cols) if colour < 0 or c == colour]
+        cands.sort(key=lambda i: (chk.vals[i], i))
+        out = {(i,) for i in cands}
+        for j in range(2, min(n, len(cands)) + 1):
+            out.add(tuple(sorted(cands[:j])))
+        return sorted(out)
+
+    def do_reroll(self, dice_idx) -> None:
+        chk = self.check
+        chk.tokens.pop(0)
+        rand = self.rng.random
+        for i in dice_idx:
+            chk.vals[i] = 1 + int(rand() * chk.size)
+        self.log.append(("reroll", self.active, tuple(dice_idx), tuple(chk.vals)))
+
+    def resolve(self, plan) -> None:
+        s, chk = self.active, self.check
+        judged, self._judged = self._judged, None
+        if judged is not None and judged[0] is plan:
+            spec, result = judged[1], judged[2]
+        else:
+            spec = self.spec()
+            result = dice.outcome(spec, chk.vals, chk.cols, plan)
+        success, damage, _ = result
+        chk.plan, chk.success = plan, success
+        chk.side = damage - (0 if success else spec.fail)
+        chk.damage = damage
+        self.mods[s] = [m for m in self.mods[s] if not (m[3] == "check" and m[0] in ("apb", "recol"))]
+        self.log.append(("check", s, chk.node, self._source(chk), spec.target, success, damage))
+        self._after_resolution()
+
+    def _after_resolution(self) -> None:
+        chk = self.check
+        if chk.success and chk.kind == "boss":   # a double/triple success deals boss.multi_success_damage
+            printed_multi = self.setup.bosses[chk.boss]["actions"][chk.action][1]
+            self.hit_boss(chk.boss, self.setup.rules["boss.multi_success_damage"] if printed_multi > 1 else 1,
+                          self.active)
+        self.step = ST_SUCC if chk.success else ST_DMG
+
+    def _source(self, chk) -> str:
+        if chk.kind == "boss":
+            return f"{self.setup.bosses[chk.boss]['id']}#{chk.action + 1}"
+        if chk.kind == "room":
+            return self.setup.rooms[chk.card]["id"]
+        return "danger"
+
+    def apply_damage(self) -> None:
+        """Damage after reductions, then the sub-event, then death (§3.4.9)."""
+        s, chk = self.active, self.check
+        self.step = ST_END
+        taken = max(0, chk.damage - self.mod_sum(s, "dred"))
+        if taken > 0:
+            self.life[s] -= taken
+            self.log.append(("hurt", s, taken, self._cause(chk), chk.node))
+        self.mods[s] = [m for m in self.mods[s] if m[3] != "check"]
+        if chk.success and chk.sub and chk.kind == "room":
+            self.sub_event(s, chk)
+        if chk.kind == "boss" and self.outcome is None and not self.b_dead[chk.boss] and self.b_active[chk.boss]:
+            self.advance_pointer(chk.boss, s)
+        if chk.kind == "room" and chk.card not in self.flowers[s] and chk.card not in self.keys[s]:
+            self.room_disc.append(chk.card)
+        self.check = None
+        if self.life[s] <= 0:
+            self.die(s, chk, taken)
+
+    @staticmethod
+    def _cause(chk) -> str:
+        if chk.kind == "danger":
+            return "danger"
+        if not chk.success and chk.damage > chk.side:
+            return "boss" if chk.kind == "boss" else "room"
+        return "slate" if chk.slate >= 0 else "threat"
+
+    def sub_event(self, s: int, chk: Check) -> None:
+        sub = chk.sub
+        self.log.append(("sub", s, sub))
+        if sub == 1:      # thorn
+            self.push_task(("level", s))
+        elif sub == 2:    # memory flower: keep the room card
+            self.flowers[s].append(chk.card)
+        elif sub == 3:    # sweets
+            self.heal(s, 1)
+        elif sub == 4:    # key: keep the room card
+            self.keys[s].append(chk.card)
+        elif sub == 5:
+            self.set_danger(self.danger + 1)
+        elif sub == 6:
+            self.set_danger(self.danger - 1)
+
+    def die(self, s: int, chk: Check, taken: int) -> None:
+        rules = self.setup.rules
+        cause = self._death_cause(chk, taken)
+        self.deaths[s] += 1
+        self.log.append(("death", s, chk.node, cause))
+        self.life[s] = rules["death.life"]
+        if rules["death.exhaust_skills"]:
+            for sk in self.skills[s]:
+                sk[2] = True
+        self.relocate(s, self.setup.start)
+        if rules["death.turn_ends"]:
+            self.step = ST_NEXT
+
+    def _death_cause(self, chk: Check, taken: int) -> str:
+        """The damage without which she would have lived: slate or threat if that alone killed her."""
+        if chk.kind == "danger":
+            return "danger"
+        life_before = self.life[self.active] + taken
+        fail = 0 if chk.success else chk.damage - chk.side
+        if chk.side and life_before - (taken - chk.side) > 0:
+            return "slate" if chk.slate >= 0 else "threat"
+        return ("boss" if chk.kind == "boss" else "room") if fail else ("slate" if chk.slate >= 0 else "threat")

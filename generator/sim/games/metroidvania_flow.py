@@ -1,0 +1,170 @@
+"""Metroidvania: the turn machine (spec §3.2-3.3) as a State mixin.
+
+Phases say what the current decision is about; steps say where a turn goes on when no decision is
+pending. ``_advance`` runs forced steps until a decision is needed: an open task (a placement, a
+drawn card to keep, a thorn level, a peek) first, then the current step of the turn.
+"""
+from __future__ import annotations
+
+from .metroidvania_setup import PIE, WIL
+
+# phases (what the current decision is about)
+PLACE, PICK, LEVEL, PEEK, MOVE, PRE, POST, SUCC, DMG, END, OVER = range(11)
+PHASES = ("place", "pick", "level", "peek", "move", "pre_roll", "post_roll", "on_success", "on_damage", "end", "over")
+# turn steps (where the turn continues when no task is pending)
+ST_MOVE, ST_PRE, ST_POST, ST_SUCC, ST_DMG, ST_APPLY, ST_END, ST_NEXT = range(8)
+
+
+class TurnFlow:
+    __slots__ = ()
+
+    def _advance(self) -> None:
+        """Run forced steps until a decision is needed (or the game ends)."""
+        while self.phase != OVER:
+            if self.tasks:
+                if self._open_task():
+                    return
+                continue
+            step = self.step
+            if step == ST_MOVE:
+                self.seat = self.active
+                if self.tpos == 0 and self.built < self.round:   # builds at the round's first move (after setup)
+                    self.built = self.round
+                    self.log.append(("build", self.round, tuple((self.stat(p, WIL), self.stat(p, PIE))
+                                                                for p in range(self.n))))
+                if self.destinations() or self.usable(MOVE) or (self.flowers[self.active] and self.flower_targets()):
+                    self.phase = MOVE
+                    return
+                self.log.append(("skip", self.active))
+                self.skipped += 1
+                self.step = ST_NEXT
+            elif step == ST_PRE:
+                self.seat = self.active
+                if self.usable(PRE):
+                    self.phase = PRE
+                    return
+                self.roll()
+            elif step == ST_POST:
+                self.seat = self.active
+                self.phase = POST
+                return
+            elif step == ST_SUCC:
+                if self.check.success and self.usable(SUCC):
+                    self.seat = self.active
+                    self.phase = SUCC
+                    return
+                self.step = ST_DMG
+            elif step == ST_DMG:
+                if self.check.damage > 0 and self.usable(DMG):
+                    self.seat = self.active
+                    self.phase = DMG
+                    return
+                self.step = ST_APPLY
+            elif step == ST_APPLY:
+                self.apply_damage()
+            elif step == ST_END:
+                self.seat = self.active
+                if self.usable(END) or (self.flowers[self.active] and self.flower_targets()):
+                    self.phase = END
+                    return
+                self.step = ST_NEXT
+            else:
+                self.next_turn()
+
+    def _open_task(self) -> bool:
+        """Make the oldest task the current decision; False if it resolved by itself."""
+        task = self.tasks[0]
+        kind, s = task[0], task[1]
+        self.seat = s
+        if kind == "place":
+            if task[2] is None:
+                drawn = self.draw("action", self.draw_count(s, "action"))
+                if not drawn:
+                    self.tasks.pop(0)
+                    return False
+                self.tasks[0] = ("place", s, drawn)
+            self.phase = PLACE
+            return True
+        if kind == "pick":
+            if task[3] is None:
+                deck = task[2]
+                drawn = self.draw(deck, self.draw_count(s, deck))
+                if not drawn:
+                    self.tasks.pop(0)
+                    self._picked(deck, s, -1)
+                    return False
+                self.tasks[0] = ("pick", s, deck, drawn)
+                self.log.append(("drawn", s, deck, tuple(drawn)))
+                if len(drawn) == 1:
+                    self.tasks.pop(0)
+                    self._picked(deck, s, drawn[0])
+                    return False
+            self.phase = PICK
+            return True
+        if kind == "level":
+            if not any(sk[1] < self.setup.skills[sk[0]]["max_level"] for sk in self.skills[s]):
+                self.tasks.pop(0)
+                return False
+            self.phase = LEVEL
+            return True
+        if kind == "peek":
+            deck = getattr(self, task[2] + "_deck")
+            if len(deck) < 2:
+                self.tasks.pop(0)
+                return False
+            self.phase = PEEK
+            return True
+        raise AssertionError(kind)
+
+    def _picked(self, deck: str, s: int, card: int) -> None:
+        if deck == "room":
+            if card >= 0:
+                self.start_room_check(card)
+            else:
+                self.step = ST_END
+        elif deck == "event" and card >= 0:
+            self.held.append([card, s, 0])
+            self.log.append(("event", s, self.setup.events[card]["id"]))
+        elif deck == "sefira" and card >= 0:
+            self.sefira_area.append(card)
+            self.log.append(("sefira", s, self.setup.sefira[card]["id"]))
+        elif deck == "skill" and card >= 0:
+            self.learn(s, card)
+
+    def begin_round(self) -> None:
+        r = self.setup.rules
+        self.crit = r["criterion.start"] + (self.round - 1) // r["criterion.every_rounds"]
+        tpr = r["turns_per_round"].get(self.n, 1)
+        if r["turn_order_2p"] == "consecutive":
+            self.order = [s for s in range(self.n) for _ in range(tpr)]
+        else:
+            self.order = [s for _ in range(tpr) for s in range(self.n)]
+        self.tpos = 0
+        self.log.append(("round", self.round, self.crit, self.danger))
+        self.begin_turn()
+
+    def begin_turn(self) -> None:
+        self.turn_serial += 1
+        self.active = self.seat = self.order[self.tpos]
+        self.check = None
+        self._dest = None
+        self.step = ST_MOVE
+        self.log.append(("turn", self.active, self.danger, self.pos[self.active], self.life[self.active]))
+        markers = self.markers()
+        if markers > self.markers_max:
+            self.markers_max = markers
+
+    def next_turn(self) -> None:
+        self.expire("check")
+        self.expire("turn")
+        self.check = None
+        self.tpos += 1
+        if self.tpos >= len(self.order):
+            self.expire("round")
+            if self.round >= self.setup.rules["rounds"]:
+                self.finish("loss")
+                return
+            self.round += 1
+            self.begin_round()
+        else:
+            self.begin_turn()

@@ -1,0 +1,195 @@
+"""Metroidvania: movement over map.yaml and the room phase (spec §3.3.1-3) as a State mixin.
+
+Costs are a 0-1 BFS (explored rooms 0, unexplored 1) over the passages open to the maiden: hidden
+edges by her Ins, sealed ones once opened; unexplored key rooms and undefeated boss rooms end a
+path. Adjacency is cached per process by (Ins, opened edges).
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from .metroidvania_checks import Check
+from .metroidvania_flow import ST_DMG, ST_END
+from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, REST
+
+
+class Movement:
+    __slots__ = ()
+
+    def move_points(self, s: int) -> int:
+        r = self.setup.rules
+        return r["move.base"] + r["move.per_agi"] * self.stat(s, AGI) + self.mod_sum(s, "move")
+
+    def distances(self, s: int, origin: int, limit: int = 1 << 20) -> list:
+        """0-1 BFS cost from ``origin`` for maiden ``s``: explored rooms cost 0, unexplored 1.
+
+        Nodes that block passage (unexplored key rooms, undefeated boss rooms) get a cost but are
+        not expanded; hidden edges need Ins, sealed ones must be open. Costs up to ``limit`` are
+        exact; nodes beyond it are not expanded (their cost is above ``limit`` or unknown)."""
+        setup, r = self.setup, self.setup.rules
+        explored = self.explored
+        c0, c1 = r["move.explored_step_cost"], r["move.unexplored_step_cost"]
+        inf = 1 << 20
+        dist = [inf] * len(explored)
+        dist[origin] = 0
+        # which nodes may be passed through (expanded) besides the origin
+        passable = self._passable(s)
+        # an undefeated boss room is left only the way she came in (it blocks the passage, gap 11)
+        b = setup.node_boss[origin]
+        if origin == self.pos[s] and b >= 0 and not self.b_dead[b] and r["blocked_boss"] and self.came[s] >= 0:
+            first = [self.came[s]]
+        else:
+            first = self._neighbours(s, origin)
+        dq = deque()
+        for w in first:
+            nd = c0 if explored[w] else c1
+            if nd < dist[w]:
+                dist[w] = nd
+                dq.append(w)
+        if c0 == 0:
+            zero = [w for w in dq if dist[w] == 0]
+            dq = deque(zero + [w for w in dq if dist[w] != 0])
+        adj = self.adjacency(s)
+        pop, push, push_front = dq.popleft, dq.append, dq.appendleft
+        while dq:
+            v = pop()
+            dv = dist[v]
+            if dv > limit or not passable[v]:
+                continue
+            for w in adj[v]:
+                nd = dv + (c0 if explored[w] else c1)
+                if nd < dist[w]:
+                    dist[w] = nd
+                    if nd == dv:
+                        push_front(w)
+                    else:
+                        push(w)
+        return dist
+
+    def adjacency(self, s: int) -> list:
+        """Neighbours over the passages open to maiden ``s`` (hidden ones by her Ins, opened sealed ones)."""
+        key = (self.stat(s, INS), tuple(sorted(self.opened)))
+        cache = self.setup.__dict__.setdefault("_adj", {})
+        adj = cache.get(key)
+        if adj is None:
+            ins, opened = key[0], set(key[1])
+            adj = cache[key] = [plain + [w for w, h, sid in cond if (not h or ins >= h) and (sid < 0 or sid in opened)]
+                                for plain, cond in zip(self.setup.plain_adj, self.setup.cond_adj)]
+        return adj
+
+    def _passable(self, s: int) -> list:
+        """Per node: may a path go on through it (explored, or passable unexplored)?"""
+        setup, r = self.setup, self.setup.rules
+        if not r["move.pass_through_unexplored"]:
+            return list(self.explored)
+        out = [True] * len(self.explored)
+        passkey = self.has_mod(s, "passkey")
+        for v in setup.blockers:
+            if self.explored[v]:
+                continue
+            if setup.kind[v] == BOSS:
+                if r["blocked_boss"]:
+                    out[v] = False
+            elif r["blocked_key"] and not passkey:
+                out[v] = False
+        return out
+
+    def _neighbours(self, s: int, v: int) -> list:
+        return self.adjacency(s)[v]
+
+    def key_ok(self, s: int, node: int) -> bool:
+        return all(self.stat(s, k) >= v for k, v in self.setup.key_cond[node])
+
+    def destinations(self) -> list:
+        """Legal (node, spends_key) end points of the turn player's move (§3.3.1)."""
+        if self._dest is not None:
+            return self._dest
+        s = self.active
+        setup, r = self.setup, self.setup.rules
+        here = self.pos[s]
+        mp = self.move_points(s)
+        # entry_side() reuses these costs (exact up to mp: all a move and its entry step can need)
+        dist = self.distances(s, here, mp)
+        self._dist = (s, here, dist)
+        out = []
+        passkey = self.has_mod(s, "passkey")
+        seal = r["urza_seal_bosses"]
+        for v, d in enumerate(dist):
+            if d > mp:
+                continue
+            b = setup.node_boss[v]
+            if setup.kind[v] == BOSS:
+                if b < 0 or self.b_dead[b] or (v == here and d > 0):
+                    continue
+                if setup.bosses[b]["final"] and seal and len(self.kills) < seal:
+                    continue
+                out.append((v, 0))
+            elif not self.explored[v] and v != here:
+                if setup.kind[v] == KEY and not passkey and not self.key_ok(s, v):
+                    if self.keys[s]:
+                        out.append((v, 1))
+                    continue
+                out.append((v, 0))
+        self._dest = out
+        return out
+
+    def entry_side(self, s: int, origin: int, node: int) -> int:
+        """The neighbour she steps into boss room ``node`` from on a cheapest path."""
+        cached = self._dist if self._dest is not None else None
+        dist = cached[2] if cached is not None and cached[:2] == (s, origin) else self.distances(s, origin)
+        passable = self._passable(s)
+        cost = self.setup.rules["move.unexplored_step_cost"]
+        for w, hidden, sid in self.setup.adj[node]:
+            if dist[w] + cost == dist[node] and (w == origin or passable[w]):
+                if (not hidden or self.stat(s, INS) >= hidden) and (sid < 0 or sid in self.opened):
+                    return w
+        return -1
+
+    def go(self, node: int, spend_key: int) -> None:
+        s = self.active
+        setup = self.setup
+        if spend_key:
+            card = self.keys[s].pop()
+            if card >= 0:
+                self.room_disc.append(card)
+            self.log.append(("key_used", s, node))
+        old = self.pos[s]
+        if setup.kind[node] == BOSS and node != old:
+            self.came[s] = self.entry_side(s, old, node)
+        self.pos[s] = node
+        if old != node:
+            self.leave(s, old)
+        self.log.append(("go", s, node))
+        kind = setup.kind[node]
+        if kind != BOSS:
+            self.mark(node)
+        self.enter(node, kind)
+
+    def enter(self, node: int, kind: int) -> None:
+        """The room phase of the room just entered (§3.3.3)."""
+        s = self.active
+        rules = self.setup.rules
+        self.step = ST_END
+        if kind == NORMAL:
+            self.push_task(("pick", s, "room", None))
+        elif kind == REST:
+            if rules["rest.heal_full"]:
+                self.heal(s, self.max_life[s])
+            if rules["rest.refresh_skills"]:
+                self.refresh(s)
+            self.set_danger(self.danger + rules["rest.danger"])
+            self.log.append(("rest", s, node))
+        elif kind == DANGER:
+            self.set_danger(self.danger + rules["danger_room.danger"])
+            chk = Check("danger", node)
+            chk.area = self.setup.area[node]
+            chk.damage = chk.fail = self.danger
+            chk.rolled = True
+            self.check = chk
+            self.step = ST_DMG
+        elif kind == EVENT:
+            self.push_task(("pick", s, "event", None))
+        elif kind == KEY:
+            self.push_task(("pick", s, "sefira", None))
+        elif kind == BOSS:
+            self.start_boss_check(self.setup.node_boss[node])

@@ -1,0 +1,140 @@
+"""Metroidvania: skills, sefira and memory flowers (spec §3.6-3.8) as a State mixin.
+
+What the turn player may use in each timing window, the arguments a use needs (a boss or a node),
+and the use itself: the ``effect:`` ops run through ``metroidvania_effects.OPS``.
+"""
+from __future__ import annotations
+
+from .metroidvania_effects import OPS, arg_kind
+from .metroidvania_flow import DMG, END, MOVE, OVER, POST, PRE, SUCC
+
+# "any" (いつでも) effects are offered in the two free windows of a turn (before moving, after the room):
+# the moments where a heal, a danger reduction or a refresh changes anything.
+WINDOW = {MOVE: ("move", "any"), PRE: ("pre_roll",), POST: ("post_roll",), SUCC: ("on_success",),
+          DMG: ("on_damage",), END: ("any",)}
+# effects that only make sense after the roll
+_POST_OPS = ("ap_bonus", "reroll", "recolour")
+
+
+class Powers:
+    __slots__ = ()
+
+    def condition_met(self, s: int, skill: int) -> bool:
+        sk = self.setup.skills[skill]
+        tops = [0, 0, 0, 0]
+        for stack in self.stacks[s]:
+            if stack:
+                tops[stack[-1]] += 1
+        if any(have < need for have, need in zip(tops, sk["tops"])):
+            return False
+        return all(self.stacks[s][k] and self.stacks[s][k][-1] == t for k, t in sk["stat_tops"])
+
+    def skills_blocked(self, s: int) -> bool:
+        """No skills: a no_skills area where she stands, or a boss check under a forbidding trait."""
+        a = self.setup.area[self.pos[s]]
+        if a >= 0 and "no_skills" in self.setup.areas[a]["effects"] and self.area_active(a):
+            return True
+        return self.check is not None and self.check.noskills
+
+    def usable(self, phase: int) -> list:
+        """(source, index, effect, timing) of every skill and sefira usable by the turn player now."""
+        s = self.active
+        timings = WINDOW.get(phase, ())
+        out = []
+        chk = self.check
+        if not self.skills_blocked(s):
+            for j, (skill, level, exhausted, used) in enumerate(self.skills[s]):
+                sk = self.setup.skills[skill]
+                if exhausted or used == self.turn_serial or sk["timing"] not in timings:
+                    continue
+                if self._fits(sk["ops"], phase, chk):
+                    out.append((0, j))
+        for j, sef in enumerate(self.sefira_area):
+            sf = self.setup.sefira[sef]
+            if sf["timing"] in timings and self._fits(sf["ops"], phase, chk):
+                out.append((1, j))
+        return out
+
+    def _fits(self, ops, phase, chk) -> bool:
+        """May an effect with these ``ops`` be used in ``phase`` (some only make sense at one window)?"""
+        if phase == SUCC:
+            return chk is not None and (chk.kind == "boss" or "boss_damage" not in ops)
+        if phase == POST and any(op in _POST_OPS for op in ops):
+            return True
+        if phase == POST:
+            return False
+        if phase == PRE and "auto_success" in ops:
+            return chk is not None and self._single(chk)
+        return True
+
+    def _single(self, chk) -> bool:
+        """A check needing one AP die (auto_success may replace it)."""
+        if chk.prompts:
+            return len(chk.prompts) == 1
+        return chk.kind != "danger" and max(1, chk.multi - self.mod_sum(self.active, "mminus")) <= 1
+
+    def _args(self, effect) -> list:
+        kind = arg_kind(effect)
+        if kind is None:
+            return [-1]
+        if kind == "node":
+            for op, p in effect:
+                if op == "teleport":
+                    to = p.get("to")
+                    if to == "start":
+                        return [self.setup.start]
+                    if to == "ally":
+                        return sorted({self.pos[o] for o in range(self.n) if o != self.active}) or [-1]
+            return [v for v in range(len(self.explored)) if self.explored[v] and v != self.pos[self.active]] or [-1]
+        ctx = self.context_boss()
+        if ctx >= 0:
+            return [-1]
+        return [b for b in range(len(self.b_dead)) if not self.b_dead[b]] or [-1]
+
+    def context_boss(self) -> int:
+        if self.check is not None and self.check.boss >= 0:
+            return self.check.boss
+        b = self.setup.node_boss[self.pos[self.active]]
+        return b if b >= 0 and not self.b_dead[b] else -1
+
+    def use(self, src: int, j: int, arg: int) -> None:
+        s = self.active
+        if src == 0:
+            entry = self.skills[s][j]
+            skill = entry[0]
+            sk = self.setup.skills[skill]
+            met = self.condition_met(s, skill)
+            entry[3] = self.turn_serial
+            if not met:
+                entry[2] = True
+            self.log.append(("use", s, sk["id"], met))
+            self.apply_effect(sk["effect"], s, {"level": entry[1], "boss": self.context_boss(), "arg": arg})
+        else:
+            sef = self.sefira_area.pop(j)
+            self.log.append(("sefira_out", sef))  # used sefira leave the game (§3.11)
+            sf = self.setup.sefira[sef]
+            self.log.append(("use", s, sf["id"], True))
+            self.apply_effect(sf["effect"], s, {"level": 0, "boss": self.context_boss(), "arg": arg})
+
+    def apply_effect(self, effect, user, ctx) -> None:
+        for op, params in effect:
+            if self.phase == OVER:
+                return
+            OPS[op](self, user, params, ctx)
+
+    def flower_targets(self) -> list:
+        limit = self.setup.rules["flowers_per_event"]
+        return [h for h, (ev, holder, marks) in enumerate(self.held) if marks < limit]
+
+    def use_flower(self, h: int) -> None:
+        s = self.active
+        card = self.flowers[s].pop()
+        if card >= 0:
+            self.room_disc.append(card)
+        entry = self.held[h]
+        entry[2] += 1
+        ev = self.setup.events[entry[0]]
+        d = ev["derived"][entry[2] - 1]
+        der = self.setup.derived[d]
+        self.log.append(("derived", s, der["id"], ev["id"]))
+        self.apply_effect(der["effect"], s, {"level": 0, "boss": -1, "arg": -1, "link": der["link"]})
