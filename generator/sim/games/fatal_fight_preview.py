@@ -160,7 +160,11 @@ class Board:
 
     def attack(self, state, square: int, k: int, ap: int, flags: int, grapples: int) -> float:
         eff, pierce = combat.effective(state, square, k, ap, flags, grapples)
-        return self.value(k, eff, pierce, flags & RANGE)
+        range_ = flags & RANGE
+        if pierce or range_ or not state.groups[k]:
+            return self.value(k, eff, pierce, range_)
+        need, head = self.heads[k] or self.head(k)  # only the head can fall
+        return head if eff >= need else 0.0
 
 
 

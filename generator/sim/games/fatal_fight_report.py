@@ -30,6 +30,10 @@ def _enemy(state, e) -> str:
 
 # ---- per-game record ---------------------------------------------------------------------------
 
+_COUNTED = frozenset(("draw", "supply", "offer", "play", "buy", "upgrade", "pick", "item", "gold", "round", "boss_in",
+                      "kill", "mass", "down", "clear", "enemy_phase", "auto", "reshuffle", "empty_pool"))
+
+
 def summarize(state) -> dict:
     """Everything the metrics need, computed from ``state.log`` (and the party)."""
     setup = state.setup
@@ -44,6 +48,8 @@ def summarize(state) -> dict:
     boss_ids = {setup.stages[s]["boss"]["id"] for s in setup.stages}
     for ev in state.log:
         kind = ev[0]
+        if kind not in _COUNTED:  # about half the log: actions, spawns, turns, damage ...
+            continue
         if kind == "draw" or kind == "supply":
             exposures[c_id[ev[2]]] += 1
         elif kind == "offer":  # shop items: games in which it was affordable vs games it was bought
