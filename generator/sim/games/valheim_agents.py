@@ -300,6 +300,14 @@ def _weight(p: Plan, x: int, pool_x: int) -> float:
     return 0.15 if pool_x < d + 2 else 0.05
 
 
+def _cost(token):
+    return token[0]
+
+
+def _cost_then_listed(token):
+    return token[0], token[5]
+
+
 class GreedyAgent:
     """The spec §6 team planner: public information only."""
 
@@ -437,30 +445,44 @@ class GreedyAgent:
             goal = p.boss_dungeon if p.boss_dungeon >= 0 and p.boss_p >= BOSS_HUNT_P else self.nearest_dungeon(state, p)
             if goal < 0 or (p.final and state.setup.rules["final_battle.skip_dungeon_distance"]):
                 return max(bases, key=lambda k: (level[k], -k))
-            dg = state.dist(goal)  # distances are symmetric: one search from the goal
-            return max(bases, key=lambda k: (level[k] - dg[k], -k))
+            # distances are symmetric: read the goal's distance from each base's cached search
+            return max(bases, key=lambda k: (level[k] - state.dist(k)[goal], -k))
         if a == EXPLORE:
             goal = self.best_frontier(state, p)
             if goal is None:
                 return max(bases, key=lambda k: (level[k], -k))
-            dg = state.dist(goal, False)
-            return max(bases, key=lambda k: (level[k] - dg[k], -k))
-        # gather: the base whose level and distances give the most wanted tokens
+            return max(bases, key=lambda k: (level[k] - state.dist(k, False)[goal], -k))
+        # gather: the base whose level and distances give the most wanted tokens; tokens of one
+        # tile and one worth are taken alike, and so are those at one distance from a base
         pool = state.pool
         t_rids, tiles = state.setup.t_rids, state.s_tile
-        tokens = [(k, r, tok[r], _weight(p, r, pool[r])) for k, tok in enumerate(state.s_tok)
-                  for r in t_rids[tiles[k]] if tok[r]]
-        tokens = [t for t in tokens if t[3] > 0.1]
+        worth = []  # (slot, {worth: tokens})
+        for k, tok in enumerate(state.s_tok):
+            here = None
+            for r in t_rids[tiles[k]]:
+                n = tok[r]
+                if n:
+                    w = _weight(p, r, pool[r])
+                    if w > 0.1:
+                        if here is None:
+                            here = {}
+                        here[w] = here.get(w, 0) + n
+            if here:
+                worth.append((k, here))
+        cards = state.n_act[GATHER]
         best, best_score = bases[0], -1.0
         for b in bases:
             d = state.dist(b)
-            costs = sorted(((w / (d[k] + 1), d[k] + 1, w, n) for k, r, n, w in tokens), reverse=True)
-            ap = level[b] + state.n_act[GATHER]
+            ap = level[b] + cards
+            groups: dict = {}  # (AP per token, worth) -> tokens; tokens costing more than the AP are never taken
+            for k, here in worth:
+                cost = d[k] + 1
+                if cost <= ap:
+                    for w, n in here.items():
+                        groups[cost, w] = groups.get((cost, w), 0) + n
             score = 0.01 * level[b]
-            for _, cost, w, n in costs:
-                for _ in range(n):
-                    if cost > ap:
-                        break
+            for cost, w in sorted(groups, key=lambda g: (g[1] / g[0], g[0], g[1]), reverse=True):
+                for _ in range(min(groups[cost, w], ap // cost)):
                     ap -= cost
                     score += w
             if score > best_score:
@@ -555,19 +577,25 @@ class GreedyAgent:
     def gather(self, state):
         memo = state.memo
         key = (state.round_id, state.cycle, state.ap, state.free)
-        queue = memo.get("gather")
-        if queue and memo.get("gather_key") == key:
-            step = queue.pop()
-            memo["gather_key"] = step[1]
-            return step[0]
-        queue = self.plan_gather(state)
+        if memo.get("gather_key") == key:
+            queue = memo["gather"]
+            if queue:
+                step = queue.pop()
+                memo["gather_key"] = step[1]
+                return step[0]
+            if memo["gather_pool"] == state.pool:
+                # the plan ran to its end and play followed it (no extra yield): planning again
+                # from here would find nothing worth taking
+                return _DONE
+        queue, memo["gather_pool"] = self.plan_gather(state)
         if not queue:
             return _DONE
         step = queue.pop()
         memo["gather"], memo["gather_key"] = queue, step[1]
         return step[0]
 
-    def plan_gather(self, state) -> list:
+    def plan_gather(self, state) -> tuple[list, list]:
+        """The takes worth making, last first, and the pool they would leave."""
         p = plan_for(state)
         setup = state.setup
         d = state.dist(state.base)
@@ -578,44 +606,55 @@ class GreedyAgent:
         ap, free = state.ap, state.free
         pool = list(state.pool)
         demand, imp = p.demand, p.imp
-        tokens = []  # [cost, resource, count, slot, dist]
+        tokens = []  # [cost, resource, count, slot, dist, index]
+        t_rids, tiles = setup.t_rids, state.s_tile
         for k, tok in enumerate(state.s_tok):
-            if any(tok) and gate[t_biome[state.s_tile[k]]] <= level:
+            if any(tok) and gate[t_biome[tiles[k]]] <= level:
                 dist = d[k]
                 raw = dist - min(free, dist) + base_cost
                 cost = min(raw, max(1, raw - gdisc)) if gdisc else raw
                 if cost > ap and not free:
                     continue
-                for r in setup.t_rids[state.s_tile[k]]:
+                for r in t_rids[tiles[k]]:
                     if tok[r]:
-                        tokens.append([cost, r, tok[r], k, dist])
+                        tokens.append([cost, r, tok[r], k, dist, len(tokens)])
+        # The best token is the one worth most per AP, the first listed on a tie. Scanning from the
+        # cheapest (a stable sort keeps the listed order on equal costs) stops as soon as even
+        # the highest worth could not reach the best so far.
+        tokens.sort(key=_cost)
+        top = max(max(imp), 0.15)
         steps = []
         key = (state.round_id, state.cycle)
-        while tokens:
+        while True:
             best, best_score = None, GATHER_MIN
             for t in tokens:
                 cost = t[0]
-                if cost > ap or not t[2]:
+                if cost > ap or (top / cost if cost > 0.5 else top * 2) < best_score:
+                    break
+                if not t[2]:
                     continue
                 r = t[1]
                 x = pool[r]
                 w = imp[r] if x < demand[r] else (0.15 if x < demand[r] + 2 else 0.05)
                 score = w / cost if cost > 0.5 else w * 2
-                if score > best_score:
+                if score > best_score or (score == best_score and best is not None and t[5] < best[5]):
                     best, best_score = t, score
             if best is None:
                 break
             ap -= best[0]
             if free:
-                free -= min(free, best[4])
-                for t in tokens:  # waived steps are spent: the rest cost their full distance again
-                    raw = t[4] - min(free, t[4]) + base_cost
-                    t[0] = min(raw, max(1, raw - gdisc)) if gdisc else raw
+                spent = min(free, best[4])
+                if spent:
+                    free -= spent
+                    for t in tokens:  # waived steps are spent: the rest cost their full distance again
+                        raw = t[4] - min(free, t[4]) + base_cost
+                        t[0] = min(raw, max(1, raw - gdisc)) if gdisc else raw
+                    tokens.sort(key=_cost_then_listed)
             best[2] -= 1
             pool[best[1]] += 1
             steps.append(((TAKE, best[3], best[1]), key + (ap, free)))
         steps.reverse()
-        return steps
+        return steps, pool
 
     # ---- train ------------------------------------------------------------------------------------
     def train(self, state, rng):

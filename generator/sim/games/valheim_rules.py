@@ -180,9 +180,9 @@ class Rules:
         return [j for j in (grid.get((x + dx, y + dy)) for dx, dy in STEP) if j is not None]
 
     def map_grew(self, k: int) -> dict:
-        """The distance cache after slot k was laid: the adjacency gains k, every cached plain
+        """The distance cache after slot k was laid: the adjacency gains k, and every cached
         distance list gains k and whatever got shorter through it (only paths through k can);
-        searches over base links and the frontier are dropped (the caller rebuilds the frontier)."""
+        the frontier is dropped (the caller rebuilds it)."""
         old = self._dist
         cache = {}
         adj = old.get("adj")
@@ -194,28 +194,34 @@ class Rules:
             u, v = self.s_pos[j]
             adj[j] = self.neighbours(u, v)
         cache["adj"] = adj
+        bases = None
         for key, d in old.items():
-            if type(key) is not int or key < 0:
+            if type(key) is not int:
                 continue
+            if key < 0 and bases is None:
+                bases = self.bases()
             d = d + [INF]  # a new list: callers may still hold the old one
             best = min([d[j] for j in adj[k]], default=INF)
             if best < INF:
                 d[k] = best + 1
-                queue = [k]
-                for u in queue:
-                    du = d[u] + 1
-                    for j in adj[u]:
-                        if d[j] > du:
-                            d[j] = du
-                            queue.append(j)
+                _relax(d, [k], adj, bases if key < 0 else None)
             cache[key] = d
         return cache
 
-    def forget_links(self) -> None:
-        """Bases or a link facility changed: drop the searches over base links."""
+    def base_added(self, k: int) -> None:
+        """Slot k became a base: with base links, every base is now as near as the nearest."""
+        if not self.fac.link:
+            return
         cache = self._dist
+        bases = self.bases()
         for key in [key for key in cache if type(key) is int and key < 0]:
-            del cache[key]
+            d = list(cache[key])  # a new list: callers may still hold the old one
+            near = min(d[b] for b in bases)
+            changed = [b for b in bases if d[b] > near]
+            for b in changed:
+                d[b] = near
+            _relax(d, changed, cache["adj"], bases)
+            cache[key] = d
 
     def avatar_strength(self, b: int) -> int:
         """An avatar's printed strength plus its player-count step (rules.hunt.strength_by_players)."""
@@ -1069,36 +1075,40 @@ class Rules:
         return action in self.legal_unsorted()
 
     def commit_ok(self, s: int, cards) -> bool:
-        """A commit is a set of distinct hand cards, each named as its own action (wild: any)."""
+        """A commit is a set of distinct hand cards, each named as its own action (wild: any), in
+        the listed (canonical) form: sorted, of identical cards the lowest instances, wild names
+        ascending."""
         if not isinstance(cards, tuple):
             return False
         if not cards:
             return not (self.setup.rules["round.anti_stall_discard"] and self.hand[s])
         hand = self.hand[s]
-        act = self.setup.c_action
-        seen = set()
+        act, c_id = self.setup.c_action, self.setup.c_id
+        last_card = -1
+        top: dict = {}  # card id -> (highest instance chosen, its name)
         for item in cards:
             if not isinstance(item, tuple) or len(item) != 2:
                 return False
             c, a = item
-            if c in seen or c not in hand:
+            if c not in hand or c <= last_card:  # sorted, distinct
                 return False
-            seen.add(c)
+            last_card = c
             if act[c] != a and not (act[c] == WILD and a in range(5)):
                 return False
-        if list(cards) != sorted(cards):
-            return False
-        # canonical form (as listed): of identical cards the lowest instances, wild names ascending
-        c_id = self.setup.c_id
-        named = {}
-        for c, a in cards:
-            named.setdefault(c_id[c], []).append((c, a))
-        for cid, items in named.items():
-            mine = sorted(c for c in hand if c_id[c] == cid)
-            if [c for c, _ in items] != mine[:len(items)]:
+            cid = c_id[c]
+            prev = top.get(cid)
+            if prev is not None and prev[1] > a:
                 return False
-            if any(items[i][1] > items[i + 1][1] for i in range(len(items) - 1)):
-                return False
+            top[cid] = (c, a)
+        # no unchosen instance lies below a chosen one of the same card
+        chosen = None
+        for c in hand:
+            prev = top.get(c_id[c])
+            if prev is not None and c < prev[0]:
+                if chosen is None:
+                    chosen = {x for x, _ in cards}
+                if c not in chosen:
+                    return False
         return True
 
 
@@ -1117,6 +1127,23 @@ def _named(cards, acts):
                 rec(i + 1, a, acc + [(cards[i], a)])
     rec(0, 0, [])
     return out
+
+
+def _relax(d: list[int], queue: list[int], adj, bases) -> None:
+    """Lower the distances ``d`` from the slots in ``queue`` (whose distances just dropped) until
+    nothing gets shorter; ``bases`` (or None) are linked at no cost. Exact whatever the order."""
+    for u in queue:  # the list grows while we walk it
+        du = d[u]
+        if bases is not None and u in bases:
+            for b in bases:
+                if d[b] > du:
+                    d[b] = du
+                    queue.append(b)
+        du += 1
+        for j in adj[u]:
+            if d[j] > du:
+                d[j] = du
+                queue.append(j)
 
 
 # ---- decision handlers ---------------------------------------------------------------------------------
@@ -1323,8 +1350,7 @@ def h_newbase(state, a) -> None:
     state.ap -= dist - waived
     state.pay(state.setup.new_base_cost, "base")
     state.s_level[k] = state.setup.rules["craft.new_base_level"]
-    if state.fac.link:
-        state.forget_links()
+    state.base_added(k)
     state.log.append(("newbase", k, dist - waived))
     state.settle()
 
@@ -1341,7 +1367,7 @@ def h_make(state, a) -> None:
         for op, p in setup.r_effect[r]:
             state.fac.add(op, p)
             state.mods.add(op, p)  # from the moment it is built
-        state.forget_links()
+        # distances stand: searches over base links are only made (and cached) once links stand
     else:
         slot = setup.r_slot[r]
         old = state.equip[s][slot]

@@ -617,3 +617,25 @@ def test_every_switch_plays_clean_games(switch):
     for agent, players in (("greedy", 2), ("random", 3), ("oracle", 4)):
         record, _ = play_game(V, su, players=players, agent=agent, seed=9, index=1, checked=True)
         assert record["outcome"] in ("win", "loss"), record["error"] or record["violations"]
+
+
+def test_cached_distances_match_fresh_searches_as_the_map_grows(S):
+    """The distance cache is updated in place as tiles and bases are added (with and without the
+    link_bases facility): every cached list must equal a search on a fresh clone."""
+    from generator.sim.rng import agent_rng, deal_rng
+    checked = links = 0
+    for index in range(4):
+        state = V.new_game(S, 3, deal_rng(5, index))
+        agents = [V.AGENTS["greedy"](S, seat) for seat in range(3)]
+        rngs = [agent_rng(5, index, seat) for seat in range(3)]
+        while not state.is_terminal():
+            fresh = state.clone()  # a clone starts with an empty cache
+            for key, d in state._dist.items():
+                if type(key) is int:
+                    origin = key if key >= 0 else -1 - key
+                    assert d == fresh.dist(origin, links=key < 0), (index, key)
+                    checked += 1
+                    links += key < 0
+            seat = state.current_player()
+            state.apply_action(agents[seat].choose(state, rngs[seat]))
+    assert checked > 1000 and links > 100
