@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .export.errata import errata_pdf
 from .export.faces import FaceHasher
-from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_json, read_lock
+from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_lines, read_lock
 from .outputs import write_atomic
 from .profiles import load_profile
 from .sheets import render_full_size_boards, render_print_pdf
@@ -71,5 +71,5 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
         errata = errata_pdf(cards, loaded.profile, diff, title=game.title, since=str(changed_since))
         result.written.append(write_atomic(Path(out_dir) / "errata.pdf", errata))
         result.notes.extend(diff.lines())
-    result.written.append(write_atomic(Path(out_dir) / LOCK_NAME, lock_json(lock)))
+    result.written.append(write_atomic(Path(out_dir) / LOCK_NAME, lock_lines(lock)))
     return result

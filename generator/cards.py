@@ -34,7 +34,7 @@ class _LazyOps:
     def __init__(self, size: int, make, problems: list, cache_size: int = 32):
         self.size, self.make, self.problems, self.cache_size = size, make, problems, cache_size
         self._cache: OrderedDict = OrderedDict()
-        self._checked: set = set()
+        self._checked = bytearray(size)  # 1 = instantiated once (its problems are known)
         # Called with (index, ops) the first time a face is made, so a consumer (the print
         # lock's hashes) can use the ops while they exist instead of making them again.
         self.observers: list = []
@@ -48,8 +48,8 @@ class _LazyOps:
         ops = self._cache.get(index)
         if ops is None:
             ops, found = self.make(index)
-            if index not in self._checked:
-                self._checked.add(index)
+            if not self._checked[index]:
+                self._checked[index] = 1
                 self.problems.extend(found)
                 for observe in self.observers:
                     observe(index, ops)
@@ -62,12 +62,12 @@ class _LazyOps:
 
     def check_all(self) -> None:
         for index in range(self.size):
-            if index not in self._checked:
+            if not self._checked[index]:
                 self.make_and_check(index)
 
     def make_and_check(self, index: int) -> None:
         ops, found = self.make(index)
-        self._checked.add(index)
+        self._checked[index] = 1
         self.problems.extend(found)
         for observe in self.observers:
             observe(index, ops)
@@ -116,7 +116,9 @@ def localise(value, spec: Spec | None, types: dict, lang: str):
         return [localise(v, spec.items, types, lang) for v in value]
     if isinstance(value, dict):
         if spec.kind == "map":
-            return {k: localise(v, spec.fields.get(k), types, lang) for k, v in value.items()}
+            out = {k: localise(v, spec.fields.get(k), types, lang) for k, v in value.items()}
+            # a record with nothing to localise is shared, not copied (large decks: half the memory)
+            return value if all(out[k] is v for k, v in value.items()) else out
         if spec.kind == "dict":
             return {k: localise(v, spec.values, types, lang) for k, v in value.items()}
         if spec.kind == "tagged":

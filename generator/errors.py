@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)  # one per record: slots keep big decks small
 class Location:
     """Where a value came from: a file path and a 1-based line (0 = whole file)."""
 

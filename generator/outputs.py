@@ -7,16 +7,19 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Iterable
 
 
-def write_atomic(path: Path, data: bytes | str) -> Path:
+def write_atomic(path: Path, data: bytes | str | Iterable[bytes | str]) -> Path:
+    """Write ``data`` (bytes, text, or an iterable of pieces written as they come) to ``path``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    pieces = [data] if isinstance(data, (bytes, str)) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
+            for piece in pieces:
+                handle.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -8,6 +8,7 @@ alias bomb is refused instead of exhausting memory.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import yaml
@@ -158,6 +159,8 @@ def mapping_items(node: yaml.MappingNode, path: str, problems: list, field: str)
             problems.append(Problem(node_location(path, key_node), field, "mapping keys must be plain values"))
             continue
         key = scalar_value(key_node)
+        if type(key) is str:
+            key = sys.intern(key)  # every record repeats the same field names: keep one copy
         if key in seen:  # a key written twice in the same mapping
             problems.append(Problem(node_location(path, key_node), _join(field, key),
                                     f"duplicate key (first at line {seen[key]})"))

@@ -6,6 +6,7 @@ component and record id (``enemies/e1_thug``); a back shared by a whole componen
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from ..content.game import copies_of, text_in
@@ -61,6 +62,7 @@ class FaceHasher:
         self.loader = LayoutLoader(layout_search_path(cards.game.root))
         self._layout: dict = {}
         self._seen: dict = {}  # (faces, side, index) -> (ops hash, assets hash)
+        self._assets: dict = {}  # assets hash -> combined with the fonts
         fonts = cards.fonts
         self.fonts = combine(regular=self.files(fonts.regular_path),
                              bold=self.files(fonts.bold_path) if fonts.bold_path else None)
@@ -87,7 +89,9 @@ class FaceHasher:
 
     def _observer(self, faces, side):
         def observe(index, ops):
-            self._seen[(id(faces), side, index)] = ops_digest(ops, self.files, self.cards.icons)
+            ops_hash, assets = ops_digest(ops, self.files, self.cards.icons)
+            # most faces use the same assets: one string for all of them (large decks)
+            self._seen[(id(faces), side, index)] = (ops_hash, sys.intern(assets))
         return observe
 
     def parts(self, faces, side: str, record: int) -> dict | None:
@@ -101,12 +105,14 @@ class FaceHasher:
             ops = faces.fronts[record] if side == "front" else faces.back_for(record)
             digests = ops_digest(ops, self.files, self.cards.icons)
         ops_hash, assets = digests
+        if assets not in self._assets:  # most faces draw the same assets: hash them once
+            self._assets[assets] = combine(images_icons=assets, fonts=self.fonts)
         # a back is what it draws (its ops read the record where the back shows card data);
         # the record's own data belongs to the front, so editing a card's text flags its front only
         return {
             "record": data_digest(component.records[record], self.files) if side == "front" else None,
             "layout": self.layout_digest(component.layout if side == "front" else component.back),
-            "assets": combine(images_icons=assets, fonts=self.fonts),
+            "assets": self._assets[assets],
             "ops": ops_hash,
         }
 

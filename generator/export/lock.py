@@ -29,11 +29,14 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
     lang = game.meta.get("lang", "ja")
     hasher = hasher or FaceHasher(cards)
     entries = {}
+    shared: dict = {}  # equal back parts (a shared back) are one object: a large deck's lock stays small
     for faces in cards.faces:
         component = faces.component
         for i in range(len(component.records)):
             front = hasher.parts(faces, "front", i)
             back = hasher.parts(faces, "back", i) if faces.backs is not None else None
+            if back:
+                back = shared.setdefault(tuple(back.values()), back)
             key = f"{component.id}/{record_id(component, i)}"
             entries[key] = {
                 "component": component.id,
@@ -42,7 +45,7 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
                 "name": record_name(component, i, lang),
                 "copies": copies(component, i),
                 "front": combine(**front) if front else None,
-                "back": combine(**back) if back else None,
+                "back": _combined(back, shared) if back else None,
                 "parts": {"front": front, "back": back},
             }
     return {
@@ -54,8 +57,30 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
     }
 
 
+def _combined(parts: dict, cache: dict) -> str:
+    key = ("combined", id(parts))
+    if key not in cache:
+        cache[key] = combine(**parts)
+    return cache[key]
+
+
 def lock_json(lock: dict) -> str:
-    return json.dumps(lock, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    return "".join(lock_lines(lock))
+
+
+def lock_lines(lock: dict):
+    """The lock as JSON text, one card per line (a reprint shows as one changed line in a
+    diff), produced piece by piece so a large deck is never one big string in memory."""
+    head = {k: v for k, v in lock.items() if k != "cards"}
+    yield "{\n"
+    for key in sorted(head):
+        yield f" {json.dumps(key)}: {json.dumps(head[key], ensure_ascii=False)},\n"
+    yield ' "cards": {'
+    cards = lock.get("cards", {})
+    for n, key in enumerate(sorted(cards)):
+        entry = json.dumps(cards[key], ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        yield f"{',' if n else ''}\n  {json.dumps(key, ensure_ascii=False)}: {entry}"
+    yield "\n }\n}\n"
 
 
 def read_lock(path: Path) -> dict:

@@ -12,7 +12,7 @@ from generator.layout.instantiate import Op
 
 from generator.export.digest import FileHashes, canonical, ops_digest
 from generator.export.errata import errata_cards
-from generator.export.lock import compute_lock, diff_locks, read_lock
+from generator.export.lock import compute_lock, diff_locks, lock_json, read_lock
 from generator.errors import BuildError
 from generator.validate import check_content
 
@@ -43,6 +43,17 @@ def test_lock_lists_every_record_with_front_and_back(tiny):
     assert knight["copies"] == 2 and knight["front"] and knight["back"]
     assert set(knight["parts"]["front"]) == {"record", "layout", "assets", "ops"}
     assert lock["cards"]["coins/coin1"]["back"] is None
+
+
+def test_the_lock_file_is_the_lock_with_one_line_per_card(tiny):
+    lock, _ = lock_of(tiny)
+    text = lock_json(lock)
+    assert json.loads(text) == lock
+    lines = text.splitlines()
+    for key, entry in lock["cards"].items():  # a reprinted card is one changed line in a diff
+        line = next(line for line in lines if line.lstrip().startswith(json.dumps(key)))
+        assert json.loads(line.split(": ", 1)[1].rstrip(",")) == entry
+    assert len(lines) == 1 + 4 + 1 + len(lock["cards"]) + 2  # {, format/game/title/version, "cards": {, cards, }, }
 
 
 def test_the_lock_is_the_same_in_another_process_folder_and_hash_seed(tiny, tmp_path):
