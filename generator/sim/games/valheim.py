@@ -8,9 +8,9 @@ survivors merge into the demon lord.
 
 Reading order (the sibling of ``fatal_fight``): ``valheim_setup`` (tables -> Setup),
 this module (the State, the module API), ``valheim_rules`` (the rules as a resumable state
-machine: flow, legal decisions and their handlers), ``valheim_agents`` (the team planner,
-the all-seeing planner) and ``valheim_report`` (record, invariants, static checks, trace and the
-spec §6 bands).
+machine, put together from ``valheim_flow``, ``valheim_map``, ``valheim_hunt``, ``valheim_legal``,
+``valheim_actions`` and ``valheim_effects``), ``valheim_agents`` (the team planner, the all-seeing
+planner) and ``valheim_report`` (record, invariants, static checks, trace and the spec §6 bands).
 
 Chance draws only from the ``Random`` the game was dealt with (``self.rng``); ``clone()`` copies
 it, so a clone replays the same future for the same actions. Team decisions (how shared AP are

@@ -1,0 +1,78 @@
+"""Valheim: what revealed cards and built facilities add to one main phase — the ``effect:``
+ops of content/valheim/schema.yaml that change numbers (extra AP, free steps, discounts, power,
+rerolls, peeks, hand size, base links), summed into one ``Mods`` record.
+
+The state keeps two: ``fac`` (every facility built so far, forever) and ``mods`` (``fac`` plus
+the cards revealed this cycle, rebuilt at each reveal). Ops that act at once (draw, gain, pay)
+are resolved by the flow (``valheim_flow.Flow.reveal``), not summed here.
+"""
+from __future__ import annotations
+
+
+class Mods:
+    """What revealed cards and built facilities add to one main phase."""
+
+    __slots__ = ("extra_ap", "free", "trash", "mdisc", "edisc", "choose", "yield_", "gdisc", "p_all", "p_enemy",
+                 "p_boss", "p_raid", "reroll", "peek", "cd_equip", "cd_fac", "hand", "link", "extra_level")
+
+    def __init__(self):
+        self.extra_ap = [0] * 5
+        self.free = [0] * 5
+        self.trash = self.mdisc = self.edisc = self.choose = self.yield_ = self.gdisc = 0
+        self.p_all = self.p_enemy = self.p_boss = self.p_raid = 0
+        self.reroll = self.peek = self.cd_equip = self.cd_fac = 0
+        self.hand = self.link = self.extra_level = 0
+
+    def copy(self) -> "Mods":
+        twin = Mods.__new__(Mods)
+        for name in Mods.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.extra_ap = list(self.extra_ap)
+        twin.free = list(self.free)
+        return twin
+
+    def add(self, op: str, p: dict) -> None:
+        """Add one effect (op, params) that lasts for a main phase (or forever, on a facility)."""
+        n = p.get("n", 0)
+        if op == "extra_ap":
+            self.extra_ap[p["action"]] += n
+        elif op == "free_steps":
+            self.free[p["action"]] += n
+        elif op == "trash":
+            self.trash += n
+        elif op == "market_discount":
+            self.mdisc += n
+        elif op == "edge_discount":
+            self.edisc += n
+        elif op == "choose_tile":
+            self.choose += n
+        elif op == "extra_yield":
+            self.yield_ += n
+        elif op == "gather_discount":
+            self.gdisc += n
+        elif op == "power":
+            vs = p["vs"]
+            if vs == "all":
+                self.p_all += n
+            elif vs == "enemy":
+                self.p_enemy += n
+            elif vs == "boss":
+                self.p_boss += n
+            else:
+                self.p_raid += n
+        elif op == "reroll":
+            self.reroll += n
+        elif op == "peek_enemy":
+            self.peek += n
+        elif op == "craft_discount":
+            kind = p["kind"]
+            if kind in ("equipment", "any"):
+                self.cd_equip += n
+            if kind in ("facility", "any"):
+                self.cd_fac += n
+        elif op == "hand_size":
+            self.hand += n
+        elif op == "link_bases":
+            self.link = 1
+        elif op == "extra_level_up":
+            self.extra_level += n

@@ -1,0 +1,185 @@
+"""Valheim: the hunt (spec §3.5.4) and the final battle's fights (§3.7) as a State mixin — the
+dungeon, the fighter rotation, enemy draws, an avatar's appearance, dice, rerolls and rewards.
+
+``hunt_continue`` fights with the remaining AP and stops at each real decision (which dungeon,
+which fighter, the order of peeked enemies, a reroll); everything else is resolved here.
+"""
+from __future__ import annotations
+
+from ...sim.rng import shuffle
+from .valheim_flow import HUNT, P_FIGHTER, P_HUNT, P_ORDER, P_OVER, P_REROLL
+
+
+class Hunt:
+    """Fights; mixed into ``valheim.State``."""
+
+    def in_final(self) -> bool:
+        return self.demon_hp is not None
+
+    def hunt_begin(self) -> None:
+        self.fought = 0
+        self.dungeon = -1
+        self.peeked = False
+        self.dive_bonus = 0
+        self.pending = None
+        self.redraw = -1
+        final = self.in_final()
+        if final and self.setup.rules["final_battle.skip_dungeon_distance"]:
+            self.hunt_continue()
+            return
+        self.phase = P_HUNT
+        if not self.dungeon_options():
+            self.finish_action()
+
+    def dungeon_options(self) -> list[int]:
+        d = self.dist(self.base)
+        free, ap = self.free, self.ap
+        dungeon = self.setup.t_dungeon
+        return [k for k, t in enumerate(self.s_tile) if dungeon[t] and max(0, d[k] - free) <= ap]
+
+    def enter_dungeon(self, k: int) -> None:
+        cost = self.dist(self.base)[k]
+        waived = min(self.free, cost)
+        self.free -= waived
+        self.ap -= cost - waived
+        self.dungeon = k
+        self.dive_bonus = self.s_dives[k] * self.setup.rules["hunt.dungeon_dive_counter"]
+        self.s_dives[k] += 1
+        self.log.append(("dungeon", k, cost - waived))
+        self.hunt_continue()
+
+    def hunters(self) -> list[int]:
+        mask = self.p_act[HUNT]
+        return [s for s in range(self.n) if mask >> s & 1]
+
+    def eligible(self) -> list[int]:
+        hunters = self.hunters()
+        if not self.setup.rules["hunt.fighter_rotation"]:
+            return hunters
+        left = [s for s in hunters if not self.fought >> s & 1]
+        if not left:
+            self.fought = 0
+            left = hunters
+        return left
+
+    def hunt_continue(self) -> None:
+        """Fight with the remaining AP, stopping at each real decision."""
+        while self.ap > 0 and self.phase != P_OVER:
+            if self.redraw >= 0:
+                s, self.redraw = self.redraw, -1
+                if not self.fight(s):
+                    return
+                continue
+            if self.mods.peek and not self.peeked and not self.in_final():
+                self.peeked = True
+                self.top_up_enemies(self.mods.peek)
+                if min(self.mods.peek, len(self.edeck)) >= 2:
+                    self.phase = P_ORDER
+                    return
+            who = self.eligible()
+            if not who:
+                break
+            if len(who) > 1:
+                self.phase, self.seat = P_FIGHTER, who[0]
+                return
+            if not self.fight(who[0]):
+                return
+        if self.phase != P_OVER:
+            self.phase = P_HUNT
+            self.finish_action()
+
+    def top_up_enemies(self, k: int) -> None:
+        if len(self.edeck) < k and self.ediscard and self.setup.rules["hunt.enemy_reshuffle"]:
+            rest = self.ediscard
+            self.ediscard = []
+            shuffle(rest, self.rng)
+            self.edeck[:0] = rest  # under the current deck
+
+    def draw_enemy(self, regular_only: bool = False):
+        while True:
+            if not self.edeck:
+                if not self.ediscard or not self.setup.rules["hunt.enemy_reshuffle"]:
+                    return None
+                self.edeck = self.ediscard
+                self.ediscard = []
+                shuffle(self.edeck, self.rng)
+                self.log.append(("enemy_reshuffle",))
+            e = self.edeck.pop()
+            if regular_only and self.setup.e_boss[e]:
+                self.ediscard.append(e)
+                continue
+            return e
+
+    def fight(self, s: int) -> bool:
+        """One fight by seat s for one AP; False when it waits for a reroll decision."""
+        setup, rules = self.setup, self.setup.rules
+        self.fighter = s
+        base_level = self.s_level[self.base]
+        if self.in_final():
+            strength, vs, foe = self.demon_str, "boss", ("demon", -1)
+        else:
+            while True:
+                e = self.draw_enemy()
+                if e is None:
+                    self.ap = 0
+                    return True
+                if setup.e_boss[e]:
+                    b = setup.t_biome[self.s_tile[self.dungeon]]
+                    if self.defeated[b]:
+                        self.ediscard.append(e)
+                        self.log.append(("no_boss", b))
+                        continue
+                    strength, vs, foe = self.avatar_strength(b) + self.dive_bonus, "boss", ("boss", e, b)
+                else:
+                    r = min(self.round_id, rules["rounds"])
+                    strength, vs, foe = setup.e_strength[e][r - 1] + self.dive_bonus, "enemy", ("enemy", e)
+                break
+        power = self.power(s, vs, base_level)
+        roll = 1 + int(self.rng.random() * rules["hunt.die_sides"])
+        self.pending = [foe, strength, power, roll, len(self.hand[s])]
+        if not self.beats(power + roll, strength) and self.reroll_left > 0:
+            self.phase, self.seat = P_REROLL, s
+            return False
+        self.settle_fight()
+        return True
+
+    def beats(self, total: int, strength: int) -> bool:
+        return total >= strength if self.setup.rules["hunt.tie_wins"] else total > strength
+
+    def settle_fight(self) -> None:
+        setup, rules = self.setup, self.setup.rules
+        foe, strength, power, roll, hand = self.pending
+        self.pending = None
+        s = self.fighter
+        win = self.beats(power + roll, strength)
+        kind = foe[0]
+        self.log.append(("fight", s, kind, foe[1], strength, power, roll, win, hand, foe[2] if kind == "boss" else -1))
+        consume = True
+        if kind == "demon":
+            if win:
+                self.demon_hp -= 1
+                if self.demon_hp <= 0:
+                    self.finish("win")
+                    return
+        elif kind == "boss":
+            self.ediscard.append(foe[1])
+            if win:
+                self.defeated[foe[2]] = True
+                self.log.append(("avatar", foe[2], self.round_id))
+                if all(self.defeated):
+                    self.finish("win")
+                    return
+            elif rules["hunt.boss_fail"] == "redraw":
+                consume = False
+        else:
+            self.ediscard.append(foe[1])
+            if win:
+                for r, n in setup.e_reward[foe[1]]:
+                    got = self.take_supply(r, n)
+                    self.log.append(("reward", r, got))
+        if consume:
+            self.ap -= 1
+            self.fought |= 1 << s
+        else:
+            # a failed avatar fight draws again for the same AP, same fighter (seed, literal)
+            self.redraw = s

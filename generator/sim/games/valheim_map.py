@@ -1,0 +1,215 @@
+"""Valheim: the map as a State mixin — distances between placed tiles (4-neighbour steps, 0-cost
+links between bases once a link_bases facility stands), the frontier of edges that can be
+opened, and laying a drawn tile (spec §3.5.1).
+
+Distances are cached in ``state._dist`` by origin and kept exact as the map grows: a new tile or
+base only shortens paths through itself, so the cached lists are relaxed from it instead of
+searched again (the agents ask for the same few origins hundreds of times a game).
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from .valheim_flow import P_EXPLORE
+from .valheim_setup import STEP
+
+INF = 1 << 20  # the distance of an unreachable slot
+
+
+class Map:
+    """Distances and edges; mixed into ``valheim.State``."""
+
+    # ---- distances -------------------------------------------------------------------------------
+    def dist(self, origin: int, links: bool = True) -> list[int]:
+        """Steps from slot ``origin`` to every placed slot (4-neighbour BFS; 0-cost links between
+        bases once a link_bases facility stands, unless ``links`` is False: a walker's own steps).
+
+        Cached in ``_dist`` by origin (links: ``-1 - origin``) with the adjacency under "adj"; new
+        tiles and bases update the cached lists instead of a new search (``map_grew``,
+        ``base_added``); the lists are never changed in place, so a caller may keep one."""
+        cache = self._dist
+        link = links and self.fac.link
+        key = -1 - origin if link else origin
+        d = cache.get(key)
+        if d is not None:
+            return d
+        adj = cache.get("adj")
+        if adj is None:
+            adj = cache["adj"] = [self.neighbours(x, y) for x, y in self.s_pos]
+        d = [INF] * len(adj)
+        d[origin] = 0
+        if not link:
+            queue = [origin]
+            for k in queue:  # plain BFS: the list grows while we walk it
+                dk = d[k] + 1
+                for j in adj[k]:
+                    if d[j] > dk:
+                        d[j] = dk
+                        queue.append(j)
+        else:
+            bases = self.bases()
+            queue = deque([origin])
+            while queue:
+                k = queue.popleft()
+                dk = d[k]
+                if self.s_level[k] >= 0:
+                    for b in bases:
+                        if d[b] > dk:
+                            d[b] = dk
+                            queue.appendleft(b)
+                for j in adj[k]:
+                    if d[j] > dk + 1:
+                        d[j] = dk + 1
+                        queue.append(j)
+        cache[key] = d
+        return d
+
+    def neighbours(self, x: int, y: int) -> list[int]:
+        grid = self.grid
+        return [j for j in (grid.get((x + dx, y + dy)) for dx, dy in STEP) if j is not None]
+
+    def map_grew(self, k: int) -> dict:
+        """The distance cache after slot k was laid: the adjacency gains k, and every cached
+        distance list gains k and whatever got shorter through it (only paths through k can);
+        the frontier is dropped (the caller rebuilds it)."""
+        old = self._dist
+        cache = {}
+        adj = old.get("adj")
+        if adj is None:
+            return cache
+        x, y = self.s_pos[k]
+        adj.append(self.neighbours(x, y))
+        for j in adj[k]:
+            u, v = self.s_pos[j]
+            adj[j] = self.neighbours(u, v)
+        cache["adj"] = adj
+        bases = None
+        for key, d in old.items():
+            if type(key) is not int:
+                continue
+            if key < 0 and bases is None:
+                bases = self.bases()
+            d = d + [INF]  # a new list: callers may still hold the old one
+            best = min([d[j] for j in adj[k]], default=INF)
+            if best < INF:
+                d[k] = best + 1
+                _relax(d, [k], adj, bases if key < 0 else None)
+            cache[key] = d
+        return cache
+
+    def base_added(self, k: int) -> None:
+        """Slot k became a base: with base links, every base is now as near as the nearest."""
+        if not self.fac.link:
+            return
+        cache = self._dist
+        bases = self.bases()
+        for key in [key for key in cache if type(key) is int and key < 0]:
+            d = list(cache[key])  # a new list: callers may still hold the old one
+            near = min(d[b] for b in bases)
+            changed = [b for b in bases if d[b] > near]
+            for b in changed:
+                d[b] = near
+            _relax(d, changed, cache["adj"], bases)
+            cache[key] = d
+
+    # ---- edges -----------------------------------------------------------------------------------
+    def edge_at(self, k: int, d: int):
+        """(biome pile to draw, cost) of the edge of slot k facing world direction d, or None."""
+        e = self.edge_raw(k, d)
+        return e if e is None else (e[0], max(1, e[1] - self.mods.edisc))
+
+    def frontier(self) -> list[tuple]:
+        """Every edge that could be opened now: (slot, world direction, pile biome, printed cost);
+        cached until the map changes."""
+        f = self._dist.get(None)
+        if f is None:
+            f = []
+            for k in range(len(self.s_tile)):
+                for d in range(4):
+                    e = self.edge_raw(k, d)
+                    if e is not None:
+                        f.append((k, d, e[0], e[1]))
+            self._dist[None] = f
+        return f
+
+    def edge_raw(self, k: int, d: int):
+        tile = self.s_tile[k]
+        edge = self.setup.t_edges[tile][(d - self.s_rot[k]) % 4]
+        if edge is None:
+            return None
+        x, y = self.s_pos[k]
+        dx, dy = STEP[d]
+        if (x + dx, y + dy) in self.grid:
+            return None
+        b = edge[0]
+        if not self.piles[b]:
+            if self.setup.rules["map.empty_pile"] != "adjacent_tier":
+                return None
+            alt = [c for c in (b - 1, b + 1) if 0 <= c < len(self.piles) and self.piles[c]]
+            if not alt:
+                return None
+            b = alt[0]
+        return b, edge[1]
+
+
+def _relax(d: list[int], queue: list[int], adj, bases) -> None:
+    """Lower the distances ``d`` from the slots in ``queue`` (whose distances just dropped) until
+    nothing gets shorter; ``bases`` (or None) are linked at no cost. Exact whatever the order."""
+    for u in queue:  # the list grows while we walk it
+        du = d[u]
+        if bases is not None and u in bases:
+            for b in bases:
+                if d[b] > du:
+                    d[b] = du
+                    queue.append(b)
+        du += 1
+        for j in adj[u]:
+            if d[j] > du:
+                d[j] = du
+                queue.append(j)
+
+
+def place_tile(state, i: int) -> None:
+    """Lay drawn tile i through the edge being opened (the others go under their pile)."""
+    d, b, cost = state.open_ctx
+    tile = state.drawn[i]
+    pile = state.piles[b]
+    for j, other in enumerate(state.drawn):
+        if j != i:
+            pile.insert(0, other)  # the rest go to the bottom of the pile
+    state.drawn = []
+    x, y = state.s_pos[state.walker]
+    dx, dy = STEP[d]
+    k = len(state.s_tile)
+    state.s_tile.append(tile)
+    state.s_pos.append((x + dx, y + dy))
+    state.s_rot.append(d)  # the blank entry edge (printed s) faces the tile it was opened from
+    state.s_level.append(-1)
+    state.s_dives.append(0)
+    tok = [0] * len(state.pool)
+    for r, n in state.setup.t_res[tile]:
+        got = n if state.unlimited else min(n, state.supply[r])
+        if not state.unlimited:
+            state.supply[r] -= got
+        tok[r] += got
+    state.s_tok.append(tok)
+    cell = (x + dx, y + dy)
+    state.grid[cell] = k
+    old = state._dist.get(None)
+    state._dist = state.map_grew(k)
+    state.log.append(("tile", k, tile, x + dx, y + dy, d, cost))
+    if not pile:
+        state.log.append(("pile_out", b))
+    elif old is not None:
+        # the frontier changes only at the new cell (no pile emptied): update it in place
+        pos = state.s_pos
+        new = [e for e in old if (pos[e[0]][0] + STEP[e[1]][0], pos[e[0]][1] + STEP[e[1]][1]) != cell]
+        for dd in range(4):
+            e = state.edge_raw(k, dd)
+            if e is not None:
+                new.append((k, dd, e[0], e[1]))
+        state._dist[None] = new
+    if state.setup.rules["explore.walk_continues_past_new_tile"]:
+        state.walker = k
+    state.phase = P_EXPLORE
+    state.settle()
