@@ -13,7 +13,7 @@ from bisect import bisect_right
 
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NEIGHBOURS, NO_TARGET,
-                                  PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE)
+                                  PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, is_legal)
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
 from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, Board, _has_op, attack_value, card_worth,
@@ -36,7 +36,7 @@ class GreedyAgent:
         if phase == CHAIN:
             while self.plan and self.plan[0]:
                 action = self.play(state, self.plan[0].pop(0))
-                if action in state.legal_actions():
+                if is_legal(state, action):  # the engine's own check, without listing every action
                     return action
             return (FINISH,)
         if phase == COMBO:
