@@ -480,6 +480,78 @@ def _plain_line(toks, widths, kinds, gaps, s, e, ends, forced, overfull) -> Wrap
     return WrappedLine(pieces, sum(widths[s:e]), ends, forced, overfull)
 
 
+def plain_lines(tokens: Sequence[Token], char_width: Callable[[bool], Callable[[str], float]], width: float):
+    """The lines :func:`wrap` makes for a text in one style with no icons, glue or combining
+    marks, and that style: ``([(text, width, ends_paragraph, forced, overfull), ...], bold)``,
+    without an object per character (most card text is like this); None for any other text.
+    ``char_width(bold)`` gives the function measuring one character in that style.
+
+    Same breaks and the same widths, summed in the same order, as the general path.
+    """
+    paragraphs = [""]
+    bold = None
+    for tok in tokens:
+        cls = type(tok)
+        if cls is Newline:
+            paragraphs.append("")
+        elif cls is Text and (bold is None or tok.bold == bold):
+            bold = tok.bold
+            paragraphs[-1] += tok.text
+        else:
+            return None
+    if bold is None:
+        return None
+    lines: list = []
+    limit = width + EPS
+    measure = char_width(bold)
+    for text in paragraphs:
+        kinds = list(map(_plain_char, text))
+        if None in kinds:
+            return None
+        n = len(text)
+        widths = list(map(measure, text))
+        if n == 0:
+            lines.append(("", 0.0, True, False, False))
+            continue
+        if sum(widths) <= limit:
+            lines.append(_plain_text_line(text, widths, kinds, 0, n, True, False, False))
+            continue
+        s = 0
+        while s < n:
+            total = 0.0
+            i = s
+            while i < n:
+                w = widths[i]
+                if kinds[i] != SPACE and total + w > limit:
+                    break
+                total += w
+                i += 1
+            if i == n:
+                lines.append(_plain_text_line(text, widths, kinds, s, n, True, False, False))
+                break
+            forced = overfull = False
+            if all(k == SPACE for k in kinds[s:i]):
+                p = i + 1  # this character alone is wider than the line
+                overfull = True
+            else:
+                p = _plain_break(text, kinds, s, i)
+                if p is None:
+                    p = i
+                    forced = True
+            s_next = p
+            while s_next < n and kinds[s_next] == SPACE:
+                s_next += 1
+            lines.append(_plain_text_line(text, widths, kinds, s, p, s_next >= n, forced, overfull))
+            s = s_next
+    return lines, bold
+
+
+def _plain_text_line(text, widths, kinds, s, e, ends, forced, overfull):
+    while e > s and kinds[e - 1] == SPACE:
+        e -= 1
+    return text[s:e], sum(widths[s:e]), ends, forced, overfull
+
+
 class _LazyPriority:
     """``prio[b]``: how good a break before atom ``b`` is (0 = forbidden), memoised."""
 

@@ -17,7 +17,7 @@ from typing import Collection, Literal
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.fonts import FontSet
-from generator.text.kinsoku import EPS, Piece, WrappedLine, wrap
+from generator.text.kinsoku import EPS, Piece, WrappedLine, plain_lines, wrap
 from generator.text.markup import Icon, Newline, Text, Token, parse_markup
 
 __all__ = ["Run", "Line", "TextBlock", "layout_text", "layout_tokens", "JUSTIFY_MAX_GAP"]
@@ -226,7 +226,8 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
             value = widths[key] = float(_width(text, bold_font if bold else regular, size))
         return value
 
-    wrapped = wrap(tokens, measure, width, measure_text)
+    rows, forced_breaks, overfull_lines = _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom,
+                                                        measure, measure_text)
     lead = size * leading
     ascent = fonts.ascent * size
     descent = fonts.descent * size
@@ -234,7 +235,7 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
         ascent = max(ascent, icon_bottom + icon_size)
         descent = max(descent, -icon_bottom)
 
-    n = len(wrapped.lines)
+    n = len(rows)
     if n == 0:
         fit_count = 0
         used = 0.0
@@ -243,7 +244,7 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
         fit_count = 0 if room < 0 else min(n, int(room / lead + 1e-9) + 1)
         used = ascent + (n - 1) * lead + descent
     overflow = n - fit_count
-    fits = overflow == 0 and wrapped.overfull_lines == 0
+    fits = overflow == 0 and overfull_lines == 0
 
     offset = 0.0
     if overflow == 0 and n:
@@ -253,8 +254,7 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
             offset = max(0.0, height - used)
 
     lines: list[Line] = []
-    for k, wl in enumerate(wrapped.lines):
-        runs, line_width = _place_runs(wl, width, align, size, icon_size, icon_bottom)
+    for k, (runs, line_width, ends_paragraph) in enumerate(rows):
         free = width - line_width
         if align == "center":
             x = max(0.0, free / 2.0)
@@ -266,16 +266,16 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
             baseline_y=offset + ascent + k * lead,
             x=x,
             width=line_width,
-            runs=tuple(runs),
+            runs=runs,
             overflows=k >= fit_count,
-            ends_paragraph=wl.ends_paragraph,
+            ends_paragraph=ends_paragraph,
         ))
 
     problems = []
     if overflow:
         problems.append(f"{overflow} line(s) do not fit (text at {size:g}pt needs {used:.2f}pt, box is {height:.2f}pt)")
-    if wrapped.overfull_lines:
-        problems.append(f"{wrapped.overfull_lines} line(s) wider than the box (a glyph or icon wider than {width:.2f}pt)")
+    if overfull_lines:
+        problems.append(f"{overfull_lines} line(s) wider than the box (a glyph or icon wider than {width:.2f}pt)")
     if unknown:
         problems.append("unknown icon(s): " + ", ".join(unknown))
     if missing:
@@ -293,14 +293,57 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
         height_used=used,
         width=width,
         height=height,
-        forced_breaks=wrapped.forced_breaks,
-        overfull_lines=wrapped.overfull_lines,
+        forced_breaks=forced_breaks,
+        overfull_lines=overfull_lines,
         ascent_pt=ascent,
         descent_pt=descent,
         shrunk=size < requested - 1e-9,
         requested_size=requested,
         problems=problems,
     )
+
+
+def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom, measure, measure_text):
+    """Each line as ``(runs, width, ends_paragraph)``, with the counts of forced and overfull
+    lines. Text in one style without icons (most card text) takes a path without an object
+    per character; it gives the very same lines as the general one."""
+    if align != "justify":
+        fast = plain_lines(tokens, lambda bold: _char_widths(fonts.font_for(bold), size), width)
+        if fast is not None:
+            lines, bold = fast
+            rows = [((Run("text", 0.0, w, text=t, bold=bold),) if t else (), w if t else 0.0, ends)
+                    for t, w, ends, _, _ in lines]
+            return rows, sum(1 for line in lines if line[3] or line[4]), sum(1 for line in lines if line[4])
+    wrapped = wrap(tokens, measure, width, measure_text)
+    rows = []
+    for wl in wrapped.lines:
+        runs, line_width = _place_runs(wl, width, align, size, icon_size, icon_bottom)
+        rows.append((tuple(runs), line_width, wl.ends_paragraph))
+    return rows, wrapped.forced_breaks, wrapped.overfull_lines
+
+
+class _CharWidths(dict):
+    """Advance widths of single characters in one font and size, measured on first use."""
+
+    def __init__(self, font: str, size: float):
+        super().__init__()
+        self.font, self.size = font, size
+
+    def __missing__(self, ch: str) -> float:
+        value = self[ch] = float(_width(ch, self.font, self.size))
+        return value
+
+
+_CHAR_WIDTHS: dict = {}
+
+
+def _char_widths(font: str, size: float):
+    table = _CHAR_WIDTHS.get((font, size))
+    if table is None:
+        if len(_CHAR_WIDTHS) > 256:  # shrinking text visits many sizes: stay bounded
+            _CHAR_WIDTHS.clear()
+        table = _CHAR_WIDTHS[(font, size)] = _CharWidths(font, size)
+    return table.__getitem__
 
 
 def _place_runs(wl: WrappedLine, width, align, size, icon_size, icon_bottom):
