@@ -41,6 +41,9 @@ class Painter:
                 and not op.style.get("dash"):
             self._simple(c, op)  # the bulk of a card: no state to save and restore
             return
+        if op.kind == "text" and not op.rotate:
+            self._text(c, op)  # the text block saves and restores the state itself
+            return
         c.saveState()
         if op.rotate:
             cx, cy = op.x + op.w / 2, self.card_h - (op.y + op.h / 2)
