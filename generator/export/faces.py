@@ -61,7 +61,9 @@ class FaceHasher:
         self.files = FileHashes()
         self.loader = LayoutLoader(layout_search_path(cards.game.root))
         self._layout: dict = {}
-        self._seen: dict = {}  # (faces, side, index) -> (ops hash, assets hash)
+        # (faces, side) -> [ops hash per index], [assets hash per index]: two flat lists per
+        # component side rather than a dict entry per face (a large deck's lock stays small)
+        self._seen: dict = {}
         self._assets: dict = {}  # assets hash -> combined with the fonts
         fonts = cards.fonts
         self.fonts = combine(regular=self.files(fonts.regular_path),
@@ -90,8 +92,12 @@ class FaceHasher:
     def _observer(self, faces, side):
         def observe(index, ops):
             ops_hash, assets = ops_digest(ops, self.files, self.cards.icons)
-            # most faces use the same assets: one string for all of them (large decks)
-            self._seen[(id(faces), side, index)] = (ops_hash, sys.intern(assets))
+            hashes = self._seen.get((id(faces), side))
+            if hashes is None:
+                size = len(faces.fronts if side == "front" else faces.backs)
+                hashes = self._seen[(id(faces), side)] = ([None] * size, [None] * size)
+            hashes[0][index] = ops_hash
+            hashes[1][index] = sys.intern(assets)  # most faces use the same assets: one string
         return observe
 
     def parts(self, faces, side: str, record: int) -> dict | None:
@@ -100,7 +106,8 @@ class FaceHasher:
         if side == "back" and faces.backs is None:
             return None
         slot = record if side == "front" or component.back_per_card else 0
-        digests = self._seen.get((id(faces), side, slot))
+        hashes = self._seen.get((id(faces), side))
+        digests = (hashes[0][slot], hashes[1][slot]) if hashes and hashes[0][slot] is not None else None
         if digests is None:
             ops = faces.fronts[record] if side == "front" else faces.back_for(record)
             digests = ops_digest(ops, self.files, self.cards.icons)
