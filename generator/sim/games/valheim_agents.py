@@ -131,8 +131,12 @@ def plan_for(state) -> Plan:
     a new base, an avatar, or a tile that changes the map's make-up (a biome's count up to 4, a
     dungeon) — most tiles laid during a walk do not."""
     memo = state.memo
+    logged = len(state.log)
+    if memo.get("plan_logged") == logged:
+        return memo["plan"]  # nothing happened since the last look (every change below is logged)
     key = (state.round_id, state.cycle, map_tally(state).sig, sum(state.r_left), state.s_level.count(-1),
            state.defeated.count(True), state.demon_hp)
+    memo["plan_logged"] = logged
     if memo.get("plan_key") == key:
         return memo["plan"]
     p = _make_plan(state)
@@ -300,14 +304,6 @@ def _weight(p: Plan, x: int, pool_x: int) -> float:
     return 0.15 if pool_x < d + 2 else 0.05
 
 
-def _cost(token):
-    return token[0]
-
-
-def _cost_then_listed(token):
-    return token[0], token[5]
-
-
 class GreedyAgent:
     """The spec §6 team planner: public information only."""
 
@@ -452,37 +448,24 @@ class GreedyAgent:
             if goal is None:
                 return max(bases, key=lambda k: (level[k], -k))
             return max(bases, key=lambda k: (level[k] - state.dist(k, False)[goal], -k))
-        # gather: the base whose level and distances give the most wanted tokens; tokens of one
-        # tile and one worth are taken alike, and so are those at one distance from a base
+        # gather: the base whose level and distances give the most wanted tokens
         pool = state.pool
         t_rids, tiles = state.setup.t_rids, state.s_tile
-        worth = []  # (slot, {worth: tokens})
-        for k, tok in enumerate(state.s_tok):
-            here = None
-            for r in t_rids[tiles[k]]:
-                n = tok[r]
-                if n:
-                    w = _weight(p, r, pool[r])
-                    if w > 0.1:
-                        if here is None:
-                            here = {}
-                        here[w] = here.get(w, 0) + n
-            if here:
-                worth.append((k, here))
+        tokens = [(k, r, tok[r], _weight(p, r, pool[r])) for k, tok in enumerate(state.s_tok)
+                  for r in t_rids[tiles[k]] if tok[r]]
+        tokens = [t for t in tokens if t[3] > 0.1]
         cards = state.n_act[GATHER]
         best, best_score = bases[0], -1.0
         for b in bases:
             d = state.dist(b)
             ap = level[b] + cards
-            groups: dict = {}  # (AP per token, worth) -> tokens; tokens costing more than the AP are never taken
-            for k, here in worth:
-                cost = d[k] + 1
-                if cost <= ap:
-                    for w, n in here.items():
-                        groups[cost, w] = groups.get((cost, w), 0) + n
+            # a token costing more than all the AP is never taken: leave it out of the sort
+            costs = sorted([(w / (d[k] + 1), d[k] + 1, w, n) for k, r, n, w in tokens if d[k] < ap], reverse=True)
             score = 0.01 * level[b]
-            for cost, w in sorted(groups, key=lambda g: (g[1] / g[0], g[0], g[1]), reverse=True):
-                for _ in range(min(groups[cost, w], ap // cost)):
+            for _, cost, w, n in costs:
+                for _ in range(n):
+                    if cost > ap:
+                        break
                     ap -= cost
                     score += w
             if score > best_score:
@@ -606,50 +589,39 @@ class GreedyAgent:
         ap, free = state.ap, state.free
         pool = list(state.pool)
         demand, imp = p.demand, p.imp
-        tokens = []  # [cost, resource, count, slot, dist, index]
-        t_rids, tiles = setup.t_rids, state.s_tile
+        tokens = []  # [cost, resource, count, slot, dist]
         for k, tok in enumerate(state.s_tok):
-            if any(tok) and gate[t_biome[tiles[k]]] <= level:
+            if any(tok) and gate[t_biome[state.s_tile[k]]] <= level:
                 dist = d[k]
                 raw = dist - min(free, dist) + base_cost
                 cost = min(raw, max(1, raw - gdisc)) if gdisc else raw
                 if cost > ap and not free:
                     continue
-                for r in t_rids[tiles[k]]:
+                for r in setup.t_rids[state.s_tile[k]]:
                     if tok[r]:
-                        tokens.append([cost, r, tok[r], k, dist, len(tokens)])
-        # The best token is the one worth most per AP, the first listed on a tie. Scanning from the
-        # cheapest (a stable sort keeps the listed order on equal costs) stops as soon as even
-        # the highest worth could not reach the best so far.
-        tokens.sort(key=_cost)
-        top = max(max(imp), 0.15)
+                        tokens.append([cost, r, tok[r], k, dist])
         steps = []
         key = (state.round_id, state.cycle)
-        while True:
+        while tokens:
             best, best_score = None, GATHER_MIN
             for t in tokens:
                 cost = t[0]
-                if cost > ap or (top / cost if cost > 0.5 else top * 2) < best_score:
-                    break
-                if not t[2]:
+                if cost > ap or not t[2]:
                     continue
                 r = t[1]
                 x = pool[r]
                 w = imp[r] if x < demand[r] else (0.15 if x < demand[r] + 2 else 0.05)
                 score = w / cost if cost > 0.5 else w * 2
-                if score > best_score or (score == best_score and best is not None and t[5] < best[5]):
+                if score > best_score:
                     best, best_score = t, score
             if best is None:
                 break
             ap -= best[0]
             if free:
-                spent = min(free, best[4])
-                if spent:
-                    free -= spent
-                    for t in tokens:  # waived steps are spent: the rest cost their full distance again
-                        raw = t[4] - min(free, t[4]) + base_cost
-                        t[0] = min(raw, max(1, raw - gdisc)) if gdisc else raw
-                    tokens.sort(key=_cost_then_listed)
+                free -= min(free, best[4])
+                for t in tokens:  # waived steps are spent: the rest cost their full distance again
+                    raw = t[4] - min(free, t[4]) + base_cost
+                    t[0] = min(raw, max(1, raw - gdisc)) if gdisc else raw
             best[2] -= 1
             pool[best[1]] += 1
             steps.append(((TAKE, best[3], best[1]), key + (ap, free)))
