@@ -1,4 +1,5 @@
 from generator.sim.games import fatal_fight as ff
+import pytest
 from generator.sim.runner import replay, run_games
 
 import ff_tables
@@ -29,3 +30,20 @@ def test_crash_is_recorded_with_seed_not_raised(setup, monkeypatch):
     monkeypatch.setattr(fatal_fight_flow.Flow, "enemy_phase", boom)
     record, _ = replay(ff, setup, players=2, agent="random", seed=3, index=0)
     assert record["outcome"] == "error" and "exploded" in record["error"]
+
+
+def test_bulk_play_collects_less_and_puts_the_collector_back():
+    import gc
+
+    from generator.sim.runner import few_collections
+
+    before = gc.get_threshold()
+    with few_collections():
+        assert gc.get_threshold()[0] > before[0]
+        assert gc.get_freeze_count() > 0
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+    with pytest.raises(RuntimeError):
+        with few_collections():
+            raise RuntimeError("a crash inside still restores the collector")
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
