@@ -1,5 +1,6 @@
-from generator.sim.games import fatal_fight as ff
 import pytest
+
+from generator.sim.games import fatal_fight as ff
 from generator.sim.runner import replay, run_games
 
 import ff_tables
