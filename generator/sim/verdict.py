@@ -28,7 +28,7 @@ from ..errors import Location, Problem, ProblemsError
 from . import games as registry
 from . import metrics
 from .runner import run_games
-from .stats import band_decision, diff_interval, interval_decision, wilson
+from .stats import band_decision, diff_interval, interval_decision, paired_diff_interval, wilson
 
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
 SIM_VERSION = "1"  # bump when the core (runner, metrics, verdict) changes what a verdict means
@@ -140,9 +140,9 @@ class _Runs:
         self.workers, self.executor, self.tick = workers, executor, tick
         self.done = 0
 
-    def play(self, players, agent, games, start, checked):
+    def play(self, players, agent, games, start, checked, tables=None):
         base = self.done
-        records = run_games(self.engine, self.tables, players=players, games=games, seed=self.seed, agent=agent,
+        records = run_games(self.engine, tables or self.tables, players=players, games=games, seed=self.seed, agent=agent,
                             start=start, workers=self.workers, executor=self.executor, checked=checked,
                             progress=lambda d, t: self.tick(base + d))
         self.done = base + games
@@ -258,6 +258,7 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress) -> 
             for message in engine.static_checks(setup, n):
                 judge.problem("softlocks", "M8 unwinnable setup", f"{message} ({n} characters)")
         _judge_pooled(judge, config, data, agent, all_ref, all_random, counts)
+        _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts)
         hook = getattr(engine, "judge_extra", None)  # optional: a game's own bands (rows, problems, more runs)
         if hook is not None:
             data.update(hook(judge, config, setup, tables, runs_by_count, runs) or {})
@@ -395,6 +396,43 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts):
             judge.problem("heroes.spread_max", "M7 hero balance", f"win rate with {best} {_fmt(*heroes[best])} vs "
                           f"{worst} {_fmt(*heroes[worst])}: spread {spread:.3f} (max {hmax})",
                           "error" if status == "FAIL" else "warning")
+
+
+def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts):
+    """M5 proper: the cards the screening flagged, each replaced by a neutral filler and played
+    again on the very same seeds (paired), at the middle player count."""
+    ci = config["card_impact"]
+    wanted = ci.get("paired_cards", 3)
+    candidates = [card for card, _ in data.get("swingy_cards", [])][:wanted]
+    ablate = getattr(engine, "ablate", None)
+    data["card_impact_paired"] = {}
+    if not candidates or ablate is None:
+        note = "no card flagged by the screening" if ablate else "this engine cannot neutralise a card"
+        judge.row("M5 card impact (paired)", "-", note, f"|delta| < {ci['swing']}", "info")
+        return
+    n = counts[len(counts) // 2]
+    base = runs_by_count[n]["reference"][:ci.get("paired_games", 400)]
+    swing = ci["swing"]
+    for card in candidates:
+        again = runs.play(n, agent, len(base), 0, checked=False, tables=ablate(tables, card))
+        won = [(a["outcome"] == "win", b["outcome"] == "win") for a, b in zip(base, again)]
+        both = sum(1 for x, y in won if x and y)
+        only_with = sum(1 for x, y in won if x and not y)
+        only_without = sum(1 for x, y in won if y and not x)
+        d, lo, hi = paired_diff_interval(both, only_with, only_without, len(won))
+        trap, swingy = hi < 0 and d <= -swing, lo > 0 and d >= swing
+        status = "warn" if trap or swingy else "info"
+        judge.row(f"M5 card impact (paired): {card}", n, f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]", f"|delta| < {swing}", status)
+        data["card_impact_paired"][card] = {"players": n, "games": len(won), "delta": round(d, 4),
+                                            "ci95": [round(lo, 4), round(hi, 4)]}
+        if trap:
+            judge.problem("card_impact", "M5 trap card", f"{card} lowers the team's win rate by {-d:.3f} "
+                          f"[{-hi:.3f}, {-lo:.3f}] against a neutral filler on the same {len(won)} seeds with "
+                          f"{n} characters", "warning", players=n, agent=agent)
+        elif swingy:
+            judge.problem("card_impact", "M5 swingy card", f"{card} raises the team's win rate by {d:.3f} "
+                          f"[{lo:.3f}, {hi:.3f}] against a neutral filler on the same {len(won)} seeds with "
+                          f"{n} characters", "warning", players=n, agent=agent)
 
 
 def _table(rows) -> str:

@@ -28,3 +28,16 @@ def test_two_percent_needs_about_2400_games():
 def test_diff_interval_contains_difference():
     lo, hi = diff_interval(600, 1000, 100, 1000)
     assert lo < 0.5 < hi
+
+
+def test_paired_interval_uses_only_discordant_pairs():
+    from generator.sim.stats import paired_diff_interval
+
+    d, lo, hi = paired_diff_interval(both=300, only_first=30, only_second=10, n=400)
+    assert d == 0.05
+    # Wald interval of the paired difference: var = (b + c - (b - c)^2 / n) / n^2
+    half = 1.959963984540054 * ((40 - 400 / 400) ** 0.5) / 400
+    assert abs(lo - (0.05 - half)) < 1e-12 and abs(hi - (0.05 + half)) < 1e-12
+    assert lo > 0                       # 20 more wins out of 400 pairs is clear when pairs agree
+    assert diff_interval(330, 400, 310, 400)[0] < 0   # the same counts unpaired are not
+    assert paired_diff_interval(200, 0, 0, 400) == (0.0, 0.0, 0.0)

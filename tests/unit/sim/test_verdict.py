@@ -82,3 +82,43 @@ def test_incomplete_balance_file_is_a_problem_not_a_crash(tmp_path):
     game = game_dir(tmp_path, ff_tables.tables(), balance=broken)
     result = verdict.check_balance(game, workers=1, write_report=False)
     assert not result.passed and {p.field for p in result.problems} == {"skill.random_max", "skill.gap_min"}
+
+
+def _paired_balance():
+    balance = {**BALANCE, "players": [2], "sampling": {"looks": [40], "z_interim": 1.96, "z_final": 1.96},
+               "win_rate": {"min": 0.35, "max": 1.0},
+               "integrity": {"random_games": 10},
+               "card_impact": {"swing": 0.0, "min_games": 1, "paired_cards": 1, "paired_games": 40}}
+    return balance
+
+
+def test_paired_card_impact_names_a_card_the_team_depends_on(tmp_path, monkeypatch):
+    from generator.sim.games import fatal_fight as ff
+
+    def ablate_makes_enemies_tough(tables, card_id):  # "without the card" loses far more often
+        tougher = ff_tables.tables()
+        for enemy in tougher["enemies"]:
+            enemy["life"] *= 3
+        for boss in tougher["boss_profiles"]:
+            boss["life"] *= 3
+            boss.pop("min_life", None)
+        return tougher
+    monkeypatch.setattr(ff, "ablate", ablate_makes_enemies_tough)
+    result = verdict.check_balance(game_dir(tmp_path, ff_tables.tables(), _paired_balance()), workers=1,
+                                   write_report=False)
+    swingy = [p for p in result.problems if "M5 swingy card" in p.message]
+    assert len(swingy) == 1 and swingy[0].severity == "warning" and swingy[0].field == "card_impact"
+    (card, paired), = result.report["card_impact_paired"].items()
+    assert card in swingy[0].message and paired["games"] == 40 and paired["ci95"][0] > 0
+    assert result.passed  # M5 flags, it never blocks a print
+
+
+def test_paired_card_impact_of_an_unchanged_card_is_exactly_zero(tmp_path, monkeypatch):
+    from generator.sim.games import fatal_fight as ff
+
+    monkeypatch.setattr(ff, "ablate", lambda tables, card_id: tables)  # same content, same seeds
+    result = verdict.check_balance(game_dir(tmp_path, ff_tables.tables(), _paired_balance()), workers=1,
+                                   write_report=False)
+    (paired,) = result.report["card_impact_paired"].values()
+    assert paired["delta"] == 0 and paired["ci95"] == [0, 0]
+    assert not [p for p in result.problems if p.field == "card_impact"]
