@@ -108,8 +108,22 @@ class FontSet:
 
         ``bold=False`` checks the regular font; ``bold=True`` the font bold runs use.
         """
-        cmap = _cmap(self.font_for(bold))
-        return {ch for ch in set(text) if ch not in "\n\r" and ord(ch) not in cmap}
+        font = self.font_for(bold)
+        unknown = set(text).difference(_present(font))  # most characters were seen before
+        if not unknown:
+            return unknown
+        cmap = _cmap(font)
+        missing = {ch for ch in unknown if ch not in "\n\r" and ord(ch) not in cmap}
+        _present(font).update(unknown - missing)
+        return missing
+
+
+_PRESENT: dict = {}
+
+
+def _present(font_name: str) -> set[str]:
+    """Characters already found in the font (a set difference is far cheaper than look-ups)."""
+    return _PRESENT.setdefault(font_name, set())
 
 
 def _cmap(font_name: str) -> dict[int, int]:
