@@ -67,18 +67,18 @@ class Legal:
         out = []
         ap = self.ap
         d = self.dist(self.base)
-        gate = self.setup.gate
-        t_biome = self.setup.t_biome
+        setup = self.setup
+        gate, t_biome, t_rids, tiles = setup.gate, setup.t_biome, setup.t_rids, self.s_tile
         base_level = self.s_level[self.base]
+        free, base_cost, g = self.free, setup.rules["gather.base_cost"], self.mods.gdisc
         for k, tok in enumerate(self.s_tok):
-            if not any(tok):
+            if not any(tok) or gate[t_biome[tiles[k]]] > base_level:
                 continue
-            if gate[t_biome[self.s_tile[k]]] > base_level:
+            dist = d[k]
+            raw = dist - min(free, dist) + base_cost  # as gather_cost, inlined: this runs after every take
+            if (min(raw, max(1, raw - g)) if g else raw) > ap:
                 continue
-            cost, _ = self.gather_cost(k, d)
-            if cost > ap:
-                continue
-            for r in self.setup.t_rids[self.s_tile[k]]:
+            for r in t_rids[tiles[k]]:
                 if tok[r]:
                     out.append((TAKE, k, r))
                     if first:
