@@ -2,7 +2,7 @@
 can still afford (an action closes by itself when nothing is, seed: leftover AP are lost), and a
 direct legality check of one decision for the hot path of scripted play.
 
-Costs that both the check and the handlers use (gather, buy, craft) are computed here once.
+The costs that both the check and the handlers use (gather, buy, craft) are defined here.
 """
 from __future__ import annotations
 
