@@ -402,7 +402,7 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
     """M5 proper: the cards the screening flagged, each replaced by a neutral filler and played
     again on the very same seeds (paired), at the middle player count."""
     ci = config["card_impact"]
-    wanted = ci.get("paired_cards", 3)
+    wanted = ci.get("paired_cards", 2)
     candidates = [card for card, _ in data.get("swingy_cards", [])][:wanted]
     ablate = getattr(engine, "ablate", None)
     data["card_impact_paired"] = {}
@@ -411,7 +411,7 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
         judge.row("M5 card impact (paired)", "-", note, f"|delta| < {ci['swing']}", "info")
         return
     n = counts[len(counts) // 2]
-    base = runs_by_count[n]["reference"][:ci.get("paired_games", 400)]
+    base = runs_by_count[n]["reference"][:ci.get("paired_games", 300)]
     swing = ci["swing"]
     for card in candidates:
         again = runs.play(n, agent, len(base), 0, checked=False, tables=ablate(tables, card))
