@@ -409,10 +409,18 @@ def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLin
         append(not (kind == SPACE or (prev_kind == WORD and kind == WORD)
                     or (prev_ch in _INSEPARABLE and ch == prev_ch)))
         prev_ch, prev_kind = ch, kind
-    if sum(widths) <= width + EPS:
-        out.append(_plain_line(toks, widths, kinds, gaps, 0, n, True, False, False))
-        return
+    for s, e, ends, forced, overfull in _plain_spans(text, widths, kinds, width):
+        out.append(_plain_line(toks, widths, kinds, gaps, s, e, ends, forced, overfull))
+
+
+def _plain_spans(text, widths, kinds, width: float):
+    """Where the lines of one paragraph of one-character atoms start and end, as
+    ``(start, end, ends_paragraph, forced, overfull)`` (trailing spaces still inside)."""
+    n = len(widths)
     limit = width + EPS
+    if sum(widths) <= limit:
+        yield 0, n, True, False, False
+        return
     s = 0
     while s < n:
         total = 0.0
@@ -424,7 +432,7 @@ def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLin
             total += w
             i += 1
         if i == n:
-            out.append(_plain_line(toks, widths, kinds, gaps, s, n, True, False, False))
+            yield s, n, True, False, False
             return
         forced = overfull = False
         if all(k == SPACE for k in kinds[s:i]):
@@ -438,7 +446,7 @@ def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLin
         s_next = p
         while s_next < n and kinds[s_next] == SPACE:
             s_next += 1
-        out.append(_plain_line(toks, widths, kinds, gaps, s, p, s_next >= n, forced, overfull))
+        yield s, p, s_next >= n, forced, overfull
         s = s_next
 
 
@@ -502,7 +510,6 @@ def plain_lines(tokens: Sequence[Token], char_width: Callable[[bool], Callable[[
     if bold is None:
         return None
     lines: list = []
-    limit = width + EPS
     measure = char_width(bold)
     for text in paragraphs:
         kinds = list(map(_plain_char, text))
@@ -513,36 +520,8 @@ def plain_lines(tokens: Sequence[Token], char_width: Callable[[bool], Callable[[
         if n == 0:
             lines.append(("", 0.0, True, False, False))
             continue
-        if sum(widths) <= limit:
-            lines.append(_plain_text_line(text, widths, kinds, 0, n, True, False, False))
-            continue
-        s = 0
-        while s < n:
-            total = 0.0
-            i = s
-            while i < n:
-                w = widths[i]
-                if kinds[i] != SPACE and total + w > limit:
-                    break
-                total += w
-                i += 1
-            if i == n:
-                lines.append(_plain_text_line(text, widths, kinds, s, n, True, False, False))
-                break
-            forced = overfull = False
-            if all(k == SPACE for k in kinds[s:i]):
-                p = i + 1  # this character alone is wider than the line
-                overfull = True
-            else:
-                p = _plain_break(text, kinds, s, i)
-                if p is None:
-                    p = i
-                    forced = True
-            s_next = p
-            while s_next < n and kinds[s_next] == SPACE:
-                s_next += 1
-            lines.append(_plain_text_line(text, widths, kinds, s, p, s_next >= n, forced, overfull))
-            s = s_next
+        spans = _plain_spans(text, widths, kinds, width)
+        lines.extend(_plain_text_line(text, widths, kinds, *span) for span in spans)
     return lines, bold
 
 
