@@ -31,14 +31,18 @@ def game_dir(tmp_path, tables, balance=BALANCE, name="fatal-fight"):
     return SimpleNamespace(id=name, root=root, tables=tables, where=lambda r: None)
 
 
-def test_sabotaged_content_fails_naming_the_win_rate_band(tmp_path):
-    tables = ff_tables.tables()
+def tripled_life(tables):
+    """Every enemy and boss with three times the life (a sabotaged copy)."""
     for enemy in tables["enemies"]:
         enemy["life"] *= 3
     for boss in tables["boss_profiles"]:
         boss["life"] *= 3
         boss.pop("min_life", None)
-    game = game_dir(tmp_path, tables)
+    return tables
+
+
+def test_sabotaged_content_fails_naming_the_win_rate_band(tmp_path):
+    game = game_dir(tmp_path, tripled_life(ff_tables.tables()))
     result = verdict.check_balance(game, workers=1, output_dir=tmp_path / "out", write_report=False)
     assert not result.passed
     m1 = [p for p in result.problems if p.field == "win_rate" and p.severity == "error"]
@@ -95,15 +99,8 @@ def _paired_balance():
 def test_paired_card_impact_names_a_card_the_team_depends_on(tmp_path, monkeypatch):
     from generator.sim.games import fatal_fight as ff
 
-    def ablate_makes_enemies_tough(tables, card_id):  # "without the card" loses far more often
-        tougher = ff_tables.tables()
-        for enemy in tougher["enemies"]:
-            enemy["life"] *= 3
-        for boss in tougher["boss_profiles"]:
-            boss["life"] *= 3
-            boss.pop("min_life", None)
-        return tougher
-    monkeypatch.setattr(ff, "ablate", ablate_makes_enemies_tough)
+    # "without the card" loses far more often
+    monkeypatch.setattr(ff, "ablate", lambda tables, card_id: tripled_life(ff_tables.tables()))
     result = verdict.check_balance(game_dir(tmp_path, ff_tables.tables(), _paired_balance()), workers=1,
                                    write_report=False)
     swingy = [p for p in result.problems if "M5 swingy card" in p.message]
