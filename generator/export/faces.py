@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from ..content.game import copies_of, text_in
 from ..errors import ContentError
 from ..layout.template import LayoutLoader, layout_search_path
-from .digest import FileHashes, combine, data_digest, ops_digest
+from .digest import DIGITS, FileHashes, combine, data_digest, ops_digest
+
+_DIGEST_BYTES = DIGITS // 2
 
 
 def record_id(component, index: int) -> str:
@@ -95,8 +97,10 @@ class FaceHasher:
             hashes = self._seen.get((id(faces), side))
             if hashes is None:
                 size = len(faces.fronts if side == "front" else faces.backs)
-                hashes = self._seen[(id(faces), side)] = ([None] * size, [None] * size)
-            hashes[0][index] = ops_hash
+                hashes = self._seen[(id(faces), side)] = (bytearray(_DIGEST_BYTES * size), [None] * size)
+            # raw bytes in one array, not a string object per face: a large deck's build keeps
+            # no small object per face alive while it paints (less memory fragmentation)
+            hashes[0][_DIGEST_BYTES * index:_DIGEST_BYTES * (index + 1)] = bytes.fromhex(ops_hash)
             hashes[1][index] = sys.intern(assets)  # most faces use the same assets: one string
         return observe
 
@@ -107,7 +111,9 @@ class FaceHasher:
             return None
         slot = record if side == "front" or component.back_per_card else 0
         hashes = self._seen.get((id(faces), side))
-        digests = (hashes[0][slot], hashes[1][slot]) if hashes and hashes[0][slot] is not None else None
+        digests = None
+        if hashes and hashes[1][slot] is not None:
+            digests = (hashes[0][_DIGEST_BYTES * slot:_DIGEST_BYTES * (slot + 1)].hex(), hashes[1][slot])
         if digests is None:
             ops = faces.fronts[record] if side == "front" else faces.back_for(record)
             digests = ops_digest(ops, self.files, self.cards.icons)
