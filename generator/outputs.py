@@ -20,6 +20,9 @@ def write_atomic(path: Path, data: bytes | str | Iterable[bytes | str]) -> Path:
         with os.fdopen(fd, "wb") as handle:
             for piece in pieces:
                 handle.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs get ordinary permissions
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

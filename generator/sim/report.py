@@ -7,27 +7,9 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import tempfile
 from pathlib import Path
 
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside ``path`` and rename it into place."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file ordinary permissions
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+from ..outputs import write_atomic
 
 
 def write_reports(result, out_dir: Path) -> list[Path]:
@@ -148,7 +130,12 @@ def _cards_page(plt, data, jp):
     dead = data.get("dead_cards") or []
     fig.text(0.02, 0.01, "死にカード dead cards: " + (", ".join(dead) if dead else "なし none"), fontproperties=jp,
              fontsize=8)
-    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    paired = data.get("card_impact_paired") or {}
+    if paired:
+        text = "; ".join(f"{card} {p['delta']:+.3f} [{p['ci95'][0]:+.3f}, {p['ci95'][1]:+.3f}] ({p['games']} × {p['players']}p)"
+                         for card, p in paired.items())
+        fig.text(0.02, 0.035, "同じシードで中立カードと比較 paired vs a neutral filler: " + text, fontproperties=jp, fontsize=8)
+    fig.tight_layout(rect=(0, 0.06 if paired else 0.03, 1, 1))
     return fig
 
 
