@@ -287,7 +287,10 @@ def test_fighters_alternate_and_a_loss_only_wastes_the_ap(S):
     assert not any(f[7] for f in fights) and st.pool[S.res.index("magic_stone")] == 0
 
 
-def test_boss_appears_brings_the_dungeons_avatar_and_a_failed_fight_draws_again(S):
+def test_boss_appears_brings_the_dungeons_avatar_and_a_failed_fight_draws_again():
+    # no player-count step, so the printed strength is fought (the shipped 2-player step makes the
+    # grassland avatar beatable on a 1 with this hand)
+    S = setup_with(hunt__strength_by_players={2: 0, 3: 0, 4: 0})
     st, d = _hunt_state(S, rolls=(1, 6), enemies=("en_boss_appears", "en_fang_hare"))
     commit_all(st, {0: [(red("hunt"), "hunt")], 1: [(blue("explore"), "explore")]})
     st.apply_action((R.DONE,))
@@ -484,9 +487,10 @@ def test_survivors_merge_into_the_demon_lord(S):
     rules = S.rules
     strength = {S.biomes[b]: s for b, s in enumerate(S.boss_strength)}
     assert st.demon_hp == 2 and st.round_id == rules["rounds"] + 1
-    assert st.demon_str == max(strength["mountain"], strength["inferno"]) + rules["final_battle.strength_per_extra_avatar"]
-    st4 = _to_final(S, 4)
     steps = rules["final_battle.strength_by_players"]
+    assert st.demon_str == max(strength["mountain"], strength["inferno"]) + \
+        rules["final_battle.strength_per_extra_avatar"] + steps[2]
+    st4 = _to_final(S, 4)
     assert st4.demon_str == st.demon_str - steps[2] + steps[4]
 
 
