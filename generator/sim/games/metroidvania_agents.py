@@ -111,8 +111,19 @@ class HeuristicAgent:
         ps = [p for p, _ in self.boss_actions(state, s, b)]
         return sum(ps) / len(ps)
 
-    def boss_actions(self, state, s, b) -> list:
-        """(P(success), expected slate/threat damage) of each boss action for maiden ``s`` now."""
+    def boss_actions(self, state, s, b) -> tuple:
+        """(P(success), expected slate/threat damage) of each boss action for maiden ``s`` now; cached for the
+        process by everything it reads (``_boss_actions_key``; read-only result)."""
+        key = _boss_actions_key(state, s, b)
+        cache = state.setup.__dict__.setdefault("_boss_actions", {})
+        found = cache.get(key)
+        if found is None:
+            if len(cache) > 4096:
+                cache.clear()
+            found = cache[key] = tuple(self._boss_actions_now(state, s, b))
+        return found
+
+    def _boss_actions_now(self, state, s, b) -> list:
         boss = state.setup.bosses[b]
         crit, asc, threats = 0, True, 0
         if state.trait_active(b, s):
@@ -226,14 +237,33 @@ class HeuristicAgent:
         return self._cached(state, ("goal", s), lambda: self._goal(state, s))
 
     def _goal(self, state, s) -> int:
+        """``_goal_now``, cached for the process: once the fight-Urza decision is made, the rest reads only the
+        map as she can walk it (``_goal_key``)."""
+        key = _goal_key(state, s, self._for_final(state, s))
+        cache = state.setup.__dict__.setdefault("_goal", {})
+        found = cache.get(key)
+        if found is None:
+            if len(cache) > 4096:
+                cache.clear()
+            found = cache[key] = self._goal_now(state, s, key[0])
+        return found
+
+    def _for_final(self, state, s) -> bool:
+        """Is Urza the goal, if she can be reached (unsealed, and rushing, late or a fair chance)?"""
+        setup = state.setup
+        final = setup.final_boss
+        seal = setup.rules["urza_seal_bosses"]
+        sealed = seal and len(state.kills) < seal
+        return setup.bosses[final]["node"] >= 0 and not sealed and (
+            self.rush or state.round >= 20 or self.win_chance(state, s, final) >= 0.4)
+
+    def _goal_now(self, state, s, for_final) -> int:
         setup = state.setup
         final = setup.final_boss
         inf = 1 << 20
         from_start = self._from_start(state, s)
         fnode = setup.bosses[final]["node"]
-        seal = setup.rules["urza_seal_bosses"]
-        sealed = seal and len(state.kills) < seal
-        if fnode >= 0 and not sealed and (self.rush or state.round >= 20 or self.win_chance(state, s, final) >= 0.4):
+        if for_final:
             if from_start[fnode] < inf:
                 return final
             blocker = self._blocker(state, s, fnode)   # Urza is the goal: fight what stands on the way
@@ -727,6 +757,22 @@ def _route_steps(state, s, origin) -> list:
             cache.clear()
         dist = cache[key] = HeuristicAgent.steps_from(state, s, origin)
     return dist
+
+
+def _goal_key(state, s, for_final) -> tuple:
+    """What ``_goal_now`` reads besides ``for_final``: defeated bosses, opened passages, her stats (hidden
+    passages, key conditions), explored key rooms and whether she holds a key."""
+    explored = state.explored
+    return (for_final, tuple(state.b_dead), tuple(sorted(state.opened)), tuple(map(len, state.stacks[s])),
+            tuple([explored[v] for v in state.setup.key_rooms]), bool(state.keys[s]))
+
+
+def _boss_actions_key(state, s, b) -> tuple:
+    """What ``boss_actions`` reads: the trait and weakness state, the area, danger, criterion, her die
+    size and Pie (by Will and Pie stacks), her criterion modifiers and the boss's action modifiers."""
+    area = state.setup.bosses[b]["area"]
+    return (b, state.trait_active(b, s), state.weakness_revealed(b, s), state.area_active(area), state.danger,
+            state.crit, state.stat(s, WIL), state.stat(s, PIE), state.mod_sum(s, "crit"), state.b_mods[b])
 
 
 def _key_rooms_open(setup, stats) -> tuple:

@@ -1,0 +1,73 @@
+"""Metroidvania agents: every cache the heuristic keeps across decisions gives what recomputing gives,
+at every decision of whole games; a cache keyed on too little is caught (issue #8)."""
+from pathlib import Path
+
+import pytest
+
+from generator.content import load_game
+from generator.sim.agents import make_agent
+from generator.sim.games import metroidvania as mv
+from generator.sim.games import metroidvania_agents as agents_mod
+from generator.sim.rng import agent_rng, deal_rng
+
+CONTENT = Path(__file__).resolve().parents[3] / "content" / "metroidvania"
+CACHES = ("_boss_actions", "_goal")
+
+
+@pytest.fixture(scope="module")
+def setups():
+    game = load_game(CONTENT)
+    tables = {k: v for k, v in game.tables.items() if k != "balance"}
+    return [mv.compile_setup(tables), mv.compile_setup(dict(tables, difficulty="easy"))]
+
+
+def cache_mismatches(setup, agent_name, players, games, limit=1):
+    """Play ``games`` games; before every decision compare each cached estimate, for every maiden (and
+    every boss), with its recomputation. Returns the first ``limit`` differences found."""
+    for name in CACHES:
+        setup.__dict__.pop(name, None)
+    found = []
+    for i in range(games):
+        state = mv.new_game(setup, players, deal_rng("cache", i))
+        agents = [make_agent(mv, agent_name, setup, s) for s in range(players)]
+        rngs = [agent_rng("cache", i, s) for s in range(players)]
+        probe = agents[0]
+        while not state.is_terminal():
+            for s in range(players):
+                for b in range(len(setup.bosses)):
+                    cached, fresh = probe.boss_actions(state, s, b), tuple(probe._boss_actions_now(state, s, b))
+                    if cached != fresh:
+                        found.append(("boss_actions", i, len(state.log), s, b, cached, fresh))
+                cached = probe._goal(state, s)
+                fresh = probe._goal_now(state, s, probe._for_final(state, s))
+                if cached != fresh:
+                    found.append(("goal", i, len(state.log), s, cached, fresh))
+            if len(found) >= limit:
+                return found
+            seat = state.current_player()
+            state.apply_action(agents[seat].choose(state, rngs[seat]))
+    return found
+
+
+@pytest.mark.parametrize("agent", ["heuristic", "rush_urza"])
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_caches_match_recomputation_at_every_decision(setups, agent, players):
+    for setup in setups:
+        assert cache_mismatches(setup, agent, players, games=2) == []
+
+
+@pytest.mark.parametrize("broken", ["boss_actions_without_danger", "goal_without_defeats"])
+def test_a_cache_keyed_on_too_little_is_caught(setups, monkeypatch, broken):
+    if broken == "boss_actions_without_danger":
+        key = agents_mod._boss_actions_key
+        drop = 4
+        monkeypatch.setattr(agents_mod, "_boss_actions_key", lambda *a: key(*a)[:drop] + key(*a)[drop + 1:])
+    else:
+        key = agents_mod._goal_key
+        drop = 1
+        monkeypatch.setattr(agents_mod, "_goal_key", lambda *a: key(*a)[:drop] + key(*a)[drop + 1:])
+    try:
+        assert cache_mismatches(setups[0], "heuristic", 4, games=6) != []
+    finally:
+        for name in CACHES:
+            setups[0].__dict__.pop(name, None)
