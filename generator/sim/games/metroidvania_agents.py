@@ -603,24 +603,28 @@ class HeuristicAgent:
         chk = state.check
         if chk is None or chk.kind == "danger":
             return False
-        base = self._check_p(state, s, chk)
         ops = dict((op, p) for op, p in effect)
         if "auto_success" in ops:
+            base = self._check_p(state, s, chk)
             return base < 0.9 and (self._lethal(state, s) or self._boss_finisher(state) or
                                    (state.round >= 20 and base < 0.7))
         if "ignore_threat" in ops and chk.threats and len(ops) == 1:
             return ready
+        # whatever it would gain, a use is made only when one of these holds: ask it before the estimates
+        # (an estimate for a build not seen yet enumerates its dice)
+        if not ((ready and src == 0) or self._lethal(state, s) or self._boss_finisher(state) or
+                (src == 1 and state.round >= 20)):
+            return False
+        base = self._check_p(state, s, chk)
         slate = -1 if "ignore_slate" in ops else chk.slate
+        if slate == chk.slate and base > 0.95 + 1e-9:
+            return False   # no estimate exceeds 1 (+ rounding): nothing can gain the 0.05 asked below
         mm = int(ops["multi_minus"].get("n") or 1) if "multi_minus" in ops else 0
         white = _num(state, s, ops["extra_dice"]) if "extra_dice" in ops else 0
         step = int(ops["die_step"].get("n") or 1) if "die_step" in ops else 0
         crit = int(ops["criterion"].get("n") or 0) if "criterion" in ops else 0
         after = self._check_p(state, s, chk, slate=slate, mm=mm, white=white, step=step, crit=crit)
-        gain = after - base + (0.3 if slate != chk.slate else 0.0)
-        if gain < 0.05:
-            return False
-        return (ready and src == 0) or self._lethal(state, s) or self._boss_finisher(state) or \
-            (src == 1 and state.round >= 20)
+        return after - base + (0.3 if slate != chk.slate else 0.0) >= 0.05
 
     def _check_p(self, state, s, chk, slate=None, mm=0, white=0, step=0, crit=0) -> float:
         slate = chk.slate if slate is None or state.has_mod(s, "noslate") else slate
