@@ -329,14 +329,21 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
     else:
         pool = order[:m + 2]
     choices = combinations(sorted(pool), m)
+    counts = {}
+    for v in vals:
+        counts[v] = counts.get(v, 0) + 1
+    all_pairs = _pairs_of(counts)
     for ap in choices:
         if slate_first and 0 not in ap:
             continue
-        counts = {}
-        for i in idx:
-            if i not in ap:
-                counts[vals[i]] = counts.get(vals[i], 0) + 1
-        pairs = _pairs_of(counts) if asc else 0
+        pairs = 0
+        if asc:   # the pairs among the other dice: taking a die from an even count breaks one pair
+            pairs, taken = all_pairs, {}
+            for i in ap:
+                v = vals[i]
+                k = taken.get(v, 0)
+                pairs -= (counts[v] - k) % 2 == 0
+                taken[v] = k + 1
         if max_pairs:
             pairs = min(pairs, max_pairs)
         best = max(best, _water_fill([vals[i] for i in ap], pairs, pie))

@@ -157,3 +157,35 @@ def test_best_plan_is_legal_and_agrees_with_reach():
         assert plan in dice.plans(spec, vals, cols)
         assert dice.outcome(spec, vals, cols, plan)[:2] == (key[0], -key[1])
         assert key[0] == (dice.reach(vals, False, m, True, pie, 0) >= target)
+
+
+def _reach_by_recount(vals, slate_first, m, asc, pie, max_pairs):
+    """``reach`` with the pairs recounted among the other dice for each AP set (same search bound: AP
+    sets among the m+2 highest dice, or the slate die and the m+1 highest others)."""
+    from itertools import combinations
+    best = -1
+    order = sorted(range(len(vals)), key=lambda i: -vals[i])
+    pool = [0] + [i for i in order if i != 0][:m + 1] if slate_first else order[:m + 2]
+    for ap in combinations(sorted(pool), m):
+        if slate_first and 0 not in ap:
+            continue
+        counts = {}
+        for i in range(len(vals)):
+            if i not in ap:
+                counts[vals[i]] = counts.get(vals[i], 0) + 1
+        pairs = sum(c // 2 for c in counts.values()) if asc else 0
+        if max_pairs:
+            pairs = min(pairs, max_pairs)
+        best = max(best, dice._water_fill([vals[i] for i in ap], pairs, pie))
+    return best
+
+
+def test_reach_matches_recounting_the_pairs_for_every_ap_set():
+    rng = random.Random(8)
+    for _ in range(3000):
+        size = rng.choice((4, 6, 8, 12, 20))
+        k = rng.randint(1, 9)
+        m = rng.randint(1, min(4, k))
+        vals = [rng.randint(1, size) for _ in range(k)]
+        args = (vals, rng.random() < 0.3, m, rng.random() < 0.8, rng.randint(0, 3), rng.choice((0, 0, 1, 2)))
+        assert dice.reach(*args) == _reach_by_recount(*args), args
