@@ -16,8 +16,8 @@ from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOI
                                   PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, is_legal)
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
-from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, Board, _has_op, attack_value, card_worth,
-                                  chain_subsets, reach_table)
+from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value, card_worth,
+                                  chain_subsets, current_board, reach_table)
 from .fatal_fight_setup import PIERCE, RANGE
 
 
@@ -229,7 +229,7 @@ class GreedyAgent:
             return None
         subsets, launchers = chain_subsets(setup, attack, acts)
         groups = state.groups
-        board = Board(state)
+        board = current_board(state)
         value_of, heads, steps = board.value, board.heads, board.steps
         by_sig = {}
         boss_k = state.boss_group()
@@ -320,7 +320,7 @@ class GreedyAgent:
             limit = min(limit, len(state.hand[q]) - 2)
         if limit <= 0 or not mine:
             return (PASS,)
-        board = Board(state)
+        board = current_board(state)
         ks = combat.targets(state, square, state.chain_flags)
         base = max((board.attack(state, square, k, state.chain_ap, state.chain_flags, state.grapples)
                     for k in ks), default=0.0)
@@ -355,7 +355,7 @@ class GreedyAgent:
             return legal[0]
         square = state.pos[s]
         planned = self.plan[1] if self.plan else None
-        board = Board(state)
+        board = current_board(state)
         return max(legal, key=lambda a: (board.attack(state, square, a[1], state.chain_ap, state.chain_flags,
                                                       state.grapples), a[1] == planned, -a[1]))
 

@@ -68,17 +68,40 @@ def attack_value(state, seat: int, square: int, k: int, ap: int, flags: int, gra
     return kill_value(state, k, killed) if killed else 0.0
 
 
+_KEPT: list = [None]  # the last Board made (holding its state: the state never points back, no cycle)
+
+
+def current_board(state) -> "Board":
+    """A ``Board`` of ``state``: the last one made, for as long as it is current, else a new one
+    (kept across decisions and seats: most decisions change no group, life or GP)."""
+    snapshot = _KEPT[0]
+    if snapshot is None or not snapshot.current(state):
+        snapshot = _KEPT[0] = Board(state)
+    return snapshot
+
+
 class Board:
     """A snapshot of the groups for previews: each position's life, GP and kill value (built per
     group on first use), and a memo of ``value(k, ap, pierce, range)`` — the rules of
     ``combat.damage_plan`` on plain lists. ``head(k)`` is the cheap part most previews need: an
-    attack without pierce or range only ever reaches the head."""
+    attack without pierce or range only ever reaches the head.
 
-    __slots__ = ("state", "rows", "heads", "steps", "memo")
+    Everything here is derived from the groups, ``elife``, ``egp`` and ``xgp`` alone (and the
+    fixed setup), so the snapshot keeps copies of those four and stays valid while they compare
+    equal (``current``): complete by construction, whichever rule or effect changed them."""
+
+    __slots__ = ("state", "rows", "heads", "steps", "memo", "groups", "elife", "egp", "xgp")
 
     def __init__(self, state):
         self.state, self.memo = state, {}
         self.rows, self.heads, self.steps = [None] * 6, [None] * 6, [None] * 6
+        self.groups = [list(g) for g in state.groups]
+        self.elife, self.egp, self.xgp = list(state.elife), list(state.egp), list(state.xgp)
+
+    def current(self, state) -> bool:
+        """Whether this snapshot still describes ``state`` (a few list comparisons in C)."""
+        return state is self.state and state.groups == self.groups and state.elife == self.elife \
+            and state.egp == self.egp and state.xgp == self.xgp
 
     def row(self, k: int):
         state = self.state
