@@ -12,7 +12,8 @@ it, so a clone replays the same future for the same actions.
 from __future__ import annotations
 
 from ...sim.api import TERMINAL, IllegalActionError
-from ...sim.rng import copy_rng, sample, shuffle
+from ...sim.rng import sample, shuffle
+from ...sim.state import team_returns, twin_of
 from . import fatal_fight_actions as actions
 from . import fatal_fight_combat as combat
 from .fatal_fight_effects import OPS
@@ -43,7 +44,7 @@ class State(Flow):
         return self.phase == OVER
 
     def returns(self) -> list[float]:
-        return [1.0 if self.outcome == "win" else 0.0 if self.outcome is None else -1.0] * self.n
+        return team_returns(self.outcome, self.n)
 
     def legal_actions(self) -> list[tuple]:
         if self._legal is None:
@@ -62,19 +63,12 @@ class State(Flow):
         self._legal = None
 
     def clone(self) -> "State":
-        twin = State.__new__(State)
-        for name in State.__slots__:
-            setattr(twin, name, getattr(self, name))
-        for name in _PER_SEAT:
-            setattr(twin, name, [list(x) for x in getattr(self, name)])
-        for name in _FLAT:
-            setattr(twin, name, list(getattr(self, name)))
+        twin = twin_of(self, _FLAT, _PER_SEAT)
         twin.groups = [list(g) for g in self.groups]
         twin.partner_used = dict(self.partner_used)
         twin.obstacles = dict(self.obstacles)
         twin.pickups = {k: list(v) for k, v in self.pickups.items()}
         twin.blocked = set(self.blocked)
-        twin.rng = copy_rng(self.rng)
         return twin
 
     def action_to_string(self, action: tuple) -> str:

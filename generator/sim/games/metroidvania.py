@@ -17,7 +17,8 @@ to pair away (ascension) and which become AP* (a ``PLAN`` action). Chance draws 
 from __future__ import annotations
 
 from ...sim.api import TERMINAL, IllegalActionError
-from ...sim.rng import copy_rng, sample, shuffle
+from ...sim.rng import sample, shuffle
+from ...sim.state import team_returns, twin_of
 from .metroidvania_actions import (DONE, ENDT, FLOWER, GO, LEVEL_A, PICK_A, PLACE_A, PLAN, REROLL, ROLL,  # noqa: F401
                                    SKIP, TOP, USE, Decisions)
 from .metroidvania_bosses import Bosses
@@ -53,7 +54,7 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
         return self.phase == OVER
 
     def returns(self) -> list[float]:
-        return [1.0 if self.outcome == "win" else 0.0 if self.outcome is None else -1.0] * self.n
+        return team_returns(self.outcome, self.n)
 
     def legal_actions(self) -> list:
         if self._legal is None:
@@ -72,19 +73,12 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
         self._legal = None
 
     def clone(self) -> "State":
-        twin = State.__new__(State)
-        for name in State.__slots__:
-            setattr(twin, name, getattr(self, name))
-        for name in _LISTS:
-            setattr(twin, name, list(getattr(self, name)))
-        for name in _NESTED:
-            setattr(twin, name, [list(x) for x in getattr(self, name)])
+        twin = twin_of(self, _LISTS, _NESTED)
         twin.stacks = [[list(stack) for stack in mine] for mine in self.stacks]
         twin.skills = [[list(sk) for sk in mine] for mine in self.skills]
         twin.held = [list(h) for h in self.held]
         twin.opened = set(self.opened)
         twin.check = self.check.copy() if self.check is not None else None
-        twin.rng = copy_rng(self.rng)
         return twin
 
     def action_to_string(self, action) -> str:

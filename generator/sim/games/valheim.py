@@ -20,7 +20,8 @@ public-information planner, so who decides does not change the play.
 from __future__ import annotations
 
 from ...sim.api import TERMINAL, IllegalActionError
-from ...sim.rng import copy_rng, shuffle
+from ...sim.rng import shuffle
+from ...sim.state import team_returns, twin_of
 from .valheim_rules import HANDLERS, P_COMMIT, P_OVER, Mods, Rules
 from .valheim_setup import compile_setup  # noqa: F401  (module API)
 
@@ -50,7 +51,7 @@ class State(Rules):
         return self.phase == P_OVER
 
     def returns(self) -> list[float]:
-        return [1.0 if self.outcome == "win" else 0.0 if self.outcome is None else -1.0] * self.people
+        return team_returns(self.outcome, self.people)
 
     def legal_actions(self) -> list[tuple]:
         if self._legal is None:
@@ -66,13 +67,7 @@ class State(Rules):
         self._legal = None
 
     def clone(self) -> "State":
-        twin = State.__new__(State)
-        for name in State.__slots__:
-            setattr(twin, name, getattr(self, name))
-        for name in _LISTS:
-            setattr(twin, name, list(getattr(self, name)))
-        for name in _NESTED:
-            setattr(twin, name, [list(x) for x in getattr(self, name)])
+        twin = twin_of(self, _LISTS, _NESTED)
         twin.grid = dict(self.grid)
         twin.kept = set(self.kept)
         twin.leveled = dict(self.leveled)
@@ -81,7 +76,6 @@ class State(Rules):
         twin.fac = self.fac.copy()
         twin.mods = self.mods.copy()
         twin.pending = list(self.pending) if self.pending is not None else None
-        twin.rng = copy_rng(self.rng)
         return twin
 
     def action_to_string(self, action) -> str:

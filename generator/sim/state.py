@@ -1,0 +1,29 @@
+"""Pieces every engine's ``State`` shares: the cooperative result and the hand-written clone.
+
+The three games are cooperative, so every seat gets the team's result; a clone shares what never
+changes in play (setup, tuples, numbers) and copies what does, one or two levels deep.
+"""
+from __future__ import annotations
+
+from .rng import copy_rng
+
+
+def team_returns(outcome, seats: int) -> list[float]:
+    """OpenSpiel ``returns()``: 1 for every seat on a win, -1 on a loss, 0 while playing."""
+    return [1.0 if outcome == "win" else 0.0 if outcome is None else -1.0] * seats
+
+
+def twin_of(state, flat=(), nested=()):
+    """A new state of the same slotted class: every slot shared, the lists named in ``flat``
+    copied, those in ``nested`` copied two levels deep, and its own random generator (same
+    position). The engine then copies whatever else it mutates in place (dicts, sets)."""
+    cls = type(state)
+    twin = cls.__new__(cls)
+    for name in cls.__slots__:
+        setattr(twin, name, getattr(state, name))
+    for name in flat:
+        setattr(twin, name, list(getattr(state, name)))
+    for name in nested:
+        setattr(twin, name, [list(x) for x in getattr(state, name)])
+    twin.rng = copy_rng(state.rng)
+    return twin
