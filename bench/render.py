@@ -19,7 +19,6 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
