@@ -109,12 +109,13 @@ class FontSet:
         ``bold=False`` checks the regular font; ``bold=True`` the font bold runs use.
         """
         font = self.font_for(bold)
-        unknown = set(text).difference(_present(font))  # most characters were seen before
+        present = _present(font)
+        unknown = set(text).difference(present)  # most characters were seen before
         if not unknown:
             return unknown
         cmap = _cmap(font)
         missing = {ch for ch in unknown if ch not in "\n\r" and ord(ch) not in cmap}
-        _present(font).update(unknown - missing)
+        present.update(unknown - missing)
         return missing
 
 
@@ -123,7 +124,10 @@ _PRESENT: dict = {}
 
 def _present(font_name: str) -> set[str]:
     """Characters already found in the font (a set difference is far cheaper than look-ups)."""
-    return _PRESENT.setdefault(font_name, set())
+    found = _PRESENT.get(font_name)
+    if found is None:
+        found = _PRESENT[font_name] = set()
+    return found
 
 
 def _cmap(font_name: str) -> dict[int, int]:

@@ -35,8 +35,12 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
         for i in range(len(component.records)):
             front = hasher.parts(faces, "front", i)
             back = hasher.parts(faces, "back", i) if faces.backs is not None else None
-            if back:
-                back = shared.setdefault(tuple(back.values()), back)
+            back_hash = None
+            if back:  # a shared back: one parts dict and one hash for every card
+                key = tuple(back.values())
+                if key not in shared:
+                    shared[key] = (back, combine(**back))
+                back, back_hash = shared[key]
             key = f"{component.id}/{record_id(component, i)}"
             entries[key] = {
                 "component": component.id,
@@ -45,7 +49,7 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
                 "name": record_name(component, i, lang),
                 "copies": copies(component, i),
                 "front": combine(**front) if front else None,
-                "back": _combined(back, shared) if back else None,
+                "back": back_hash,
                 "parts": {"front": front, "back": back},
             }
     return {
@@ -55,13 +59,6 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
         "version": game.meta.get("version"),
         "cards": entries,
     }
-
-
-def _combined(parts: dict, cache: dict) -> str:
-    key = ("combined", id(parts))
-    if key not in cache:
-        cache[key] = combine(**parts)
-    return cache[key]
 
 
 def lock_json(lock: dict) -> str:

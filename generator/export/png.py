@@ -33,12 +33,9 @@ def png_dir(out_dir: Path, profile_name: str) -> Path:
 def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: int | None = None,
                components=None, cards_in=None) -> ExportResult:
     result = ExportResult()
-    if cards_in is None:
-        game, cards = load_checked_cards(path, result)
-        if cards is None:
-            return result
-    else:
-        game, cards = cards_in
+    game, cards = load_checked_cards(path, result, cards_in)
+    if cards is None:
+        return result
     prof = load_export_profile(profile, game.root)
     dpi = dpi or prof.dpi
     target_dir = png_dir(out_dir, prof.name)

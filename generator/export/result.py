@@ -24,10 +24,13 @@ class ExportResult:
         self.removed += other.removed
 
 
-def load_checked_cards(path, result: ExportResult):
-    """The game and every face instantiated and checked; ``None`` when it has errors (as build)."""
+def load_checked_cards(path, result: ExportResult, cards_in=None):
+    """The game and every face instantiated and checked; ``None`` when it has errors (as build).
+    ``cards_in``, an already checked ``(game, cards)`` (watch mode), is returned as it is."""
     from ..validate import check_content
 
+    if cards_in is not None:
+        return cards_in
     game, cards, problems = check_content(path, check_faces=True)
     result.problems.extend(problems)
     if not result.ok:

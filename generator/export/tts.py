@@ -106,12 +106,9 @@ def plan_decks(cards, max_dpi: float, components=None, first_deck_id: int = 1) -
 def export_tts(path: Path, out_dir: Path, *, max_dpi: float | None = None, base_url: str = "",
                components=None, cards_in=None) -> ExportResult:
     result = ExportResult()
-    if cards_in is None:
-        game, cards = load_checked_cards(path, result)
-        if cards is None:
-            return result
-    else:
-        game, cards = cards_in
+    game, cards = load_checked_cards(path, result, cards_in)
+    if cards is None:
+        return result
     target = Path(out_dir) / "tts"
     lang = game.meta.get("lang", "ja")
     decks = plan_decks(cards, max_dpi or DEFAULT_MAX_DPI, components)

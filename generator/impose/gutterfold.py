@@ -25,7 +25,6 @@ shows its back upright. Every bleed box keeps ``FOLD_GAP`` (5 mm) or more from t
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -34,14 +33,13 @@ from .marks import crop_marks, cut_lines, footer_box
 from .page import Mark, TrimGeometry
 from .profile import Profile
 from .render import _draw_lines, draw_label
-from .sheet import Grid
+from .sheet import Grid, best_fit
 from .sizes import fmt_mm, mm
 
 FOLDS = ("vertical", "horizontal")
 FOLD_GAP = mm(5)          # fold line to the nearest bleed edge, at least (shared/PRINT.md)
 FOLD_LINE_WIDTH = 0.5
 FOLD_DASH = (6, 3)
-EPS = 1e-6
 
 
 @dataclass(frozen=True)
@@ -132,10 +130,6 @@ def back_rotation(fold: str, front_rotation: int) -> int:
     return (180 - front_rotation) % 360
 
 
-def _count(avail: float, cell: float, bleed: float, gutter: float) -> int:
-    return max(0, math.floor((avail - 2 * bleed + gutter) / (cell + gutter) + EPS))
-
-
 def plan_gutterfold(card_w: float, card_h: float, profile: Profile, fold: str = "vertical",
                     gap: float = FOLD_GAP) -> FoldPlan:
     """The fronts' grid in their half of the sheet; upright wins ties, 90° only if it fits more."""
@@ -152,14 +146,7 @@ def plan_gutterfold(card_w: float, card_h: float, profile: Profile, fold: str = 
         at = ph / 2
         region = (m, at + gap, pw - m, ph - m)
     aw, ah = region[2] - region[0], region[3] - region[1]
-    options = [(False, card_w, card_h)]
-    if profile.allow_rotate and abs(card_w - card_h) > EPS:
-        options.append((True, card_h, card_w))
-    best = None
-    for rotated, cw, ch in options:
-        cols, rows = _count(aw, cw, b, g), _count(ah, ch, b, g)
-        if cols * rows and (best is None or cols * rows > best[1] * best[2]):
-            best = (rotated, cols, rows, cw, ch)
+    best = best_fit(aw, ah, card_w, card_h, profile)
     if best is None:
         raise ImposeError(
             f"card {fmt_mm(card_w)}x{fmt_mm(card_h)} mm with its {fmt_mm(b)} mm bleed does not fit in"

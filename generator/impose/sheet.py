@@ -78,6 +78,22 @@ def _count(avail: float, cell: float, bleed: float, gutter: float) -> int:
     return max(0, math.floor((avail - 2 * bleed + gutter) / (cell + gutter) + EPS))
 
 
+def best_fit(aw: float, ah: float, card_w: float, card_h: float, profile: Profile):
+    """``(rotated, cols, rows, cell w, cell h)`` holding the most cards in ``aw`` x ``ah`` with the
+    profile's bleed and gutter, turned 90° only if that fits more (and ``allow_rotate``); None if
+    not one card fits."""
+    b, g = profile.bleed, profile.gutter
+    options = [(False, card_w, card_h)]
+    if profile.allow_rotate and abs(card_w - card_h) > EPS:
+        options.append((True, card_h, card_w))
+    best = None
+    for rotated, cw, ch in options:
+        cols, rows = _count(aw, cw, b, g), _count(ah, ch, b, g)
+        if cols * rows and (best is None or cols * rows > best[1] * best[2]):
+            best = (rotated, cols, rows, cw, ch)
+    return best
+
+
 def plan_grid(card_w: float, card_h: float, profile: Profile) -> Grid:
     """The grid with the most cards per sheet; upright wins ties.
 
@@ -92,14 +108,7 @@ def plan_grid(card_w: float, card_h: float, profile: Profile) -> Grid:
         return Grid(1, 1, False, (b, b), (card_w + 2 * b, card_h + 2 * b), (card_w, card_h), b, g)
     x0, y0, x1, y1 = profile.printable
     aw, ah = x1 - x0, y1 - y0
-    options = [(False, card_w, card_h)]
-    if profile.allow_rotate and abs(card_w - card_h) > EPS:
-        options.append((True, card_h, card_w))
-    best = None
-    for rotated, cw, ch in options:
-        cols, rows = _count(aw, cw, b, g), _count(ah, ch, b, g)
-        if cols * rows and (best is None or cols * rows > best[1] * best[2]):
-            best = (rotated, cols, rows, cw, ch)
+    best = best_fit(aw, ah, card_w, card_h, profile)
     if best is None:
         raise ImposeError(_no_fit_message(card_w, card_h, profile, aw, ah))
     rotated, cols, rows, cw, ch = best

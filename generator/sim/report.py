@@ -132,9 +132,10 @@ def _cards_page(plt, data, jp):
              fontsize=8)
     paired = data.get("card_impact_paired") or {}
     if paired:
-        text = "; ".join(f"{card} {p['delta']:+.3f} [{p['ci95'][0]:+.3f}, {p['ci95'][1]:+.3f}] ({p['games']} × {p['players']}p)"
-                         for card, p in paired.items())
-        fig.text(0.02, 0.035, "同じシードで中立カードと比較 paired vs a neutral filler: " + text, fontproperties=jp, fontsize=8)
+        text = "; ".join(f"{card} {p['delta']:+.3f} [{p['ci95'][0]:+.3f}, {p['ci95'][1]:+.3f}] "
+                         f"({p['games']} × {p['players']}p)" for card, p in paired.items())
+        fig.text(0.02, 0.035, "同じシードで中立カードと比較 paired vs a neutral filler: " + text,
+                 fontproperties=jp, fontsize=8)
     fig.tight_layout(rect=(0, 0.06 if paired else 0.03, 1, 1))
     return fig
 

@@ -398,11 +398,16 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts):
                           "error" if status == "FAIL" else "warning")
 
 
+# M5 defaults for a balance.yaml that leaves them out (the games' schema.yaml documents the same);
+# balance.yaml is not always schema-checked, so the verdict cannot rely on the schema filling them.
+PAIRED_CARDS, PAIRED_GAMES = 2, 300
+
+
 def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts):
     """M5 proper: the cards the screening flagged, each replaced by a neutral filler and played
     again on the very same seeds (paired), at the middle player count."""
     ci = config["card_impact"]
-    wanted = ci.get("paired_cards", 2)
+    wanted = ci.get("paired_cards", PAIRED_CARDS)
     candidates = [card for card, _ in data.get("swingy_cards", [])][:wanted]
     ablate = getattr(engine, "ablate", None)
     data["card_impact_paired"] = {}
@@ -411,7 +416,7 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
         judge.row("M5 card impact (paired)", "-", note, f"|delta| < {ci['swing']}", "info")
         return
     n = counts[len(counts) // 2]
-    base = runs_by_count[n]["reference"][:ci.get("paired_games", 300)]
+    base = runs_by_count[n]["reference"][:ci.get("paired_games", PAIRED_GAMES)]
     swing = ci["swing"]
     for card in candidates:
         again = runs.play(n, agent, len(base), 0, checked=False, tables=ablate(tables, card))

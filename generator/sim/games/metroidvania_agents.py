@@ -27,6 +27,7 @@ SKILL_WORTH = {"ap_bonus": 3.0, "reroll": 2.5, "damage_reduce": 2.5, "heal": 2.0
                "refresh_skills": 1.0, "recolour": 1.0, "ignore_threat": 1.0, "reveal_weakness": 1.0}
 FIGHT_BONUS = 8.0
 AVOID = -10.0
+MIN_PRE_GAIN = 0.05  # a pre-roll skill or sefira is used only if it raises success by this much
 
 
 def _num(state, s, p, level=0) -> int:
@@ -617,14 +618,14 @@ class HeuristicAgent:
             return False
         base = self._check_p(state, s, chk)
         slate = -1 if "ignore_slate" in ops else chk.slate
-        if slate == chk.slate and base > 0.95 + 1e-9:
-            return False   # no estimate exceeds 1 (+ rounding): nothing can gain the 0.05 asked below
+        if slate == chk.slate and base > 1 - MIN_PRE_GAIN + 1e-9:
+            return False   # no estimate exceeds 1 (+ rounding): nothing can gain MIN_PRE_GAIN
         mm = int(ops["multi_minus"].get("n") or 1) if "multi_minus" in ops else 0
         white = _num(state, s, ops["extra_dice"]) if "extra_dice" in ops else 0
         step = int(ops["die_step"].get("n") or 1) if "die_step" in ops else 0
         crit = int(ops["criterion"].get("n") or 0) if "criterion" in ops else 0
         after = self._check_p(state, s, chk, slate=slate, mm=mm, white=white, step=step, crit=crit)
-        return after - base + (0.3 if slate != chk.slate else 0.0) >= 0.05
+        return after - base + (0.3 if slate != chk.slate else 0.0) >= MIN_PRE_GAIN
 
     def _check_p(self, state, s, chk, slate=None, mm=0, white=0, step=0, crit=0) -> float:
         slate = chk.slate if slate is None or state.has_mod(s, "noslate") else slate
