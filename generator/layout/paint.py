@@ -11,6 +11,7 @@ from reportlab.lib.utils import ImageReader
 from .instantiate import Op
 
 _COLORS: dict = {}
+_SHAPE_CACHE_SIZE = 4096  # distinct shapes kept per component (data-sized bars would be endless)
 
 
 def color(value):
@@ -30,6 +31,10 @@ class Painter:
         self.fonts, self.icons, self.card_h = fonts, icons, card_h
         self.draw_text_block = draw_text_block or default_draw
         self._images: dict = {}
+        # The operators ReportLab wrote for each opaque simple shape, replayed when the same shape
+        # comes again: a card's frame, panel and discs sit at the same place on every card of a
+        # component, and ReportLab's path objects cost more than the rest of the card.
+        self._shapes: dict = {}
 
     def paint(self, canvas, ops: list[Op]) -> None:
         for op in ops:
@@ -54,13 +59,27 @@ class Painter:
         c.restoreState()
 
     def _simple(self, c, op):
-        fill, stroke = op.style.get("fill"), op.style.get("stroke")
+        style = op.style
+        fill, stroke = style.get("fill"), style.get("stroke")
+        key = (op.kind, op.x, op.y, op.w, op.h, style.get("r"), fill, stroke, style.get("stroke_width"))
+        code = self._shapes.get(key)
+        if code is not None:
+            c.addLiteral(code)
+            return
+        translucent = _translucent(fill) or _translucent(stroke)
+        if translucent:
+            c.saveState()  # a colour's own alpha stays with this shape
+        start = len(c._code)
         if fill:
             c.setFillColor(color(fill))
         if stroke:
             c.setStrokeColor(color(stroke))
-            c.setLineWidth(op.style.get("stroke_width", 0.5))
+            c.setLineWidth(style.get("stroke_width", 0.5))
         getattr(self, f"_{op.kind}")(c, op, styled=True)
+        if translucent:
+            c.restoreState()
+        elif len(self._shapes) < _SHAPE_CACHE_SIZE:
+            self._shapes[key] = "\n".join(c._code[start:])
 
     def _style(self, c, style, opacity: float = 1.0) -> tuple[bool, bool]:
         fill, stroke = style.get("fill"), style.get("stroke")
@@ -238,6 +257,11 @@ class Painter:
             c.clipPath(path, stroke=0, fill=0)
         for child in op.children:
             self._op(c, child)
+
+
+def _translucent(value) -> bool:
+    alpha = getattr(color(value), "alpha", None) if value else None
+    return alpha is not None and alpha < 1
 
 
 def _current(value, ink):

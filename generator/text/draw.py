@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from reportlab.lib.colors import Color, toColor
+from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.pdfbase.pdfmetrics import getFont
 
 from generator.fonts import FontSet
 from generator.text.layout import TextBlock
@@ -45,9 +47,16 @@ def draw_text_block(
     drawn, including those the block reports as overflowing. Raises ``ValueError``
     when the block has icons and no ``draw_icon`` is given.
     """
-    if draw_icon is None and any(r.kind == "icon" for line in block.lines for r in line.runs):
+    has_icons = any(r.kind == "icon" for line in block.lines for r in line.runs)
+    if has_icons and draw_icon is None:
         raise ValueError("the text has inline icons: pass draw_icon to draw them")
     paint = _color(color) if isinstance(color, str) else color
+    if not has_icons:
+        code = _block_operators(canvas, block, x, y_top, fonts, paint)
+        if code is not None:
+            if code:
+                canvas.addLiteral(code)
+            return
     size = block.size
     canvas.saveState()
     try:
@@ -87,3 +96,66 @@ def draw_text_block(
             canvas.drawText(text)
     finally:
         canvas.restoreState()
+
+
+def _block_operators(canvas, block: TextBlock, x: float, y_top: float, fonts: FontSet, paint) -> str | None:
+    """The content-stream operators that draw an icon-free ``block``, as ReportLab's text
+    objects would write them (``q`` ... ``Q``; "" when nothing shows), or None when a font or
+    colour needs ReportLab's general path.
+
+    Why: a card's text is most of what a page draws, and a text object per block costs a
+    string width per run, a state copy and a font look-up per call; here each run costs its
+    position and its encoded bytes. ReportLab's TrueType fonts encode through the document
+    (``splitString`` assigns subset codes and registers the font), hence ``canvas._doc``;
+    tests check the drawing against ReportLab's text-object path pixel for pixel.
+    """
+    colour = _colour_operators(paint)
+    if colour is None:
+        return None
+    doc = canvas._doc
+    size = fp_str(block.size)
+    synthetic = fonts.synthetic_bold
+    parts = ["q", colour]
+    if synthetic:
+        parts.append(f"{fp_str(fonts.bold_stroke * block.size)} w 1 j 1 J")
+    parts.append("BT")
+    start = len(parts)
+    selected = mode = None
+    for line in block.lines:
+        baseline = y_top - line.baseline_y
+        left = x + line.x
+        for run in line.runs:
+            if not run.text:
+                continue
+            font = getFont(fonts.font_for(run.bold))
+            if not font._dynamicFont:
+                return None
+            run_mode = 2 if run.bold and synthetic else 0
+            if run_mode != mode:
+                mode = run_mode
+                parts.append(f"{mode} Tr")
+            parts.append(f"1 0 0 1 {fp_str(left + run.x, baseline)} Tm")
+            for subset, encoded in font.splitString(run.text, doc):
+                if (font, subset) != selected:
+                    selected = (font, subset)
+                    parts.append(f"{font.getSubsetInternalName(subset, doc)} {size} Tf")
+                parts.append(f"({escapePDF(encoded)}) Tj")
+    if len(parts) == start:
+        return ""
+    parts.append("ET Q")
+    return "\n".join(parts)
+
+
+_COLOUR_OPS: dict = {}
+
+
+def _colour_operators(paint) -> str | None:
+    """``r g b rg r g b RG`` for an opaque RGB colour (None for others: alpha, CMYK)."""
+    if type(paint) is not Color or paint.alpha not in (None, 1):
+        return None
+    key = (paint.red, paint.green, paint.blue)
+    ops = _COLOUR_OPS.get(key)
+    if ops is None:
+        rgb = fp_str(*key)
+        ops = _COLOUR_OPS[key] = f"{rgb} rg {rgb} RG"
+    return ops

@@ -107,3 +107,38 @@ def test_output_is_deterministic_and_embeds_the_font(fonts):
     b, _ = render(fonts, [(block, 10, 100)])
     assert a == b
     assert b"/FontFile2" in a and b"IPAexGothic" in a
+
+
+def _pixels(pdf):
+    return pdfium.PdfDocument(pdf)[0].render(scale=SCALE).to_pil().convert("RGB").tobytes()
+
+
+def test_direct_operators_draw_what_reportlab_text_objects_draw(fonts, monkeypatch):
+    """Icon-free blocks are written as operators directly; ReportLab's text objects (the
+    general path, forced here) must give the same page: positions, subsets, bold, escapes."""
+    import generator.text.draw as draw
+
+    many = "".join(chr(c) for c in range(0x4E00, 0x4E00 + 300))  # > 256 glyphs: several subsets
+    blocks = [
+        (layout_text("カード（1）：**攻撃** \\ (AP+2) を得る。\n次の行", fonts, size=9, width=120, height=60), 10, 190),
+        (layout_text(many, fonts, size=6, width=180, height=100, align="center"), 10, 120),
+        (layout_text("**全部太字**", fonts, size=12, width=100, height=20, align="right"), 90, 20),
+    ]
+    direct, _ = render(fonts, blocks)
+    monkeypatch.setattr(draw, "_block_operators", lambda *a: None)
+    general, _ = render(fonts, blocks)
+    assert b"BT" in direct and direct != general  # really two different streams
+    assert _pixels(direct) == _pixels(general)
+
+
+def test_direct_operators_leave_colour_and_state_to_the_block(fonts):
+    """The block's q/Q keeps its colour and bold stroke from leaking into what comes after."""
+    block = layout_text("**赤**", fonts, size=20, width=100, height=40)
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=PAGE, invariant=1, pageCompression=0, initialFontName=fonts.regular)
+    draw_text_block(c, block, 10, 190, fonts=fonts, color="#ff0000")
+    c.rect(10, 10, 50, 50, stroke=0, fill=1)  # default black fill, no stroke width change
+    c.showPage()
+    c.save()
+    img = pdfium.PdfDocument(buf.getvalue())[0].render(scale=1).to_pil().convert("RGB")
+    assert img.getpixel((35, 200 - 35)) == (0, 0, 0)
