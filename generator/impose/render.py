@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Union
 
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .page import Mark, SheetPage, Slot
@@ -54,11 +55,14 @@ def _box(box):
 
 
 def _draw_slot(canvas, slot: Slot, side: str, draw_face: DrawFace) -> None:
-    canvas.saveState()
+    # q/clip/Q written as the operators ReportLab would write: a sheet repeats this for every
+    # card, and ReportLab's saveState copies its whole Python-side state each time. The face
+    # leaves nothing behind that matters: what it changes without its own save/restore (colours,
+    # line width) is PDF state the Q undoes, and ReportLab only skips writing deduplicated
+    # settings (cap, join, alpha) that faces always change inside a save/restore.
+    canvas.addLiteral("q")
     x0, y0, x1, y1 = slot.bleed_box
-    path = canvas.beginPath()
-    path.rect(x0, y0, x1 - x0, y1 - y0)
-    canvas.clipPath(path, stroke=0, fill=0)
+    canvas.addLiteral(f"n {fp_str(x0, y0, x1 - x0, y1 - y0)} re W* n")
     if slot.rotation == 90:        # card's up points to the page's left
         canvas.translate(slot.x + slot.w, slot.y)
         canvas.rotate(90)
@@ -68,7 +72,7 @@ def _draw_slot(canvas, slot: Slot, side: str, draw_face: DrawFace) -> None:
     else:
         canvas.translate(slot.x, slot.y)
     draw_face(canvas, slot.index, side)
-    canvas.restoreState()
+    canvas.addLiteral("Q")
 
 
 def _draw_lines(canvas, lines: tuple[Mark, ...], width: float) -> None:

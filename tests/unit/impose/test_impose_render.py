@@ -202,3 +202,34 @@ def test_pdf_is_identical_in_another_process_with_another_hash_seed(font_name, t
     other = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, check=True).stdout
     pages = impose(11, *POKER, profile(gutter=mm(4), cut_lines=True), with_backs=True)
     assert other == render(pages, font_name)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_slot_frames_print_as_reportlab_transforms_draw_them(font_name, paper, monkeypatch):
+    """The slot's save, clip and restore are written as operators; every face, upright or turned
+    either way, must be placed and clipped exactly as ReportLab's saveState/clipPath draw it."""
+    from generator.impose import render as render_module
+
+    def reference(canvas, slot, side, draw_face):
+        canvas.saveState()
+        x0, y0, x1, y1 = slot.bleed_box
+        path = canvas.beginPath()
+        path.rect(x0, y0, x1 - x0, y1 - y0)
+        canvas.clipPath(path, stroke=0, fill=0)
+        if slot.rotation == 90:
+            canvas.translate(slot.x + slot.w, slot.y)
+            canvas.rotate(90)
+        elif slot.rotation == 270:
+            canvas.translate(slot.x, slot.y + slot.h)
+            canvas.rotate(-90)
+        else:
+            canvas.translate(slot.x, slot.y)
+        draw_face(canvas, slot.index, side)
+        canvas.restoreState()
+
+    pages = impose(11, *POKER, profile(paper=paper), with_backs=True)
+    assert {s.rotation for p in pages for s in p.slots} == ({0} if paper == "a4" else {90, 270})
+    written = render(pages, font_name)
+    monkeypatch.setattr(render_module, "_draw_slot", reference)
+    drawn = render(pages, font_name)
+    assert written == drawn  # the very operators, so the very pixels
