@@ -33,6 +33,9 @@ class FileHashes:
 
     def __init__(self):
         self._cache: dict = {}
+        # assets hash per (icon set, images, icon names): nearly every face of a deck uses the
+        # same few, so each is serialised and hashed once per run
+        self.assets: dict = {}
 
     def __call__(self, path) -> str:
         key = str(Path(path).resolve())
@@ -75,8 +78,13 @@ def canonical(value, files: FileHashes, icons: set | None = None):
     return repr(value)
 
 
+# check_circular off: forms are trees built here (same output, no id bookkeeping per list)
+_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str,
+                            check_circular=False)
+
+
 def _dumps(value) -> bytes:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")
+    return _ENCODER.encode(value).encode("utf-8")
 
 
 def _r(value: float) -> float:
@@ -120,13 +128,16 @@ def ops_digest(ops, files: FileHashes, icon_set=None) -> tuple[str, str]:
     icons: set = set()
     image_set: set = set()
     form = [_op_form(op, files, icons, image_set) for op in ops or []]
-    images = sorted(image_set)
-    definitions = {}
-    if icon_set is not None:
-        for name in sorted(icons):
-            icon = icon_set.get(name)
-            definitions[name] = canonical(icon, files) if icon is not None else None
-    return sha(_dumps(form)), sha(_dumps({"images": images, "icons": definitions}))
+    key = (id(icon_set), tuple(sorted(image_set)), tuple(sorted(icons)))
+    assets = files.assets.get(key)
+    if assets is None:
+        definitions = {}
+        if icon_set is not None:
+            for name in key[2]:
+                icon = icon_set.get(name)
+                definitions[name] = canonical(icon, files) if icon is not None else None
+        assets = files.assets[key] = sha(_dumps({"images": list(key[1]), "icons": definitions}))
+    return sha(_dumps(form)), assets
 
 
 def _image_hashes(form):
