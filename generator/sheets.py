@@ -71,7 +71,27 @@ class SharedFaces:
             canvas.beginForm(name, *bbox)  # mid-page is fine: ReportLab saves the page's stream and state
             paint(canvas)
             canvas.endForm()
+            _keep_graphics_states(canvas, name)
         canvas.doForm(name)
+
+
+def _keep_graphics_states(canvas: Canvas, name: str) -> None:
+    """Give form ``name`` the graphics states (opacity) its drawing names.
+
+    ReportLab records them on the form but writes a form's resources with fonts, procedure
+    sets and XObjects only (``pdfdoc.PDFFormXObject.format``), so a translucent shape in a
+    shared face would name a state the form does not define, and viewers draw it opaque.
+    """
+    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
+    if not form.ExtGState:
+        return
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()  # what ReportLab writes for a form, plus the states
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    form.Resources = resources
 
 
 def _fits(w, h, area_w, area_h) -> bool:

@@ -63,3 +63,34 @@ def test_forms_print_exactly_what_direct_painting_prints(tiny_cards, monkeypatch
                                      b.render(scale=1.5).to_pil().convert("RGB"))
         # anti-aliasing may round an edge pixel differently inside a form: one level at most
         assert max(high for _, high in diff.getextrema()) <= 1
+
+
+def test_a_translucent_shape_in_a_shared_face_stays_translucent():
+    """ReportLab writes a form's resources without its graphics states; a shared face with an
+    opacity must still define the state it names, or viewers draw the shape opaque."""
+    import io
+
+    from reportlab.lib.colors import HexColor
+    from reportlab.pdfgen.canvas import Canvas
+
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(100, 50), invariant=1)
+    forms = sheets.SharedFaces()
+
+    def face(c):
+        c.setFillColor(HexColor("#ff0000"), alpha=0.35)
+        c.rect(0, 0, 40, 40, stroke=0, fill=1)
+
+    for x in (5, 55):  # the same face twice: one form, placed twice
+        c.saveState()
+        c.translate(x, 5)
+        forms.draw(c, "face", face, (0, 0, 40, 40))
+        c.restoreState()
+    c.showPage()
+    c.save()
+    pdf = buf.getvalue()
+    assert _form_objects(pdf) == 1
+    image = pdfium.PdfDocument(pdf)[0].render(scale=1).to_pil().convert("RGB")
+    for x in (25, 75):
+        red, green, blue = image.getpixel((x, 25))
+        assert red > 250 and 150 < green < 180 and 150 < blue < 180, (x, image.getpixel((x, 25)))
