@@ -35,10 +35,14 @@ def per_core(engine, setup, agent, players, games, checked, warm: int = 0) -> tu
 
 
 def full_sample(engine, tables, counts, agent: str, label: str) -> None:
-    """Wall time of 2,400 games per player count on 2 workers (a validation whose every look is unclear)."""
+    """Wall time of 2,400 games per player count on 2 workers (a validation whose every look is
+    unclear), one pool for all counts as ``check_balance`` keeps one."""
+    from concurrent.futures import ProcessPoolExecutor
+
     start = time.perf_counter()
-    for players in counts:
-        run_games(engine, tables, players=players, games=2400, seed=0, agent=agent, workers=2)
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        for players in counts:
+            run_games(engine, tables, players=players, games=2400, seed=0, agent=agent, executor=pool)
     print(f"{label} ({len(counts)} x 2,400 {agent} games, 2 workers): {time.perf_counter() - start:.1f} s wall")
 
 
