@@ -87,8 +87,18 @@ def _dumps(value) -> bytes:
     return _ENCODER.encode(value).encode("utf-8")
 
 
+_ROUNDED: dict = {}
+
+
 def _r(value: float) -> float:
-    return round(value, 4) + 0.0  # -0.0 -> 0.0
+    """``value`` to 4 decimals (-0.0 -> 0.0). Memoised: a deck repeats the same coordinates on
+    every card, and a correctly rounded ``round`` costs three times a dict look-up."""
+    rounded = _ROUNDED.get(value)
+    if rounded is None:
+        if len(_ROUNDED) > 65536:
+            _ROUNDED.clear()
+        rounded = _ROUNDED[value] = round(value, 4) + 0.0
+    return rounded
 
 
 def _op_form(op, files: FileHashes, icons: set, images: set):
