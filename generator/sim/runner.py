@@ -143,40 +143,69 @@ def run_games(engine, tables, *, players: int, games: int, seed=0, agent: str = 
     without one, ``workers`` processes are started (``1`` runs in this process).
     ``progress(done, total)`` is called as chunks finish.
     """
+    workers = workers or os.cpu_count() or 1
+    own = executor is None and workers > 1
+    pool = ProcessPoolExecutor(max_workers=workers) if own else executor
+    try:
+        batch = start_games(engine, tables, players=players, games=games, seed=seed, agent=agent, start=start,
+                            workers=workers, executor=pool, checked=checked, max_decisions=max_decisions,
+                            chunk=chunk)
+        return batch.records(progress)
+    finally:
+        if own:
+            pool.shutdown()
+
+
+class Batch:
+    """Games handed to an executor (or waiting to be played here): ``records()`` collects them
+    in index order. Several batches started before any is collected keep every worker busy
+    until the last of them ends, instead of idling at the end of each."""
+
+    def __init__(self, games: int, chunks: list, play_here=None):
+        self.games, self._chunks, self._play_here = games, chunks, play_here
+
+    def records(self, progress=None) -> list[dict]:
+        if self._play_here is not None:
+            return self._play_here(progress)
+        results, done = [], 0
+        for future in self._chunks:
+            part = future.result()
+            results.extend(part)
+            done += len(part)
+            if progress:
+                progress(done, self.games)
+        results.sort(key=lambda r: r["index"])
+        return results
+
+
+def start_games(engine, tables, *, players: int, games: int, seed=0, agent: str = "greedy", start: int = 0,
+                workers: int | None = None, executor: Executor | None = None, checked: bool = False,
+                max_decisions: int = DEFAULT_MAX_DECISIONS, chunk: int | None = None) -> Batch:
+    """Start :func:`run_games`' work on ``executor`` and return at once; without an executor the
+    games are played in this process when the batch's records are asked for."""
     module = engine.__name__
     blob = pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL)
     key = setup_key(module, blob)
     _SETUPS[key] = engine.compile_setup(tables)
     indices = list(range(start, start + games))
     workers = workers or os.cpu_count() or 1
-    if executor is None and workers == 1:
-        records = []
-        with few_collections():
-            for i in indices:
-                records.append(play_game(engine, _SETUPS[key], players=players, agent=agent, seed=seed, index=i,
-                                         checked=checked, max_decisions=max_decisions)[0])
-                if progress and (len(records) % 25 == 0 or len(records) == games):
-                    progress(len(records), games)
-        return records
+    if executor is None:
+        setup = _SETUPS[key]
+
+        def play_here(progress):
+            records = []
+            with few_collections():
+                for i in indices:
+                    records.append(play_game(engine, setup, players=players, agent=agent, seed=seed, index=i,
+                                             checked=checked, max_decisions=max_decisions)[0])
+                    if progress and (len(records) % 25 == 0 or len(records) == games):
+                        progress(len(records), games)
+            return records
+        return Batch(games, [], play_here)
     size = chunk or max(5, min(100, -(-games // (workers * 4))))
     chunks = [indices[i:i + size] for i in range(0, len(indices), size)]
-    own = executor is None
-    pool = executor or ProcessPoolExecutor(max_workers=workers)
-    try:
-        futures = [pool.submit(_run_chunk, module, blob, key, players, agent, seed, c, checked, max_decisions)
-                   for c in chunks]
-        results, done = [], 0
-        for future in futures:
-            part = future.result()
-            results.extend(part)
-            done += len(part)
-            if progress:
-                progress(done, games)
-    finally:
-        if own:
-            pool.shutdown()
-    results.sort(key=lambda r: r["index"])
-    return results
+    return Batch(games, [executor.submit(_run_chunk, module, blob, key, players, agent, seed, c, checked,
+                                         max_decisions) for c in chunks])
 
 
 def replay(engine, setup, *, players: int, agent: str, seed, index: int):

@@ -27,7 +27,7 @@ import yaml
 from ..errors import Location, Problem, ProblemsError
 from . import games as registry
 from . import metrics
-from .runner import run_games
+from .runner import start_games
 from .stats import band_decision, diff_interval, interval_decision, paired_diff_interval, wilson
 
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
@@ -135,39 +135,82 @@ def _progress_bar(progress, total: int):
 
 
 class _Runs:
+    """Plays what the verdict asks for on one pool and counts it for the progress bar.
+
+    The verdict's sample streams (reference and random agents at each player count, controls)
+    are generators that ask for batches of games and get their records back (see
+    ``sequential_stream``); ``drive`` keeps every stream's next batch on the pool at once, so the
+    workers are not left idle at the end of each batch. Each stream still gets exactly the games
+    it would get alone, so the verdict does not depend on how streams interleave.
+    """
+
     def __init__(self, engine, tables, seed, workers, executor, tick):
         self.engine, self.tables, self.seed = engine, tables, seed
         self.workers, self.executor, self.tick = workers, executor, tick
         self.done = 0
 
     def play(self, players, agent, games, start, checked, tables=None):
+        return self._collect(self._start((players, agent, games, start, checked), tables))
+
+    def _start(self, request, tables=None):
+        players, agent, games, start, checked = request
+        return start_games(self.engine, tables or self.tables, players=players, games=games, seed=self.seed,
+                           agent=agent, start=start, workers=self.workers, executor=self.executor,
+                           checked=checked)
+
+    def _collect(self, batch):
         base = self.done
-        records = run_games(self.engine, tables or self.tables, players=players, games=games, seed=self.seed, agent=agent,
-                            start=start, workers=self.workers, executor=self.executor, checked=checked,
-                            progress=lambda d, t: self.tick(base + d))
-        self.done = base + games
+        records = batch.records(lambda d, t: self.tick(base + d))
+        self.done = base + batch.games
         return records
 
-    def sequential(self, players, agent, looks, lo, hi, z_interim, z_final, first_checked, at_least=0):
+    def drive(self, streams: dict) -> dict:
+        """Run generator ``streams`` (``{key: stream}``) to the end, their batches side by side;
+        ``{key: what the stream returned}``."""
+        results, running = {}, {}
+
+        def advance(key, records):
+            try:
+                request = streams[key].send(records)
+            except StopIteration as end:
+                results[key] = end.value
+                return
+            running[key] = self._start(request)
+
+        for key in streams:
+            advance(key, None)
+        while running:
+            key = next(iter(running))  # oldest first: the pool runs batches in the order given
+            advance(key, self._collect(running.pop(key)))
+        return {key: results[key] for key in streams}
+
+    @staticmethod
+    def sequential_stream(players, agent, looks, lo, hi, z_interim, z_final, first_checked, at_least=0):
         """Play up to each look until the win rate's interval is clearly inside or outside.
 
         Random-agent games are all checked at every step (M0); of the reference agent's games the
-        first ``CHECKED_GAMES`` are (M0 and the decision density M9), the rest run unchecked."""
+        first ``CHECKED_GAMES`` are (M0 and the decision density M9), the rest run unchecked.
+        A stream: yields ``(players, agent, games, start, checked)``, is sent the records."""
         records: list = []
         decision, z = "unclear", z_final
         if first_checked and agent != "random":
-            records += self.play(players, agent, min(CHECKED_GAMES, looks[0]), 0, checked=True)
+            records += yield players, agent, min(CHECKED_GAMES, looks[0]), 0, True
         for i, target in enumerate(looks):
             target = max(target, at_least) if i == 0 else target
             if target <= len(records):
                 continue
-            records += self.play(players, agent, target - len(records), len(records), checked=agent == "random")
+            records += yield players, agent, target - len(records), len(records), agent == "random"
             z = z_final if i == len(looks) - 1 else z_interim
             wins = sum(r["outcome"] == "win" for r in records)
             decision = band_decision(wins, len(records), lo, hi, z)
             if decision != "unclear":
                 break
         return records, decision, z
+
+    @staticmethod
+    def once_stream(players, agent, games):
+        """A stream of one batch of unchecked games."""
+        return (yield players, agent, games, 0, False)
 
 
 # ---- the verdict ----------------------------------------------------------------------------------
@@ -242,12 +285,20 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress) -> 
             "tracked": engine.cards(setup)}
     with _progress_bar(progress, total) as tick:
         runs = _Runs(engine, tables, seed, workers, pool, tick)
+        streams = {}
+        for n in counts:
+            streams[n, "reference"] = runs.sequential_stream(n, agent, looks, wr["min"], wr["max"], z_i, z_f,
+                                                             first_checked=True)
+            streams[n, "random"] = runs.sequential_stream(n, "random", looks, None, skill["random_max"], z_i, z_f,
+                                                          True, at_least=random_each)
+            for name, games in controls.items():
+                streams[n, name] = runs.once_stream(n, name, games)
+        played = runs.drive(streams)
         all_ref, all_random, runs_by_count = [], [], {}
         for n in counts:
-            ref, dec, z = runs.sequential(n, agent, looks, wr["min"], wr["max"], z_i, z_f, first_checked=True)
-            rnd, rdec, rz = runs.sequential(n, "random", looks, None, skill["random_max"], z_i, z_f, True,
-                                            at_least=random_each)
-            extra = {name: runs.play(n, name, games, 0, checked=False) for name, games in controls.items()}
+            ref, dec, z = played[n, "reference"]
+            rnd, rdec, rz = played[n, "random"]
+            extra = {name: played[n, name] for name in controls}
             all_ref += ref
             all_random += rnd
             runs_by_count[n] = {"reference": ref, "random": rnd, **extra}
