@@ -119,3 +119,29 @@ def test_paired_card_impact_of_an_unchanged_card_is_exactly_zero(tmp_path, monke
     (paired,) = result.report["card_impact_paired"].values()
     assert paired["delta"] == 0 and paired["ci95"] == [0, 0]
     assert not [p for p in result.problems if p.field == "card_impact"]
+
+
+def test_streams_side_by_side_get_the_games_they_would_get_alone():
+    """The verdict's sample streams share the pool; each must still see exactly its own games,
+    whatever the interleaving (and on one worker as on two)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from generator.sim.games import fatal_fight
+
+    tables = ff_tables.tables()
+
+    def streams(runs):
+        return {"ref": runs.sequential_stream(2, "greedy", [12, 24], 0.99, 1.0, 2.576, 1.96, first_checked=True),
+                "random": runs.sequential_stream(2, "random", [12, 24], None, 0.0, 2.576, 1.96, True, at_least=16),
+                "control": runs.once_stream(3, "random", 7)}
+
+    alone = {}
+    for key in ("ref", "random", "control"):
+        runs = verdict._Runs(fatal_fight, tables, 5, 1, None, lambda done: None)
+        alone[key] = runs.drive({key: streams(runs)[key]})[key]
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        runs = verdict._Runs(fatal_fight, tables, 5, 2, pool, lambda done: None)
+        together = runs.drive(streams(runs))
+    assert together == alone
+    assert len(together["ref"][0]) == 24 and len(together["random"][0]) == 24  # neither clear at 12 games
+    assert runs.done == 24 + 24 + 7
