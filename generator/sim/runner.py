@@ -20,7 +20,8 @@ from .agents import make_agent
 from .rng import agent_rng, deal_rng
 
 DEFAULT_MAX_DECISIONS = 20_000
-_SETUPS: dict = {}  # per-process cache: setup key -> compiled setup
+_SETUPS: dict = {}  # per-process cache: setup key -> compiled setup (with the tables engines memoise on it)
+_KEPT_SETUPS = 4  # a few variants (ablated cards) may run side by side without rebuilding their tables
 
 
 def play_game(engine, setup, *, players: int, agent: str, seed, index: int, checked: bool = False,
@@ -95,12 +96,13 @@ def setup_key(module: str, blob: bytes) -> str:
 
 
 def _setup_from(module: str, blob: bytes, key: str):
-    setup = _SETUPS.get(key)
+    setup = _SETUPS.pop(key, None)
     if setup is None:
         engine = games.engine_by_module(module)
         setup = engine.compile_setup(pickle.loads(blob))
-        _SETUPS.clear()  # keep one: sweeps over ablated content would otherwise grow without bound
-        _SETUPS[key] = setup
+        if len(_SETUPS) >= _KEPT_SETUPS:  # sweeps over ablated content would otherwise grow without bound
+            _SETUPS.pop(next(iter(_SETUPS)))
+    _SETUPS[key] = setup  # most recently used last
     return setup
 
 

@@ -149,16 +149,15 @@ class _Runs:
         self.workers, self.executor, self.tick = workers, executor, tick
         self.done = 0
 
-    def play(self, players, agent, games, start, checked, tables=None):
-        return self._collect(self._start((players, agent, games, start, checked), tables))
-
-    def _start(self, request, tables=None):
+    def start(self, request, tables=None):
+        """Start the batch ``(players, agent, games, start, checked)`` (of other ``tables`` if given)."""
         players, agent, games, start, checked = request
         return start_games(self.engine, tables or self.tables, players=players, games=games, seed=self.seed,
                            agent=agent, start=start, workers=self.workers, executor=self.executor,
                            checked=checked)
 
-    def _collect(self, batch):
+    def collect(self, batch):
+        """The records of a started batch, counted for the progress bar."""
         base = self.done
         records = batch.records(lambda d, t: self.tick(base + d))
         self.done = base + batch.games
@@ -175,13 +174,13 @@ class _Runs:
             except StopIteration as end:
                 results[key] = end.value
                 return
-            running[key] = self._start(request)
+            running[key] = self.start(request)
 
         for key in streams:
             advance(key, None)
         while running:
             key = next(iter(running))  # oldest first: the pool runs batches in the order given
-            advance(key, self._collect(running.pop(key)))
+            advance(key, self.collect(running.pop(key)))
         return {key: results[key] for key in streams}
 
     @staticmethod
@@ -469,8 +468,9 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
     n = counts[len(counts) // 2]
     base = runs_by_count[n]["reference"][:ci.get("paired_games", PAIRED_GAMES)]
     swing = ci["swing"]
+    batches = {card: runs.start((n, agent, len(base), 0, False), ablate(tables, card)) for card in candidates}
     for card in candidates:
-        again = runs.play(n, agent, len(base), 0, checked=False, tables=ablate(tables, card))
+        again = runs.collect(batches[card])
         won = [(a["outcome"] == "win", b["outcome"] == "win") for a, b in zip(base, again)]
         both = sum(1 for x, y in won if x and y)
         only_with = sum(1 for x, y in won if x and not y)
