@@ -76,16 +76,17 @@ class Plan:
 
 class MapTally:
     """What the planner reads from the placed tiles, kept up to date tile by tile (tiles are only
-    ever added): tiles per biome, the dungeon slots, the resources printed on the map (with the
-    fight rewards once a dungeon is placed) and the plan signature of the map's make-up."""
+    ever added): tiles and dungeons per biome, the dungeon slots, the resources printed on the map
+    (with the fight rewards once a dungeon is placed; a bit mask) and the plan signature of the
+    map's make-up."""
 
-    __slots__ = ("seen", "placed", "dungeons", "on_map", "sig")
+    __slots__ = ("seen", "placed", "dungeons", "biome_dungeons", "on_map", "sig")
 
     def __init__(self, setup):
-        self.seen, self.sig = 0, 0
+        self.seen, self.sig, self.on_map = 0, 0, 0
         self.placed = [0] * len(setup.biomes)
+        self.biome_dungeons = [0] * len(setup.biomes)
         self.dungeons = []
-        self.on_map = [False] * len(setup.res)
 
     def update(self, state) -> "MapTally":
         tiles = state.s_tile
@@ -93,7 +94,7 @@ class MapTally:
             return self
         setup = state.setup
         t_biome, t_dungeon, t_res = setup.t_biome, setup.t_dungeon, setup.t_res
-        placed, on_map = self.placed, self.on_map
+        placed = self.placed
         for k in range(self.seen, len(tiles)):
             t = tiles[k]
             b = t_biome[t]
@@ -101,13 +102,14 @@ class MapTally:
                 self.sig += 1 << (3 * b)
             placed[b] += 1
             for r, _ in t_res[t]:
-                on_map[r] = True
+                self.on_map |= 1 << r
             if t_dungeon[t]:
                 self.sig += 1 << (16 + 3 * b)
                 if not self.dungeons:
                     for r in _fight_rewards(setup):
-                        on_map[r] = True
+                        self.on_map |= 1 << r
                 self.dungeons.append(k)
+                self.biome_dungeons[b] += 1
         self.seen = len(tiles)
         return self
 
@@ -150,15 +152,91 @@ def _make_plan(state) -> Plan:
     p = Plan()
     p.final = state.demon_hp is not None
     p.target = state.defeated.index(False) if False in state.defeated else None
+    r_level = setup.r_level
     best = -1
-    for s in range(state.n):
-        e = state.equip_level(s)
+    for s, gear in enumerate(state.equip):
+        e = 0
+        for r in gear:
+            if r >= 0:
+                e += r_level[r]
         if e > best:
             p.fighter, best = s, e
     level = state.s_level
     p.main = level.index(max(level))  # the first of the highest bases
-    have = [k > 0 or m for k, m in zip(state.pool, tally.on_map)]  # held, or to be had on the map
-    p.gear = _gear_plan(state, p.fighter, have)
+    have = tally.on_map  # resources held, or to be had on the map (bit mask)
+    for x, k in enumerate(state.pool):
+        if k > 0:
+            have |= 1 << x
+    tables = _tables(setup)
+    p.gear = _gear_plan(tables, state, p.fighter, have)
+    p.demand, p.imp = _needs(tables, state, p, have)
+    p.dungeons = list(tally.dungeons)
+    p.want = _biome_wants(state, p, tally)
+    p.edge_want = _edge_wants(p.want)
+    _plan_boss(state, p)
+    return p
+
+
+class _Tables:
+    """Per-setup constants the planner reads at every plan (resource sets as bit masks)."""
+
+    __slots__ = ("slot_recipes", "facilities", "biome_need")
+
+    def __init__(self, setup):
+        def mask(cost):
+            return sum({1 << x for x, _ in cost})
+        # per equipment slot, the active recipes for it in recipe order: (recipe, level, tier, needs)
+        self.slot_recipes = [
+            [(r, setup.r_level[r], setup.r_tier[r], mask(setup.r_cost[r])) for r in range(len(setup.r_id))
+             if setup.r_slot[r] == slot and setup.r_active[r]]
+            for slot in range(len(setup.slots))]
+        self.facilities = [(r, mask(setup.r_cost[r])) for r in _facility_order(setup) if setup.r_active[r]]
+        self.biome_need = [sum({1 << x for x in res}) for res in setup.biome_res]
+
+
+def _tables(setup) -> _Tables:
+    tables = setup.__dict__.get("_vh_tables")
+    if tables is None:
+        tables = setup.__dict__["_vh_tables"] = _Tables(setup)
+    return tables
+
+
+def _gear_plan(tables, state, f, have) -> list[int]:
+    """The next recipe per slot for the fighter: the best one whose resources can be had."""
+    r_left, r_level, equip = state.r_left, state.setup.r_level, state.equip[f]
+    plan = []
+    for slot, recipes in enumerate(tables.slot_recipes):
+        cur = equip[slot]
+        cur_level = r_level[cur] if cur >= 0 else 0
+        best = fallback = None
+        for rec in recipes:
+            r, lv, tier, need = rec
+            if lv <= cur_level or r_left[r] <= 0:
+                continue
+            if not need & ~have:
+                if best is None or lv > best[1]:
+                    best = rec
+            elif fallback is None or tier < fallback[2]:
+                fallback = rec
+        if best is not None:
+            plan.append(best[0])
+        elif fallback is not None:
+            plan.append(fallback[0])
+    return plan
+
+
+def _next_facility(tables, state, have) -> int:
+    r_left = state.r_left
+    for r, need in tables.facilities:
+        if r_left[r] > 0 and not need & ~have:
+            return r
+    return -1
+
+
+def _needs(tables, state, p, have) -> tuple[list, list]:
+    """(demand, importance) per resource: the fighter's next gear, the main base's next level,
+    the next facility and a new base."""
+    setup = state.setup
     r_cost = setup.r_cost
     nres = len(setup.res)
     demand = [0] * nres
@@ -167,13 +245,13 @@ def _make_plan(state) -> Plan:
         for x, k in r_cost[r]:
             demand[x] += k
             imp[x] = 1.0
-    lv = level[p.main]
+    lv = state.s_level[p.main]
     if lv < setup.rules["bases.max_level"] and lv < len(setup.level_cost):
         for x, k in setup.level_cost[lv]:
             demand[x] += k
             if imp[x] < 0.8:
                 imp[x] = 0.8
-    fac = _next_facility(state, have)
+    fac = _next_facility(tables, state, have)
     if fac >= 0:
         for x, k in r_cost[fac]:
             demand[x] += k
@@ -183,107 +261,81 @@ def _make_plan(state) -> Plan:
         demand[x] += k
         if imp[x] < 0.5:
             imp[x] = 0.5
-    p.demand, p.imp = demand, imp
-    # exploring: what a new tile of each biome is worth
+    return demand, imp
+
+
+def _biome_wants(state, p, tally) -> list[float]:
+    """What a new tile of each biome is worth."""
+    setup = state.setup
     nb = len(setup.biomes)
-    placed = tally.placed
-    p.dungeons = list(tally.dungeons)
-    dungeons = [0] * nb
-    for k in p.dungeons:
-        dungeons[setup.t_biome[state.s_tile[k]]] += 1
+    placed, dungeons, defeated = tally.placed, tally.biome_dungeons, state.defeated
     target = p.target if p.target is not None else nb - 1
-    missing = [False] * nres
-    pool = state.pool
+    missing = 0  # resources the fighter's next gear lacks (bit mask)
+    pool, r_cost = state.pool, setup.r_cost
     for r in p.gear:
         for x, k in r_cost[r]:
             if pool[x] < k:
-                missing[x] = True
+                missing |= 1 << x
+    biome_need = _tables(setup).biome_need
     want = [0.3] * nb
     for b in range(nb):
-        if b <= target + 1:
+        near = b <= target + 1
+        if near:
             want[b] = 1.0 if placed[b] < 4 else 0.5
-        if placed[b] < 3 and any(missing[x] for x in setup.biome_res[b]):
-            want[b] = max(want[b], 6.0)
-        if not state.defeated[b] and not dungeons[b] and b <= target + 1:
-            want[b] = max(want[b], 10.0 if b == target else 5.0)
-    p.want = want
+        if placed[b] < 3 and missing & biome_need[b] and want[b] < 6.0:
+            want[b] = 6.0
+        if near and not defeated[b] and not dungeons[b]:
+            v = 10.0 if b == target else 5.0
+            if want[b] < v:
+                want[b] = v
+    return want
+
+
+def _edge_wants(want) -> list[float]:
+    """What an edge into each biome is worth: the biome, or a halving step toward a wanted harder one."""
     edge_want = []
+    nb = len(want)
     for eb in range(nb):
         best = want[eb]
         step = 0.5
         for b in range(eb + 1, nb):
-            v = want[b] * step  # a step toward a wanted harder biome
+            v = want[b] * step
             if v > best:
                 best = v
             step *= 0.5
         edge_want.append(best)
-    p.edge_want = edge_want
-    # the avatar hunt
+    return edge_want
+
+
+def _plan_boss(state, p) -> None:
+    """The avatar hunt: the fighter's chance and the dungeon of the target biome nearest a base."""
+    setup = state.setup
     hand = setup.rules["deck.hand_size"] + state.fac.hand - 1
+    p.boss_dungeon = -1
     if p.final:
-        p.boss_p, p.boss_dungeon = _chance(state, p.fighter, state.demon_str, hand), -1
-    elif p.target is None:
-        p.boss_p, p.boss_dungeon = 0.0, -1
-    else:
-        p.boss_p = _chance(state, p.fighter, state.avatar_strength(p.target), hand)
-        p.boss_dungeon = -1
-        cands = [k for k in p.dungeons if setup.t_biome[state.s_tile[k]] == p.target]
-        # distances are symmetric: read them from the bases (cached, shared with the other
-        # decisions) rather than searching from every candidate dungeon
-        base_dists = [(lv, state.dist(b)) for b, lv in enumerate(level) if lv >= 0] if cands else ()
-        best = 0
-        for k in cands:
-            # the hunt's AP beyond the walk from the best base (one card revealed by the fighter)
-            reach = -INF
-            for lv, db in base_dists:
-                if lv - db[k] > reach:
-                    reach = lv - db[k]
-            reach += 1
-            if reach > best:
-                p.boss_dungeon, best = k, reach
-    return p
-
-
-def _gear_plan(state, f, have) -> list[int]:
-    """The next recipe per slot for the fighter: the best one whose resources can be had."""
-    setup = state.setup
-    r_level, r_tier, r_cost, r_left = setup.r_level, setup.r_tier, setup.r_cost, state.r_left
-    plan = []
-    for slot, recipes in enumerate(_slot_recipes(setup)):
-        cur = state.equip[f][slot]
-        cur_level = r_level[cur] if cur >= 0 else 0
-        best, fallback = -1, -1
-        for r in recipes:
-            if r_level[r] <= cur_level or r_left[r] <= 0:
-                continue
-            if all(have[x] for x, _ in r_cost[r]):
-                if best < 0 or r_level[r] > r_level[best]:
-                    best = r
-            elif fallback < 0 or r_tier[r] < r_tier[fallback]:
-                fallback = r
-        if best >= 0:
-            plan.append(best)
-        elif fallback >= 0:
-            plan.append(fallback)
-    return plan
-
-
-def _slot_recipes(setup) -> list[list[int]]:
-    """Per equipment slot, the active recipes for it in recipe order."""
-    table = setup.__dict__.get("_vh_slots")
-    if table is None:
-        table = setup.__dict__["_vh_slots"] = [
-            [r for r in range(len(setup.r_id)) if setup.r_slot[r] == slot and setup.r_active[r]]
-            for slot in range(len(setup.slots))]
-    return table
-
-
-def _next_facility(state, have) -> int:
-    setup = state.setup
-    for r in _facility_order(setup):
-        if state.r_left[r] > 0 and setup.r_active[r] and all(have[x] for x, _ in setup.r_cost[r]):
-            return r
-    return -1
+        p.boss_p = _chance(state, p.fighter, state.demon_str, hand)
+        return
+    if p.target is None:
+        p.boss_p = 0.0
+        return
+    p.boss_p = _chance(state, p.fighter, state.avatar_strength(p.target), hand)
+    t_biome, tiles = setup.t_biome, state.s_tile
+    cands = [k for k in p.dungeons if t_biome[tiles[k]] == p.target]
+    if not cands:
+        return
+    # distances are symmetric: read them from the bases (cached, shared with the other
+    # decisions) rather than searching from every candidate dungeon
+    base_dists = [(lv, state.dist(b)) for b, lv in enumerate(state.s_level) if lv >= 0]
+    best = 0
+    for k in cands:
+        # the hunt's AP beyond the walk from the best base (one card revealed by the fighter)
+        reach = -INF
+        for lv, db in base_dists:
+            if lv - db[k] > reach:
+                reach = lv - db[k]
+        reach += 1
+        if reach > best:
+            p.boss_dungeon, best = k, reach
 
 
 def _chance(state, s, strength, hand) -> float:
@@ -448,19 +500,23 @@ class GreedyAgent:
             if goal is None:
                 return max(bases, key=lambda k: (level[k], -k))
             return max(bases, key=lambda k: (level[k] - state.dist(k, False)[goal], -k))
-        # gather: the base whose level and distances give the most wanted tokens
-        pool = state.pool
+        return self.gather_base(state, p, bases)
+
+    def gather_base(self, state, p, bases) -> int:
+        """The base whose level and distances give the most wanted tokens: from each base, the
+        tokens within its AP taken best worth per AP first (dearer first among equals)."""
+        level = state.s_level
+        worth = [_weight(p, r, x) for r, x in enumerate(state.pool)]
         t_rids, tiles = state.setup.t_rids, state.s_tile
-        tokens = [(k, r, tok[r], _weight(p, r, pool[r])) for k, tok in enumerate(state.s_tok)
-                  for r in t_rids[tiles[k]] if tok[r]]
-        tokens = [t for t in tokens if t[3] > 0.1]
+        tokens = [(k, tok[r], worth[r]) for k, tok in enumerate(state.s_tok)
+                  for r in t_rids[tiles[k]] if tok[r] and worth[r] > 0.1]
         cards = state.n_act[GATHER]
         best, best_score = bases[0], -1.0
         for b in bases:
             d = state.dist(b)
             ap = level[b] + cards
             # a token costing more than all the AP is never taken: leave it out of the sort
-            costs = sorted([(w / (d[k] + 1), d[k] + 1, w, n) for k, r, n, w in tokens if d[k] < ap], reverse=True)
+            costs = sorted([(w / (d[k] + 1), d[k] + 1, w, n) for k, n, w in tokens if d[k] < ap], reverse=True)
             score = 0.01 * level[b]
             for _, cost, w, n in costs:
                 for _ in range(n):
@@ -582,40 +638,40 @@ class GreedyAgent:
         p = plan_for(state)
         setup = state.setup
         d = state.dist(state.base)
-        gate, t_biome = setup.gate, setup.t_biome
+        gate, t_biome, t_rids, tiles = setup.gate, setup.t_biome, setup.t_rids, state.s_tile
         level = state.s_level[state.base]
         base_cost = setup.rules["gather.base_cost"]
         gdisc = state.mods.gdisc
         ap, free = state.ap, state.free
         pool = list(state.pool)
-        demand, imp = p.demand, p.imp
-        tokens = []  # [cost, resource, count, slot, dist]
+        worth = [_weight(p, r, x) for r, x in enumerate(pool)]  # one more token of each resource, now
+        tokens = []  # [cost, resource, count, slot, dist] in slot order (ties go to the first)
         for k, tok in enumerate(state.s_tok):
-            if any(tok) and gate[t_biome[state.s_tile[k]]] <= level:
+            if any(tok) and gate[t_biome[tiles[k]]] <= level:
                 dist = d[k]
                 raw = dist - min(free, dist) + base_cost
                 cost = min(raw, max(1, raw - gdisc)) if gdisc else raw
                 if cost > ap and not free:
                     continue
-                for r in setup.t_rids[state.s_tile[k]]:
+                for r in t_rids[tiles[k]]:
                     if tok[r]:
                         tokens.append([cost, r, tok[r], k, dist])
         steps = []
         key = (state.round_id, state.cycle)
         while tokens:
-            best, best_score = None, GATHER_MIN
+            best, best_score, live = None, GATHER_MIN, []
             for t in tokens:
                 cost = t[0]
                 if cost > ap or not t[2]:
-                    continue
-                r = t[1]
-                x = pool[r]
-                w = imp[r] if x < demand[r] else (0.15 if x < demand[r] + 2 else 0.05)
+                    continue  # for good: AP only fall, costs only rise (free steps get spent)
+                live.append(t)
+                w = worth[t[1]]
                 score = w / cost if cost > 0.5 else w * 2
                 if score > best_score:
                     best, best_score = t, score
             if best is None:
                 break
+            tokens = live
             ap -= best[0]
             if free:
                 free -= min(free, best[4])
@@ -623,8 +679,10 @@ class GreedyAgent:
                     raw = t[4] - min(free, t[4]) + base_cost
                     t[0] = min(raw, max(1, raw - gdisc)) if gdisc else raw
             best[2] -= 1
-            pool[best[1]] += 1
-            steps.append(((TAKE, best[3], best[1]), key + (ap, free)))
+            r = best[1]
+            pool[r] += 1
+            worth[r] = _weight(p, r, pool[r])
+            steps.append(((TAKE, best[3], r), key + (ap, free)))
         steps.reverse()
         return steps, pool
 

@@ -32,8 +32,7 @@ class Flow:
         return self.setup.rules[key]
 
     def bases(self) -> list[int]:
-        lv = self.s_level
-        return [k for k in range(len(lv)) if lv[k] >= 0]
+        return [k for k, lv in enumerate(self.s_level) if lv >= 0]
 
     def has(self, cost) -> bool:
         pool = self.pool
