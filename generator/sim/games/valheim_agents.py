@@ -70,8 +70,8 @@ def _facility_order(setup) -> list[int]:
 class Plan:
     """The team's public reading of the state at the start of one action of a cycle."""
 
-    __slots__ = ("target", "fighter", "gear", "demand", "imp", "want", "edge_want", "boss_p", "boss_dungeon",
-                 "final", "main", "dungeons")
+    __slots__ = ("target", "fighter", "gear", "gear_need", "demand", "imp", "want", "edge_want", "boss_p",
+                 "boss_dungeon", "final", "main", "dungeons")
 
 
 class MapTally:
@@ -180,7 +180,7 @@ def _make_plan(state) -> Plan:
 class _Tables:
     """Per-setup constants the planner reads at every plan (resource sets as bit masks)."""
 
-    __slots__ = ("slot_recipes", "facilities", "biome_need")
+    __slots__ = ("slot_recipes", "facilities", "equipment", "biome_need")
 
     def __init__(self, setup):
         def mask(cost):
@@ -191,6 +191,9 @@ class _Tables:
              if setup.r_slot[r] == slot and setup.r_active[r]]
             for slot in range(len(setup.slots))]
         self.facilities = [(r, mask(setup.r_cost[r])) for r in _facility_order(setup) if setup.r_active[r]]
+        # the active equipment recipes in recipe order: (recipe, slot, level, cost, AP)
+        self.equipment = [(r, setup.r_slot[r], setup.r_level[r], setup.r_cost[r], setup.r_ap[r])
+                          for r in range(len(setup.r_id)) if setup.r_kind[r] == "equipment" and setup.r_active[r]]
         self.biome_need = [sum({1 << x for x in res}) for res in setup.biome_res]
 
 
@@ -234,8 +237,8 @@ def _next_facility(tables, state, have) -> int:
 
 
 def _needs(tables, state, p, have) -> tuple[list, list]:
-    """(demand, importance) per resource: the fighter's next gear, the main base's next level,
-    the next facility and a new base."""
+    """(demand, importance) per resource: the fighter's next gear (also kept as ``p.gear_need``),
+    the main base's next level, the next facility and a new base."""
     setup = state.setup
     r_cost = setup.r_cost
     nres = len(setup.res)
@@ -245,6 +248,7 @@ def _needs(tables, state, p, have) -> tuple[list, list]:
         for x, k in r_cost[r]:
             demand[x] += k
             imp[x] = 1.0
+    p.gear_need = list(demand)  # what the fighter's next gear costs in all
     lv = state.s_level[p.main]
     if lv < setup.rules["bases.max_level"] and lv < len(setup.level_cost):
         for x, k in setup.level_cost[lv]:
@@ -354,6 +358,22 @@ def _weight(p: Plan, x: int, pool_x: int) -> float:
     if pool_x < d:
         return p.imp[x]
     return 0.15 if pool_x < d + 2 else 0.05
+
+
+def _affords(pool, cost) -> bool:
+    for x, k in cost:
+        if pool[x] < k:
+            return False
+    return True
+
+
+def _spares(pool, cost, p: Plan) -> bool:
+    """Paying ``cost`` leaves the fighter's next gear affordable as far as the pool allowed it."""
+    need = p.gear_need
+    for x, k in cost:
+        if need[x] and pool[x] - k < need[x]:
+            return False
+    return True
 
 
 class GreedyAgent:
@@ -770,17 +790,16 @@ class GreedyAgent:
         p = plan_for(state)
         ap = state.ap
         f = p.fighter
+        pool, r_left, equip, r_level = state.pool, state.r_left, state.equip, setup.r_level
+        disc = state.mods.cd_equip
         best, best_gain = None, 0
         seats = [f] + [x for x in range(state.n) if x != f]
-        for r in range(len(setup.r_id)):
-            if setup.r_kind[r] != "equipment" or not setup.r_active[r] or state.r_left[r] <= 0:
+        for r, slot, lv, cost, r_ap in _tables(setup).equipment:
+            if r_left[r] <= 0 or max(0, r_ap - disc) > ap or not _affords(pool, cost):
                 continue
-            if state.make_cost(r) > ap or not state.has(setup.r_cost[r]):
-                continue
-            slot = setup.r_slot[r]
             for s in seats:
-                cur = state.equip[s][slot]
-                gain = setup.r_level[r] - (setup.r_level[cur] if cur >= 0 else 0)
+                cur = equip[s][slot]
+                gain = lv - (r_level[cur] if cur >= 0 else 0)
                 if gain > 0:
                     weight = gain * (3 if s == f else 1)
                     if weight > best_gain:
@@ -788,53 +807,41 @@ class GreedyAgent:
                     break
         if best is not None:
             return best
-        for r in _facility_order(setup):
-            if state.r_left[r] > 0 and setup.r_active[r] and state.make_cost(r) <= ap and state.has(setup.r_cost[r]) \
-                    and self.spares(state, setup.r_cost[r], p):
+        disc = state.mods.cd_fac
+        for r, _ in _tables(setup).facilities:
+            cost = setup.r_cost[r]
+            if r_left[r] > 0 and max(0, setup.r_ap[r] - disc) <= ap and _affords(pool, cost) and _spares(pool, cost, p):
                 return (MAKE, r, -1)
         spot = self.base_spot(state, p)
         if spot is not None:
             return (NEWBASE, spot)
         return _DONE
 
-    def spares(self, state, cost, p) -> bool:
-        """Paying ``cost`` leaves the fighter's next gear affordable as far as the pool allowed it."""
-        setup = state.setup
-        pool = state.pool
-        for x, k in cost:
-            need = 0
-            for r in p.gear:
-                for y, m in setup.r_cost[r]:
-                    if y == x:
-                        need += m
-            if need and pool[x] - k < need:
-                return False
-        return True
-
     def base_spot(self, state, p):
         """A tile for a forward base: the target dungeon or a wanted resource tile 3+ steps away."""
         setup = state.setup
-        rules = setup.rules
         bases = state.bases()
-        if len(bases) >= rules["craft.max_bases"] or not state.has(setup.new_base_cost):
-            return None
-        if not self.spares(state, setup.new_base_cost, p):
+        pool = state.pool
+        cost = setup.new_base_cost
+        if len(bases) >= setup.rules["craft.max_bases"] or not _affords(pool, cost) or not _spares(pool, cost, p):
             return None
         d = state.dist(state.base)
         dists = [state.dist(b) for b in bases]
-        pool = state.pool
+        worth = [sum(_weight(p, r, pool[r]) for r in res) for res in setup.biome_res]  # of a biome's tokens
+        level, free, ap = state.s_level, state.free, state.ap
+        t_biome, t_dungeon, defeated = setup.t_biome, setup.t_dungeon, state.defeated
         best, best_score = None, 0.0
         for k, t in enumerate(state.s_tile):
-            if state.s_level[k] >= 0 or max(0, d[k] - state.free) > state.ap:
+            if level[k] >= 0 or max(0, d[k] - free) > ap:
                 continue
-            near = min(x[k] for x in dists)
+            near = min([x[k] for x in dists])
             if near < 3:
                 continue
-            b = setup.t_biome[t]
+            b = t_biome[t]
             score = near * 0.5
-            if setup.t_dungeon[t] and not state.defeated[b]:
+            if t_dungeon[t] and not defeated[b]:
                 score += 4.0 if b == p.target else 1.0
-            score += sum(_weight(p, r, pool[r]) for r in setup.biome_res[b])
+            score += worth[b]
             if score > best_score:
                 best, best_score = k, score
         return best
@@ -847,7 +854,7 @@ class GreedyAgent:
             return _DONE
         for k in sorted(options, key=lambda k: (k != p.main, -state.s_level[k], k)):
             cost = state.level_cost(k)[0]
-            if k == p.main or self.spares(state, cost, p):
+            if k == p.main or _spares(state.pool, cost, p):
                 return (LEVEL, k)
         return _DONE
 
