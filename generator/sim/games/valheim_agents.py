@@ -40,10 +40,14 @@ INF = 1 << 20
 
 
 def card_worth(setup, c) -> float:
+    return _card_worths(setup)[c]
+
+
+def _card_worths(setup) -> list[float]:
     table = setup.__dict__.get("_vh_worth")
     if table is None:
         table = setup.__dict__["_vh_worth"] = [_worth(setup, i) for i in range(len(setup.c_id))]
-    return table[c]
+    return table
 
 
 def _worth(setup, c) -> float:
@@ -425,15 +429,15 @@ class GreedyAgent:
         vals = [0.0] * 5
         vals[EXPLORE] = max((p.edge_want[e[2]] for e in state.frontier()), default=0.0)
         d0 = state.dist(p.main)
-        pool = state.pool
+        worth = [_weight(p, r, x) for r, x in enumerate(state.pool)]
         best = 0.0
         t_rids, tiles = setup.t_rids, state.s_tile
         for k, tok in enumerate(state.s_tok):
             for r in t_rids[tiles[k]]:
-                if tok[r]:
-                    w = _weight(p, r, pool[r])
-                    if w > 0.1 and w / (1 + d0[k]) > best:
-                        best = w / (1 + d0[k])
+                if tok[r] and worth[r] > 0.1:
+                    v = worth[r] / (1 + d0[k])
+                    if v > best:
+                        best = v
         vals[GATHER] = best * 4
         vals[TRAIN] = 0.6 if any(c >= 0 for c in state.row) else 0.0
         if p.final:
@@ -536,14 +540,16 @@ class GreedyAgent:
             d = state.dist(b)
             ap = level[b] + cards
             # a token costing more than all the AP is never taken: leave it out of the sort
-            costs = sorted([(w / (d[k] + 1), d[k] + 1, w, n) for k, n, w in tokens if d[k] < ap], reverse=True)
+            costs = sorted([(w / c, c, w, n) for k, n, w in tokens if (c := d[k] + 1) <= ap], reverse=True)
             score = 0.01 * level[b]
             for _, cost, w, n in costs:
-                for _ in range(n):
-                    if cost > ap:
+                if cost <= ap:
+                    take = min(n, ap // cost)
+                    for _ in range(take):  # token by token: the same sum of floats
+                        score += w
+                    ap -= cost * take
+                    if not ap:
                         break
-                    ap -= cost
-                    score += w
             if score > best_score:
                 best, best_score = b, score
         return best
@@ -666,14 +672,13 @@ class GreedyAgent:
         pool = list(state.pool)
         worth = [_weight(p, r, x) for r, x in enumerate(pool)]  # one more token of each resource, now
         tokens = []  # [cost, resource, count, slot, dist] in slot order (ties go to the first)
-        for k, tok in enumerate(state.s_tok):
-            if any(tok) and gate[t_biome[tiles[k]]] <= level:
-                dist = d[k]
-                raw = dist - min(free, dist) + base_cost
+        for k, (tok, t, dist) in enumerate(zip(state.s_tok, tiles, d)):
+            if any(tok) and gate[t_biome[t]] <= level:
+                raw = (dist - free if dist > free else 0) + base_cost
                 cost = min(raw, max(1, raw - gdisc)) if gdisc else raw
                 if cost > ap and not free:
                     continue
-                for r in t_rids[tiles[k]]:
+                for r in t_rids[t]:
                     if tok[r]:
                         tokens.append([cost, r, tok[r], k, dist])
         steps = []
@@ -718,11 +723,13 @@ class GreedyAgent:
         options = []
         if takers:
             s = min(takers, key=lambda x: (x == p.fighter, sizes[x], x))
+            c_cost, mdisc = setup.c_cost, state.mods.mdisc
+            worth = _card_worths(setup)
             for i, c in enumerate(state.row):
                 if c >= 0:
-                    cost = state.buy_cost(c)
+                    cost = max(1, c_cost[c] - mdisc)  # state.buy_cost, inlined
                     if cost <= ap:
-                        value = card_worth(setup, c) / cost
+                        value = worth[c] / cost
                         if value >= BUY_MIN:
                             options.append((value, i, s))
         if options:

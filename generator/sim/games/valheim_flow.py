@@ -36,7 +36,10 @@ class Flow:
 
     def has(self, cost) -> bool:
         pool = self.pool
-        return all(pool[r] >= n for r, n in cost)
+        for r, n in cost:
+            if pool[r] < n:
+                return False
+        return True
 
     def pay(self, cost, why) -> None:
         pool, supply = self.pool, self.supply
@@ -252,7 +255,7 @@ class Flow:
             if skip and not self.n_act[a]:
                 continue
             mask = self.p_act[a]
-            self.seat = min(s for s in range(self.n) if mask >> s & 1) if mask else 0
+            self.seat = (mask & -mask).bit_length() - 1 if mask else 0  # the lowest seat that revealed it
             bases = self.bases()
             if len(bases) == 1:
                 self.begin_action(bases[0])
