@@ -32,7 +32,12 @@ class Flow:
         return self.setup.rules[key]
 
     def bases(self) -> list[int]:
-        return [k for k, lv in enumerate(self.s_level) if lv >= 0]
+        """The slots holding a base, in slot order (read it, do not change it: the rules keep it)."""
+        return self._bases
+
+    def note_bases(self) -> None:
+        """List the bases again after a slot became one (asked for at every action: kept, not searched)."""
+        self._bases = [k for k, lv in enumerate(self.s_level) if lv >= 0]
 
     def has(self, cost) -> bool:
         pool = self.pool

@@ -625,7 +625,8 @@ def test_every_switch_plays_clean_games(switch):
 
 def test_cached_distances_match_fresh_searches_as_the_map_grows(S):
     """The distance cache is updated in place as tiles and bases are added (with and without the
-    link_bases facility): every cached list must equal a search on a fresh clone."""
+    link_bases facility): every cached list must equal a search on a fresh clone; the kept list of
+    bases must equal a fresh look at the levels."""
     from generator.sim.rng import agent_rng, deal_rng
     checked = links = 0
     for index in range(4):
@@ -633,6 +634,7 @@ def test_cached_distances_match_fresh_searches_as_the_map_grows(S):
         agents = [V.AGENTS["greedy"](S, seat) for seat in range(3)]
         rngs = [agent_rng(5, index, seat) for seat in range(3)]
         while not state.is_terminal():
+            assert state.bases() == [k for k, lv in enumerate(state.s_level) if lv >= 0]  # kept, not searched
             fresh = state.clone()  # a clone starts with an empty cache
             for key, d in state._dist.items():
                 if type(key) is int:
