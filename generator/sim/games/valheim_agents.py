@@ -80,16 +80,16 @@ class Plan:
 
 class MapTally:
     """What the planner reads from the placed tiles, kept up to date tile by tile (tiles are only
-    ever added): tiles and dungeons per biome, the dungeon slots, the resources printed on the map
-    (with the fight rewards once a dungeon is placed; a bit mask) and the plan signature of the
-    map's make-up."""
+    ever added): tiles per biome, the dungeon slots (all, and per biome), the resources printed on
+    the map (with the fight rewards once a dungeon is placed; a bit mask) and the plan signature
+    of the map's make-up."""
 
     __slots__ = ("seen", "placed", "dungeons", "biome_dungeons", "on_map", "sig")
 
     def __init__(self, setup):
         self.seen, self.sig, self.on_map = 0, 0, 0
         self.placed = [0] * len(setup.biomes)
-        self.biome_dungeons = [0] * len(setup.biomes)
+        self.biome_dungeons = [[] for _ in setup.biomes]
         self.dungeons = []
 
     def update(self, state) -> "MapTally":
@@ -113,7 +113,7 @@ class MapTally:
                     for r in _fight_rewards(setup):
                         self.on_map |= 1 << r
                 self.dungeons.append(k)
-                self.biome_dungeons[b] += 1
+                self.biome_dungeons[b].append(k)
         self.seen = len(tiles)
         return self
 
@@ -300,18 +300,13 @@ def _biome_wants(state, p, tally) -> list[float]:
 
 
 def _edge_wants(want) -> list[float]:
-    """What an edge into each biome is worth: the biome, or a halving step toward a wanted harder one."""
-    edge_want = []
-    nb = len(want)
-    for eb in range(nb):
-        best = want[eb]
-        step = 0.5
-        for b in range(eb + 1, nb):
-            v = want[b] * step
-            if v > best:
-                best = v
-            step *= 0.5
-        edge_want.append(best)
+    """What an edge into each biome is worth: the biome, or a step toward a wanted harder one
+    (halved per step: the best of want[b] / 2 ** (b - eb) for b >= eb, folded from the hardest)."""
+    edge_want = list(want)
+    for b in range(len(want) - 2, -1, -1):
+        ahead = edge_want[b + 1] * 0.5
+        if ahead > edge_want[b]:
+            edge_want[b] = ahead
     return edge_want
 
 
@@ -327,13 +322,13 @@ def _plan_boss(state, p) -> None:
         p.boss_p = 0.0
         return
     p.boss_p = _chance(state, p.fighter, state.avatar_strength(p.target), hand)
-    t_biome, tiles = setup.t_biome, state.s_tile
-    cands = [k for k in p.dungeons if t_biome[tiles[k]] == p.target]
+    cands = map_tally(state).biome_dungeons[p.target]
     if not cands:
         return
     # distances are symmetric: read them from the bases (cached, shared with the other
     # decisions) rather than searching from every candidate dungeon
-    base_dists = [(lv, state.dist(b)) for b, lv in enumerate(state.s_level) if lv >= 0]
+    level = state.s_level
+    base_dists = [(level[b], state.dist(b)) for b in state.bases()]
     best = 0
     for k in cands:
         # the hunt's AP beyond the walk from the best base (one card revealed by the fighter)
@@ -349,8 +344,11 @@ def _plan_boss(state, p) -> None:
 def _chance(state, s, strength, hand) -> float:
     """Exact chance that seat s beats ``strength`` holding ``hand`` cards (one die)."""
     rules = state.setup.rules
-    power = (hand if rules["hunt.power_adds_hand"] else 0) + \
-        (state.equip_level(s) if rules["hunt.power_adds_equipment"] else 0) + state.fac.p_boss + state.fac.p_all
+    power = state.fac.p_boss + state.fac.p_all
+    if rules["hunt.power_adds_hand"]:
+        power += hand
+    if rules["hunt.power_adds_equipment"]:
+        power += state.equip_level(s)
     sides = rules["hunt.die_sides"]
     need = strength - power + (0 if rules["hunt.tie_wins"] else 1)
     return min(1.0, max(0.0, (sides - need + 1) / sides))

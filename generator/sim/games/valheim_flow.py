@@ -69,7 +69,11 @@ class Flow:
 
     def equip_level(self, s: int) -> int:
         lv = self.setup.r_level
-        return sum(lv[r] for r in self.equip[s] if r >= 0)
+        total = 0
+        for r in self.equip[s]:
+            if r >= 0:
+                total += lv[r]
+        return total
 
     def power(self, s: int, vs: str, base_level: int = 0) -> int:
         """Combat power without the die: hand + equipment (+ base level) + modifiers."""
