@@ -496,7 +496,6 @@ class GreedyAgent:
         return _canonical(setup, hand, play)
 
     def cards_to_keep(self, state, s, p, size) -> int:
-        setup = state.setup
         strength = state.demon_str if p.final else state.avatar_strength(p.target)
         for keep in range(size):
             if _chance(state, s, strength, keep) >= KEEP_FOR_P:

@@ -96,7 +96,8 @@ class Map:
             best = min([d[j] for j in adj[k]], default=INF)
             if best < INF:
                 d[k] = best + 1
-                _relax(d, [k], adj, bases if key < 0 else None)
+                if len(adj[k]) > 1:  # through a dead end (no base yet) nothing gets shorter
+                    _relax(d, [k], adj, bases if key < 0 else None)
             cache[key] = d
         return cache
 
