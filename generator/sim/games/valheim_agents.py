@@ -177,7 +177,7 @@ def _make_plan(state) -> Plan:
     p.dungeons = list(tally.dungeons)
     p.want = _biome_wants(state, p, tally)
     p.edge_want = _edge_wants(p.want)
-    _plan_boss(state, p)
+    _plan_boss(state, p, tally)
     return p
 
 
@@ -310,7 +310,7 @@ def _edge_wants(want) -> list[float]:
     return edge_want
 
 
-def _plan_boss(state, p) -> None:
+def _plan_boss(state, p, tally) -> None:
     """The avatar hunt: the fighter's chance and the dungeon of the target biome nearest a base."""
     setup = state.setup
     hand = setup.rules["deck.hand_size"] + state.fac.hand - 1
@@ -322,7 +322,7 @@ def _plan_boss(state, p) -> None:
         p.boss_p = 0.0
         return
     p.boss_p = _chance(state, p.fighter, state.avatar_strength(p.target), hand)
-    cands = map_tally(state).biome_dungeons[p.target]
+    cands = tally.biome_dungeons[p.target]
     if not cands:
         return
     # distances are symmetric: read them from the bases (cached, shared with the other
