@@ -713,13 +713,16 @@ class GreedyAgent:
         setup = state.setup
         who = state.train_revealers()
         ap = state.ap
-        sizes = {s: len(state.deck[s]) + len(state.hand[s]) + len(state.discard[s]) + len(state.played[s])
-                 for s in who}
         p = plan_for(state)
-        takers = [s for s in who if sizes[s] < DECK_MAX]
+        sizes = {}
+        buyer = None  # who takes a card: the thinnest deck below DECK_MAX, the fighter's last
+        for s in who:
+            sizes[s] = len(state.deck[s]) + len(state.hand[s]) + len(state.discard[s]) + len(state.played[s])
+            if sizes[s] < DECK_MAX and (buyer is None or (s == p.fighter, sizes[s], s) < buyer_key):
+                buyer, buyer_key = s, (s == p.fighter, sizes[s], s)
         options = []
-        if takers:
-            s = min(takers, key=lambda x: (x == p.fighter, sizes[x], x))
+        top = 0.0
+        if buyer is not None:
             c_cost, mdisc = setup.c_cost, state.mods.mdisc
             worth = _card_worths(setup)
             for i, c in enumerate(state.row):
@@ -728,9 +731,10 @@ class GreedyAgent:
                     if cost <= ap:
                         value = worth[c] / cost
                         if value >= BUY_MIN:
-                            options.append((value, i, s))
+                            options.append((value, i, buyer))
+                            if value > top:
+                                top = value
         if options:
-            top = max(o[0] for o in options)
             near = [o for o in options if o[0] >= NEAR_BEST * top]
             pick = near[int(rng.random() * len(near))]
             return (BUY, pick[1], pick[2])
