@@ -129,7 +129,9 @@ def map_tally(state) -> MapTally:
     tally = state.memo.get("tally")
     if tally is None:
         tally = state.memo["tally"] = MapTally(state.setup)
-    return tally.update(state)
+    if tally.seen != len(state.s_tile):
+        tally.update(state)
+    return tally
 
 
 def plan_for(state) -> Plan:
