@@ -29,7 +29,8 @@ NAME = "valheim"
 VERSION = "1"
 
 _LISTS = ("pool", "supply", "marker", "commits", "exiled", "s_tile", "s_pos", "s_rot", "s_level", "s_dives", "row",
-          "mout", "edeck", "ediscard", "defeated", "facilities", "r_left", "n_act", "p_act", "pays", "drawn", "log")
+          "mout", "edeck", "ediscard", "defeated", "facilities", "r_left", "n_act", "p_act", "pays", "drawn", "log",
+          "_bases")
 _NESTED = ("deck", "hand", "discard", "played", "s_tok", "piles", "mpiles", "equip")
 
 
@@ -129,6 +130,7 @@ def new_game(setup, players: int, rng) -> State:
     s.s_rot.append(0)
     s.s_level.append(setup.start_level)
     s.s_dives.append(0)
+    s.note_bases()
     tok = [0] * len(setup.res)
     for r, k in setup.t_res[start]:
         got = k if s.unlimited else min(k, s.supply[r])

@@ -76,7 +76,8 @@ def h_pick(state, a) -> None:
 
 def h_take(state, a) -> None:
     k, r = a[1], a[2]
-    cost, waived = state.gather_cost(k, state.dist(state.base))
+    d = state.dist(state.base)
+    cost, waived = state.gather_cost(k, d)
     state.free -= waived
     state.ap -= cost
     state.s_tok[k][r] -= 1
@@ -86,7 +87,8 @@ def h_take(state, a) -> None:
         state.yield_left -= 1
         extra = state.take_supply(r, 1)
     state.log.append(("gather", k, r, cost, extra))
-    state.settle()
+    if not (state.s_tok[k][r] and state.gather_cost(k, d)[0] <= state.ap):
+        state.settle()  # else the same pile is still within the AP: the action goes on
 
 
 def h_buy(state, a) -> None:
@@ -167,6 +169,7 @@ def h_newbase(state, a) -> None:
     state.ap -= dist - waived
     state.pay(state.setup.new_base_cost, "base")
     state.s_level[k] = state.setup.rules["craft.new_base_level"]
+    state.note_bases()
     state.base_added(k)
     state.log.append(("newbase", k, dist - waived))
     state.settle()

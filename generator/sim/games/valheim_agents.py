@@ -40,10 +40,14 @@ INF = 1 << 20
 
 
 def card_worth(setup, c) -> float:
+    return _card_worths(setup)[c]
+
+
+def _card_worths(setup) -> list[float]:
     table = setup.__dict__.get("_vh_worth")
     if table is None:
         table = setup.__dict__["_vh_worth"] = [_worth(setup, i) for i in range(len(setup.c_id))]
-    return table[c]
+    return table
 
 
 def _worth(setup, c) -> float:
@@ -70,22 +74,23 @@ def _facility_order(setup) -> list[int]:
 class Plan:
     """The team's public reading of the state at the start of one action of a cycle."""
 
-    __slots__ = ("target", "fighter", "gear", "demand", "imp", "want", "edge_want", "boss_p", "boss_dungeon",
-                 "final", "main", "dungeons")
+    __slots__ = ("target", "fighter", "gear", "gear_need", "demand", "imp", "want", "edge_want", "boss_p",
+                 "boss_dungeon", "final", "main", "dungeons")
 
 
 class MapTally:
     """What the planner reads from the placed tiles, kept up to date tile by tile (tiles are only
-    ever added): tiles per biome, the dungeon slots, the resources printed on the map (with the
-    fight rewards once a dungeon is placed) and the plan signature of the map's make-up."""
+    ever added): tiles per biome, the dungeon slots (all, and per biome), the resources printed on
+    the map (with the fight rewards once a dungeon is placed; a bit mask) and the plan signature
+    of the map's make-up."""
 
-    __slots__ = ("seen", "placed", "dungeons", "on_map", "sig")
+    __slots__ = ("seen", "placed", "dungeons", "biome_dungeons", "on_map", "sig")
 
     def __init__(self, setup):
-        self.seen, self.sig = 0, 0
+        self.seen, self.sig, self.on_map = 0, 0, 0
         self.placed = [0] * len(setup.biomes)
+        self.biome_dungeons = [[] for _ in setup.biomes]
         self.dungeons = []
-        self.on_map = [False] * len(setup.res)
 
     def update(self, state) -> "MapTally":
         tiles = state.s_tile
@@ -93,7 +98,7 @@ class MapTally:
             return self
         setup = state.setup
         t_biome, t_dungeon, t_res = setup.t_biome, setup.t_dungeon, setup.t_res
-        placed, on_map = self.placed, self.on_map
+        placed = self.placed
         for k in range(self.seen, len(tiles)):
             t = tiles[k]
             b = t_biome[t]
@@ -101,13 +106,14 @@ class MapTally:
                 self.sig += 1 << (3 * b)
             placed[b] += 1
             for r, _ in t_res[t]:
-                on_map[r] = True
+                self.on_map |= 1 << r
             if t_dungeon[t]:
                 self.sig += 1 << (16 + 3 * b)
                 if not self.dungeons:
                     for r in _fight_rewards(setup):
-                        on_map[r] = True
+                        self.on_map |= 1 << r
                 self.dungeons.append(k)
+                self.biome_dungeons[b].append(k)
         self.seen = len(tiles)
         return self
 
@@ -123,7 +129,9 @@ def map_tally(state) -> MapTally:
     tally = state.memo.get("tally")
     if tally is None:
         tally = state.memo["tally"] = MapTally(state.setup)
-    return tally.update(state)
+    if tally.seen != len(state.s_tile):
+        tally.update(state)
+    return tally
 
 
 def plan_for(state) -> Plan:
@@ -150,15 +158,94 @@ def _make_plan(state) -> Plan:
     p = Plan()
     p.final = state.demon_hp is not None
     p.target = state.defeated.index(False) if False in state.defeated else None
+    r_level = setup.r_level
     best = -1
-    for s in range(state.n):
-        e = state.equip_level(s)
+    for s, gear in enumerate(state.equip):
+        e = 0
+        for r in gear:
+            if r >= 0:
+                e += r_level[r]
         if e > best:
             p.fighter, best = s, e
     level = state.s_level
     p.main = level.index(max(level))  # the first of the highest bases
-    have = [k > 0 or m for k, m in zip(state.pool, tally.on_map)]  # held, or to be had on the map
-    p.gear = _gear_plan(state, p.fighter, have)
+    have = tally.on_map  # resources held, or to be had on the map (bit mask)
+    for x, k in enumerate(state.pool):
+        if k > 0:
+            have |= 1 << x
+    tables = _tables(setup)
+    p.gear = _gear_plan(tables, state, p.fighter, have)
+    p.demand, p.imp = _needs(tables, state, p, have)
+    p.dungeons = list(tally.dungeons)
+    p.want = _biome_wants(state, p, tally)
+    p.edge_want = _edge_wants(p.want)
+    _plan_boss(state, p, tally)
+    return p
+
+
+class _Tables:
+    """Per-setup constants the planner reads at every plan (resource sets as bit masks)."""
+
+    __slots__ = ("slot_recipes", "facilities", "equipment", "biome_need")
+
+    def __init__(self, setup):
+        def mask(cost):
+            return sum({1 << x for x, _ in cost})
+        # per equipment slot, the active recipes for it in recipe order: (recipe, level, tier, needs)
+        self.slot_recipes = [
+            [(r, setup.r_level[r], setup.r_tier[r], mask(setup.r_cost[r])) for r in range(len(setup.r_id))
+             if setup.r_slot[r] == slot and setup.r_active[r]]
+            for slot in range(len(setup.slots))]
+        self.facilities = [(r, mask(setup.r_cost[r])) for r in _facility_order(setup) if setup.r_active[r]]
+        # the active equipment recipes in recipe order: (recipe, slot, level, cost, AP)
+        self.equipment = [(r, setup.r_slot[r], setup.r_level[r], setup.r_cost[r], setup.r_ap[r])
+                          for r in range(len(setup.r_id)) if setup.r_kind[r] == "equipment" and setup.r_active[r]]
+        self.biome_need = [sum({1 << x for x in res}) for res in setup.biome_res]
+
+
+def _tables(setup) -> _Tables:
+    tables = setup.__dict__.get("_vh_tables")
+    if tables is None:
+        tables = setup.__dict__["_vh_tables"] = _Tables(setup)
+    return tables
+
+
+def _gear_plan(tables, state, f, have) -> list[int]:
+    """The next recipe per slot for the fighter: the best one whose resources can be had."""
+    r_left, r_level, equip = state.r_left, state.setup.r_level, state.equip[f]
+    plan = []
+    for slot, recipes in enumerate(tables.slot_recipes):
+        cur = equip[slot]
+        cur_level = r_level[cur] if cur >= 0 else 0
+        best = fallback = None
+        for rec in recipes:
+            r, lv, tier, need = rec
+            if lv <= cur_level or r_left[r] <= 0:
+                continue
+            if not need & ~have:
+                if best is None or lv > best[1]:
+                    best = rec
+            elif fallback is None or tier < fallback[2]:
+                fallback = rec
+        if best is not None:
+            plan.append(best[0])
+        elif fallback is not None:
+            plan.append(fallback[0])
+    return plan
+
+
+def _next_facility(tables, state, have) -> int:
+    r_left = state.r_left
+    for r, need in tables.facilities:
+        if r_left[r] > 0 and not need & ~have:
+            return r
+    return -1
+
+
+def _needs(tables, state, p, have) -> tuple[list, list]:
+    """(demand, importance) per resource: the fighter's next gear (also kept as ``p.gear_need``),
+    the main base's next level, the next facility and a new base."""
+    setup = state.setup
     r_cost = setup.r_cost
     nres = len(setup.res)
     demand = [0] * nres
@@ -167,13 +254,14 @@ def _make_plan(state) -> Plan:
         for x, k in r_cost[r]:
             demand[x] += k
             imp[x] = 1.0
-    lv = level[p.main]
+    p.gear_need = list(demand)  # what the fighter's next gear costs in all
+    lv = state.s_level[p.main]
     if lv < setup.rules["bases.max_level"] and lv < len(setup.level_cost):
         for x, k in setup.level_cost[lv]:
             demand[x] += k
             if imp[x] < 0.8:
                 imp[x] = 0.8
-    fac = _next_facility(state, have)
+    fac = _next_facility(tables, state, have)
     if fac >= 0:
         for x, k in r_cost[fac]:
             demand[x] += k
@@ -183,114 +271,86 @@ def _make_plan(state) -> Plan:
         demand[x] += k
         if imp[x] < 0.5:
             imp[x] = 0.5
-    p.demand, p.imp = demand, imp
-    # exploring: what a new tile of each biome is worth
+    return demand, imp
+
+
+def _biome_wants(state, p, tally) -> list[float]:
+    """What a new tile of each biome is worth."""
+    setup = state.setup
     nb = len(setup.biomes)
-    placed = tally.placed
-    p.dungeons = list(tally.dungeons)
-    dungeons = [0] * nb
-    for k in p.dungeons:
-        dungeons[setup.t_biome[state.s_tile[k]]] += 1
+    placed, dungeons, defeated = tally.placed, tally.biome_dungeons, state.defeated
     target = p.target if p.target is not None else nb - 1
-    missing = [False] * nres
-    pool = state.pool
+    missing = 0  # resources the fighter's next gear lacks (bit mask)
+    pool, r_cost = state.pool, setup.r_cost
     for r in p.gear:
         for x, k in r_cost[r]:
             if pool[x] < k:
-                missing[x] = True
+                missing |= 1 << x
+    biome_need = _tables(setup).biome_need
     want = [0.3] * nb
     for b in range(nb):
-        if b <= target + 1:
+        near = b <= target + 1
+        if near:
             want[b] = 1.0 if placed[b] < 4 else 0.5
-        if placed[b] < 3 and any(missing[x] for x in setup.biome_res[b]):
-            want[b] = max(want[b], 6.0)
-        if not state.defeated[b] and not dungeons[b] and b <= target + 1:
-            want[b] = max(want[b], 10.0 if b == target else 5.0)
-    p.want = want
-    edge_want = []
-    for eb in range(nb):
-        best = want[eb]
-        step = 0.5
-        for b in range(eb + 1, nb):
-            v = want[b] * step  # a step toward a wanted harder biome
-            if v > best:
-                best = v
-            step *= 0.5
-        edge_want.append(best)
-    p.edge_want = edge_want
-    # the avatar hunt
+        if placed[b] < 3 and missing & biome_need[b] and want[b] < 6.0:
+            want[b] = 6.0
+        if near and not defeated[b] and not dungeons[b]:
+            v = 10.0 if b == target else 5.0
+            if want[b] < v:
+                want[b] = v
+    return want
+
+
+def _edge_wants(want) -> list[float]:
+    """What an edge into each biome is worth: the biome, or a step toward a wanted harder one
+    (halved per step: the best of want[b] / 2 ** (b - eb) for b >= eb, folded from the hardest)."""
+    edge_want = list(want)
+    for b in range(len(want) - 2, -1, -1):
+        ahead = edge_want[b + 1] * 0.5
+        if ahead > edge_want[b]:
+            edge_want[b] = ahead
+    return edge_want
+
+
+def _plan_boss(state, p, tally) -> None:
+    """The avatar hunt: the fighter's chance and the dungeon of the target biome nearest a base."""
+    setup = state.setup
     hand = setup.rules["deck.hand_size"] + state.fac.hand - 1
+    p.boss_dungeon = -1
     if p.final:
-        p.boss_p, p.boss_dungeon = _chance(state, p.fighter, state.demon_str, hand), -1
-    elif p.target is None:
-        p.boss_p, p.boss_dungeon = 0.0, -1
-    else:
-        p.boss_p = _chance(state, p.fighter, state.avatar_strength(p.target), hand)
-        p.boss_dungeon = -1
-        cands = [k for k in p.dungeons if setup.t_biome[state.s_tile[k]] == p.target]
-        # distances are symmetric: read them from the bases (cached, shared with the other
-        # decisions) rather than searching from every candidate dungeon
-        base_dists = [(lv, state.dist(b)) for b, lv in enumerate(level) if lv >= 0] if cands else ()
-        best = 0
-        for k in cands:
-            # the hunt's AP beyond the walk from the best base (one card revealed by the fighter)
-            reach = -INF
-            for lv, db in base_dists:
-                if lv - db[k] > reach:
-                    reach = lv - db[k]
-            reach += 1
-            if reach > best:
-                p.boss_dungeon, best = k, reach
-    return p
-
-
-def _gear_plan(state, f, have) -> list[int]:
-    """The next recipe per slot for the fighter: the best one whose resources can be had."""
-    setup = state.setup
-    r_level, r_tier, r_cost, r_left = setup.r_level, setup.r_tier, setup.r_cost, state.r_left
-    plan = []
-    for slot, recipes in enumerate(_slot_recipes(setup)):
-        cur = state.equip[f][slot]
-        cur_level = r_level[cur] if cur >= 0 else 0
-        best, fallback = -1, -1
-        for r in recipes:
-            if r_level[r] <= cur_level or r_left[r] <= 0:
-                continue
-            if all(have[x] for x, _ in r_cost[r]):
-                if best < 0 or r_level[r] > r_level[best]:
-                    best = r
-            elif fallback < 0 or r_tier[r] < r_tier[fallback]:
-                fallback = r
-        if best >= 0:
-            plan.append(best)
-        elif fallback >= 0:
-            plan.append(fallback)
-    return plan
-
-
-def _slot_recipes(setup) -> list[list[int]]:
-    """Per equipment slot, the active recipes for it in recipe order."""
-    table = setup.__dict__.get("_vh_slots")
-    if table is None:
-        table = setup.__dict__["_vh_slots"] = [
-            [r for r in range(len(setup.r_id)) if setup.r_slot[r] == slot and setup.r_active[r]]
-            for slot in range(len(setup.slots))]
-    return table
-
-
-def _next_facility(state, have) -> int:
-    setup = state.setup
-    for r in _facility_order(setup):
-        if state.r_left[r] > 0 and setup.r_active[r] and all(have[x] for x, _ in setup.r_cost[r]):
-            return r
-    return -1
+        p.boss_p = _chance(state, p.fighter, state.demon_str, hand)
+        return
+    if p.target is None:
+        p.boss_p = 0.0
+        return
+    p.boss_p = _chance(state, p.fighter, state.avatar_strength(p.target), hand)
+    cands = tally.biome_dungeons[p.target]
+    if not cands:
+        return
+    # distances are symmetric: read them from the bases (cached, shared with the other
+    # decisions) rather than searching from every candidate dungeon
+    level = state.s_level
+    base_dists = [(level[b], state.dist(b)) for b in state.bases()]
+    best = 0
+    for k in cands:
+        # the hunt's AP beyond the walk from the best base (one card revealed by the fighter)
+        reach = -INF
+        for lv, db in base_dists:
+            if lv - db[k] > reach:
+                reach = lv - db[k]
+        reach += 1
+        if reach > best:
+            p.boss_dungeon, best = k, reach
 
 
 def _chance(state, s, strength, hand) -> float:
     """Exact chance that seat s beats ``strength`` holding ``hand`` cards (one die)."""
     rules = state.setup.rules
-    power = (hand if rules["hunt.power_adds_hand"] else 0) + \
-        (state.equip_level(s) if rules["hunt.power_adds_equipment"] else 0) + state.fac.p_boss + state.fac.p_all
+    power = state.fac.p_boss + state.fac.p_all
+    if rules["hunt.power_adds_hand"]:
+        power += hand
+    if rules["hunt.power_adds_equipment"]:
+        power += state.equip_level(s)
     sides = rules["hunt.die_sides"]
     need = strength - power + (0 if rules["hunt.tie_wins"] else 1)
     return min(1.0, max(0.0, (sides - need + 1) / sides))
@@ -302,6 +362,22 @@ def _weight(p: Plan, x: int, pool_x: int) -> float:
     if pool_x < d:
         return p.imp[x]
     return 0.15 if pool_x < d + 2 else 0.05
+
+
+def _affords(pool, cost) -> bool:
+    for x, k in cost:
+        if pool[x] < k:
+            return False
+    return True
+
+
+def _spares(pool, cost, p: Plan) -> bool:
+    """Paying ``cost`` leaves the fighter's next gear affordable as far as the pool allowed it."""
+    need = p.gear_need
+    for x, k in cost:
+        if need[x] and pool[x] - k < need[x]:
+            return False
+    return True
 
 
 class GreedyAgent:
@@ -353,15 +429,15 @@ class GreedyAgent:
         vals = [0.0] * 5
         vals[EXPLORE] = max((p.edge_want[e[2]] for e in state.frontier()), default=0.0)
         d0 = state.dist(p.main)
-        pool = state.pool
+        worth = [_weight(p, r, x) for r, x in enumerate(state.pool)]
         best = 0.0
         t_rids, tiles = setup.t_rids, state.s_tile
         for k, tok in enumerate(state.s_tok):
             for r in t_rids[tiles[k]]:
-                if tok[r]:
-                    w = _weight(p, r, pool[r])
-                    if w > 0.1 and w / (1 + d0[k]) > best:
-                        best = w / (1 + d0[k])
+                if tok[r] and worth[r] > 0.1:
+                    v = worth[r] / (1 + d0[k])
+                    if v > best:
+                        best = v
         vals[GATHER] = best * 4
         vals[TRAIN] = 0.6 if any(c >= 0 for c in state.row) else 0.0
         if p.final:
@@ -422,7 +498,6 @@ class GreedyAgent:
         return _canonical(setup, hand, play)
 
     def cards_to_keep(self, state, s, p, size) -> int:
-        setup = state.setup
         strength = state.demon_str if p.final else state.avatar_strength(p.target)
         for keep in range(size):
             if _chance(state, s, strength, keep) >= KEEP_FOR_P:
@@ -448,26 +523,32 @@ class GreedyAgent:
             if goal is None:
                 return max(bases, key=lambda k: (level[k], -k))
             return max(bases, key=lambda k: (level[k] - state.dist(k, False)[goal], -k))
-        # gather: the base whose level and distances give the most wanted tokens
-        pool = state.pool
+        return self.gather_base(state, p, bases)
+
+    def gather_base(self, state, p, bases) -> int:
+        """The base whose level and distances give the most wanted tokens: from each base, the
+        tokens within its AP taken best worth per AP first (dearer first among equals)."""
+        level = state.s_level
+        worth = [_weight(p, r, x) for r, x in enumerate(state.pool)]
         t_rids, tiles = state.setup.t_rids, state.s_tile
-        tokens = [(k, r, tok[r], _weight(p, r, pool[r])) for k, tok in enumerate(state.s_tok)
-                  for r in t_rids[tiles[k]] if tok[r]]
-        tokens = [t for t in tokens if t[3] > 0.1]
+        tokens = [(k, tok[r], worth[r]) for k, tok in enumerate(state.s_tok)
+                  for r in t_rids[tiles[k]] if tok[r] and worth[r] > 0.1]
         cards = state.n_act[GATHER]
         best, best_score = bases[0], -1.0
         for b in bases:
             d = state.dist(b)
             ap = level[b] + cards
             # a token costing more than all the AP is never taken: leave it out of the sort
-            costs = sorted([(w / (d[k] + 1), d[k] + 1, w, n) for k, r, n, w in tokens if d[k] < ap], reverse=True)
+            costs = sorted([(w / c, c, w, n) for k, n, w in tokens if (c := d[k] + 1) <= ap], reverse=True)
             score = 0.01 * level[b]
             for _, cost, w, n in costs:
-                for _ in range(n):
-                    if cost > ap:
+                if cost <= ap:
+                    take = min(n, ap // cost)
+                    for _ in range(take):  # token by token: the same sum of floats
+                        score += w
+                    ap -= cost * take
+                    if not ap:
                         break
-                    ap -= cost
-                    score += w
             if score > best_score:
                 best, best_score = b, score
         return best
@@ -582,40 +663,39 @@ class GreedyAgent:
         p = plan_for(state)
         setup = state.setup
         d = state.dist(state.base)
-        gate, t_biome = setup.gate, setup.t_biome
+        gate, t_biome, t_rids, tiles = setup.gate, setup.t_biome, setup.t_rids, state.s_tile
         level = state.s_level[state.base]
         base_cost = setup.rules["gather.base_cost"]
         gdisc = state.mods.gdisc
         ap, free = state.ap, state.free
         pool = list(state.pool)
-        demand, imp = p.demand, p.imp
-        tokens = []  # [cost, resource, count, slot, dist]
-        for k, tok in enumerate(state.s_tok):
-            if any(tok) and gate[t_biome[state.s_tile[k]]] <= level:
-                dist = d[k]
-                raw = dist - min(free, dist) + base_cost
+        worth = [_weight(p, r, x) for r, x in enumerate(pool)]  # one more token of each resource, now
+        tokens = []  # [cost, resource, count, slot, dist] in slot order (ties go to the first)
+        for k, (tok, t, dist) in enumerate(zip(state.s_tok, tiles, d)):
+            if any(tok) and gate[t_biome[t]] <= level:
+                raw = (dist - free if dist > free else 0) + base_cost
                 cost = min(raw, max(1, raw - gdisc)) if gdisc else raw
                 if cost > ap and not free:
                     continue
-                for r in setup.t_rids[state.s_tile[k]]:
+                for r in t_rids[t]:
                     if tok[r]:
                         tokens.append([cost, r, tok[r], k, dist])
         steps = []
         key = (state.round_id, state.cycle)
         while tokens:
-            best, best_score = None, GATHER_MIN
+            best, best_score, live = None, GATHER_MIN, []
             for t in tokens:
                 cost = t[0]
                 if cost > ap or not t[2]:
-                    continue
-                r = t[1]
-                x = pool[r]
-                w = imp[r] if x < demand[r] else (0.15 if x < demand[r] + 2 else 0.05)
+                    continue  # for good: AP only fall, costs only rise (free steps get spent)
+                live.append(t)
+                w = worth[t[1]]
                 score = w / cost if cost > 0.5 else w * 2
                 if score > best_score:
                     best, best_score = t, score
             if best is None:
                 break
+            tokens = live
             ap -= best[0]
             if free:
                 free -= min(free, best[4])
@@ -623,8 +703,10 @@ class GreedyAgent:
                     raw = t[4] - min(free, t[4]) + base_cost
                     t[0] = min(raw, max(1, raw - gdisc)) if gdisc else raw
             best[2] -= 1
-            pool[best[1]] += 1
-            steps.append(((TAKE, best[3], best[1]), key + (ap, free)))
+            r = best[1]
+            pool[r] += 1
+            worth[r] = _weight(p, r, pool[r])
+            steps.append(((TAKE, best[3], r), key + (ap, free)))
         steps.reverse()
         return steps, pool
 
@@ -633,22 +715,28 @@ class GreedyAgent:
         setup = state.setup
         who = state.train_revealers()
         ap = state.ap
-        sizes = {s: len(state.deck[s]) + len(state.hand[s]) + len(state.discard[s]) + len(state.played[s])
-                 for s in who}
         p = plan_for(state)
-        takers = [s for s in who if sizes[s] < DECK_MAX]
+        sizes = {}
+        buyer = None  # who takes a card: the thinnest deck below DECK_MAX, the fighter's last
+        for s in who:
+            sizes[s] = len(state.deck[s]) + len(state.hand[s]) + len(state.discard[s]) + len(state.played[s])
+            if sizes[s] < DECK_MAX and (buyer is None or (s == p.fighter, sizes[s], s) < buyer_key):
+                buyer, buyer_key = s, (s == p.fighter, sizes[s], s)
         options = []
-        if takers:
-            s = min(takers, key=lambda x: (x == p.fighter, sizes[x], x))
+        top = 0.0
+        if buyer is not None:
+            c_cost, mdisc = setup.c_cost, state.mods.mdisc
+            worth = _card_worths(setup)
             for i, c in enumerate(state.row):
                 if c >= 0:
-                    cost = state.buy_cost(c)
+                    cost = max(1, c_cost[c] - mdisc)  # state.buy_cost, inlined
                     if cost <= ap:
-                        value = card_worth(setup, c) / cost
+                        value = worth[c] / cost
                         if value >= BUY_MIN:
-                            options.append((value, i, s))
+                            options.append((value, i, buyer))
+                            if value > top:
+                                top = value
         if options:
-            top = max(o[0] for o in options)
             near = [o for o in options if o[0] >= NEAR_BEST * top]
             pick = near[int(rng.random() * len(near))]
             return (BUY, pick[1], pick[2])
@@ -712,17 +800,16 @@ class GreedyAgent:
         p = plan_for(state)
         ap = state.ap
         f = p.fighter
+        pool, r_left, equip, r_level = state.pool, state.r_left, state.equip, setup.r_level
+        disc = state.mods.cd_equip
         best, best_gain = None, 0
         seats = [f] + [x for x in range(state.n) if x != f]
-        for r in range(len(setup.r_id)):
-            if setup.r_kind[r] != "equipment" or not setup.r_active[r] or state.r_left[r] <= 0:
+        for r, slot, lv, cost, r_ap in _tables(setup).equipment:
+            if r_left[r] <= 0 or max(0, r_ap - disc) > ap or not _affords(pool, cost):
                 continue
-            if state.make_cost(r) > ap or not state.has(setup.r_cost[r]):
-                continue
-            slot = setup.r_slot[r]
             for s in seats:
-                cur = state.equip[s][slot]
-                gain = setup.r_level[r] - (setup.r_level[cur] if cur >= 0 else 0)
+                cur = equip[s][slot]
+                gain = lv - (r_level[cur] if cur >= 0 else 0)
                 if gain > 0:
                     weight = gain * (3 if s == f else 1)
                     if weight > best_gain:
@@ -730,53 +817,41 @@ class GreedyAgent:
                     break
         if best is not None:
             return best
-        for r in _facility_order(setup):
-            if state.r_left[r] > 0 and setup.r_active[r] and state.make_cost(r) <= ap and state.has(setup.r_cost[r]) \
-                    and self.spares(state, setup.r_cost[r], p):
+        disc = state.mods.cd_fac
+        for r, _ in _tables(setup).facilities:
+            cost = setup.r_cost[r]
+            if r_left[r] > 0 and max(0, setup.r_ap[r] - disc) <= ap and _affords(pool, cost) and _spares(pool, cost, p):
                 return (MAKE, r, -1)
         spot = self.base_spot(state, p)
         if spot is not None:
             return (NEWBASE, spot)
         return _DONE
 
-    def spares(self, state, cost, p) -> bool:
-        """Paying ``cost`` leaves the fighter's next gear affordable as far as the pool allowed it."""
-        setup = state.setup
-        pool = state.pool
-        for x, k in cost:
-            need = 0
-            for r in p.gear:
-                for y, m in setup.r_cost[r]:
-                    if y == x:
-                        need += m
-            if need and pool[x] - k < need:
-                return False
-        return True
-
     def base_spot(self, state, p):
         """A tile for a forward base: the target dungeon or a wanted resource tile 3+ steps away."""
         setup = state.setup
-        rules = setup.rules
         bases = state.bases()
-        if len(bases) >= rules["craft.max_bases"] or not state.has(setup.new_base_cost):
-            return None
-        if not self.spares(state, setup.new_base_cost, p):
+        pool = state.pool
+        cost = setup.new_base_cost
+        if len(bases) >= setup.rules["craft.max_bases"] or not _affords(pool, cost) or not _spares(pool, cost, p):
             return None
         d = state.dist(state.base)
         dists = [state.dist(b) for b in bases]
-        pool = state.pool
+        worth = [sum(_weight(p, r, pool[r]) for r in res) for res in setup.biome_res]  # of a biome's tokens
+        level, free, ap = state.s_level, state.free, state.ap
+        t_biome, t_dungeon, defeated = setup.t_biome, setup.t_dungeon, state.defeated
         best, best_score = None, 0.0
         for k, t in enumerate(state.s_tile):
-            if state.s_level[k] >= 0 or max(0, d[k] - state.free) > state.ap:
+            if level[k] >= 0 or max(0, d[k] - free) > ap:
                 continue
-            near = min(x[k] for x in dists)
+            near = min([x[k] for x in dists])
             if near < 3:
                 continue
-            b = setup.t_biome[t]
+            b = t_biome[t]
             score = near * 0.5
-            if setup.t_dungeon[t] and not state.defeated[b]:
+            if t_dungeon[t] and not defeated[b]:
                 score += 4.0 if b == p.target else 1.0
-            score += sum(_weight(p, r, pool[r]) for r in setup.biome_res[b])
+            score += worth[b]
             if score > best_score:
                 best, best_score = k, score
         return best
@@ -789,7 +864,7 @@ class GreedyAgent:
             return _DONE
         for k in sorted(options, key=lambda k: (k != p.main, -state.s_level[k], k)):
             cost = state.level_cost(k)[0]
-            if k == p.main or self.spares(state, cost, p):
+            if k == p.main or _spares(state.pool, cost, p):
                 return (LEVEL, k)
         return _DONE
 

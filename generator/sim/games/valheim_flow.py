@@ -32,12 +32,19 @@ class Flow:
         return self.setup.rules[key]
 
     def bases(self) -> list[int]:
-        lv = self.s_level
-        return [k for k in range(len(lv)) if lv[k] >= 0]
+        """The slots holding a base, in slot order (read it, do not change it: the rules keep it)."""
+        return self._bases
+
+    def note_bases(self) -> None:
+        """List the bases again after a slot became one (asked for at every action: kept, not searched)."""
+        self._bases = [k for k, lv in enumerate(self.s_level) if lv >= 0]
 
     def has(self, cost) -> bool:
         pool = self.pool
-        return all(pool[r] >= n for r, n in cost)
+        for r, n in cost:
+            if pool[r] < n:
+                return False
+        return True
 
     def pay(self, cost, why) -> None:
         pool, supply = self.pool, self.supply
@@ -62,7 +69,11 @@ class Flow:
 
     def equip_level(self, s: int) -> int:
         lv = self.setup.r_level
-        return sum(lv[r] for r in self.equip[s] if r >= 0)
+        total = 0
+        for r in self.equip[s]:
+            if r >= 0:
+                total += lv[r]
+        return total
 
     def power(self, s: int, vs: str, base_level: int = 0) -> int:
         """Combat power without the die: hand + equipment (+ base level) + modifiers."""
@@ -253,7 +264,7 @@ class Flow:
             if skip and not self.n_act[a]:
                 continue
             mask = self.p_act[a]
-            self.seat = min(s for s in range(self.n) if mask >> s & 1) if mask else 0
+            self.seat = (mask & -mask).bit_length() - 1 if mask else 0  # the lowest seat that revealed it
             bases = self.bases()
             if len(bases) == 1:
                 self.begin_action(bases[0])

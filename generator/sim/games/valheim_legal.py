@@ -71,14 +71,13 @@ class Legal:
         gate, t_biome, t_rids, tiles = setup.gate, setup.t_biome, setup.t_rids, self.s_tile
         base_level = self.s_level[self.base]
         free, base_cost, g = self.free, setup.rules["gather.base_cost"], self.mods.gdisc
-        for k, tok in enumerate(self.s_tok):
-            if not any(tok) or gate[t_biome[tiles[k]]] > base_level:
+        for k, (tok, t, dist) in enumerate(zip(self.s_tok, tiles, d)):
+            if not any(tok) or gate[t_biome[t]] > base_level:
                 continue
-            dist = d[k]
-            raw = dist - min(free, dist) + base_cost  # as gather_cost, inlined: this runs after every take
+            raw = (dist - free if dist > free else 0) + base_cost  # gather_cost, inlined: this runs after every take
             if (min(raw, max(1, raw - g)) if g else raw) > ap:
                 continue
-            for r in t_rids[tiles[k]]:
+            for r in t_rids[t]:
                 if tok[r]:
                     out.append((TAKE, k, r))
                     if first:
@@ -137,15 +136,21 @@ class Legal:
         if len(self.bases()) < rules["craft.max_bases"] and self.has(setup.new_base_cost):
             d = self.dist(self.base)
             free = self.free
-            for k in range(len(self.s_tile)):
-                if self.s_level[k] < 0 and max(0, d[k] - free) <= ap:
+            for k, lv in enumerate(self.s_level):
+                if lv < 0 and max(0, d[k] - free) <= ap:
                     out.append((NEWBASE, k))
                     if first:
                         return out
+        r_left, r_active, r_kind, r_ap, r_cost = self.r_left, setup.r_active, setup.r_kind, setup.r_ap, setup.r_cost
+        m = self.mods
         for r in range(len(setup.r_id)):
-            if not self.r_left[r] or not setup.r_active[r] or self.make_cost(r) > ap or not self.has(setup.r_cost[r]):
+            if not r_left[r] or not r_active[r]:
                 continue
-            if setup.r_kind[r] == "facility":
+            kind = r_kind[r]
+            # make_cost, inlined: this runs after every craft
+            if max(0, r_ap[r] - (m.cd_equip if kind == "equipment" else m.cd_fac)) > ap or not self.has(r_cost[r]):
+                continue
+            if kind == "facility":
                 out.append((MAKE, r, -1))
             else:
                 for s in range(self.n):
@@ -265,7 +270,45 @@ class Legal:
             return isinstance(s, int) and 0 <= s < self.n and self.equip[s][setup.r_slot[r]] != r
         if kind == COMMIT and ph == P_COMMIT and len(action) == 2:
             return self.commit_ok(self.seat, action[1])
+        if type(action) is tuple and all(type(x) is int for x in action):
+            check = _INT_CHECKS.get((kind, ph, len(action)))
+            if check is not None:
+                return check(self, *action[1:])
         return action in self.legal_unsorted()
+
+    # ---- direct checks of decisions with int arguments (anything else is looked up in the list) --
+    def dungeon_ok(self, k: int) -> bool:
+        return 0 <= k < len(self.s_tile) and bool(self.setup.t_dungeon[self.s_tile[k]]) \
+            and max(0, self.dist(self.base)[k] - self.free) <= self.ap
+
+    def newbase_ok(self, k: int) -> bool:
+        setup = self.setup
+        return 0 <= k < len(self.s_level) and self.s_level[k] < 0 \
+            and len(self.bases()) < setup.rules["craft.max_bases"] and self.has(setup.new_base_cost) \
+            and max(0, self.dist(self.base)[k] - self.free) <= self.ap
+
+    def level_ok(self, k: int) -> bool:
+        if not (0 <= k < len(self.s_level) and self.s_level[k] >= 0):
+            return False
+        c = self.level_cost(k)
+        return c is not None and self.has(c[0])
+
+    def pick_ok(self, i: int) -> bool:
+        return 0 <= i < len(self.drawn)
+
+    def pay_ok(self, c: int, yes: int) -> bool:
+        return c == self.pays[0][1] and yes in (0, 1)
+
+    def trash_ok(self, s: int, c: int) -> bool:
+        """Seat s revealed train, the AP cover a removal, and c is the first card of its kind in
+        s's discard (the one ``train_options`` lists)."""
+        cost = 0 if self.trash_left else self.setup.rules["train.remove_cost"]
+        if cost > self.ap or not (0 <= s < self.n and self.p_act[TRAIN] >> s & 1):
+            return False
+        c_id = self.setup.c_id
+        if not 0 <= c < len(c_id):
+            return False
+        return next((x for x in self.discard[s] if c_id[x] == c_id[c]), None) == c
 
     def commit_ok(self, s: int, cards) -> bool:
         """A commit is a set of distinct hand cards, each named as its own action (wild: any), in
@@ -303,6 +346,11 @@ class Legal:
                 if c not in chosen:
                     return False
         return True
+
+
+_INT_CHECKS = {(DUNGEON, P_HUNT, 2): Legal.dungeon_ok, (NEWBASE, P_CRAFT, 2): Legal.newbase_ok,
+               (LEVEL, P_LEVEL, 2): Legal.level_ok, (PICK, P_PICK, 2): Legal.pick_ok,
+               (PAY, P_PAY, 3): Legal.pay_ok, (TRASH, P_TRAIN, 3): Legal.trash_ok}
 
 
 def _named(cards, acts):

@@ -2,9 +2,10 @@
 links between bases once a link_bases facility stands), the frontier of edges that can be
 opened, and laying a drawn tile (spec §3.5.1).
 
-Distances are cached in ``state._dist`` by origin and kept exact as the map grows: a new tile or
-base only shortens paths through itself, so the cached lists are relaxed from it instead of
-searched again (the agents ask for the same few origins hundreds of times a game).
+Distances are cached in ``state._dist`` by origin; the lists from bases are kept exact as the map
+grows: a new tile or base only shortens paths through itself, so they are relaxed from it instead
+of searched again (the agents ask for the same few bases hundreds of times a game); the lists from
+other slots (a walker's) are dropped when a tile is laid.
 """
 from __future__ import annotations
 
@@ -70,8 +71,9 @@ class Map:
 
     def map_grew(self, k: int) -> dict:
         """The distance cache after slot k was laid: the adjacency gains k, and every cached
-        distance list gains k and whatever got shorter through it (only paths through k can);
-        the frontier is dropped (the caller rebuilds it)."""
+        distance list from a base gains k and whatever got shorter through it (only paths through
+        k can); the others and the frontier are dropped (the caller rebuilds the frontier; the
+        searches from a walker's slots would be kept exact for nothing, tile after tile)."""
         old = self._dist
         cache = {}
         adj = old.get("adj")
@@ -84,16 +86,18 @@ class Map:
             adj[j] = self.neighbours(u, v)
         cache["adj"] = adj
         bases = None
+        level = self.s_level
         for key, d in old.items():
-            if type(key) is not int:
-                continue
+            if type(key) is not int or level[key if key >= 0 else -1 - key] < 0:
+                continue  # the frontier, or a search from a walker's slot: asked for during one walk only
             if key < 0 and bases is None:
                 bases = self.bases()
             d = d + [INF]  # a new list: callers may still hold the old one
             best = min([d[j] for j in adj[k]], default=INF)
             if best < INF:
                 d[k] = best + 1
-                _relax(d, [k], adj, bases if key < 0 else None)
+                if len(adj[k]) > 1:  # through a dead end (no base yet) nothing gets shorter
+                    _relax(d, [k], adj, bases if key < 0 else None)
             cache[key] = d
         return cache
 

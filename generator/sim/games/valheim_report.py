@@ -169,6 +169,8 @@ def check_invariants(state) -> list[str]:
         out.append("map tiles lost or duplicated")
     if len(set(state.s_pos)) != len(state.s_pos) or len(state.grid) != len(state.s_pos):
         out.append("two map tiles on one cell")
+    if state.bases() != [k for k, lv in enumerate(state.s_level) if lv >= 0]:
+        out.append("the list of bases is out of date")
     nres = len(setup.res)
     for r in range(nres):
         on_map = sum(tok[r] for tok in state.s_tok)

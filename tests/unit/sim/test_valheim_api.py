@@ -90,6 +90,34 @@ def test_is_legal_agrees_with_the_list(vsetup):
         state.apply_action(legal[int(rng.random() * len(legal))])
 
 
+def test_direct_legality_checks_agree_with_the_list(vsetup):
+    """Dungeon, new base, level-up, tile pick, pay and trash decisions with int arguments are
+    checked without the list: probe them (and their neighbours) in every phase of random games."""
+    rng = random.Random(5)
+    kinds = (R.DUNGEON, R.NEWBASE, R.LEVEL, R.PICK, R.PAY, R.TRASH)
+    found = set()
+    for index in range(12):
+        if index >= 3 and found == set(kinds):
+            break
+        players = 2 + index % 3
+        state = V.new_game(vsetup, players, deal_rng(6, index))
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            probes = [(k, x) for k in kinds for x in range(-1, len(state.s_tile) + 1)]
+            probes += [(k, s, c) for k in (R.PAY, R.TRASH) for s in (-1, 0, 1, players)
+                       for c in {c for h in state.discard + state.hand for c in h} | {-1, 0, 1, 999}]
+            for a in legal:
+                if a[0] in kinds:
+                    probes += [a, a[:-1] + (a[-1] + 1,), (a[0], a[1] + 1) + a[2:]]
+            for probe in probes:
+                ok = state.is_legal(probe)
+                assert ok == (probe in legal), probe
+                if ok:
+                    found.add(probe[0])
+            state.apply_action(legal[int(rng.random() * len(legal))])
+    assert found == set(kinds)
+
+
 def _perturbed(legal, rng):
     out = [(99,), (), (R.DONE, 1)]
     for a in legal[:6]:

@@ -625,7 +625,8 @@ def test_every_switch_plays_clean_games(switch):
 
 def test_cached_distances_match_fresh_searches_as_the_map_grows(S):
     """The distance cache is updated in place as tiles and bases are added (with and without the
-    link_bases facility): every cached list must equal a search on a fresh clone."""
+    link_bases facility): every cached list must equal a search on a fresh clone; the kept list of
+    bases must equal a fresh look at the levels."""
     from generator.sim.rng import agent_rng, deal_rng
     checked = links = 0
     for index in range(4):
@@ -633,6 +634,7 @@ def test_cached_distances_match_fresh_searches_as_the_map_grows(S):
         agents = [V.AGENTS["greedy"](S, seat) for seat in range(3)]
         rngs = [agent_rng(5, index, seat) for seat in range(3)]
         while not state.is_terminal():
+            assert state.bases() == [k for k, lv in enumerate(state.s_level) if lv >= 0]  # kept, not searched
             fresh = state.clone()  # a clone starts with an empty cache
             for key, d in state._dist.items():
                 if type(key) is int:
@@ -643,3 +645,27 @@ def test_cached_distances_match_fresh_searches_as_the_map_grows(S):
             seat = state.current_player()
             state.apply_action(agents[seat].choose(state, rngs[seat]))
     assert checked > 1000 and links > 100
+
+
+def test_planner_tally_and_tables_match_a_fresh_count(S):
+    """The planner's map tally is kept tile by tile and its recipe tables once per setup: at every
+    decision they must equal a count from scratch."""
+    from generator.sim.games import valheim_agents as A
+    from generator.sim.rng import agent_rng, deal_rng
+    fields = ("seen", "placed", "dungeons", "biome_dungeons", "on_map", "sig")
+    looked = 0
+    for index in range(3):
+        state = V.new_game(S, 3, deal_rng(8, index))
+        agents = [V.AGENTS["greedy"](S, seat) for seat in range(3)]
+        rngs = [agent_rng(8, index, seat) for seat in range(3)]
+        while not state.is_terminal():
+            if "tally" in state.memo:
+                kept = A.map_tally(state)
+                fresh = A.MapTally(S).update(state)
+                assert [getattr(kept, f) for f in fields] == [getattr(fresh, f) for f in fields]
+                looked += 1
+            seat = state.current_player()
+            state.apply_action(agents[seat].choose(state, rngs[seat]))
+    tables, fresh = A._tables(S), A._Tables(S)
+    assert [getattr(tables, f) for f in A._Tables.__slots__] == [getattr(fresh, f) for f in A._Tables.__slots__]
+    assert looked > 500
