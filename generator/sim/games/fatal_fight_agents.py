@@ -18,7 +18,6 @@ from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
 from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value, card_worth,
                                   chain_subsets, current_board, reach_table)
-from .fatal_fight_setup import PIERCE, RANGE
 
 
 class GreedyAgent:
@@ -227,57 +226,33 @@ class GreedyAgent:
         attack = [c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c] and c not in keep]
         if not attack:
             return None
-        subsets, launchers = chain_subsets(setup, attack, acts)
+        ordered, by_reach = chain_subsets(setup, attack, acts)
         groups = state.groups
         board = current_board(state)
-        value_of, heads, steps = board.value, board.heads, board.steps
-        by_sig = {}
         boss_k = state.boss_group()
         partner_ap = self.partner_potential(state, s) if boss_k is not None else {}
-        n2 = setup.rules["n2"]
-        n2_bonus = setup.rules["n2_bonus"]
-        best = None
         every, first = reach_table(setup, state.pos[s], state.free_moves > 0, state.blocked)
-        for square, move_cost, k, in_reach, cqb in (every if partner_ap else first):
-            if not groups[k] or not (in_reach or launchers):
+        best = None
+        if partner_ap:  # help differs by square: every entry, one search per (k, reach kind, help)
+            by_sig = {}
+            for square, move_cost, k, kind in every:
+                if not groups[k] or not by_reach[kind][0]:
+                    continue
+                help_ap = partner_ap.get(square, 0) if k == boss_k else 0
+                sig = (k, kind, help_ap)
+                found = by_sig.get(sig, False)
+                if found is False:
+                    found = by_sig[sig] = _best_on(board, k, by_reach[kind], help_ap)
+                if found is not None and (best is None or found[0] - move_cost > best[0]):
+                    best = (found[0] - move_cost, found[1], k, square)
+            return _with_cards(best, ordered)
+        for square, move_cost, k, kind in first:  # each (k, reach kind) once
+            if not groups[k] or not by_reach[kind][0]:
                 continue
-            help_ap = partner_ap.get(square, 0) if k == boss_k else 0
-            sig = (k, in_reach, cqb, help_ap)
-            found = by_sig.get(sig, False)
-            if found is False:
-                found = None
-                need, head = heads[k] or board.head(k)
-                thresholds = None
-                for ap, flags, grapples, cards in (subsets if in_reach else launchers):
-                    pierce = flags & PIERCE
-                    if cqb:
-                        if n2:
-                            ap += grapples * n2_bonus
-                        else:
-                            pierce = PIERCE
-                    rng = flags & RANGE
-                    if not (pierce or rng):  # the common case: the head falls or nothing happens
-                        value = head if ap >= need else 0.0
-                    elif rng:
-                        value = value_of(k, ap, pierce, rng)
-                    else:  # pierce: the first few fall (Board.pierce_steps)
-                        if thresholds is None:
-                            thresholds, values = steps[k] or board.pierce_steps(k)
-                        value = values[bisect_right(thresholds, ap)] if thresholds is not None \
-                            else value_of(k, ap, pierce, 0)
-                    if value < BOSS_VALUE and help_ap:
-                        boosted = value_of(k, ap + help_ap, pierce, rng)
-                        if boosted >= BOSS_VALUE:
-                            value = 0.9 * boosted
-                    if value <= 0:
-                        continue
-                    value -= CARD_COST * len(cards)
-                    if found is None or value > found[0]:
-                        found = (value, cards)
-                by_sig[sig] = found
+            found = _best_on(board, k, by_reach[kind], 0)
             if found is not None and (best is None or found[0] - move_cost > best[0]):
                 best = (found[0] - move_cost, found[1], k, square)
-        return best
+        return _with_cards(best, ordered)
 
     def partner_potential(self, state, s):
         """AP the allies on each square could add to a chain (for a boss kill)."""
@@ -381,6 +356,47 @@ class GreedyAgent:
         top = max(r for r, _ in scored)
         near = sorted(a for r, a in scored if r >= 0.5 * top)
         return near[int(rng.random() * len(near))]
+
+
+def _with_cards(best, ordered):
+    """A search result with the chain's positions in ``ordered`` turned into its cards."""
+    if best is None:
+        return None
+    value, positions, k, square = best
+    return value, [ordered[i] for i in positions], k, square
+
+
+def _best_on(board, k: int, reach, help_ap: int):
+    """``(value less card cost, positions)`` of the best chain of ``reach`` (a ``chain_subsets``
+    entry) on group ``k``, or None; ``help_ap`` is what partners could add for a boss kill."""
+    chains, plain = reach
+    need, head = board.heads[k] or board.head(k)
+    if plain and not help_ap:  # only the head can fall: the first (cheapest) chain that fells it
+        for ap, _, _, cost, positions in chains:
+            if ap >= need:
+                return (head - cost, positions)
+        return None
+    value_of = board.value
+    found = thresholds = None
+    for ap, pierce, rng, cost, positions in chains:
+        if not (pierce or rng):  # the common case: the head falls or nothing happens
+            value = head if ap >= need else 0.0
+        elif rng:
+            value = value_of(k, ap, pierce, rng)
+        else:  # pierce: the first few fall (Board.pierce_steps)
+            if thresholds is None:
+                thresholds, values = board.steps[k] or board.pierce_steps(k)
+            value = values[bisect_right(thresholds, ap)] if thresholds is not None else value_of(k, ap, pierce, 0)
+        if value < BOSS_VALUE and help_ap:
+            boosted = value_of(k, ap + help_ap, pierce, rng)
+            if boosted >= BOSS_VALUE:
+                value = 0.9 * boosted
+        if value <= 0:
+            continue
+        value -= cost
+        if found is None or value > found[0]:
+            found = (value, positions)
+    return found
 
 
 class NoComboAgent(GreedyAgent):

@@ -5,11 +5,10 @@ and the distinct chains a hand can make.
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import combinations
 
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import NEIGHBOURS
-from .fatal_fight_setup import LAUNCH, PIERCE, RANGE
+from .fatal_fight_setup import GRAPPLE, LAUNCH, PIERCE, RANGE
 
 BOSS_VALUE = 1000.0
 CARD_COST = 0.6      # value of keeping a card in hand
@@ -202,29 +201,87 @@ def _has_op(setup, c, name) -> bool:
 _CACHE_LIMIT = 4096  # entries of a per-setup cache (hands differ from game to game: keep it bounded)
 
 
-def chain_subsets(setup, attack, acts):
-    """``(every distinct chain, the launchers among them)`` of the attack cards ``attack`` with
-    ``acts`` actions (see ``_subsets``), cached per setup."""
-    cache = setup.__dict__.get("_chains")
-    if cache is None:
-        cache = setup.__dict__["_chains"] = {}
-    key = (tuple(sorted(attack)), acts)
-    found = cache.get(key)
-    if found is None:
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        subsets = _subsets(setup, attack, acts)
-        found = cache[key] = (subsets, [x for x in subsets if x[1] & LAUNCH])
-    return found
+class _TwoGenerations:
+    """A bounded per-setup memo that keeps what is in use: when the newer half is full it becomes
+    the older one (the oldest is dropped), and an entry found in the older half moves back."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def get(self, setup, key, compute):
+        new, old = setup.__dict__.get(self.name) or setup.__dict__.setdefault(self.name, ({}, {}))
+        value = new.get(key)
+        if value is None:
+            value = old.get(key)
+            if value is None:
+                value = compute()
+            if len(new) >= _CACHE_LIMIT:
+                setup.__dict__[self.name] = new, old = {}, new
+            new[key] = value
+        return value
+
+
+_CHAINS = _TwoGenerations("_chains")
+
+
+def chain_subsets(setup, attack, acts) -> tuple[list, tuple]:
+    """``(ordered, by_reach)``: the attack cards ``attack`` cheapest first (card worth, then
+    card) and their distinct chains with ``acts`` actions (``_subsets``) as the chain search reads
+    them, by reach kind (``reach_table``). ``by_reach[2 * in normal reach + close quarters]`` is
+    ``(chains, plain)``: ``(ap, pierce, range, card cost, positions in ordered)`` of every chain
+    (in reach) or of the launchers (out of reach), close-quarters rule applied, in ``_subsets``
+    order (so card cost never falls), and whether none of them has pierce or range.
+
+    A chain's AP and flags are all ``_subsets`` reads of a card, so the chains are cached per
+    setup by the AP and flags of ``ordered``, card by card (hands of other cards hit the same
+    entry), and hold positions rather than cards."""
+    rank, profile = _card_order(setup)
+    ordered = sorted(attack, key=rank.__getitem__)
+    key = (acts, *[profile[c] for c in ordered])
+    return ordered, _CHAINS.get(setup, key, lambda: _by_reach(setup, ordered, acts))
+
+
+def _card_order(setup) -> tuple[list, list]:
+    """``(rank, profile)`` per card: its place in the (card worth, card) order and a small int
+    naming its (AP, flags), computed once per setup."""
+    table = setup.__dict__.get("_card_order")
+    if table is None:
+        cards = range(len(setup.c_id))
+        rank = [0] * len(cards)
+        for place, c in enumerate(sorted(cards, key=lambda c: (card_worth(setup, c), c))):
+            rank[c] = place
+        names = {}
+        profile = [names.setdefault((setup.c_ap[c], setup.c_flags[c]), len(names)) for c in cards]
+        table = setup.__dict__["_card_order"] = (rank, profile)
+    return table
+
+
+def _by_reach(setup, ordered, acts) -> tuple:
+    """``chain_subsets``'s ``by_reach`` for the cards ``ordered``, computed."""
+    rules = setup.rules
+    bonus = rules["n2_bonus"] if rules["n2"] else 0
+    by_reach = ([], [], [], [])  # out of reach / in reach, each without and with close quarters
+    for ap, flags, grapples, positions in _subsets(setup, ordered, acts):
+        pierce, range_, cost = flags & PIERCE, flags & RANGE, CARD_COST * len(positions)
+        far = (ap, pierce, range_, cost, positions)
+        close = (ap + grapples * bonus, pierce, range_, cost, positions) if bonus else \
+            (ap, PIERCE, range_, cost, positions)  # close quarters: grapple power (N2), else pierce
+        by_reach[2].append(far)
+        by_reach[3].append(close)
+        if flags & LAUNCH:
+            by_reach[0].append(far)
+            by_reach[1].append(close)
+    return tuple((chains, not any(pierce or range_ for _, pierce, range_, _, _ in chains)) for chains in by_reach)
 
 
 def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
-    """Where a chain can hit from: entries ``(square, move cost, k, in normal reach, close
-    quarters)`` for ``here`` and, if a free move is left, each open neighbour square, times the six
-    groups (``combat.targets`` and ``combat.is_cqb`` as if no group were empty), in the chain
-    search's order. Returns ``(every entry, the first of each (k, reach, quarters, move cost))``:
-    a later twin scores the same and the search keeps the first best, so without partner help
-    (which differs by square) it reads only the first. Cached per setup (geometry and rule N1)."""
+    """Where a chain can hit from: entries ``(square, move cost, k, reach kind)`` for ``here``
+    and, if a free move is left, each open neighbour square, times the six groups, in the chain
+    search's order; the reach kind is ``2 * in normal reach + close quarters`` (``combat.targets``
+    and ``combat.is_cqb`` as if no group were empty). Returns ``(every entry, the first of each
+    (k, reach kind))``: a later twin costs at least as much to move to and scores the same, and the
+    search keeps the first best, so without partner help (which differs by square) it reads only
+    the first. Cached per setup (geometry and rule N1)."""
     cache = setup.__dict__.get("_reach")
     if cache is None:
         cache = setup.__dict__["_reach"] = {}
@@ -241,29 +298,42 @@ def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
             move_cost = 0.2 if square != here else 0.0
             for k in range(6):
                 in_reach = k == line and (any_area or area <= 1) or k == line + 3 and (any_area or area >= 1)
-                entry = (square, move_cost, k, in_reach, combat.is_cqb(square, k))
+                entry = (square, move_cost, k, 2 * in_reach + combat.is_cqb(square, k))
                 every.append(entry)
-                if entry[1:] not in seen:
-                    seen.add(entry[1:])
+                if entry[2:] not in seen:
+                    seen.add(entry[2:])
                     first.append(entry)
         table = cache[key] = (every, first)
     return table
 
 
-def _subsets(setup, cards, acts):
-    """Distinct chains (ap, flags, grapples, cards) of up to ``acts`` cards, cheapest cards first."""
+def _subsets(setup, ordered, acts) -> list[tuple]:
+    """Distinct chains (ap, flags, grapples, positions) of up to ``acts`` of the cards
+    ``ordered``, fewest cards first, then in ``combinations`` order: the first of each (AP,
+    pierce/range/launch, grapples).
+
+    Each size extends the one before (a chain of ``size`` cards is one of ``size - 1`` plus a
+    later card; extending in order keeps ``combinations`` order), so sums are never recomputed.
+    A chain holding a card but not an earlier card of the same AP and flags is never the first
+    of its kind (swapping them gives an earlier chain of the same sums), nor is any chain
+    extending it, so neither is made."""
+    _, profile = _card_order(setup)
     seen = {}
-    ordered = sorted(cards, key=lambda c: (card_worth(setup, c), c))
-    for size in range(1, min(acts, len(ordered)) + 1):
-        for combo in combinations(ordered, size):
-            ap = flags = grapples = 0
-            for c in combo:
-                ap += setup.c_ap[c]
-                flags |= setup.c_flags[c]
-                grapples += bool(setup.c_flags[c] & 16)
-            key = (ap, flags & 7, grapples)
-            if key not in seen:
-                seen[key] = (ap, flags, grapples, list(combo))
+    cards, last_seen = [], {}
+    for i, c in enumerate(ordered):  # (position, AP, flags, the previous position of a twin or -1)
+        cards.append((i, setup.c_ap[c], setup.c_flags[c], last_seen.get(profile[c], -1)))
+        last_seen[profile[c]] = i
+    level = [((), 0, 0, 0)]  # (positions, ap, flags, grapples) of the chains of the last size kept
+    for _ in range(min(acts, len(ordered))):
+        longer = []
+        for positions, ap, flags, grapples in level:
+            for i, c_ap, c_flags, twin in cards[positions[-1] + 1 if positions else 0:]:
+                if twin >= 0 and twin not in positions:
+                    continue
+                chain = (positions + (i,), ap + c_ap, flags | c_flags, grapples + bool(c_flags & GRAPPLE))
+                longer.append(chain)
+                key = (chain[1], chain[2] & 7, chain[3])
+                if key not in seen:
+                    seen[key] = (chain[1], chain[2], chain[3], chain[0])
+        level = longer
     return list(seen.values())
-
-

@@ -90,3 +90,64 @@ def test_a_life_or_guard_change_alone_renews_the_board(setup, changed):
     getattr(state, changed)[state.groups[k][0]] += 1
     assert _stale_entries(board, state)
     assert preview.current_board(state) is not board
+
+
+def _shipped_setup():
+    from pathlib import Path
+
+    from generator.content import load_game
+    game = load_game(Path(__file__).resolve().parents[3] / "content" / "fatal-fight")
+    return ff.compile_setup({k: v for k, v in game.tables.items() if k != "balance"})
+
+
+def _chains_by_definition(setup, hand, acts, in_reach, cqb):
+    """The chain search's candidates straight from the rules: every combination of up to ``acts``
+    cards, cheapest first, the first of each (AP, pierce/range/launch, grapples), the launchers
+    only when out of reach, the close-quarters rule applied."""
+    from itertools import combinations
+    rules = setup.rules
+    ordered = sorted(hand, key=lambda c: (preview.card_worth(setup, c), c))
+    seen = {}
+    for size in range(1, min(acts, len(ordered)) + 1):
+        for combo in combinations(ordered, size):
+            ap = sum(setup.c_ap[c] for c in combo)
+            flags = 0
+            for c in combo:
+                flags |= setup.c_flags[c]
+            grapples = sum(1 for c in combo if setup.c_flags[c] & 16)
+            seen.setdefault((ap, flags & 7, grapples), (ap, flags, grapples, list(combo)))
+    out = []
+    for ap, flags, grapples, cards in seen.values():
+        if not in_reach and not flags & 4:
+            continue
+        pierce = flags & 2
+        if cqb:
+            if rules["n2"]:
+                ap += grapples * rules["n2_bonus"]
+            else:
+                pierce = 2
+        out.append((ap, pierce, flags & 1, preview.CARD_COST * len(cards), cards))
+    return out
+
+
+@pytest.mark.parametrize("which", ["test tables", "shipped content"])
+def test_chain_subsets_equal_their_definition(setup, which):
+    """The cached chains (by card AP and flags, positions for cards, twins never enumerated) are
+    the combinations the rules give, for random hands, kept in cache or not."""
+    import random
+    setup = setup if which == "test tables" else _shipped_setup()
+    attack = [c for c in range(len(setup.c_id)) if setup.c_attack[c]]
+    rng = random.Random(7)
+    for trial in range(3000):
+        hand = rng.sample(attack, rng.randint(1, min(9, len(attack))))
+        acts = rng.randint(1, 4)
+        if trial % 2:
+            setup.__dict__.pop("_chains", None)
+        ordered, by_reach = preview.chain_subsets(setup, hand, acts)
+        for in_reach in (False, True):
+            for cqb in (False, True):
+                chains, plain = by_reach[2 * in_reach + cqb]
+                got = [(ap, pierce, range_, cost, [ordered[i] for i in positions])
+                       for ap, pierce, range_, cost, positions in chains]
+                assert got == _chains_by_definition(setup, hand, acts, in_reach, cqb)
+                assert plain == (not any(pierce or range_ for _, pierce, range_, _, _ in got))
