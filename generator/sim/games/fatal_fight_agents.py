@@ -17,7 +17,7 @@ from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOI
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
 from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value, card_worth,
-                                  chain_subsets, current_board, reach_table)
+                                  chains_of, current_board, reach_table)
 
 
 class GreedyAgent:
@@ -27,6 +27,7 @@ class GreedyAgent:
     def __init__(self, setup, seat: int):
         self.setup, self.seat = setup, seat
         self.plan = None  # (cards still to play, target k)
+        self.chains = chains_of(setup)
 
     def choose(self, state, rng):
         phase = state.phase
@@ -226,7 +227,7 @@ class GreedyAgent:
         attack = [c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c] and c not in keep]
         if not attack:
             return None
-        ordered, by_reach = chain_subsets(setup, attack, acts)
+        ordered, by_reach = self.chains.of(attack, acts)
         groups = state.groups
         board = current_board(state)
         boss_k = state.boss_group()
@@ -367,7 +368,7 @@ def _with_cards(best, ordered):
 
 
 def _best_on(board, k: int, reach, help_ap: int):
-    """``(value less card cost, positions)`` of the best chain of ``reach`` (a ``chain_subsets``
+    """``(value less card cost, positions)`` of the best chain of ``reach`` (a ``Chains.of``
     entry) on group ``k``, or None; ``help_ap`` is what partners could add for a boss kill."""
     chains, plain = reach
     need, head = board.heads[k] or board.head(k)

@@ -201,77 +201,69 @@ def _has_op(setup, c, name) -> bool:
 _CACHE_LIMIT = 4096  # entries of a per-setup cache (hands differ from game to game: keep it bounded)
 
 
-class _TwoGenerations:
-    """A bounded per-setup memo that keeps what is in use: when the newer half is full it becomes
-    the older one (the oldest is dropped), and an entry found in the older half moves back."""
+class Chains:
+    """The distinct chains a hand can make, as the chain search reads them (``of``), for one
+    setup (``chains_of``).
 
-    def __init__(self, name: str):
-        self.name = name
+    A chain's AP and flags are all that ``_subsets`` reads of a card, so the chains of a hand are
+    kept by the AP and flags of its cards in the (card worth, card) order, card by card (hands of
+    other cards hit the same entry), and name cards by position. Hands differ from game to game,
+    so the memo is bounded: when the newer half is full it becomes the older one (the oldest is
+    dropped), and an entry found in the older half moves back."""
 
-    def get(self, setup, key, compute):
-        new, old = setup.__dict__.get(self.name) or setup.__dict__.setdefault(self.name, ({}, {}))
-        value = new.get(key)
-        if value is None:
-            value = old.get(key)
-            if value is None:
-                value = compute()
-            if len(new) >= _CACHE_LIMIT:
-                setup.__dict__[self.name] = new, old = {}, new
-            new[key] = value
-        return value
-
-
-_CHAINS = _TwoGenerations("_chains")
-
-
-def chain_subsets(setup, attack, acts) -> tuple[list, tuple]:
-    """``(ordered, by_reach)``: the attack cards ``attack`` cheapest first (card worth, then
-    card) and their distinct chains with ``acts`` actions (``_subsets``) as the chain search reads
-    them, by reach kind (``reach_table``). ``by_reach[2 * in normal reach + close quarters]`` is
-    ``(chains, plain)``: ``(ap, pierce, range, card cost, positions in ordered)`` of every chain
-    (in reach) or of the launchers (out of reach), close-quarters rule applied, in ``_subsets``
-    order (so card cost never falls), and whether none of them has pierce or range.
-
-    A chain's AP and flags are all ``_subsets`` reads of a card, so the chains are cached per
-    setup by the AP and flags of ``ordered``, card by card (hands of other cards hit the same
-    entry), and hold positions rather than cards."""
-    rank, profile = _card_order(setup)
-    ordered = sorted(attack, key=rank.__getitem__)
-    key = (acts, *[profile[c] for c in ordered])
-    return ordered, _CHAINS.get(setup, key, lambda: _by_reach(setup, ordered, acts))
-
-
-def _card_order(setup) -> tuple[list, list]:
-    """``(rank, profile)`` per card: its place in the (card worth, card) order and a small int
-    naming its (AP, flags), computed once per setup."""
-    table = setup.__dict__.get("_card_order")
-    if table is None:
-        cards = range(len(setup.c_id))
-        rank = [0] * len(cards)
-        for place, c in enumerate(sorted(cards, key=lambda c: (card_worth(setup, c), c))):
+    def __init__(self, setup):
+        self.setup = setup
+        order = sorted(range(len(setup.c_id)), key=lambda c: (card_worth(setup, c), c))
+        rank = [0] * len(order)
+        for place, c in enumerate(order):
             rank[c] = place
+        self.rank = rank.__getitem__
         names = {}
-        profile = [names.setdefault((setup.c_ap[c], setup.c_flags[c]), len(names)) for c in cards]
-        table = setup.__dict__["_card_order"] = (rank, profile)
-    return table
+        self.profile = [names.setdefault((setup.c_ap[c], setup.c_flags[c]), len(names)) for c in range(len(order))]
+        self.new, self.old = {}, {}
+
+    def of(self, attack, acts) -> tuple[list, tuple]:
+        """``(ordered, by_reach)``: the attack cards ``attack`` cheapest first (card worth, then
+        card) and their distinct chains with ``acts`` actions by reach kind (``reach_table``):
+        ``by_reach[2 * in normal reach + close quarters]`` is ``(chains, plain)``, ``(ap, pierce,
+        range, card cost, positions in ordered)`` of every chain (in reach) or of the launchers
+        (out of reach), close-quarters rule applied, in ``_subsets`` order (so card cost never
+        falls), and whether none of them has pierce or range."""
+        ordered = sorted(attack, key=self.rank)
+        profile = self.profile
+        key = (acts, *[profile[c] for c in ordered])
+        by_reach = self.new.get(key)
+        if by_reach is None:
+            by_reach = self.old.get(key) or self._by_reach(ordered, acts)
+            if len(self.new) >= _CACHE_LIMIT:
+                self.new, self.old = {}, self.new
+            self.new[key] = by_reach
+        return ordered, by_reach
+
+    def _by_reach(self, ordered, acts) -> tuple:
+        rules = self.setup.rules
+        n2, bonus = rules["n2"], rules["n2_bonus"]
+        by_reach = ([], [], [], [])  # out of reach / in reach, each without and with close quarters
+        for ap, flags, grapples, positions in _subsets(self.setup, self.profile, ordered, acts):
+            pierce, range_, cost = flags & PIERCE, flags & RANGE, CARD_COST * len(positions)
+            far = (ap, pierce, range_, cost, positions)
+            close = (ap + grapples * bonus, pierce, range_, cost, positions) if n2 else \
+                (ap, PIERCE, range_, cost, positions)  # close quarters: grapple power (N2), else pierce
+            by_reach[2].append(far)
+            by_reach[3].append(close)
+            if flags & LAUNCH:
+                by_reach[0].append(far)
+                by_reach[1].append(close)
+        return tuple((chains, not any(pierce or range_ for _, pierce, range_, _, _ in chains))
+                     for chains in by_reach)
 
 
-def _by_reach(setup, ordered, acts) -> tuple:
-    """``chain_subsets``'s ``by_reach`` for the cards ``ordered``, computed."""
-    rules = setup.rules
-    bonus = rules["n2_bonus"] if rules["n2"] else 0
-    by_reach = ([], [], [], [])  # out of reach / in reach, each without and with close quarters
-    for ap, flags, grapples, positions in _subsets(setup, ordered, acts):
-        pierce, range_, cost = flags & PIERCE, flags & RANGE, CARD_COST * len(positions)
-        far = (ap, pierce, range_, cost, positions)
-        close = (ap + grapples * bonus, pierce, range_, cost, positions) if bonus else \
-            (ap, PIERCE, range_, cost, positions)  # close quarters: grapple power (N2), else pierce
-        by_reach[2].append(far)
-        by_reach[3].append(close)
-        if flags & LAUNCH:
-            by_reach[0].append(far)
-            by_reach[1].append(close)
-    return tuple((chains, not any(pierce or range_ for _, pierce, range_, _, _ in chains)) for chains in by_reach)
+def chains_of(setup) -> Chains:
+    """The setup's ``Chains`` (made on first use)."""
+    chains = setup.__dict__.get("_chains")
+    if chains is None:
+        chains = setup.__dict__["_chains"] = Chains(setup)
+    return chains
 
 
 def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
@@ -307,7 +299,7 @@ def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
     return table
 
 
-def _subsets(setup, ordered, acts) -> list[tuple]:
+def _subsets(setup, profile, ordered, acts) -> list[tuple]:
     """Distinct chains (ap, flags, grapples, positions) of up to ``acts`` of the cards
     ``ordered``, fewest cards first, then in ``combinations`` order: the first of each (AP,
     pierce/range/launch, grapples).
@@ -317,7 +309,6 @@ def _subsets(setup, ordered, acts) -> list[tuple]:
     A chain holding a card but not an earlier card of the same AP and flags is never the first
     of its kind (swapping them gives an earlier chain of the same sums), nor is any chain
     extending it, so neither is made."""
-    _, profile = _card_order(setup)
     seen = {}
     cards, last_seen = [], {}
     for i, c in enumerate(ordered):  # (position, AP, flags, the previous position of a twin or -1)

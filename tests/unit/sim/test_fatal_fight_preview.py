@@ -130,12 +130,23 @@ def _chains_by_definition(setup, hand, acts, in_reach, cqb):
     return out
 
 
-@pytest.mark.parametrize("which", ["test tables", "shipped content"])
-def test_chain_subsets_equal_their_definition(setup, which):
-    """The cached chains (by card AP and flags, positions for cards, twins never enumerated) are
+def _grapple_setup():
+    """Test tables with grapple cards and rule N2 (close quarters adds grapple power, no pierce)."""
+    import ff_tables
+    from test_fatal_fight_switches import with_keywords
+    tables = with_keywords(ff_tables.tables())
+    tables["rules"]["ideas"]["n2_grapple"]["enabled"] = True
+    grapple_setup = ff.compile_setup(tables)
+    assert grapple_setup.rules["n2"] and any(f & 16 for f in grapple_setup.c_flags)
+    return grapple_setup
+
+
+@pytest.mark.parametrize("which", ["test tables", "shipped content", "grapple (N2)"])
+def test_chains_equal_their_definition(setup, which):
+    """``Chains.of`` (kept by card AP and flags, positions for cards, twins never enumerated) are
     the combinations the rules give, for random hands, kept in cache or not."""
     import random
-    setup = setup if which == "test tables" else _shipped_setup()
+    setup = {"test tables": lambda: setup, "shipped content": _shipped_setup, "grapple (N2)": _grapple_setup}[which]()
     attack = [c for c in range(len(setup.c_id)) if setup.c_attack[c]]
     rng = random.Random(7)
     for trial in range(3000):
@@ -143,7 +154,7 @@ def test_chain_subsets_equal_their_definition(setup, which):
         acts = rng.randint(1, 4)
         if trial % 2:
             setup.__dict__.pop("_chains", None)
-        ordered, by_reach = preview.chain_subsets(setup, hand, acts)
+        ordered, by_reach = preview.chains_of(setup).of(hand, acts)
         for in_reach in (False, True):
             for cqb in (False, True):
                 chains, plain = by_reach[2 * in_reach + cqb]
