@@ -28,6 +28,7 @@ class GreedyAgent:
         self.setup, self.seat = setup, seat
         self.plan = None  # (cards still to play, target k)
         self.chains = chains_of(setup)
+        self.traits = _traits(setup)
 
     def choose(self, state, rng):
         phase = state.phase
@@ -53,19 +54,22 @@ class GreedyAgent:
     def main(self, state):
         setup, rules, s = self.setup, self.setup.rules, state.seat
         hand, acts = state.hand[s], state.actions_left
+        traits = self.traits
         self.plan = None
-        for a in self.items(state, s):
-            return a
-        for c in hand:  # free value first: extra actions, then draws while actions remain
-            if acts >= 1 and not setup.c_attack[c] and _has_op(setup, c, "gain_action"):
-                return self.play(state, c)
-        for c in hand:
-            if acts >= 2 and not setup.c_attack[c] and (setup.c_draw[c] or _has_op(setup, c, "draw")) \
-                    and not setup.c_strike[c]:
-                return (PLAY, c)
-        if acts >= 1 and any(st == DOWN for st in state.status):  # a free save comes first
+        if state.carry[s]:
+            for a in self.items(state, s):
+                return a
+        if acts >= 1:  # free value first: extra actions, then draws while actions remain
             for c in hand:
-                if not setup.c_attack[c] and _has_op(setup, c, "save") and state.life[s] > setup.c_life_cost[c]:
+                if traits.gains_action[c]:
+                    return self.play(state, c)
+        if acts >= 2:
+            for c in hand:
+                if traits.draws[c]:
+                    return (PLAY, c)
+        if acts >= 1 and DOWN in state.status:  # a free save comes first
+            for c in hand:
+                if traits.saves[c] and state.life[s] > setup.c_life_cost[c]:
                     return self.play(state, c)
         rally = self.rally(state)
         keep = ()
@@ -79,11 +83,10 @@ class GreedyAgent:
             if later and self.boss_reachable(state):  # hold what the boss chain needs; the last player opens it
                 keep = self.reserve(state, s)
         best = self.best_chain(state, s, keep)
-        downs = [t for t in range(state.n) if state.status[t] == DOWN]
-        alone = sum(1 for q in range(state.n) if state.status[q] == ACTIVE) == 1
-        doomed = alone and combat.threat(state, state.pos[s]) - state.gp[s] >= state.life[s]
-        if downs and not doomed and acts >= rules["saving_actions"] and len(hand) >= rules["saving_cards"] and \
-                (len(downs) >= 2 or state.boss_group() is None) and (best is None or best[0] < BOSS_VALUE):
+        downs = [t for t in range(state.n) if state.status[t] == DOWN] if DOWN in state.status else None
+        if downs and not self.doomed(state, s) and acts >= rules["saving_actions"] and \
+                len(hand) >= rules["saving_cards"] and (len(downs) >= 2 or state.boss_group() is None) and \
+                (best is None or best[0] < BOSS_VALUE):
             pay = sorted(hand, key=lambda c: (card_worth(setup, c), c))[:rules["saving_cards"]]
             action = (SAVE, downs[0], *sorted(pay))
             if action in state.legal_actions():
@@ -92,8 +95,7 @@ class GreedyAgent:
             value, cards, k, square = best
             if len(cards) < acts:  # a spare action: power the chain first (chain_ap / chain_sub cards)
                 for c in hand:
-                    if not setup.c_attack[c] and not setup.c_strike[c] and state.life[s] > setup.c_life_cost[c] \
-                            and any(op in ("chain_ap", "chain_sub", "add_hits") for op, _ in setup.c_effect[c]):
+                    if traits.powers_chain[c] and state.life[s] > setup.c_life_cost[c]:
                         return (PLAY, c)
             if square != state.pos[s]:
                 return (MOVE, square)
@@ -102,7 +104,7 @@ class GreedyAgent:
         danger = combat.threat(state, state.pos[s]) - state.gp[s]
         if acts >= 1:
             support = [(self.support_value(state, s, c), -c) for c in hand
-                       if not setup.c_attack[c] and not setup.c_strike[c] and state.life[s] > setup.c_life_cost[c]]
+                       if traits.supports[c] and state.life[s] > setup.c_life_cost[c]]
             if support:
                 value, neg = max(support)
                 if value >= 1.0 or (value > 0 and state.life[s] - danger <= LOW_LIFE):
@@ -126,6 +128,11 @@ class GreedyAgent:
                 if not setup.c_attack[c] and not setup.c_strike[c] and setup.c_guard[c]:
                     return (PLAY, c)
         return (END,)
+
+    def doomed(self, state, s) -> bool:
+        """The last one standing, about to fall to the coming enemy phase."""
+        alone = sum(1 for q in range(state.n) if state.status[q] == ACTIVE) == 1
+        return alone and combat.threat(state, state.pos[s]) - state.gp[s] >= state.life[s]
 
     def support_value(self, state, s, c) -> float:
         """What a non-attack card does now: damage prevented, life restored, cards, gold, a save."""
@@ -357,6 +364,30 @@ class GreedyAgent:
         top = max(r for r, _ in scored)
         near = sorted(a for r, a in scored if r >= 0.5 * top)
         return near[int(rng.random() * len(near))]
+
+
+class _Traits:
+    """What the greedy agent asks of a card in hand, once per setup: a non-attack card that
+    gives an action, draws (and strikes nobody), saves, powers a chain (chain_ap, chain_sub,
+    add_hits; no strike), or supports (neither attack nor strike)."""
+
+    def __init__(self, setup):
+        cards = range(len(setup.c_id))
+        other = [not setup.c_attack[c] for c in cards]
+        no_strike = [other[c] and not setup.c_strike[c] for c in cards]
+        self.gains_action = [other[c] and _has_op(setup, c, "gain_action") for c in cards]
+        self.draws = [no_strike[c] and bool(setup.c_draw[c] or _has_op(setup, c, "draw")) for c in cards]
+        self.saves = [other[c] and _has_op(setup, c, "save") for c in cards]
+        self.powers_chain = [no_strike[c] and any(op in ("chain_ap", "chain_sub", "add_hits")
+                                                  for op, _ in setup.c_effect[c]) for c in cards]
+        self.supports = no_strike
+
+
+def _traits(setup) -> _Traits:
+    traits = setup.__dict__.get("_traits")
+    if traits is None:
+        traits = setup.__dict__["_traits"] = _Traits(setup)
+    return traits
 
 
 def _with_cards(best, ordered):
