@@ -291,45 +291,54 @@ class GreedyAgent:
 
     # ---- combination, target, shop ----------------------------------------------------------
     def join(self, state):
+        """Join with the strongest card when adding up to ``limit`` cards (strongest first) turns
+        the chain's preview up by more than 0.5, or, for a player whose turn is over, when it
+        reaches the combo bonus."""
         if not self.combo:
             return (PASS,)
         setup, q = self.setup, state.seat
         s = state.turn_pos
-        square = state.pos[s]
         limit = state.actions[q] - state.partner_used.get(q, 0)
         mine = sorted((c for c in state.hand[q] if setup.c_attack[c] and state.life[q] > setup.c_life_cost[c]),
                       key=lambda c: (-setup.c_ap[c], c))
-        if q > state.turn_pos:  # own turn still to come: keep two cards
+        if q > s:  # own turn still to come: keep two cards
             limit = min(limit, len(state.hand[q]) - 2)
         if limit <= 0 or not mine:
             return (PASS,)
-        board = current_board(state)
-        ks = combat.targets(state, square, state.chain_flags)
-        base = max((board.attack(state, square, k, state.chain_ap, state.chain_flags, state.grapples)
-                    for k in ks), default=0.0)
-        others = 0
+        adds = mine[:limit]
+        if q < s:  # the bonus gold of j more hits only grows with j: adding them all tells
+            hits, min_hits = len(state.chain) + state.chain_hits, setup.rules["combo_bonus_min_hits"]
+            if max(0, hits + len(adds) - min_hits + 1) - max(0, hits - min_hits + 1) > 0:
+                return (JOIN, mine[0])
+        square, grapples = state.pos[s], state.grapples
+        attack = current_board(state).attack
+        ap, flags = state.chain_ap, state.chain_flags
+        base = max((attack(state, square, k, ap, flags, grapples) for k in combat.targets(state, square, flags)),
+                   default=0.0)
+        others = None  # what later partners could add (worked out when a boss kill is in question)
+        for c in adds:
+            ap += setup.c_ap[c]
+            flags |= setup.c_flags[c]
+            ks = combat.targets(state, square, flags)
+            value = max((attack(state, square, k, ap, flags, grapples) for k in ks), default=0.0)
+            if value < BOSS_VALUE:
+                if others is None:
+                    others = self.partners_ap(state)
+                if others:
+                    boosted = max((attack(state, square, k, ap + others, flags, grapples) for k in ks), default=0.0)
+                    if boosted >= BOSS_VALUE:
+                        value = boosted
+            if value > base + 0.5:
+                return (JOIN, mine[0])
+        return (PASS,)
+
+    def partners_ap(self, state) -> int:
+        """AP the partners after this one could still add to the chain (their best cards)."""
+        setup, others = self.setup, 0
         for p in state.partners[1:]:
             aps = sorted((setup.c_ap[c] for c in state.hand[p] if setup.c_attack[c]), reverse=True)
             others += sum(aps[:state.actions[p] - state.partner_used.get(p, 0)])
-        hits = len(state.chain) + state.chain_hits
-        min_hits = setup.rules["combo_bonus_min_hits"]
-        for j in range(1, min(limit, len(mine)) + 1):
-            add = mine[:j]
-            ap = state.chain_ap + sum(setup.c_ap[c] for c in add)
-            flags = state.chain_flags
-            for c in add:
-                flags |= setup.c_flags[c]
-            ks2 = combat.targets(state, square, flags)
-            value = max((board.attack(state, square, k, ap, flags, state.grapples) for k in ks2), default=0.0)
-            if value < BOSS_VALUE and others:
-                boosted = max((board.attack(state, square, k, ap + others, flags, state.grapples)
-                               for k in ks2), default=0.0)
-                if boosted >= BOSS_VALUE:
-                    value = boosted
-            gold = max(0, hits + j - min_hits + 1) - max(0, hits - min_hits + 1)
-            if value > base + 0.5 or (gold > 0 and q < state.turn_pos):
-                return (JOIN, add[0])
-        return (PASS,)
+        return others
 
     def target(self, state):
         s = state.turn_pos
