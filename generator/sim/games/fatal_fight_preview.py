@@ -81,19 +81,19 @@ def current_board(state) -> "Board":
 
 class Board:
     """A snapshot of the groups for previews: each position's life, GP and kill value (built per
-    group on first use), and a memo of ``value(k, ap, pierce, range)`` — the rules of
-    ``combat.damage_plan`` on plain lists. ``head(k)`` is the cheap part most previews need: an
+    group on first use), step tables for pierce and range attacks and a memo of the other
+    ``value(k, ap, pierce, range)`` answers — the rules of ``combat.damage_plan`` on plain lists. ``head(k)`` is the cheap part most previews need: an
     attack without pierce or range only ever reaches the head.
 
     Everything here is derived from the groups, ``elife``, ``egp`` and ``xgp`` alone (and the
     fixed setup), so the snapshot keeps copies of those four and stays valid while they compare
     equal (``current``): complete by construction, whichever rule or effect changed them."""
 
-    __slots__ = ("state", "rows", "heads", "steps", "memo", "groups", "elife", "egp", "xgp")
+    __slots__ = ("state", "rows", "heads", "steps", "ranged", "memo", "groups", "elife", "egp", "xgp")
 
     def __init__(self, state):
         self.state, self.memo = state, {}
-        self.rows, self.heads, self.steps = [None] * 6, [None] * 6, [None] * 6
+        self.rows, self.heads, self.steps, self.ranged = [None] * 6, [None] * 6, [None] * 6, [None] * 12
         self.groups = [list(g) for g in state.groups]
         self.elife, self.egp, self.xgp = list(state.elife), list(state.egp), list(state.xgp)
 
@@ -144,6 +144,24 @@ class Board:
         steps = self.steps[k] = (thresholds, values)
         return steps
 
+    def range_steps(self, k: int, pierce) -> tuple[list, list]:
+        """``(levels, values)`` of a range attack on group ``k`` (with pierce or not): AP ``ap``
+        defeats every position whose life (plus GP without pierce) is at most ``ap``, worth
+        ``values[bisect_right(levels, ap)]`` — each level's total added in position order, as
+        ``damage_plan`` walks the group, so the floats are the same."""
+        lives, gps, vals = self.rows[k] or self.row(k)
+        needs = lives if pierce else [life + gp for life, gp in zip(lives, gps)]
+        levels = sorted(set(needs))
+        values = [0.0]
+        for level in levels:
+            value = 0.0
+            for need, val in zip(needs, vals):
+                if need <= level:
+                    value += val
+            values.append(value)
+        steps = self.ranged[2 * k + (1 if pierce else 0)] = (levels, values)
+        return steps
+
     def _bonus(self, g) -> float:
         """Kill value of a grunt in ``g`` before its own skill: more if the group is swollen
         (over the cap) or shields the boss."""
@@ -153,17 +171,16 @@ class Board:
         return 2.0 + (1.0 if swollen else 0.0) + (1.5 if setup.boss in g else 0.0)
 
     def value(self, k: int, ap: int, pierce, range_) -> float:
-        key = (k << 12) | (ap << 2) | (2 if pierce else 0) | (1 if range_ else 0)
+        if range_:
+            levels, values = self.ranged[2 * k + (1 if pierce else 0)] or self.range_steps(k, pierce)
+            return values[bisect_right(levels, ap)]
+        key = (k << 12) | (ap << 2) | (2 if pierce else 0)
         value = self.memo.get(key)
         if value is not None:
             return value
         lives, gps, vals = self.rows[k] or self.row(k)
         value = 0.0
-        if range_:
-            for i in range(len(lives)):
-                if (ap if pierce else ap - gps[i]) >= lives[i]:
-                    value += vals[i]
-        elif pierce and (self.steps[k] or self.pierce_steps(k))[0] is not None:
+        if pierce and (self.steps[k] or self.pierce_steps(k))[0] is not None:
             thresholds, values = self.steps[k]
             value = values[bisect_right(thresholds, ap)]
         elif pierce:

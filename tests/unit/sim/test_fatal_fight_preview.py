@@ -4,6 +4,7 @@ answer, and a validity check that overlooks one input must be caught by that com
 import pytest
 
 from generator.sim.games import fatal_fight as ff
+from generator.sim.games import fatal_fight_combat as combat
 from generator.sim.games import fatal_fight_preview as preview
 from generator.sim.rng import agent_rng, deal_rng
 
@@ -19,11 +20,50 @@ def _stale_entries(board, state) -> list[str]:
             bad.append(f"head {k}")
         if board.steps[k] is not None and board.steps[k] != fresh.pierce_steps(k):
             bad.append(f"steps {k}")
+    for i, steps in enumerate(board.ranged):
+        if steps is not None and steps != fresh.range_steps(i // 2, i % 2):
+            bad.append(f"range steps {i // 2}")
     for key, value in board.memo.items():
         k, ap, pierce, range_ = key >> 12, (key >> 2) & 1023, key & 2, key & 1
         if value != fresh.value(k, ap, pierce, range_):
             bad.append(f"value {k} ap={ap}")
     return bad
+
+
+def _rule_mismatches(state) -> list[str]:
+    """Where a fresh ``Board``'s preview differs from the engine's own damage rules
+    (``combat.damage_plan``) valued by ``kill_value``, over every group, AP, pierce and range."""
+    board, bad = preview.Board(state), []
+    for k in range(6):
+        if not state.groups[k]:
+            continue
+        for ap in range(0, 16):
+            for pierce in (False, True):
+                for range_ in (False, True):
+                    killed = combat.damage_plan(state, k, ap, pierce, range_)
+                    expected = preview.kill_value(state, k, killed) if killed else 0.0
+                    if board.value(k, ap, pierce, range_) != expected:
+                        bad.append(f"k={k} ap={ap} pierce={pierce} range={range_}")
+    return bad
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_board_previews_follow_the_damage_rules(setup, players):
+    """Every preview (head, pierce steps, range levels, the memo) equals what the engine's damage
+    rules would defeat, at every decision of a few games."""
+    checked, bad = 0, []
+    for index in range(6):
+        state = ff.new_game(setup, players, deal_rng("rules", index))
+        agents = [ff.AGENTS["greedy"](setup, seat) for seat in range(players)]
+        rngs = [agent_rng("rules", index, seat) for seat in range(players)]
+        while not state.is_terminal() and len(bad) < 5:
+            if any(state.groups):
+                checked += 1
+                bad.extend(f"game {index}: {entry}" for entry in _rule_mismatches(state))
+            seat = state.current_player()
+            state.apply_action(agents[seat].choose(state, rngs[seat]))
+    assert checked > 300
+    assert bad == []
 
 
 def _check_games(setup, players, games, agent="greedy") -> tuple[int, list[str]]:
@@ -149,7 +189,7 @@ def test_chains_equal_their_definition(setup, which):
     setup = {"test tables": lambda: setup, "shipped content": _shipped_setup, "grapple (N2)": _grapple_setup}[which]()
     attack = [c for c in range(len(setup.c_id)) if setup.c_attack[c]]
     rng = random.Random(7)
-    for trial in range(3000):
+    for trial in range(1000):
         hand = rng.sample(attack, rng.randint(1, min(9, len(attack))))
         acts = rng.randint(1, 4)
         if trial % 2:
