@@ -72,30 +72,50 @@ _KEPT: list = [None]  # the last Board made (holding its state: the state never 
 
 def current_board(state) -> "Board":
     """A ``Board`` of ``state``: the last one made, for as long as it is current, else a new one
-    (kept across decisions and seats: most decisions change no group, life or GP)."""
+    (kept across decisions and seats: most decisions change no group, life or GP) that takes over
+    what the last one worked out for the groups that did not change."""
     snapshot = _KEPT[0]
     if snapshot is None or not snapshot.current(state):
-        snapshot = _KEPT[0] = Board(state)
+        snapshot = _KEPT[0] = Board(state, snapshot)
     return snapshot
 
 
 class Board:
-    """A snapshot of the groups for previews: each position's life, GP and kill value (built per
-    group on first use), step tables for pierce and range attacks and a memo of the other
-    ``value(k, ap, pierce, range)`` answers — the rules of ``combat.damage_plan`` on plain lists. ``head(k)`` is the cheap part most previews need: an
-    attack without pierce or range only ever reaches the head.
+    """A snapshot of the groups for previews, per group and on first use: each position's life,
+    GP and kill value (``row``), the head's (``head``: all an attack without pierce or range can
+    reach) and step tables for pierce and range attacks — the rules of ``combat.damage_plan`` on
+    plain lists.
 
     Everything here is derived from the groups, ``elife``, ``egp`` and ``xgp`` alone (and the
     fixed setup), so the snapshot keeps copies of those four and stays valid while they compare
-    equal (``current``): complete by construction, whichever rule or effect changed them."""
+    equal (``current``): complete by construction, whichever rule or effect changed them. A
+    group's part depends on that group's list and its members' life and GP alone, so a new
+    snapshot of the same state takes it over from the last one where those compare equal."""
 
-    __slots__ = ("state", "rows", "heads", "steps", "ranged", "memo", "groups", "elife", "egp", "xgp")
+    __slots__ = ("state", "rows", "heads", "steps", "ranged", "groups", "elife", "egp", "xgp")
 
-    def __init__(self, state):
-        self.state, self.memo = state, {}
+    def __init__(self, state, last: "Board | None" = None):
+        self.state = state
         self.rows, self.heads, self.steps, self.ranged = [None] * 6, [None] * 6, [None] * 6, [None] * 12
         self.groups = [list(g) for g in state.groups]
         self.elife, self.egp, self.xgp = list(state.elife), list(state.egp), list(state.xgp)
+        if last is not None and last.state is state:
+            self._take_over(last)
+
+    def _take_over(self, last: "Board") -> None:
+        """Keep ``last``'s work on every group whose list and members' life and GP are unchanged."""
+        elife, egp, xgp = self.elife, self.egp, self.xgp
+        old_life, old_egp, old_xgp = last.elife, last.egp, last.xgp
+        for k, g in enumerate(self.groups):
+            if last.groups[k] != g or not (last.rows[k] or last.heads[k] or last.steps[k] or last.ranged[2 * k]
+                                            or last.ranged[2 * k + 1]):
+                continue
+            for e in g:  # a member of the old group too, so within the old lists
+                if elife[e] != old_life[e] or egp[e] != old_egp[e] or xgp[e] != old_xgp[e]:
+                    break
+            else:
+                self.rows[k], self.heads[k], self.steps[k] = last.rows[k], last.heads[k], last.steps[k]
+                self.ranged[2 * k], self.ranged[2 * k + 1] = last.ranged[2 * k], last.ranged[2 * k + 1]
 
     def current(self, state) -> bool:
         """Whether this snapshot still describes ``state`` (a few list comparisons in C)."""
@@ -171,30 +191,28 @@ class Board:
         return 2.0 + (1.0 if swollen else 0.0) + (1.5 if setup.boss in g else 0.0)
 
     def value(self, k: int, ap: int, pierce, range_) -> float:
+        """Kill value of an attack of ``ap`` on group ``k`` (``combat.damage_plan`` valued as
+        ``kill_value`` does)."""
         if range_:
             levels, values = self.ranged[2 * k + (1 if pierce else 0)] or self.range_steps(k, pierce)
             return values[bisect_right(levels, ap)]
-        key = (k << 12) | (ap << 2) | (2 if pierce else 0)
-        value = self.memo.get(key)
-        if value is not None:
-            return value
+        if pierce:
+            thresholds, values = self.steps[k] or self.pierce_steps(k)
+            return values[bisect_right(thresholds, ap)] if thresholds is not None else self._pierce_walk(k, ap)
         lives, gps, vals = self.rows[k] or self.row(k)
-        value = 0.0
-        if pierce and (self.steps[k] or self.pierce_steps(k))[0] is not None:
-            thresholds, values = self.steps[k]
-            value = values[bisect_right(thresholds, ap)]
-        elif pierce:
-            carry = ap
-            for i in range(len(lives)):
-                if carry < lives[i]:
-                    break
-                value += vals[i]
-                carry -= lives[i]
-                if carry <= 0:
-                    break
-        elif lives and ap - gps[0] >= lives[0]:
-            value = vals[0]
-        self.memo[key] = value
+        return vals[0] if lives and ap - gps[0] >= lives[0] else 0.0
+
+    def _pierce_walk(self, k: int, ap: int) -> float:
+        """A pierce attack position by position (when a position has no life left)."""
+        lives, _, vals = self.rows[k]
+        value, carry = 0.0, ap
+        for life, val in zip(lives, vals):
+            if carry < life:
+                break
+            value += val
+            carry -= life
+            if carry <= 0:
+                break
         return value
 
     def attack(self, state, square: int, k: int, ap: int, flags: int, grapples: int) -> float:
@@ -204,7 +222,6 @@ class Board:
             return self.value(k, eff, pierce, range_)
         need, head = self.heads[k] or self.head(k)  # only the head can fall
         return head if eff >= need else 0.0
-
 
 
 def _has_op(setup, c, name) -> bool:

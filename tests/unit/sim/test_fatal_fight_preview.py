@@ -10,7 +10,7 @@ from generator.sim.rng import agent_rng, deal_rng
 
 
 def _stale_entries(board, state) -> list[str]:
-    """What the kept ``board`` has stored (rows, heads, pierce steps, values) that a fresh one differs on."""
+    """What the kept ``board`` has stored (rows, heads, pierce and range steps) that a fresh one differs on."""
     fresh = preview.Board(state)
     bad = []
     for k in range(6):
@@ -23,10 +23,6 @@ def _stale_entries(board, state) -> list[str]:
     for i, steps in enumerate(board.ranged):
         if steps is not None and steps != fresh.range_steps(i // 2, i % 2):
             bad.append(f"range steps {i // 2}")
-    for key, value in board.memo.items():
-        k, ap, pierce, range_ = key >> 12, (key >> 2) & 1023, key & 2, key & 1
-        if value != fresh.value(k, ap, pierce, range_):
-            bad.append(f"value {k} ap={ap}")
     return bad
 
 
@@ -49,7 +45,7 @@ def _rule_mismatches(state) -> list[str]:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_board_previews_follow_the_damage_rules(setup, players):
-    """Every preview (head, pierce steps, range levels, the memo) equals what the engine's damage
+    """Every preview (head, pierce steps, range levels, the group walk) equals what the engine's damage
     rules would defeat, at every decision of a few games."""
     checked, bad = 0, []
     for index in range(6):
@@ -115,21 +111,49 @@ def test_a_check_that_overlooks_the_groups_is_caught(setup, monkeypatch):
     assert bad
 
 
-@pytest.mark.parametrize("changed", ["elife", "egp", "xgp"])
-def test_a_life_or_guard_change_alone_renews_the_board(setup, changed):
-    """Life and GP mostly change together with the groups (spawns, kills), so each is also
-    changed alone here: the kept snapshot must be replaced, and it would be caught if kept."""
+def _board_with_work(setup):
+    """A state in the action phase with two groups on the board, and its snapshot with every
+    preview of both worked out."""
     state = ff.new_game(setup, 3, deal_rng("board", 1))
     agents = [ff.AGENTS["greedy"](setup, seat) for seat in range(3)]
     rngs = [agent_rng("board", 1, seat) for seat in range(3)]
-    while not any(state.groups) or state.phase != ff.MAIN:
+    while sum(1 for g in state.groups if g) < 2 or state.phase != ff.MAIN:
         state.apply_action(agents[state.seat].choose(state, rngs[state.seat]))
     board = preview.current_board(state)
-    k = next(k for k in range(6) if state.groups[k])
-    board.row(k), board.head(k), board.value(k, 3, 0, 0)
+    for k in range(6):
+        if state.groups[k]:
+            board.row(k), board.head(k), board.pierce_steps(k), board.range_steps(k, 0), board.range_steps(k, 2)
+    return state, board, next(k for k in range(6) if state.groups[k])
+
+
+@pytest.mark.parametrize("changed", ["elife", "egp", "xgp"])
+def test_a_life_or_guard_change_alone_renews_the_board(setup, changed):
+    """Life and GP mostly change together with the groups (spawns, kills), so each is also
+    changed alone here: the kept snapshot must be replaced, and it would be caught if kept; the
+    new one takes over the work on the other groups only."""
+    state, board, k = _board_with_work(setup)
     getattr(state, changed)[state.groups[k][0]] += 1
     assert _stale_entries(board, state)
-    assert preview.current_board(state) is not board
+    renewed = preview.current_board(state)
+    assert renewed is not board
+    assert _stale_entries(renewed, state) == []
+    assert renewed.rows[k] is None and renewed.heads[k] is None
+    others = [j for j in range(6) if j != k and state.groups[j]]
+    assert others and all(renewed.rows[j] is board.rows[j] and renewed.heads[j] is board.heads[j] for j in others)
+
+
+def test_a_take_over_that_overlooks_life_and_guard_is_caught(setup, monkeypatch):
+    """Taking over the work on a group whose list is unchanged but whose head lost life shows up."""
+    def careless(board, last):
+        for k, g in enumerate(board.groups):
+            if last.groups[k] == g:
+                board.rows[k], board.heads[k], board.steps[k] = last.rows[k], last.heads[k], last.steps[k]
+                board.ranged[2 * k], board.ranged[2 * k + 1] = last.ranged[2 * k], last.ranged[2 * k + 1]
+
+    monkeypatch.setattr(preview.Board, "_take_over", careless)
+    state, board, k = _board_with_work(setup)
+    state.elife[state.groups[k][0]] += 1
+    assert _stale_entries(preview.current_board(state), state)
 
 
 def _shipped_setup():
