@@ -277,19 +277,21 @@ class Chains:
     def _by_reach(self, ordered, acts) -> tuple:
         rules = self.setup.rules
         n2, bonus = rules["n2"], rules["n2_bonus"]
-        by_reach = ([], [], [], [])  # out of reach / in reach, each without and with close quarters
+        far, close, launch_far, launch_close = [], [], [], []  # close: in close quarters
         for ap, flags, grapples, positions in _subsets(self.setup, self.profile, ordered, acts):
             pierce, range_, cost = flags & PIERCE, flags & RANGE, CARD_COST * len(positions)
-            far = (ap, pierce, range_, cost, positions)
-            close = (ap + grapples * bonus, pierce, range_, cost, positions) if n2 else \
-                (ap, PIERCE, range_, cost, positions)  # close quarters: grapple power (N2), else pierce
-            by_reach[2].append(far)
-            by_reach[3].append(close)
+            far.append((ap, pierce, range_, cost, positions))
+            # close quarters: grapple power (N2), else pierce
+            close.append((ap + grapples * bonus, pierce, range_, cost, positions) if n2 else
+                         (ap, PIERCE, range_, cost, positions))
             if flags & LAUNCH:
-                by_reach[0].append(far)
-                by_reach[1].append(close)
-        return tuple((chains, not any(pierce or range_ for _, pierce, range_, _, _ in chains))
-                     for chains in by_reach)
+                launch_far.append(far[-1])
+                launch_close.append(close[-1])
+        return tuple((chains, not any(pierce or range_ for _, pierce, range_, _, _ in chains)) if chains else _NONE
+                     for chains in (launch_far, launch_close, far, close))
+
+
+_NONE = ([], True)  # no chain of that reach kind (shared: never changed)
 
 
 def chains_of(setup) -> Chains:
@@ -349,16 +351,18 @@ def _subsets(setup, profile, ordered, acts) -> list[tuple]:
         cards.append((i, setup.c_ap[c], setup.c_flags[c], last_seen.get(profile[c], -1)))
         last_seen[profile[c]] = i
     level = [((), 0, 0, 0)]  # (positions, ap, flags, grapples) of the chains of the last size kept
-    for _ in range(min(acts, len(ordered))):
+    for left in range(min(acts, len(ordered)), 0, -1):  # sizes still to make, this one included
         longer = []
         for positions, ap, flags, grapples in level:
             for i, c_ap, c_flags, twin in cards[positions[-1] + 1 if positions else 0:]:
                 if twin >= 0 and twin not in positions:
                     continue
-                chain = (positions + (i,), ap + c_ap, flags | c_flags, grapples + bool(c_flags & GRAPPLE))
-                longer.append(chain)
-                key = (chain[1], chain[2] & 7, chain[3])
+                chain = positions + (i,)
+                sums = (ap + c_ap, flags | c_flags, grapples + (1 if c_flags & GRAPPLE else 0))
+                if left > 1:  # extended by the next size
+                    longer.append((chain, *sums))
+                key = (sums[0], sums[1] & 7, sums[2])
                 if key not in seen:
-                    seen[key] = (chain[1], chain[2], chain[3], chain[0])
+                    seen[key] = (*sums, chain)
         level = longer
     return list(seen.values())
