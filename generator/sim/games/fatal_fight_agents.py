@@ -16,7 +16,7 @@ from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOI
                                   PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, is_legal)
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
-from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value, card_worth,
+from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value, card_worth, worths,
                                   chains_of, current_board, reach_table)
 
 
@@ -71,7 +71,8 @@ class GreedyAgent:
             for c in hand:
                 if traits.saves[c] and state.life[s] > setup.c_life_cost[c]:
                     return self.play(state, c)
-        rally = self.rally(state)
+        boss_k = state.boss_group()  # read by most of what follows; nothing here changes it
+        rally = self.rally(state, boss_k)
         keep = ()
         if rally is not None:
             later = any(state.status[q] == ACTIVE for q in range(s + 1, state.n))
@@ -80,12 +81,12 @@ class GreedyAgent:
                            key=lambda q: (abs(q // 3 - rally // 3) + abs(q % 3 - rally % 3), q), default=None)
                 if step is not None:
                     return (MOVE, step)
-            if later and self.boss_reachable(state):  # hold what the boss chain needs; the last player opens it
+            if later and self.boss_reachable(state, boss_k):  # hold what the boss chain needs; the last player opens it
                 keep = self.reserve(state, s)
-        best = self.best_chain(state, s, keep)
+        best = self.best_chain(state, s, keep, boss_k)
         downs = [t for t in range(state.n) if state.status[t] == DOWN] if DOWN in state.status else None
         if downs and not self.doomed(state, s) and acts >= rules["saving_actions"] and \
-                len(hand) >= rules["saving_cards"] and (len(downs) >= 2 or state.boss_group() is None) and \
+                len(hand) >= rules["saving_cards"] and (len(downs) >= 2 or boss_k is None) and \
                 (best is None or best[0] < BOSS_VALUE):
             pay = sorted(hand, key=lambda c: (card_worth(setup, c), c))[:rules["saving_cards"]]
             action = (SAVE, downs[0], *sorted(pay))
@@ -113,7 +114,7 @@ class GreedyAgent:
                 len(state.carry[s]) < state.max_carry[s]:
             return (TAKE, -1)
         if state.free_moves > 0 and rally is None:
-            square = self.safest(state, s)
+            square = self.safest(state, s, boss_k)
             if square != state.pos[s]:
                 return (MOVE, square)
         if rules["n8"]:
@@ -192,22 +193,19 @@ class GreedyAgent:
                 continue
             yield (ITEM, c)
 
-    def rally(self, state):
+    def rally(self, state, k):
         """Boss rounds: the square everyone gathers on — the boss's own square (CQB pierce carries
-        through the grunts in front of it), or the centre of its line if that is blocked."""
-        if not self.combo:
-            return None
-        k = state.boss_group()
-        if k is None:
+        through the grunts in front of it), or the centre of its line if that is blocked (``k``:
+        the boss's group, or None)."""
+        if not self.combo or k is None:
             return None
         square = (0 if k < 3 else 2) * 3 + k % 3
         return square if square not in state.blocked else 3 + k % 3
 
-    def boss_reachable(self, state) -> bool:
+    def boss_reachable(self, state, k) -> bool:
         """Could the whole team's best attack cards, chained on the rally square, reach the boss
         through the grunts in front of it (CQB pierce) this round?"""
         setup = self.setup
-        k = state.boss_group()
         group = state.groups[k]
         need = sum(state.elife[e] for e in group[:group.index(setup.boss) + 1])
         potential = 0
@@ -224,8 +222,9 @@ class GreedyAgent:
                       key=lambda c: (-setup.c_ap[c], c))
         return tuple(mine[:state.actions[s]])
 
-    def best_chain(self, state, s, keep=()):
-        """The best (value, cards, target, square) reachable this turn, or None."""
+    def best_chain(self, state, s, keep, boss_k):
+        """The best (value, cards, target, square) reachable this turn, or None (``boss_k``: the
+        boss's group, or None)."""
         setup = self.setup
         acts = state.actions_left
         if acts < 1:
@@ -237,7 +236,6 @@ class GreedyAgent:
         ordered, by_reach = self.chains.of(attack, acts)
         groups = state.groups
         board = current_board(state)
-        boss_k = state.boss_group()
         partner_ap = self.partner_potential(state, s) if boss_k is not None else {}
         every, first = reach_table(setup, state.pos[s], state.free_moves > 0, state.blocked)
         best = None
@@ -276,9 +274,9 @@ class GreedyAgent:
             out[state.pos[q]] = out.get(state.pos[q], 0) + sum(usable)
         return out
 
-    def safest(self, state, s):
+    def safest(self, state, s, boss_k):
         best_sq, best_score = state.pos[s], None
-        boss_on = state.boss_group() is not None
+        boss_on = boss_k is not None
         for sq in (state.pos[s],) + tuple(q for q in NEIGHBOURS[state.pos[s]] if q not in state.blocked):
             score = combat.threat(state, sq)
             if boss_on and self.combo:
@@ -355,12 +353,13 @@ class GreedyAgent:
         """Buy by value per gold; among the buys within 50% of the best, pick at random (players
         differ in taste, and a fixed order would leave the same cards on the shelf every game)."""
         setup = self.setup
+        worth = worths(setup)
         scored = []
         for a in state.legal_actions():
             if a[0] == UPGRADE:
-                gain = card_worth(setup, a[1]) - card_worth(setup, setup.c_replaces[a[1]])
+                gain = worth[a[1]] - worth[setup.c_replaces[a[1]]]
             elif a[0] == BUY:
-                gain = card_worth(setup, a[1]) - DILUTION
+                gain = worth[a[1]] - DILUTION
             elif a[0] == CURE:
                 gain = 3.0
             else:

@@ -21,10 +21,15 @@ DILUTION = 1.0       # what one more card in the deck costs (it waters down the 
 
 def card_worth(setup, c) -> float:
     """A rough static value of a card (shopping and choosing what to spend), cached per setup."""
+    return worths(setup)[c]
+
+
+def worths(setup) -> list[float]:
+    """``card_worth`` of every card, computed once per setup."""
     table = setup.__dict__.get("_worth")
     if table is None:
         table = setup.__dict__["_worth"] = [_worth(setup, i) for i in range(len(setup.c_id))]
-    return table[c]
+    return table
 
 
 def _worth(setup, c) -> float:
