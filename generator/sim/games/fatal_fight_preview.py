@@ -11,6 +11,11 @@ from .fatal_fight_actions import NEIGHBOURS
 from .fatal_fight_setup import GRAPPLE, LAUNCH, PIERCE, RANGE
 
 BOSS_VALUE = 1000.0
+OBSTACLE_VALUE = GRUNT_VALUE = 2.0   # kill values: a grunt gets the bonuses that apply
+CARRIER_BONUS, SWOLLEN_BONUS, SHIELD_BONUS = 2.5, 1.0, 1.5
+# Board.range_steps adds kill values out of position order: exact only while all are halves
+assert all((2 * v).is_integer() for v in (BOSS_VALUE, OBSTACLE_VALUE, GRUNT_VALUE, CARRIER_BONUS, SWOLLEN_BONUS,
+                                          SHIELD_BONUS))
 CARD_COST = 0.6      # value of keeping a card in hand
 LOW_LIFE = 3         # defend when the predicted damage would leave this much life or less
 _FLAG_WORTH = {RANGE: 1.5, PIERCE: 1.0, LAUNCH: 0.8}
@@ -50,11 +55,12 @@ def kill_value(state, k: int, killed: list[int], swollen: bool | None = None) ->
         if e == boss:
             value += BOSS_VALUE
         elif e > boss:
-            value += 2.0
+            value += OBSTACLE_VALUE
         else:
-            value += 2.0 + (2.5 if setup.e_skill[e] == "carrier" else 0.0) + (1.0 if swollen else 0.0)
+            value += GRUNT_VALUE + (CARRIER_BONUS if setup.e_skill[e] == "carrier" else 0.0) + \
+                (SWOLLEN_BONUS if swollen else 0.0)
             if boss in group:  # a grunt shielding the boss
-                value += 1.5
+                value += SHIELD_BONUS
     return value
 
 
@@ -135,8 +141,8 @@ class Board:
         elife, egp, xgp, skill = state.elife, state.egp, state.xgp, setup.e_skill
         bonus = self._bonus(g)
         row = self.rows[k] = ([elife[e] for e in g], [egp[e] + xgp[e] for e in g],
-                              [BOSS_VALUE if e == boss else 2.0 if e > boss else
-                               bonus + (2.5 if skill[e] == "carrier" else 0.0) for e in g])
+                              [BOSS_VALUE if e == boss else OBSTACLE_VALUE if e > boss else
+                               bonus + (CARRIER_BONUS if skill[e] == "carrier" else 0.0) for e in g])
         return row
 
     def head(self, k: int):
@@ -145,8 +151,8 @@ class Board:
         g = state.groups[k]
         e = g[0]
         boss = state.setup.boss
-        value = BOSS_VALUE if e == boss else 2.0 if e > boss else \
-            self._bonus(g) + (2.5 if state.setup.e_skill[e] == "carrier" else 0.0)
+        value = BOSS_VALUE if e == boss else OBSTACLE_VALUE if e > boss else \
+            self._bonus(g) + (CARRIER_BONUS if state.setup.e_skill[e] == "carrier" else 0.0)
         head = self.heads[k] = (state.elife[e] + state.egp[e] + state.xgp[e], value)
         return head
 
@@ -172,18 +178,17 @@ class Board:
     def range_steps(self, k: int, pierce) -> tuple[list, list]:
         """``(levels, values)`` of a range attack on group ``k`` (with pierce or not): AP ``ap``
         defeats every position whose life (plus GP without pierce) is at most ``ap``, worth
-        ``values[bisect_right(levels, ap)]`` — each level's total added in position order, as
-        ``damage_plan`` walks the group, so the floats are the same."""
+        ``values[bisect_right(levels, ap)]``. Kill values are halves (asserted with them), so
+        their sums are exact in any order: the same floats as ``damage_plan`` walking the group."""
         lives, gps, vals = self.rows[k] or self.row(k)
-        needs = lives if pierce else [life + gp for life, gp in zip(lives, gps)]
-        levels = sorted(set(needs))
-        values = [0.0]
-        for level in levels:
-            value = 0.0
-            for need, val in zip(needs, vals):
-                if need <= level:
-                    value += val
-            values.append(value)
+        levels, values, total = [], [0.0], 0.0
+        for need, val in sorted(zip(lives if pierce else [life + gp for life, gp in zip(lives, gps)], vals)):
+            total += val
+            if levels and levels[-1] == need:
+                values[-1] = total
+            else:
+                levels.append(need)
+                values.append(total)
         steps = self.ranged[2 * k + (1 if pierce else 0)] = (levels, values)
         return steps
 
@@ -193,7 +198,7 @@ class Board:
         state = self.state
         setup = state.setup
         swollen = len(g) > setup.rules["group_cap"] and combat.over_cap(state, g) > 0
-        return 2.0 + (1.0 if swollen else 0.0) + (1.5 if setup.boss in g else 0.0)
+        return GRUNT_VALUE + (SWOLLEN_BONUS if swollen else 0.0) + (SHIELD_BONUS if setup.boss in g else 0.0)
 
     def value(self, k: int, ap: int, pierce, range_) -> float:
         """Kill value of an attack of ``ap`` on group ``k`` (``combat.damage_plan`` valued as
