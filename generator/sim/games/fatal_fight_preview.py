@@ -275,7 +275,7 @@ class Chains:
         falls), and whether none of them has pierce or range."""
         ordered = sorted(attack, key=self.rank)
         profile = self.profile
-        key = (acts, *[profile[c] for c in ordered])
+        key = (min(acts, len(ordered)), *[profile[c] for c in ordered])  # no chain is longer than the hand
         by_reach = self.new.get(key)
         if by_reach is None:
             by_reach = self.old.get(key) or self._by_reach(ordered, acts)
