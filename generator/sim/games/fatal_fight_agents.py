@@ -211,16 +211,23 @@ class GreedyAgent:
         potential = 0
         for q in range(state.n):
             if state.status[q] == ACTIVE:
-                aps = sorted((setup.c_ap[c] for c in state.hand[q] if setup.c_attack[c]), reverse=True)
-                potential += sum(aps[:state.actions[q]])
+                potential += sum(self.attack_aps(state.hand[q])[:state.actions[q]])
         return potential >= need
 
     def reserve(self, state, s):
         """The attack cards a partner would add to the boss chain (its best ``actions`` of them)."""
+        return tuple(self.strongest(state, s)[:state.actions[s]])
+
+    def strongest(self, state, s) -> list:
+        """Player ``s``'s attack cards it can pay for, strongest first (AP, then card)."""
+        setup, life = self.setup, state.life[s]
+        return sorted((c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c]),
+                      key=self.traits.strength_rank)
+
+    def attack_aps(self, hand) -> list[int]:
+        """The AP of the attack cards in ``hand``, highest first."""
         setup = self.setup
-        mine = sorted((c for c in state.hand[s] if setup.c_attack[c] and state.life[s] > setup.c_life_cost[c]),
-                      key=lambda c: (-setup.c_ap[c], c))
-        return tuple(mine[:state.actions[s]])
+        return sorted((setup.c_ap[c] for c in hand if setup.c_attack[c]), reverse=True)
 
     def best_chain(self, state, s, keep, boss_k):
         """The best (value, cards, target, square) reachable this turn, or None (``boss_k``: the
@@ -264,11 +271,11 @@ class GreedyAgent:
         """AP the allies on each square could add to a chain (for a boss kill)."""
         if not self.combo:
             return {}
-        setup, out = self.setup, {}
+        out = {}
         for q in range(state.n):
             if q == s or state.status[q] != ACTIVE:
                 continue
-            aps = sorted((setup.c_ap[c] for c in state.hand[q] if setup.c_attack[c]), reverse=True)
+            aps = self.attack_aps(state.hand[q])
             keep = 2 if q > state.turn_pos else 0
             usable = aps[:max(0, min(state.actions[q], len(aps) - keep))]
             out[state.pos[q]] = out.get(state.pos[q], 0) + sum(usable)
@@ -297,8 +304,7 @@ class GreedyAgent:
         setup, q = self.setup, state.seat
         s = state.turn_pos
         limit = state.actions[q] - state.partner_used.get(q, 0)
-        mine = sorted((c for c in state.hand[q] if setup.c_attack[c] and state.life[q] > setup.c_life_cost[c]),
-                      key=lambda c: (-setup.c_ap[c], c))
+        mine = self.strongest(state, q)
         if q > s:  # own turn still to come: keep two cards
             limit = min(limit, len(state.hand[q]) - 2)
         if limit <= 0 or not mine:
@@ -332,10 +338,9 @@ class GreedyAgent:
 
     def partners_ap(self, state) -> int:
         """AP the partners after this one could still add to the chain (their best cards)."""
-        setup, others = self.setup, 0
+        others = 0
         for p in state.partners[1:]:
-            aps = sorted((setup.c_ap[c] for c in state.hand[p] if setup.c_attack[c]), reverse=True)
-            others += sum(aps[:state.actions[p] - state.partner_used.get(p, 0)])
+            others += sum(self.attack_aps(state.hand[p])[:state.actions[p] - state.partner_used.get(p, 0)])
         return others
 
     def target(self, state):
@@ -377,7 +382,7 @@ class GreedyAgent:
 class _Traits:
     """What the greedy agent asks of a card in hand, once per setup: a non-attack card that
     gives an action, draws (and strikes nobody), saves, powers a chain (chain_ap, chain_sub,
-    add_hits; no strike), or supports (neither attack nor strike)."""
+    add_hits; no strike), or supports (neither attack nor strike); and the strength order."""
 
     def __init__(self, setup):
         cards = range(len(setup.c_id))
@@ -389,6 +394,10 @@ class _Traits:
         self.powers_chain = [no_strike[c] and any(op in ("chain_ap", "chain_sub", "add_hits")
                                                   for op, _ in setup.c_effect[c]) for c in cards]
         self.supports = no_strike
+        rank = [0] * len(cards)  # place in the (-AP, card) order: strongest first
+        for place, c in enumerate(sorted(cards, key=lambda c: (-setup.c_ap[c], c))):
+            rank[c] = place
+        self.strength_rank = rank.__getitem__
 
 
 def _traits(setup) -> _Traits:
