@@ -315,21 +315,20 @@ class GreedyAgent:
             if max(0, hits + len(adds) - min_hits + 1) - max(0, hits - min_hits + 1) > 0:
                 return (JOIN, mine[0])
         square, grapples = state.pos[s], state.grapples
-        attack = current_board(state).attack
+        best_attack = current_board(state).best_attack
         ap, flags = state.chain_ap, state.chain_flags
-        base = max((attack(state, square, k, ap, flags, grapples) for k in combat.targets(state, square, flags)),
-                   default=0.0)
+        base = best_attack(state, square, combat.targets(state, square, flags), ap, flags, grapples)
         others = None  # what later partners could add (worked out when a boss kill is in question)
         for c in adds:
             ap += setup.c_ap[c]
             flags |= setup.c_flags[c]
             ks = combat.targets(state, square, flags)
-            value = max((attack(state, square, k, ap, flags, grapples) for k in ks), default=0.0)
+            value = best_attack(state, square, ks, ap, flags, grapples)
             if value < BOSS_VALUE:
                 if others is None:
                     others = self.partners_ap(state)
                 if others:
-                    boosted = max((attack(state, square, k, ap + others, flags, grapples) for k in ks), default=0.0)
+                    boosted = best_attack(state, square, ks, ap + others, flags, grapples)
                     if boosted >= BOSS_VALUE:
                         value = boosted
             if value > base + 0.5:

@@ -233,6 +233,15 @@ class Board:
         need, head = self.heads[k] or self.head(k)  # only the head can fall
         return head if eff >= need else 0.0
 
+    def best_attack(self, state, square: int, ks, ap: int, flags: int, grapples: int) -> float:
+        """The most ``attack`` gives on any of the groups ``ks`` (0.0 without any)."""
+        best = 0.0
+        for k in ks:
+            value = self.attack(state, square, k, ap, flags, grapples)
+            if value > best:
+                best = value
+        return best
+
 
 def _has_op(setup, c, name) -> bool:
     """Whether card ``c``'s effect holds op ``name`` (a set per card, computed once per setup)."""
