@@ -246,20 +246,24 @@ class GreedyAgent:
         partner_ap = self.partner_potential(state, s) if boss_k is not None else {}
         every, first = reach_table(setup, state.pos[s], state.free_moves > 0, state.blocked)
         best = None
-        if partner_ap:  # help differs by square: every entry, one search per (k, reach kind, help)
+        if partner_ap:  # help differs by square: the boss's group from every square, once per (reach kind, help)
             by_sig = {}
-            for square, move_cost, k, kind in every:
-                if not groups[k] or not by_reach[kind][0]:
-                    continue
-                help_ap = partner_ap.get(square, 0) if k == boss_k else 0
-                sig = (k, kind, help_ap)
-                found = by_sig.get(sig, False)
-                if found is False:
-                    found = by_sig[sig] = _best_on(board, k, by_reach[kind], help_ap)
+            for square, move_cost, k, kind, leads in every:
+                if k != boss_k:
+                    if not leads or not groups[k] or not by_reach[kind][0]:
+                        continue
+                    found = _best_on(board, k, by_reach[kind], 0)
+                else:
+                    if not groups[k] or not by_reach[kind][0]:
+                        continue
+                    help_ap = partner_ap.get(square, 0)
+                    found = by_sig.get((kind, help_ap), False)
+                    if found is False:
+                        found = by_sig[kind, help_ap] = _best_on(board, k, by_reach[kind], help_ap)
                 if found is not None and (best is None or found[0] - move_cost > best[0]):
                     best = (found[0] - move_cost, found[1], k, square)
             return _with_cards(best, ordered)
-        for square, move_cost, k, kind in first:  # each (k, reach kind) once
+        for square, move_cost, k, kind, _ in first:  # each (k, reach kind) once
             if not groups[k] or not by_reach[kind][0]:
                 continue
             found = _best_on(board, k, by_reach[kind], 0)

@@ -322,13 +322,14 @@ def chains_of(setup) -> Chains:
 
 
 def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
-    """Where a chain can hit from: entries ``(square, move cost, k, reach kind)`` for ``here``
-    and, if a free move is left, each open neighbour square, times the six groups, in the chain
-    search's order; the reach kind is ``2 * in normal reach + close quarters`` (``combat.targets``
-    and ``combat.is_cqb`` as if no group were empty). Returns ``(every entry, the first of each
-    (k, reach kind))``: a later twin costs at least as much to move to and scores the same, and the
-    search keeps the first best, so without partner help (which differs by square) it reads only
-    the first. Cached per setup (geometry and rule N1)."""
+    """Where a chain can hit from: entries ``(square, move cost, k, reach kind, leads)`` for
+    ``here`` and, if a free move is left, each open neighbour square, times the six groups, in the
+    chain search's order; the reach kind is ``2 * in normal reach + close quarters``
+    (``combat.targets`` and ``combat.is_cqb`` as if no group were empty) and ``leads`` tells the
+    first entry of its (k, reach kind). Returns ``(every entry, the leading ones)``: a later twin
+    costs at least as much to move to and scores the same, and the search keeps the first best, so
+    it reads only the leading entries, but for the boss's group when partner help (which differs by
+    square) is in play. Cached per setup (geometry and rule N1)."""
     cache = setup.__dict__.get("_reach")
     if cache is None:
         cache = setup.__dict__["_reach"] = {}
@@ -345,10 +346,11 @@ def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
             move_cost = 0.2 if square != here else 0.0
             for k in range(6):
                 in_reach = k == line and (any_area or area <= 1) or k == line + 3 and (any_area or area >= 1)
-                entry = (square, move_cost, k, 2 * in_reach + combat.is_cqb(square, k))
+                kind = 2 * in_reach + combat.is_cqb(square, k)
+                entry = (square, move_cost, k, kind, (k, kind) not in seen)
                 every.append(entry)
-                if entry[2:] not in seen:
-                    seen.add(entry[2:])
+                if entry[4]:
+                    seen.add((k, kind))
                     first.append(entry)
         table = cache[key] = (every, first)
     return table
