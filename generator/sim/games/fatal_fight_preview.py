@@ -366,24 +366,28 @@ def _subsets(setup, profile, ordered, acts) -> list[tuple]:
     A chain holding a card but not an earlier card of the same AP and flags is never the first
     of its kind (swapping them gives an earlier chain of the same sums), nor is any chain
     extending it, so neither is made."""
-    seen = {}
-    cards, last_seen = [], {}
-    for i, c in enumerate(ordered):  # (position, AP, flags, the previous position of a twin or -1)
-        cards.append((i, setup.c_ap[c], setup.c_flags[c], last_seen.get(profile[c], -1)))
+    n = len(ordered)
+    aps = [setup.c_ap[c] for c in ordered]
+    flags_of = [setup.c_flags[c] for c in ordered]
+    grapple = [1 if f & GRAPPLE else 0 for f in flags_of]
+    twins, last_seen = [], {}  # the previous position of a card with the same AP and flags, or -1
+    for i, c in enumerate(ordered):
+        twins.append(last_seen.get(profile[c], -1))
         last_seen[profile[c]] = i
+    seen = {}  # (ap, pierce/range/launch, grapples) as one int -> the first chain with them
     level = [((), 0, 0, 0)]  # (positions, ap, flags, grapples) of the chains of the last size kept
-    for left in range(min(acts, len(ordered)), 0, -1):  # sizes still to make, this one included
+    for left in range(min(acts, n), 0, -1):  # sizes still to make, this one included
         longer = []
         for positions, ap, flags, grapples in level:
-            for i, c_ap, c_flags, twin in cards[positions[-1] + 1 if positions else 0:]:
+            for i in range(positions[-1] + 1 if positions else 0, n):
+                twin = twins[i]
                 if twin >= 0 and twin not in positions:
                     continue
-                chain = positions + (i,)
-                sums = (ap + c_ap, flags | c_flags, grapples + (1 if c_flags & GRAPPLE else 0))
+                chain = (positions + (i,), ap + aps[i], flags | flags_of[i], grapples + grapple[i])
                 if left > 1:  # extended by the next size
-                    longer.append((chain, *sums))
-                key = (sums[0], sums[1] & 7, sums[2])
+                    longer.append(chain)
+                key = (chain[1] << 8) | ((chain[2] & 7) << 5) | chain[3]  # grapples <= acts < 32
                 if key not in seen:
-                    seen[key] = (*sums, chain)
+                    seen[key] = (chain[1], chain[2], chain[3], chain[0])
         level = longer
     return list(seen.values())
