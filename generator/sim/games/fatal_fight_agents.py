@@ -16,9 +16,8 @@ from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOI
                                   PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, is_legal)
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
-from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value, card_worth,
-                                  chain_subsets, current_board, reach_table)
-from .fatal_fight_setup import PIERCE, RANGE
+from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value, card_worth, worths,
+                                  chains_of, current_board, reach_table)
 
 
 class GreedyAgent:
@@ -28,6 +27,8 @@ class GreedyAgent:
     def __init__(self, setup, seat: int):
         self.setup, self.seat = setup, seat
         self.plan = None  # (cards still to play, target k)
+        self.chains = chains_of(setup)
+        self.traits = _traits(setup)
 
     def choose(self, state, rng):
         phase = state.phase
@@ -53,21 +54,25 @@ class GreedyAgent:
     def main(self, state):
         setup, rules, s = self.setup, self.setup.rules, state.seat
         hand, acts = state.hand[s], state.actions_left
+        traits = self.traits
         self.plan = None
-        for a in self.items(state, s):
-            return a
-        for c in hand:  # free value first: extra actions, then draws while actions remain
-            if acts >= 1 and not setup.c_attack[c] and _has_op(setup, c, "gain_action"):
-                return self.play(state, c)
-        for c in hand:
-            if acts >= 2 and not setup.c_attack[c] and (setup.c_draw[c] or _has_op(setup, c, "draw")) \
-                    and not setup.c_strike[c]:
-                return (PLAY, c)
-        if acts >= 1 and any(st == DOWN for st in state.status):  # a free save comes first
+        if state.carry[s]:
+            for a in self.items(state, s):
+                return a
+        if acts >= 1:  # free value first: extra actions, then draws while actions remain
             for c in hand:
-                if not setup.c_attack[c] and _has_op(setup, c, "save") and state.life[s] > setup.c_life_cost[c]:
+                if traits.gains_action[c]:
                     return self.play(state, c)
-        rally = self.rally(state)
+        if acts >= 2:
+            for c in hand:
+                if traits.draws[c]:
+                    return (PLAY, c)
+        if acts >= 1 and DOWN in state.status:  # a free save comes first
+            for c in hand:
+                if traits.saves[c] and state.life[s] > setup.c_life_cost[c]:
+                    return self.play(state, c)
+        boss_k = state.boss_group()  # read by most of what follows; nothing here changes it
+        rally = self.rally(state, boss_k)
         keep = ()
         if rally is not None:
             later = any(state.status[q] == ACTIVE for q in range(s + 1, state.n))
@@ -76,14 +81,13 @@ class GreedyAgent:
                            key=lambda q: (abs(q // 3 - rally // 3) + abs(q % 3 - rally % 3), q), default=None)
                 if step is not None:
                     return (MOVE, step)
-            if later and self.boss_reachable(state):  # hold what the boss chain needs; the last player opens it
+            if later and self.boss_reachable(state, boss_k):  # hold what the boss chain needs; the last player opens it
                 keep = self.reserve(state, s)
-        best = self.best_chain(state, s, keep)
-        downs = [t for t in range(state.n) if state.status[t] == DOWN]
-        alone = sum(1 for q in range(state.n) if state.status[q] == ACTIVE) == 1
-        doomed = alone and combat.threat(state, state.pos[s]) - state.gp[s] >= state.life[s]
-        if downs and not doomed and acts >= rules["saving_actions"] and len(hand) >= rules["saving_cards"] and \
-                (len(downs) >= 2 or state.boss_group() is None) and (best is None or best[0] < BOSS_VALUE):
+        best = self.best_chain(state, s, keep, boss_k)
+        downs = [t for t in range(state.n) if state.status[t] == DOWN] if DOWN in state.status else None
+        if downs and not self.doomed(state, s) and acts >= rules["saving_actions"] and \
+                len(hand) >= rules["saving_cards"] and (len(downs) >= 2 or boss_k is None) and \
+                (best is None or best[0] < BOSS_VALUE):
             pay = sorted(hand, key=lambda c: (card_worth(setup, c), c))[:rules["saving_cards"]]
             action = (SAVE, downs[0], *sorted(pay))
             if action in state.legal_actions():
@@ -92,8 +96,7 @@ class GreedyAgent:
             value, cards, k, square = best
             if len(cards) < acts:  # a spare action: power the chain first (chain_ap / chain_sub cards)
                 for c in hand:
-                    if not setup.c_attack[c] and not setup.c_strike[c] and state.life[s] > setup.c_life_cost[c] \
-                            and any(op in ("chain_ap", "chain_sub", "add_hits") for op, _ in setup.c_effect[c]):
+                    if traits.powers_chain[c] and state.life[s] > setup.c_life_cost[c]:
                         return (PLAY, c)
             if square != state.pos[s]:
                 return (MOVE, square)
@@ -102,7 +105,7 @@ class GreedyAgent:
         danger = combat.threat(state, state.pos[s]) - state.gp[s]
         if acts >= 1:
             support = [(self.support_value(state, s, c), -c) for c in hand
-                       if not setup.c_attack[c] and not setup.c_strike[c] and state.life[s] > setup.c_life_cost[c]]
+                       if traits.supports[c] and state.life[s] > setup.c_life_cost[c]]
             if support:
                 value, neg = max(support)
                 if value >= 1.0 or (value > 0 and state.life[s] - danger <= LOW_LIFE):
@@ -111,7 +114,7 @@ class GreedyAgent:
                 len(state.carry[s]) < state.max_carry[s]:
             return (TAKE, -1)
         if state.free_moves > 0 and rally is None:
-            square = self.safest(state, s)
+            square = self.safest(state, s, boss_k)
             if square != state.pos[s]:
                 return (MOVE, square)
         if rules["n8"]:
@@ -126,6 +129,11 @@ class GreedyAgent:
                 if not setup.c_attack[c] and not setup.c_strike[c] and setup.c_guard[c]:
                     return (PLAY, c)
         return (END,)
+
+    def doomed(self, state, s) -> bool:
+        """The last one standing, about to fall to the coming enemy phase."""
+        alone = sum(1 for q in range(state.n) if state.status[q] == ACTIVE) == 1
+        return alone and combat.threat(state, state.pos[s]) - state.gp[s] >= state.life[s]
 
     def support_value(self, state, s, c) -> float:
         """What a non-attack card does now: damage prevented, life restored, cards, gold, a save."""
@@ -185,40 +193,45 @@ class GreedyAgent:
                 continue
             yield (ITEM, c)
 
-    def rally(self, state):
+    def rally(self, state, k):
         """Boss rounds: the square everyone gathers on — the boss's own square (CQB pierce carries
-        through the grunts in front of it), or the centre of its line if that is blocked."""
-        if not self.combo:
-            return None
-        k = state.boss_group()
-        if k is None:
+        through the grunts in front of it), or the centre of its line if that is blocked (``k``:
+        the boss's group, or None)."""
+        if not self.combo or k is None:
             return None
         square = (0 if k < 3 else 2) * 3 + k % 3
         return square if square not in state.blocked else 3 + k % 3
 
-    def boss_reachable(self, state) -> bool:
+    def boss_reachable(self, state, k) -> bool:
         """Could the whole team's best attack cards, chained on the rally square, reach the boss
         through the grunts in front of it (CQB pierce) this round?"""
         setup = self.setup
-        k = state.boss_group()
         group = state.groups[k]
         need = sum(state.elife[e] for e in group[:group.index(setup.boss) + 1])
         potential = 0
         for q in range(state.n):
             if state.status[q] == ACTIVE:
-                aps = sorted((setup.c_ap[c] for c in state.hand[q] if setup.c_attack[c]), reverse=True)
-                potential += sum(aps[:state.actions[q]])
+                potential += sum(self.attack_aps(state.hand[q])[:state.actions[q]])
         return potential >= need
 
     def reserve(self, state, s):
         """The attack cards a partner would add to the boss chain (its best ``actions`` of them)."""
-        setup = self.setup
-        mine = sorted((c for c in state.hand[s] if setup.c_attack[c] and state.life[s] > setup.c_life_cost[c]),
-                      key=lambda c: (-setup.c_ap[c], c))
-        return tuple(mine[:state.actions[s]])
+        return tuple(self.strongest(state, s)[:state.actions[s]])
 
-    def best_chain(self, state, s, keep=()):
-        """The best (value, cards, target, square) reachable this turn, or None."""
+    def strongest(self, state, s) -> list:
+        """Player ``s``'s attack cards it can pay for, strongest first (AP, then card)."""
+        setup, life = self.setup, state.life[s]
+        return sorted((c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c]),
+                      key=self.traits.strength_rank)
+
+    def attack_aps(self, hand) -> list[int]:
+        """The AP of the attack cards in ``hand``, highest first."""
+        setup = self.setup
+        return sorted((setup.c_ap[c] for c in hand if setup.c_attack[c]), reverse=True)
+
+    def best_chain(self, state, s, keep, boss_k):
+        """The best (value, cards, target, square) reachable this turn, or None (``boss_k``: the
+        boss's group, or None)."""
         setup = self.setup
         acts = state.actions_left
         if acts < 1:
@@ -227,75 +240,54 @@ class GreedyAgent:
         attack = [c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c] and c not in keep]
         if not attack:
             return None
-        subsets, launchers = chain_subsets(setup, attack, acts)
+        ordered, by_reach = self.chains.of(attack, acts)
         groups = state.groups
         board = current_board(state)
-        value_of, heads, steps = board.value, board.heads, board.steps
-        by_sig = {}
-        boss_k = state.boss_group()
         partner_ap = self.partner_potential(state, s) if boss_k is not None else {}
-        n2 = setup.rules["n2"]
-        n2_bonus = setup.rules["n2_bonus"]
-        best = None
         every, first = reach_table(setup, state.pos[s], state.free_moves > 0, state.blocked)
-        for square, move_cost, k, in_reach, cqb in (every if partner_ap else first):
-            if not groups[k] or not (in_reach or launchers):
-                continue
-            help_ap = partner_ap.get(square, 0) if k == boss_k else 0
-            sig = (k, in_reach, cqb, help_ap)
-            found = by_sig.get(sig, False)
-            if found is False:
-                found = None
-                need, head = heads[k] or board.head(k)
-                thresholds = None
-                for ap, flags, grapples, cards in (subsets if in_reach else launchers):
-                    pierce = flags & PIERCE
-                    if cqb:
-                        if n2:
-                            ap += grapples * n2_bonus
-                        else:
-                            pierce = PIERCE
-                    rng = flags & RANGE
-                    if not (pierce or rng):  # the common case: the head falls or nothing happens
-                        value = head if ap >= need else 0.0
-                    elif rng:
-                        value = value_of(k, ap, pierce, rng)
-                    else:  # pierce: the first few fall (Board.pierce_steps)
-                        if thresholds is None:
-                            thresholds, values = steps[k] or board.pierce_steps(k)
-                        value = values[bisect_right(thresholds, ap)] if thresholds is not None \
-                            else value_of(k, ap, pierce, 0)
-                    if value < BOSS_VALUE and help_ap:
-                        boosted = value_of(k, ap + help_ap, pierce, rng)
-                        if boosted >= BOSS_VALUE:
-                            value = 0.9 * boosted
-                    if value <= 0:
+        best = None
+        if partner_ap:  # help differs by square: the boss's group from every square, once per (reach kind, help)
+            by_sig = {}
+            for square, move_cost, k, kind, leads in every:
+                if k != boss_k:
+                    if not leads or not groups[k] or not by_reach[kind][0]:
                         continue
-                    value -= CARD_COST * len(cards)
-                    if found is None or value > found[0]:
-                        found = (value, cards)
-                by_sig[sig] = found
+                    found = _best_on(board, k, by_reach[kind], 0)
+                else:
+                    if not groups[k] or not by_reach[kind][0]:
+                        continue
+                    help_ap = partner_ap.get(square, 0)
+                    found = by_sig.get((kind, help_ap), False)
+                    if found is False:
+                        found = by_sig[kind, help_ap] = _best_on(board, k, by_reach[kind], help_ap)
+                if found is not None and (best is None or found[0] - move_cost > best[0]):
+                    best = (found[0] - move_cost, found[1], k, square)
+            return _with_cards(best, ordered)
+        for square, move_cost, k, kind, _ in first:  # each (k, reach kind) once
+            if not groups[k] or not by_reach[kind][0]:
+                continue
+            found = _best_on(board, k, by_reach[kind], 0)
             if found is not None and (best is None or found[0] - move_cost > best[0]):
                 best = (found[0] - move_cost, found[1], k, square)
-        return best
+        return _with_cards(best, ordered)
 
     def partner_potential(self, state, s):
         """AP the allies on each square could add to a chain (for a boss kill)."""
         if not self.combo:
             return {}
-        setup, out = self.setup, {}
+        out = {}
         for q in range(state.n):
             if q == s or state.status[q] != ACTIVE:
                 continue
-            aps = sorted((setup.c_ap[c] for c in state.hand[q] if setup.c_attack[c]), reverse=True)
+            aps = self.attack_aps(state.hand[q])
             keep = 2 if q > state.turn_pos else 0
             usable = aps[:max(0, min(state.actions[q], len(aps) - keep))]
             out[state.pos[q]] = out.get(state.pos[q], 0) + sum(usable)
         return out
 
-    def safest(self, state, s):
+    def safest(self, state, s, boss_k):
         best_sq, best_score = state.pos[s], None
-        boss_on = state.boss_group() is not None
+        boss_on = boss_k is not None
         for sq in (state.pos[s],) + tuple(q for q in NEIGHBOURS[state.pos[s]] if q not in state.blocked):
             score = combat.threat(state, sq)
             if boss_on and self.combo:
@@ -308,45 +300,51 @@ class GreedyAgent:
 
     # ---- combination, target, shop ----------------------------------------------------------
     def join(self, state):
+        """Join with the strongest card when adding up to ``limit`` cards (strongest first) turns
+        the chain's preview up by more than 0.5, or, for a player whose turn is over, when it
+        reaches the combo bonus."""
         if not self.combo:
             return (PASS,)
         setup, q = self.setup, state.seat
         s = state.turn_pos
-        square = state.pos[s]
         limit = state.actions[q] - state.partner_used.get(q, 0)
-        mine = sorted((c for c in state.hand[q] if setup.c_attack[c] and state.life[q] > setup.c_life_cost[c]),
-                      key=lambda c: (-setup.c_ap[c], c))
-        if q > state.turn_pos:  # own turn still to come: keep two cards
+        mine = self.strongest(state, q)
+        if q > s:  # own turn still to come: keep two cards
             limit = min(limit, len(state.hand[q]) - 2)
         if limit <= 0 or not mine:
             return (PASS,)
-        board = current_board(state)
-        ks = combat.targets(state, square, state.chain_flags)
-        base = max((board.attack(state, square, k, state.chain_ap, state.chain_flags, state.grapples)
-                    for k in ks), default=0.0)
+        adds = mine[:limit]
+        if q < s:  # the bonus gold of j more hits only grows with j: adding them all tells
+            hits, min_hits = len(state.chain) + state.chain_hits, setup.rules["combo_bonus_min_hits"]
+            if max(0, hits + len(adds) - min_hits + 1) - max(0, hits - min_hits + 1) > 0:
+                return (JOIN, mine[0])
+        square, grapples = state.pos[s], state.grapples
+        best_attack = current_board(state).best_attack
+        ap, flags = state.chain_ap, state.chain_flags
+        base = best_attack(state, square, combat.targets(state, square, flags), ap, flags, grapples)
+        others = None  # what later partners could add (worked out when a boss kill is in question)
+        for c in adds:
+            ap += setup.c_ap[c]
+            flags |= setup.c_flags[c]
+            ks = combat.targets(state, square, flags)
+            value = best_attack(state, square, ks, ap, flags, grapples)
+            if value < BOSS_VALUE:
+                if others is None:
+                    others = self.partners_ap(state)
+                if others:
+                    boosted = best_attack(state, square, ks, ap + others, flags, grapples)
+                    if boosted >= BOSS_VALUE:
+                        value = boosted
+            if value > base + 0.5:
+                return (JOIN, mine[0])
+        return (PASS,)
+
+    def partners_ap(self, state) -> int:
+        """AP the partners after this one could still add to the chain (their best cards)."""
         others = 0
         for p in state.partners[1:]:
-            aps = sorted((setup.c_ap[c] for c in state.hand[p] if setup.c_attack[c]), reverse=True)
-            others += sum(aps[:state.actions[p] - state.partner_used.get(p, 0)])
-        hits = len(state.chain) + state.chain_hits
-        min_hits = setup.rules["combo_bonus_min_hits"]
-        for j in range(1, min(limit, len(mine)) + 1):
-            add = mine[:j]
-            ap = state.chain_ap + sum(setup.c_ap[c] for c in add)
-            flags = state.chain_flags
-            for c in add:
-                flags |= setup.c_flags[c]
-            ks2 = combat.targets(state, square, flags)
-            value = max((board.attack(state, square, k, ap, flags, state.grapples) for k in ks2), default=0.0)
-            if value < BOSS_VALUE and others:
-                boosted = max((board.attack(state, square, k, ap + others, flags, state.grapples)
-                               for k in ks2), default=0.0)
-                if boosted >= BOSS_VALUE:
-                    value = boosted
-            gold = max(0, hits + j - min_hits + 1) - max(0, hits - min_hits + 1)
-            if value > base + 0.5 or (gold > 0 and q < state.turn_pos):
-                return (JOIN, add[0])
-        return (PASS,)
+            others += sum(self.attack_aps(state.hand[p])[:state.actions[p] - state.partner_used.get(p, 0)])
+        return others
 
     def target(self, state):
         s = state.turn_pos
@@ -363,12 +361,13 @@ class GreedyAgent:
         """Buy by value per gold; among the buys within 50% of the best, pick at random (players
         differ in taste, and a fixed order would leave the same cards on the shelf every game)."""
         setup = self.setup
+        worth = worths(setup)
         scored = []
         for a in state.legal_actions():
             if a[0] == UPGRADE:
-                gain = card_worth(setup, a[1]) - card_worth(setup, setup.c_replaces[a[1]])
+                gain = worth[a[1]] - worth[setup.c_replaces[a[1]]]
             elif a[0] == BUY:
-                gain = card_worth(setup, a[1]) - DILUTION
+                gain = worth[a[1]] - DILUTION
             elif a[0] == CURE:
                 gain = 3.0
             else:
@@ -381,6 +380,75 @@ class GreedyAgent:
         top = max(r for r, _ in scored)
         near = sorted(a for r, a in scored if r >= 0.5 * top)
         return near[int(rng.random() * len(near))]
+
+
+class _Traits:
+    """What the greedy agent asks of a card in hand, once per setup: a non-attack card that
+    gives an action, draws (and strikes nobody), saves, powers a chain (chain_ap, chain_sub,
+    add_hits; no strike), or supports (neither attack nor strike); and the strength order."""
+
+    def __init__(self, setup):
+        cards = range(len(setup.c_id))
+        other = [not setup.c_attack[c] for c in cards]
+        no_strike = [other[c] and not setup.c_strike[c] for c in cards]
+        self.gains_action = [other[c] and _has_op(setup, c, "gain_action") for c in cards]
+        self.draws = [no_strike[c] and bool(setup.c_draw[c] or _has_op(setup, c, "draw")) for c in cards]
+        self.saves = [other[c] and _has_op(setup, c, "save") for c in cards]
+        self.powers_chain = [no_strike[c] and any(op in ("chain_ap", "chain_sub", "add_hits")
+                                                  for op, _ in setup.c_effect[c]) for c in cards]
+        self.supports = no_strike
+        rank = [0] * len(cards)  # place in the (-AP, card) order: strongest first
+        for place, c in enumerate(sorted(cards, key=lambda c: (-setup.c_ap[c], c))):
+            rank[c] = place
+        self.strength_rank = rank.__getitem__
+
+
+def _traits(setup) -> _Traits:
+    traits = setup.__dict__.get("_traits")
+    if traits is None:
+        traits = setup.__dict__["_traits"] = _Traits(setup)
+    return traits
+
+
+def _with_cards(best, ordered):
+    """A search result with the chain's positions in ``ordered`` turned into its cards."""
+    if best is None:
+        return None
+    value, positions, k, square = best
+    return value, [ordered[i] for i in positions], k, square
+
+
+def _best_on(board, k: int, reach, help_ap: int):
+    """``(value less card cost, positions)`` of the best chain of ``reach`` (a ``Chains.of``
+    entry) on group ``k``, or None; ``help_ap`` is what partners could add for a boss kill."""
+    chains, plain = reach
+    need, head = board.heads[k] or board.head(k)
+    if plain and not help_ap:  # only the head can fall: the first (cheapest) chain that fells it
+        for ap, _, _, cost, positions in chains:
+            if ap >= need:
+                return (head - cost, positions)
+        return None
+    value_of = board.value
+    found = thresholds = None
+    for ap, pierce, rng, cost, positions in chains:
+        if not (pierce or rng):  # the common case: the head falls or nothing happens
+            value = head if ap >= need else 0.0
+        elif rng:
+            value = value_of(k, ap, pierce, rng)
+        else:  # pierce: the first few fall (Board.pierce_steps)
+            if thresholds is None:
+                thresholds, values = board.steps[k] or board.pierce_steps(k)
+            value = values[bisect_right(thresholds, ap)] if thresholds is not None else value_of(k, ap, pierce, 0)
+        if value < BOSS_VALUE and help_ap:
+            boosted = value_of(k, ap + help_ap, pierce, rng)
+            if boosted >= BOSS_VALUE:
+                value = 0.9 * boosted
+        if value <= 0:
+            continue
+        value -= cost
+        if found is None or value > found[0]:
+            found = (value, positions)
+    return found
 
 
 class NoComboAgent(GreedyAgent):

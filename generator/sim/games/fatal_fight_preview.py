@@ -5,13 +5,17 @@ and the distinct chains a hand can make.
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import combinations
 
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import NEIGHBOURS
-from .fatal_fight_setup import LAUNCH, PIERCE, RANGE
+from .fatal_fight_setup import GRAPPLE, LAUNCH, PIERCE, RANGE
 
 BOSS_VALUE = 1000.0
+OBSTACLE_VALUE = GRUNT_VALUE = 2.0   # kill values: a grunt gets the bonuses that apply
+CARRIER_BONUS, SWOLLEN_BONUS, SHIELD_BONUS = 2.5, 1.0, 1.5
+# Board.range_steps adds kill values out of position order: exact only while all are halves
+assert all((2 * v).is_integer() for v in (BOSS_VALUE, OBSTACLE_VALUE, GRUNT_VALUE, CARRIER_BONUS, SWOLLEN_BONUS,
+                                          SHIELD_BONUS))
 CARD_COST = 0.6      # value of keeping a card in hand
 LOW_LIFE = 3         # defend when the predicted damage would leave this much life or less
 _FLAG_WORTH = {RANGE: 1.5, PIERCE: 1.0, LAUNCH: 0.8}
@@ -22,10 +26,15 @@ DILUTION = 1.0       # what one more card in the deck costs (it waters down the 
 
 def card_worth(setup, c) -> float:
     """A rough static value of a card (shopping and choosing what to spend), cached per setup."""
+    return worths(setup)[c]
+
+
+def worths(setup) -> list[float]:
+    """``card_worth`` of every card, computed once per setup."""
     table = setup.__dict__.get("_worth")
     if table is None:
         table = setup.__dict__["_worth"] = [_worth(setup, i) for i in range(len(setup.c_id))]
-    return table[c]
+    return table
 
 
 def _worth(setup, c) -> float:
@@ -46,11 +55,12 @@ def kill_value(state, k: int, killed: list[int], swollen: bool | None = None) ->
         if e == boss:
             value += BOSS_VALUE
         elif e > boss:
-            value += 2.0
+            value += OBSTACLE_VALUE
         else:
-            value += 2.0 + (2.5 if setup.e_skill[e] == "carrier" else 0.0) + (1.0 if swollen else 0.0)
+            value += GRUNT_VALUE + (CARRIER_BONUS if setup.e_skill[e] == "carrier" else 0.0) + \
+                (SWOLLEN_BONUS if swollen else 0.0)
             if boss in group:  # a grunt shielding the boss
-                value += 1.5
+                value += SHIELD_BONUS
     return value
 
 
@@ -73,30 +83,50 @@ _KEPT: list = [None]  # the last Board made (holding its state: the state never 
 
 def current_board(state) -> "Board":
     """A ``Board`` of ``state``: the last one made, for as long as it is current, else a new one
-    (kept across decisions and seats: most decisions change no group, life or GP)."""
+    (kept across decisions and seats: most decisions change no group, life or GP) that takes over
+    what the last one worked out for the groups that did not change."""
     snapshot = _KEPT[0]
     if snapshot is None or not snapshot.current(state):
-        snapshot = _KEPT[0] = Board(state)
+        snapshot = _KEPT[0] = Board(state, snapshot)
     return snapshot
 
 
 class Board:
-    """A snapshot of the groups for previews: each position's life, GP and kill value (built per
-    group on first use), and a memo of ``value(k, ap, pierce, range)`` — the rules of
-    ``combat.damage_plan`` on plain lists. ``head(k)`` is the cheap part most previews need: an
-    attack without pierce or range only ever reaches the head.
+    """A snapshot of the groups for previews, per group and on first use: each position's life,
+    GP and kill value (``row``), the head's (``head``: all an attack without pierce or range can
+    reach) and step tables for pierce and range attacks — the rules of ``combat.damage_plan`` on
+    plain lists.
 
     Everything here is derived from the groups, ``elife``, ``egp`` and ``xgp`` alone (and the
     fixed setup), so the snapshot keeps copies of those four and stays valid while they compare
-    equal (``current``): complete by construction, whichever rule or effect changed them."""
+    equal (``current``): complete by construction, whichever rule or effect changed them. A
+    group's part depends on that group's list and its members' life and GP alone, so a new
+    snapshot of the same state takes it over from the last one where those compare equal."""
 
-    __slots__ = ("state", "rows", "heads", "steps", "memo", "groups", "elife", "egp", "xgp")
+    __slots__ = ("state", "rows", "heads", "steps", "ranged", "groups", "elife", "egp", "xgp")
 
-    def __init__(self, state):
-        self.state, self.memo = state, {}
-        self.rows, self.heads, self.steps = [None] * 6, [None] * 6, [None] * 6
+    def __init__(self, state, last: "Board | None" = None):
+        self.state = state
+        self.rows, self.heads, self.steps, self.ranged = [None] * 6, [None] * 6, [None] * 6, [None] * 12
         self.groups = [list(g) for g in state.groups]
         self.elife, self.egp, self.xgp = list(state.elife), list(state.egp), list(state.xgp)
+        if last is not None and last.state is state:
+            self._take_over(last)
+
+    def _take_over(self, last: "Board") -> None:
+        """Keep ``last``'s work on every group whose list and members' life and GP are unchanged."""
+        elife, egp, xgp = self.elife, self.egp, self.xgp
+        old_life, old_egp, old_xgp = last.elife, last.egp, last.xgp
+        for k, g in enumerate(self.groups):
+            if last.groups[k] != g or not (last.rows[k] or last.heads[k] or last.steps[k] or last.ranged[2 * k]
+                                            or last.ranged[2 * k + 1]):
+                continue
+            for e in g:  # a member of the old group too, so within the old lists
+                if elife[e] != old_life[e] or egp[e] != old_egp[e] or xgp[e] != old_xgp[e]:
+                    break
+            else:
+                self.rows[k], self.heads[k], self.steps[k] = last.rows[k], last.heads[k], last.steps[k]
+                self.ranged[2 * k], self.ranged[2 * k + 1] = last.ranged[2 * k], last.ranged[2 * k + 1]
 
     def current(self, state) -> bool:
         """Whether this snapshot still describes ``state`` (a few list comparisons in C)."""
@@ -111,8 +141,8 @@ class Board:
         elife, egp, xgp, skill = state.elife, state.egp, state.xgp, setup.e_skill
         bonus = self._bonus(g)
         row = self.rows[k] = ([elife[e] for e in g], [egp[e] + xgp[e] for e in g],
-                              [BOSS_VALUE if e == boss else 2.0 if e > boss else
-                               bonus + (2.5 if skill[e] == "carrier" else 0.0) for e in g])
+                              [BOSS_VALUE if e == boss else OBSTACLE_VALUE if e > boss else
+                               bonus + (CARRIER_BONUS if skill[e] == "carrier" else 0.0) for e in g])
         return row
 
     def head(self, k: int):
@@ -121,8 +151,8 @@ class Board:
         g = state.groups[k]
         e = g[0]
         boss = state.setup.boss
-        value = BOSS_VALUE if e == boss else 2.0 if e > boss else \
-            self._bonus(g) + (2.5 if state.setup.e_skill[e] == "carrier" else 0.0)
+        value = BOSS_VALUE if e == boss else OBSTACLE_VALUE if e > boss else \
+            self._bonus(g) + (CARRIER_BONUS if state.setup.e_skill[e] == "carrier" else 0.0)
         head = self.heads[k] = (state.elife[e] + state.egp[e] + state.xgp[e], value)
         return head
 
@@ -145,40 +175,54 @@ class Board:
         steps = self.steps[k] = (thresholds, values)
         return steps
 
+    def range_steps(self, k: int, pierce) -> tuple[list, list]:
+        """``(levels, values)`` of a range attack on group ``k`` (with pierce or not): AP ``ap``
+        defeats every position whose life (plus GP without pierce) is at most ``ap``, worth
+        ``values[bisect_right(levels, ap)]``. Kill values are halves (asserted with them), so
+        their sums are exact in any order: the same floats as ``damage_plan`` walking the group."""
+        lives, gps, vals = self.rows[k] or self.row(k)
+        levels, values, total = [], [0.0], 0.0
+        for need, val in sorted(zip(lives if pierce else [life + gp for life, gp in zip(lives, gps)], vals)):
+            total += val
+            if levels and levels[-1] == need:
+                values[-1] = total
+            else:
+                levels.append(need)
+                values.append(total)
+        steps = self.ranged[2 * k + (1 if pierce else 0)] = (levels, values)
+        return steps
+
     def _bonus(self, g) -> float:
         """Kill value of a grunt in ``g`` before its own skill: more if the group is swollen
         (over the cap) or shields the boss."""
         state = self.state
         setup = state.setup
         swollen = len(g) > setup.rules["group_cap"] and combat.over_cap(state, g) > 0
-        return 2.0 + (1.0 if swollen else 0.0) + (1.5 if setup.boss in g else 0.0)
+        return GRUNT_VALUE + (SWOLLEN_BONUS if swollen else 0.0) + (SHIELD_BONUS if setup.boss in g else 0.0)
 
     def value(self, k: int, ap: int, pierce, range_) -> float:
-        key = (k << 12) | (ap << 2) | (2 if pierce else 0) | (1 if range_ else 0)
-        value = self.memo.get(key)
-        if value is not None:
-            return value
-        lives, gps, vals = self.rows[k] or self.row(k)
-        value = 0.0
+        """Kill value of an attack of ``ap`` on group ``k`` (``combat.damage_plan`` valued as
+        ``kill_value`` does)."""
         if range_:
-            for i in range(len(lives)):
-                if (ap if pierce else ap - gps[i]) >= lives[i]:
-                    value += vals[i]
-        elif pierce and (self.steps[k] or self.pierce_steps(k))[0] is not None:
-            thresholds, values = self.steps[k]
-            value = values[bisect_right(thresholds, ap)]
-        elif pierce:
-            carry = ap
-            for i in range(len(lives)):
-                if carry < lives[i]:
-                    break
-                value += vals[i]
-                carry -= lives[i]
-                if carry <= 0:
-                    break
-        elif lives and ap - gps[0] >= lives[0]:
-            value = vals[0]
-        self.memo[key] = value
+            levels, values = self.ranged[2 * k + (1 if pierce else 0)] or self.range_steps(k, pierce)
+            return values[bisect_right(levels, ap)]
+        if pierce:
+            thresholds, values = self.steps[k] or self.pierce_steps(k)
+            return values[bisect_right(thresholds, ap)] if thresholds is not None else self._pierce_walk(k, ap)
+        lives, gps, vals = self.rows[k] or self.row(k)
+        return vals[0] if lives and ap - gps[0] >= lives[0] else 0.0
+
+    def _pierce_walk(self, k: int, ap: int) -> float:
+        """A pierce attack position by position (when a position has no life left)."""
+        lives, _, vals = self.rows[k]
+        value, carry = 0.0, ap
+        for life, val in zip(lives, vals):
+            if carry < life:
+                break
+            value += val
+            carry -= life
+            if carry <= 0:
+                break
         return value
 
     def attack(self, state, square: int, k: int, ap: int, flags: int, grapples: int) -> float:
@@ -189,6 +233,14 @@ class Board:
         need, head = self.heads[k] or self.head(k)  # only the head can fall
         return head if eff >= need else 0.0
 
+    def best_attack(self, state, square: int, ks, ap: int, flags: int, grapples: int) -> float:
+        """The most ``attack`` gives on any of the groups ``ks`` (0.0 without any)."""
+        best = 0.0
+        for k in ks:
+            value = self.attack(state, square, k, ap, flags, grapples)
+            if value > best:
+                best = value
+        return best
 
 
 def _has_op(setup, c, name) -> bool:
@@ -202,29 +254,82 @@ def _has_op(setup, c, name) -> bool:
 _CACHE_LIMIT = 4096  # entries of a per-setup cache (hands differ from game to game: keep it bounded)
 
 
-def chain_subsets(setup, attack, acts):
-    """``(every distinct chain, the launchers among them)`` of the attack cards ``attack`` with
-    ``acts`` actions (see ``_subsets``), cached per setup."""
-    cache = setup.__dict__.get("_chains")
-    if cache is None:
-        cache = setup.__dict__["_chains"] = {}
-    key = (tuple(sorted(attack)), acts)
-    found = cache.get(key)
-    if found is None:
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        subsets = _subsets(setup, attack, acts)
-        found = cache[key] = (subsets, [x for x in subsets if x[1] & LAUNCH])
-    return found
+class Chains:
+    """The distinct chains a hand can make, as the chain search reads them (``of``), for one
+    setup (``chains_of``).
+
+    A chain's AP and flags are all that ``_subsets`` reads of a card, so the chains of a hand are
+    kept by the AP and flags of its cards in the (card worth, card) order, card by card (hands of
+    other cards hit the same entry), and name cards by position. Hands differ from game to game,
+    so the memo is bounded: when the newer half is full it becomes the older one (the oldest is
+    dropped), and an entry found in the older half moves back."""
+
+    def __init__(self, setup):
+        self.setup = setup
+        order = sorted(range(len(setup.c_id)), key=lambda c: (card_worth(setup, c), c))
+        rank = [0] * len(order)
+        for place, c in enumerate(order):
+            rank[c] = place
+        self.rank = rank.__getitem__
+        names = {}
+        self.profile = [names.setdefault((setup.c_ap[c], setup.c_flags[c]), len(names)) for c in range(len(order))]
+        self.new, self.old = {}, {}
+
+    def of(self, attack, acts) -> tuple[list, tuple]:
+        """``(ordered, by_reach)``: the attack cards ``attack`` cheapest first (card worth, then
+        card) and their distinct chains with ``acts`` actions by reach kind (``reach_table``):
+        ``by_reach[2 * in normal reach + close quarters]`` is ``(chains, plain)``, ``(ap, pierce,
+        range, card cost, positions in ordered)`` of every chain (in reach) or of the launchers
+        (out of reach), close-quarters rule applied, in ``_subsets`` order (so card cost never
+        falls), and whether none of them has pierce or range."""
+        ordered = sorted(attack, key=self.rank)
+        profile = self.profile
+        key = (min(acts, len(ordered)), *[profile[c] for c in ordered])  # no chain is longer than the hand
+        by_reach = self.new.get(key)
+        if by_reach is None:
+            by_reach = self.old.get(key) or self._by_reach(ordered, acts)
+            if len(self.new) >= _CACHE_LIMIT:
+                self.new, self.old = {}, self.new
+            self.new[key] = by_reach
+        return ordered, by_reach
+
+    def _by_reach(self, ordered, acts) -> tuple:
+        rules = self.setup.rules
+        n2, bonus = rules["n2"], rules["n2_bonus"]
+        far, close, launch_far, launch_close = [], [], [], []  # close: in close quarters
+        for ap, flags, grapples, positions in _subsets(self.setup, self.profile, ordered, acts):
+            pierce, range_, cost = flags & PIERCE, flags & RANGE, CARD_COST * len(positions)
+            far.append((ap, pierce, range_, cost, positions))
+            # close quarters: grapple power (N2), else pierce
+            close.append((ap + grapples * bonus, pierce, range_, cost, positions) if n2 else
+                         (ap, PIERCE, range_, cost, positions))
+            if flags & LAUNCH:
+                launch_far.append(far[-1])
+                launch_close.append(close[-1])
+        return tuple((chains, not any(pierce or range_ for _, pierce, range_, _, _ in chains)) if chains else _NONE
+                     for chains in (launch_far, launch_close, far, close))
+
+
+_NONE = ([], True)  # no chain of that reach kind (shared: never changed)
+
+
+def chains_of(setup) -> Chains:
+    """The setup's ``Chains`` (made on first use)."""
+    chains = setup.__dict__.get("_chains")
+    if chains is None:
+        chains = setup.__dict__["_chains"] = Chains(setup)
+    return chains
 
 
 def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
-    """Where a chain can hit from: entries ``(square, move cost, k, in normal reach, close
-    quarters)`` for ``here`` and, if a free move is left, each open neighbour square, times the six
-    groups (``combat.targets`` and ``combat.is_cqb`` as if no group were empty), in the chain
-    search's order. Returns ``(every entry, the first of each (k, reach, quarters, move cost))``:
-    a later twin scores the same and the search keeps the first best, so without partner help
-    (which differs by square) it reads only the first. Cached per setup (geometry and rule N1)."""
+    """Where a chain can hit from: entries ``(square, move cost, k, reach kind, leads)`` for
+    ``here`` and, if a free move is left, each open neighbour square, times the six groups, in the
+    chain search's order; the reach kind is ``2 * in normal reach + close quarters``
+    (``combat.targets`` and ``combat.is_cqb`` as if no group were empty) and ``leads`` tells the
+    first entry of its (k, reach kind). Returns ``(every entry, the leading ones)``: a later twin
+    costs at least as much to move to and scores the same, and the search keeps the first best, so
+    it reads only the leading entries, but for the boss's group when partner help (which differs by
+    square) is in play. Cached per setup (geometry and rule N1)."""
     cache = setup.__dict__.get("_reach")
     if cache is None:
         cache = setup.__dict__["_reach"] = {}
@@ -241,29 +346,48 @@ def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
             move_cost = 0.2 if square != here else 0.0
             for k in range(6):
                 in_reach = k == line and (any_area or area <= 1) or k == line + 3 and (any_area or area >= 1)
-                entry = (square, move_cost, k, in_reach, combat.is_cqb(square, k))
+                kind = 2 * in_reach + combat.is_cqb(square, k)
+                entry = (square, move_cost, k, kind, (k, kind) not in seen)
                 every.append(entry)
-                if entry[1:] not in seen:
-                    seen.add(entry[1:])
+                if entry[4]:
+                    seen.add((k, kind))
                     first.append(entry)
         table = cache[key] = (every, first)
     return table
 
 
-def _subsets(setup, cards, acts):
-    """Distinct chains (ap, flags, grapples, cards) of up to ``acts`` cards, cheapest cards first."""
-    seen = {}
-    ordered = sorted(cards, key=lambda c: (card_worth(setup, c), c))
-    for size in range(1, min(acts, len(ordered)) + 1):
-        for combo in combinations(ordered, size):
-            ap = flags = grapples = 0
-            for c in combo:
-                ap += setup.c_ap[c]
-                flags |= setup.c_flags[c]
-                grapples += bool(setup.c_flags[c] & 16)
-            key = (ap, flags & 7, grapples)
-            if key not in seen:
-                seen[key] = (ap, flags, grapples, list(combo))
+def _subsets(setup, profile, ordered, acts) -> list[tuple]:
+    """Distinct chains (ap, flags, grapples, positions) of up to ``acts`` of the cards
+    ``ordered``, fewest cards first, then in ``combinations`` order: the first of each (AP,
+    pierce/range/launch, grapples).
+
+    Each size extends the one before (a chain of ``size`` cards is one of ``size - 1`` plus a
+    later card; extending in order keeps ``combinations`` order), so sums are never recomputed.
+    A chain holding a card but not an earlier card of the same AP and flags is never the first
+    of its kind (swapping them gives an earlier chain of the same sums), nor is any chain
+    extending it, so neither is made."""
+    n = len(ordered)
+    aps = [setup.c_ap[c] for c in ordered]
+    flags_of = [setup.c_flags[c] for c in ordered]
+    grapple = [1 if f & GRAPPLE else 0 for f in flags_of]
+    twins, last_seen = [], {}  # the previous position of a card with the same AP and flags, or -1
+    for i, c in enumerate(ordered):
+        twins.append(last_seen.get(profile[c], -1))
+        last_seen[profile[c]] = i
+    seen = {}  # (ap, pierce/range/launch, grapples) as one int -> the first chain with them
+    level = [((), 0, 0, 0)]  # (positions, ap, flags, grapples) of the chains of the last size kept
+    for left in range(min(acts, n), 0, -1):  # sizes still to make, this one included
+        longer = []
+        for positions, ap, flags, grapples in level:
+            for i in range(positions[-1] + 1 if positions else 0, n):
+                twin = twins[i]
+                if twin >= 0 and twin not in positions:
+                    continue
+                chain = (positions + (i,), ap + aps[i], flags | flags_of[i], grapples + grapple[i])
+                if left > 1:  # extended by the next size
+                    longer.append(chain)
+                key = (chain[1] << 8) | ((chain[2] & 7) << 5) | chain[3]  # grapples <= acts < 32
+                if key not in seen:
+                    seen[key] = (chain[1], chain[2], chain[3], chain[0])
+        level = longer
     return list(seen.values())
-
-

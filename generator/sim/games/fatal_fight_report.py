@@ -46,22 +46,21 @@ def summarize(state) -> dict:
     current_round, boss_round, boss_in = 0, False, 0
     boss_kill_rounds = []
     boss_ids = {setup.stages[s]["boss"]["id"] for s in setup.stages}
-    for ev in state.log:
+    for ev in state.log:  # kinds tested most frequent first (draw, play, offer, kill, auto, gold ...)
         kind = ev[0]
         if kind not in _COUNTED:  # about half the log: actions, spawns, turns, damage ...
             continue
-        if kind == "draw" or kind == "supply":
+        if kind == "draw":
             exposures[c_id[ev[2]]] += 1
-        elif kind == "offer":  # shop items: games in which it was affordable vs games it was bought
-            offered.add(c_id[ev[2]])
         elif kind == "play":
             uses[c_id[ev[2]]] += 1
-        elif kind == "buy" or kind == "upgrade" or kind == "pick":
-            bought.add(c_id[ev[2]])
-            if kind == "upgrade":
-                upgrades += 1
-        elif kind == "item":
-            uses[c_id[ev[2]]] += 1
+        elif kind == "offer":  # shop items: games in which it was affordable vs games it was bought
+            offered.add(c_id[ev[2]])
+        elif kind == "kill":
+            if ev[2] == setup.boss:
+                boss_kill_rounds.append(current_round - boss_in + 1)
+        elif kind == "auto":
+            forced += 1
         elif kind == "gold":
             gold_by[ev[2]] += ev[1]
             if ev[2] == "combo" and boss_round:
@@ -71,10 +70,18 @@ def summarize(state) -> dict:
             boss_round = ev[4] in boss_ids
             if boss_round:
                 boss_rounds.add(current_round)
+        elif kind == "buy" or kind == "upgrade" or kind == "pick":
+            bought.add(c_id[ev[2]])
+            if kind == "upgrade":
+                upgrades += 1
+        elif kind == "enemy_phase":
+            group_sizes.extend(x for x in ev[1] if x)
+        elif kind == "supply":
+            exposures[c_id[ev[2]]] += 1
+        elif kind == "item":
+            uses[c_id[ev[2]]] += 1
         elif kind == "boss_in":
             boss_in = current_round
-        elif kind == "kill" and ev[2] == setup.boss:
-            boss_kill_rounds.append(current_round - boss_in + 1)
         elif kind == "mass":
             mass_events += 1
             rounds_mass.add(current_round)
@@ -82,10 +89,6 @@ def summarize(state) -> dict:
             downs += 1
         elif kind == "clear":
             stage_rounds.append(ev[2])
-        elif kind == "enemy_phase":
-            group_sizes.extend(x for x in ev[1] if x)
-        elif kind == "auto":
-            forced += 1
         elif kind == "reshuffle":
             reshuffles += 1
         elif kind == "empty_pool":
