@@ -307,9 +307,7 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
 
     ``slate_first``: die 0 is the slate die and must be an AP die. Threat and slate damage are not
     considered (they never change success)."""
-    n = len(vals)
     best = -1
-    idx = range(n)
     if m == 1 and not slate_first:
         counts: dict = {}
         for v in vals:
@@ -322,31 +320,34 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
             best = max(best, v + pie * pairs)
         return best
     # AP sets among the m+2 highest dice (slate: the slate die and the m+1 highest others): lower dice
-    # never make a better minimum, and this bounds the search for the estimates
-    order = sorted(idx, key=lambda i: -vals[i])
-    if slate_first:
-        pool = [0] + [i for i in order if i != 0][:m + 1]
-    else:
-        pool = order[:m + 2]
-    choices = combinations(sorted(pool), m)
+    # never make a better minimum, and this bounds the search for the estimates. Only values matter
+    # (which of two equal dice is taken changes nothing), so the sets are drawn from sorted values.
     counts = {}
     for v in vals:
         counts[v] = counts.get(v, 0) + 1
-    all_pairs = _pairs_of(counts)
-    for ap in choices:
-        if slate_first and 0 not in ap:
-            continue
-        pairs = 0
+    all_pairs = _pairs_of(counts) if asc else 0
+    most = min(all_pairs, max_pairs) if max_pairs else all_pairs
+    gain = pie * most if pie > 0 else 0   # the most her lowest AP die can gain
+    if slate_first:
+        fixed = (vals[0],)
+        choices = combinations(sorted(vals[1:], reverse=True)[:m + 1], m - 1)
+    else:
+        fixed = ()
+        choices = combinations(sorted(vals, reverse=True)[:m + 2], m)
+    for rest in choices:
+        ap = fixed + rest
+        if min(ap) + gain <= best:
+            continue   # even every pair on her lowest die would not beat the best so far
+        pairs = all_pairs
         if asc:   # the pairs among the other dice: taking a die from an even count breaks one pair
-            pairs, taken = all_pairs, {}
-            for i in ap:
-                v = vals[i]
+            taken = {}
+            for v in ap:
                 k = taken.get(v, 0)
                 pairs -= (counts[v] - k) % 2 == 0
                 taken[v] = k + 1
         if max_pairs:
             pairs = min(pairs, max_pairs)
-        best = max(best, _water_fill([vals[i] for i in ap], pairs, pie))
+        best = max(best, _water_fill(ap, pairs, pie))
     return best
 
 
