@@ -458,23 +458,36 @@ _PAIRS: dict = {}
 
 
 def _pairs_histogram(size: int, others: int, max_pairs: int) -> dict:
-    """P(number of ascension pairs among ``others`` dice), exact, cached."""
+    """P(number of ascension pairs among ``others`` dice), exact, cached; most pairs first (the order
+    ``qte_chance`` sums in)."""
     key = (size, others, max_pairs)
     hist = _PAIRS.get(key)
     if hist is None:
+        ways = _pairs_ways(size, others)
         counts_hist: dict = {}
-        k_fact = math.factorial(others)
-        for combo in combinations_with_replacement(range(1, size + 1), others):
-            counts: dict = {}
-            for v in combo:
-                counts[v] = counts.get(v, 0) + 1
-            pairs = _pairs_of(counts)
-            if max_pairs:
-                pairs = min(pairs, max_pairs)
-            counts_hist[pairs] = counts_hist.get(pairs, 0) + _multiset_weight(combo, k_fact)
+        for pairs in sorted(ways, reverse=True):
+            capped = min(pairs, max_pairs) if max_pairs else pairs
+            counts_hist[capped] = counts_hist.get(capped, 0) + ways[pairs]
         total = size ** others
         hist = _PAIRS[key] = {p: w / total for p, w in counts_hist.items()}
     return hist
+
+
+def _pairs_ways(size: int, dice: int) -> dict:
+    """How many of the ``size ** dice`` ordered rolls hold each number of pairs (exact integers), by
+    dynamic programming over the faces: ``ways[k][p]`` counts the ways ``k`` of the dice show the faces
+    seen so far with ``p`` pairs among them, a face shown ``c`` times adding ``c // 2`` pairs."""
+    ways = [{0: 1}] + [{} for _ in range(dice)]
+    for _ in range(size):
+        nxt = [{} for _ in range(dice + 1)]
+        for k, row in enumerate(ways):
+            for p, w in row.items():
+                for c in range(dice - k + 1):   # this face on c of the remaining dice
+                    into = nxt[k + c]
+                    q = p + c // 2
+                    into[q] = into.get(q, 0) + w * math.comb(dice - k, c)
+        ways = nxt
+    return ways[dice]
 
 
 def qte_chance(size: int, targets, others: int = 2, asc: bool = True, pie: int = 0, max_pairs: int = 0) -> float:
