@@ -16,6 +16,7 @@ from collections import deque
 from . import metroidvania_dice as dice
 from .metroidvania import (DMG, DONE, END, ENDT, FLOWER, GO, LEVEL, MOVE, PEEK, PICK, PICK_A, PLACE, PLACE_A, PLAN,
                            POST, PRE, REROLL, ROLL, SKIP, SUCC, TOP, USE)
+from .metroidvania_effects import num
 from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, WIL
 
 # Stat placement priority (spec §5): Will to 2, Agi 1, Pie 1, Will to 4, then Pie and Ins alternately.
@@ -28,10 +29,11 @@ SKILL_WORTH = {"ap_bonus": 3.0, "reroll": 2.5, "damage_reduce": 2.5, "heal": 2.0
 FIGHT_BONUS = 8.0
 AVOID = -10.0
 MIN_PRE_GAIN = 0.05  # a pre-roll skill or sefira is used only if it raises success by this much
+PRE_ROLL_OPS = frozenset(("auto_success", "multi_minus", "ignore_slate", "extra_dice", "die_step", "criterion",
+                          "ignore_threat"))   # the ops a pre-roll use is judged by (``_pre_worth``)
 
 
 def _num(state, s, p, level=0) -> int:
-    from .metroidvania_effects import num
     return num(state, s, p, {"level": level})
 
 
@@ -462,23 +464,28 @@ class HeuristicAgent:
 
     # ---- skill, sefira and flower use -----------------------------------------------------------
     def _uses(self, state, phase):
-        """(action, effect, ready) for every usable skill/sefira of the turn player."""
+        """(source, index, effect, ready, level, ops) for every usable skill/sefira of the turn player."""
         s = state.active
         out = []
+        usable = state.usable(phase)
+        if not usable:
+            return out
+        skills = state.setup.skills
         # holding a ready "refresh your skills" card, exhausting another skill costs little: treat it as ready
         # (a refresh used without its condition refreshes itself too, so it is reusable every turn)
-        refresh = any(not sk[2] and sk[3] != state.turn_serial and
-                      any(op == "refresh_skills" for op, p in state.setup.skills[sk[0]]["effect"])
+        refresh = any(not sk[2] and sk[3] != state.turn_serial and "refresh_skills" in skills[sk[0]]["ops"]
                       for sk in state.skills[s])
-        for src, j in state.usable(phase):
+        for src, j in usable:
             if src == 0:
                 skill = state.skills[s][j][0]
-                effect, ready = state.setup.skills[skill]["effect"], state.condition_met(s, skill)
+                card = skills[skill]
+                ops = card["ops"]
+                ready = state.condition_met(s, skill) or (refresh and "refresh_skills" not in ops)
                 level = state.skills[s][j][1]
-                ready = ready or (refresh and not any(op == "refresh_skills" for op, _ in effect))
             else:
-                effect, ready, level = state.setup.sefira[state.sefira_area[j]]["effect"], True, 0
-            out.append((src, j, effect, ready, level))
+                card = state.setup.sefira[state.sefira_area[j]]
+                ops, ready, level = card["ops"], True, 0
+            out.append((src, j, card["effect"], ready, level, ops))
         return out
 
     def _arg(self, state, effect):
@@ -521,8 +528,7 @@ class HeuristicAgent:
         missing = state.max_life[s] - state.life[s]
         party_low = any(state.life[o] <= 2 for o in range(state.n))
         exhausted = sum(1 for sk in state.skills[s] if sk[2])
-        for src, j, effect, ready, level in self._uses(state, phase):
-            ops = {op for op, _ in effect}
+        for src, j, effect, ready, level, ops in self._uses(state, phase):
             want = False
             if "heal_full" in ops:
                 want = party_low or (late and missing >= 2)
@@ -559,8 +565,7 @@ class HeuristicAgent:
                 want = ready and self._far_from_goal(state, s)
             elif phase == PRE and "ignore_threat" in ops and state.check is not None and state.check.threats:
                 want = ready
-            elif phase == PRE and ops & {"auto_success", "multi_minus", "ignore_slate", "extra_dice", "die_step",
-                                         "criterion", "ignore_threat"}:
+            elif phase == PRE and not ops.isdisjoint(PRE_ROLL_OPS):
                 want = self._pre_worth(state, s, effect, ready, src)
             if want:
                 arg = self._teleport_target(state, s) if "teleport" in ops else self._arg(state, effect)
@@ -653,7 +658,7 @@ class HeuristicAgent:
         late = state.round >= 20
         if chk.tokens:
             return (REROLL, self._reroll_choice(state, spec))
-        for src, j, effect, ready, level in self._uses(state, POST):
+        for src, j, effect, ready, level, _ in self._uses(state, POST):
             if not (ready and src == 0 or lethal or finisher or (src == 1 and (late or chk.kind == "boss"))):
                 continue
             ops = [op for op, _ in effect]
@@ -694,8 +699,7 @@ class HeuristicAgent:
     def on_success(self, state):
         s = state.active
         chk = state.check
-        for src, j, effect, ready, level in self._uses(state, SUCC):
-            ops = {op for op, _ in effect}
+        for src, j, effect, ready, level, ops in self._uses(state, SUCC):
             if "boss_damage" in ops and chk.kind == "boss" and not state.b_dead[chk.boss]:
                 if ready or state.b_life[chk.boss] <= 1 or state.setup.bosses[chk.boss]["final"]:
                     return (USE, src, j, -1)
@@ -707,7 +711,7 @@ class HeuristicAgent:
         s = state.active
         chk = state.check
         lethal = chk.damage >= state.life[s]
-        for src, j, effect, ready, level in self._uses(state, DMG):
+        for src, j, effect, ready, level, _ in self._uses(state, DMG):
             if ready or lethal:
                 return (USE, src, j, -1)
         return (DONE,)
