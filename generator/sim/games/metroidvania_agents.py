@@ -658,15 +658,14 @@ class HeuristicAgent:
         late = state.round >= 20
         if chk.tokens:
             return (REROLL, self._reroll_choice(state, spec))
-        for src, j, effect, ready, level, _ in self._uses(state, POST):
+        for src, j, effect, ready, level, ops in self._uses(state, POST):
             if not (ready and src == 0 or lethal or finisher or (src == 1 and (late or chk.kind == "boss"))):
                 continue
-            ops = [op for op, _ in effect]
             if "reroll" in ops:
                 if not key[0]:
                     return (USE, src, j, -1)
                 continue
-            trial = state.spec()
+            trial = spec.copy()
             for op, p in effect:
                 if op == "ap_bonus":
                     n = _num(state, s, p, level)

@@ -42,6 +42,12 @@ class Spec:
         self.threats, self.threat_dmg, self.below = tuple(threats), threat_dmg, below
         self.white_prompts = white_prompts
 
+    def copy(self) -> "Spec":
+        twin = Spec.__new__(Spec)
+        for name in Spec.__slots__:
+            setattr(twin, name, getattr(self, name))
+        return twin
+
 
 # ---- judging one plan ------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from generator.content import load_game
 from generator.sim.agents import make_agent
 from generator.sim.games import metroidvania as mv
 from generator.sim.games import metroidvania_agents as agents_mod
+from generator.sim.games import metroidvania_dice as dice
 from generator.sim.rng import agent_rng, deal_rng
 
 CONTENT = Path(__file__).resolve().parents[3] / "content" / "metroidvania"
@@ -47,6 +48,10 @@ def cache_mismatches(setup, agent_name, players, games, limit=1):
                 cached, fresh = state.moves(s, here), state._moves_now(s, here, state.move_points(s))
                 if cached != fresh:
                     found.append(("moves", i, len(state.log), s, cached, fresh))
+            if state.phase == mv.POST:   # the spec asked last decision (and kept) must not be seen stale now
+                fields = [(name, getattr(state.spec(), name), getattr(state._spec_now(), name))
+                          for name in dice.Spec.__slots__]
+                found.extend(("spec", i, len(state.log), f) for f in fields if f[1] != f[2])
             if len(found) >= limit:
                 return found
             seat = state.current_player()
