@@ -139,8 +139,8 @@ def _even_subsets(idx):
 
 def removal_sets(spec: Spec, vals) -> list:
     """Every set of dice ascension may remove (pairs of equal faces), smallest first."""
-    if not spec.asc or len(vals) < 2:
-        return [()]
+    if not spec.asc or len(set(vals)) == len(vals):
+        return [()]   # no two equal faces: nothing to pair
     groups: dict = {}
     for i, v in enumerate(vals):
         groups.setdefault(v, []).append(i)
@@ -199,6 +199,12 @@ def _ap_choice(spec: Spec, vals, cols, rem):
     m = spec.m
     if len(rem) < m:
         return None
+    if m == 1:   # the highest die (of the slate colour), the first of equals: ``rem`` is in index order
+        if spec.slate >= 0:
+            rem = [i for i in rem if cols[i] == spec.slate]
+            if not rem:
+                return None
+        return (max(rem, key=vals.__getitem__),)
     order = sorted(rem, key=lambda i: (-vals[i], i))
     if spec.slate >= 0:
         xs = [i for i in order if cols[i] == spec.slate]
