@@ -334,29 +334,35 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
     # AP sets among the m+2 highest dice (slate: the slate die and the m+1 highest others): lower dice
     # never make a better minimum, and this bounds the search for the estimates. Only values matter
     # (which of two equal dice is taken changes nothing), so the sets are drawn from sorted values.
+    ranked = sorted(vals[1:] if slate_first else vals, reverse=True)
+    if not asc or pie <= 0 or len(set(vals)) == len(vals):
+        # no die can gain (no pair, or pairs add nothing): the best minimum is the m-th highest die
+        # (with the slate die: the lower of it and the (m-1)-th highest other)
+        if slate_first:
+            return vals[0] if m == 1 else (min(vals[0], ranked[m - 2]) if len(ranked) >= m - 1 else -1)
+        return ranked[m - 1] if len(ranked) >= m else -1
     counts = {}
     for v in vals:
         counts[v] = counts.get(v, 0) + 1
-    all_pairs = _pairs_of(counts) if asc else 0
+    all_pairs = _pairs_of(counts)
     most = min(all_pairs, max_pairs) if max_pairs else all_pairs
-    gain = pie * most if pie > 0 else 0   # the most her lowest AP die can gain
+    gain = pie * most   # the most her lowest AP die can gain
     if slate_first:
         fixed = (vals[0],)
-        choices = combinations(sorted(vals[1:], reverse=True)[:m + 1], m - 1)
+        choices = combinations(ranked[:m + 1], m - 1)
     else:
         fixed = ()
-        choices = combinations(sorted(vals, reverse=True)[:m + 2], m)
+        choices = combinations(ranked[:m + 2], m)
     for rest in choices:
         ap = fixed + rest
         if min(ap) + gain <= best:
             continue   # even every pair on her lowest die would not beat the best so far
-        pairs = all_pairs
-        if asc:   # the pairs among the other dice: taking a die from an even count breaks one pair
-            taken = {}
-            for v in ap:
-                k = taken.get(v, 0)
-                pairs -= (counts[v] - k) % 2 == 0
-                taken[v] = k + 1
+        pairs = all_pairs   # the pairs among the other dice: taking a die from an even count breaks one pair
+        taken = {}
+        for v in ap:
+            k = taken.get(v, 0)
+            pairs -= (counts[v] - k) % 2 == 0
+            taken[v] = k + 1
         if max_pairs:
             pairs = min(pairs, max_pairs)
         best = max(best, _water_fill(ap, pairs, pie))
