@@ -524,11 +524,24 @@ class HeuristicAgent:
     def any_use(self, state, phase):
         """Uses worth making in a free window (move, pre-roll or end of turn)."""
         s = state.active
+        uses = self._uses(state, phase)
+        if uses:
+            use = self._wanted_use(state, phase, s, uses)
+            if use is not None:
+                return use
+        if phase in (MOVE, END) and state.flowers[s]:
+            best, value = self.flower_choice(state, s)
+            if best is not None and value > 0.3:
+                return (FLOWER, best)
+        return None
+
+    def _wanted_use(self, state, phase, s, uses):
+        """The first of these skill/sefira uses worth making now, as an action (or None)."""
         late = state.round >= 20
         missing = state.max_life[s] - state.life[s]
         party_low = any(state.life[o] <= 2 for o in range(state.n))
         exhausted = sum(1 for sk in state.skills[s] if sk[2])
-        for src, j, effect, ready, level, ops in self._uses(state, phase):
+        for src, j, effect, ready, level, ops in uses:
             want = False
             if "heal_full" in ops:
                 want = party_low or (late and missing >= 2)
@@ -571,10 +584,6 @@ class HeuristicAgent:
                 arg = self._teleport_target(state, s) if "teleport" in ops else self._arg(state, effect)
                 if arg is not None:
                     return (USE, src, j, arg)
-        if phase in (MOVE, END) and state.flowers[s]:
-            best, value = self.flower_choice(state, s)
-            if best is not None and value > 0.3:
-                return (FLOWER, best)
         return None
 
     def flower_choice(self, state, s):
