@@ -355,7 +355,8 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
         choices = combinations(ranked[:m + 2], m)
     for rest in choices:
         ap = fixed + rest
-        if min(ap) + gain <= best:
+        low = min(ap)
+        if low + gain <= best:
             continue   # even every pair on her lowest die would not beat the best so far
         pairs = all_pairs   # the pairs among the other dice: taking a die from an even count breaks one pair
         taken = {}
@@ -365,7 +366,10 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
             taken[v] = k + 1
         if max_pairs:
             pairs = min(pairs, max_pairs)
-        best = max(best, _water_fill(ap, pairs, pie))
+        if pairs <= 0:
+            best = max(best, low)
+        elif low + pie * pairs > best:   # (water filling never lifts the lowest die above this)
+            best = max(best, _water_fill(ap, pairs, pie))
     return best
 
 
@@ -418,9 +422,9 @@ def _mc_curve(size, dice, m, slate, asc, pie, max_pairs) -> list:
     rng = random.Random(f"mv-curve/{size}/{dice}/{m}/{slate}/{asc}/{pie}/{max_pairs}")
     hist: dict = {}
     rand = rng.random
-    for _ in range(MC_SAMPLES):
-        vals = [1 + int(rand() * size) for _ in range(dice)]
-        r = reach(vals, slate, m, asc, pie, max_pairs)
+    faces = [1 + int(rand() * size) for _ in range(MC_SAMPLES * dice)]   # roll after roll, as drawn one by one
+    for i in range(0, len(faces), dice):
+        r = reach(faces[i:i + dice], slate, m, asc, pie, max_pairs)
         hist[r] = hist.get(r, 0) + 1
     return _tail(hist, MC_SAMPLES)
 
