@@ -215,3 +215,16 @@ def test_pairs_histogram_matches_enumeration_in_value_and_order(size):
             dice._PAIRS.pop((size, others, max_pairs), None)
             got = list(dice._pairs_histogram(size, others, max_pairs).items())
             assert got == _pairs_histogram_by_enumeration(size, others, max_pairs), (size, others, max_pairs)
+
+
+@pytest.mark.parametrize("key", [(20, 7, 3, False, True, 2, 0), (12, 6, 2, True, True, 1, 0), (20, 8, 2, False, True, 3, 1)])
+def test_estimated_curve_is_the_seeded_rolls_drawn_one_by_one(key):
+    # the estimate must not move: the same rolls, judged by the plain recount of the pairs
+    size, k, m, slate, asc, pie, max_pairs = key
+    rng = random.Random(f"mv-curve/{size}/{k}/{m}/{slate}/{asc}/{pie}/{max_pairs}")
+    hist = {}
+    for _ in range(dice.MC_SAMPLES):
+        vals = [1 + int(rng.random() * size) for _ in range(k)]
+        r = _reach_by_recount(vals, slate, m, asc, pie, max_pairs)
+        hist[r] = hist.get(r, 0) + 1
+    assert dice._mc_curve(*key) == dice._tail(hist, dice.MC_SAMPLES)
