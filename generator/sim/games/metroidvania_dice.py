@@ -23,6 +23,8 @@ import math
 import random
 from itertools import combinations, combinations_with_replacement, product
 
+from .metroidvania_estimates import HISTOGRAMS
+
 RED, BLUE, BLACK, WHITE = range(4)
 COLOURED = (RED, BLUE, BLACK)
 
@@ -419,6 +421,14 @@ def _tail(hist, total) -> list:
 
 
 def _mc_curve(size, dice, m, slate, asc, pie, max_pairs) -> list:
+    hist = HISTOGRAMS.get((size, dice, m, slate, asc, pie, max_pairs))   # drawn once, stored
+    if hist is None:
+        hist = _mc_histogram(size, dice, m, slate, asc, pie, max_pairs)
+    return _tail(hist, MC_SAMPLES)
+
+
+def _mc_histogram(size, dice, m, slate, asc, pie, max_pairs) -> dict:
+    """How many of ``MC_SAMPLES`` rolls, drawn with a seed made of the arguments, reach each target."""
     rng = random.Random(f"mv-curve/{size}/{dice}/{m}/{slate}/{asc}/{pie}/{max_pairs}")
     hist: dict = {}
     rand = rng.random
@@ -426,7 +436,7 @@ def _mc_curve(size, dice, m, slate, asc, pie, max_pairs) -> list:
     for i in range(0, len(faces), dice):
         r = reach(faces[i:i + dice], slate, m, asc, pie, max_pairs)
         hist[r] = hist.get(r, 0) + 1
-    return _tail(hist, MC_SAMPLES)
+    return hist
 
 
 def curve(size: int, dice: int, m: int = 1, slate: bool = False, asc: bool = True, pie: int = 0,

@@ -228,3 +228,11 @@ def test_estimated_curve_is_the_seeded_rolls_drawn_one_by_one(key):
         r = _reach_by_recount(vals, slate, m, asc, pie, max_pairs)
         hist[r] = hist.get(r, 0) + 1
     assert dice._mc_curve(*key) == dice._tail(hist, dice.MC_SAMPLES)
+
+
+def test_stored_estimates_are_the_seeded_draws():
+    # metroidvania_estimates stores draws so that fresh processes skip them: each must be the draw itself
+    from generator.sim.games.metroidvania_estimates import HISTOGRAMS
+    assert HISTOGRAMS
+    for key, hist in HISTOGRAMS.items():
+        assert dice._mc_histogram(*key) == hist, key
