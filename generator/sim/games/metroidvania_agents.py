@@ -785,10 +785,11 @@ def _goal_key(state, s, for_final) -> tuple:
 
 
 def _boss_actions_key(state, s, b) -> tuple:
-    """What ``boss_actions`` reads: the trait and weakness state, the area, danger, criterion, her die
-    size and Pie (by Will and Pie stacks), her criterion modifiers and the boss's action modifiers."""
+    """What ``boss_actions`` reads: the trait and weakness state (whether the trait is on follows from its
+    switch and the weakness), the area, danger, criterion, her die size and Pie (by Will and Pie stacks),
+    her criterion modifiers and the boss's action modifiers."""
     area = state.setup.bosses[b]["area"]
-    return (b, state.trait_active(b, s), state.weakness_revealed(b, s), state.area_active(area), state.danger,
+    return (b, state.b_trait_off[b], state.weakness_revealed(b, s), state.area_active(area), state.danger,
             state.crit, state.stat(s, WIL), state.stat(s, PIE), state.mod_sum(s, "crit"), state.b_mods[b])
 
 
