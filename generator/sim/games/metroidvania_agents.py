@@ -227,9 +227,9 @@ class HeuristicAgent:
         return dist
 
     def _cached(self, state, key, compute):
-        stamp = (id(state), state.turn_serial, len(state.kills), len(state.log))
-        if self._stamp != stamp[:3]:
-            self._stamp, self._memo = stamp[:3], {}
+        stamp = (id(state), state.turn_serial, len(state.kills))   # this turn, as long as no boss falls
+        if self._stamp != stamp:
+            self._stamp, self._memo = stamp, {}
         value = self._memo.get(key)
         if value is None:
             value = self._memo[key] = compute()
