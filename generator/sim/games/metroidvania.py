@@ -5,9 +5,10 @@ A sibling of ``fatal_fight``. Reading order: ``metroidvania_setup`` (tables -> S
 (rounds, turns and tasks), ``metroidvania_actions`` (decisions: legal actions and their effect),
 ``metroidvania_moves`` (movement over map.yaml and the room phase), ``metroidvania_checks`` (room
 and boss checks, damage, sub-events, death), ``metroidvania_bosses`` and ``metroidvania_powers``
-(skills, sefira, flowers); then ``metroidvania_dice`` (plans, the best plan, exact chances),
-``metroidvania_effects`` (the 37 ``effect:`` ops), ``metroidvania_agents`` (heuristic, rush_urza)
-and ``metroidvania_report`` (record, invariants, trace, static map checks, extra balance bands).
+(skills, sefira, flowers); then ``metroidvania_dice`` (plans, the best plan, exact chances; the
+fixed-seed estimates it stores in ``metroidvania_estimates``), ``metroidvania_effects`` (the 37
+``effect:`` ops), ``metroidvania_agents`` (heuristic, rush_urza) and ``metroidvania_report`` (record,
+invariants, trace, static map checks, extra balance bands).
 
 Decisions are explicit: where to place an action card, which drawn card to keep, where to move,
 which skill/sefira/flower to use in each timing window, and after the dice are rolled *which dice

@@ -14,8 +14,9 @@ a player decides after seeing the dice::
 ``outcome`` judges a plan: ``(success, damage, kept)``. ``best_plan`` finds the lexicographic best
 (success, then least damage, then most dice kept, spec §3.4.9) and ``plans`` lists every legal plan
 (the random agent's choices). ``curve`` gives P(success) against every target for a build, exactly
-(multiset enumeration) or, for very large rolls, by a fixed-seed Monte Carlo estimate; the agents use
-it, and the tests compare ``exact_curve`` with the spec's Appendix A.
+(multiset enumeration) or, for very large rolls, by a fixed-seed Monte Carlo estimate (those the shipped
+game asks for are stored in ``metroidvania_estimates``); the agents use it, and the tests compare
+``exact_curve`` with the spec's Appendix A.
 """
 from __future__ import annotations
 
