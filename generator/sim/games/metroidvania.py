@@ -5,9 +5,10 @@ A sibling of ``fatal_fight``. Reading order: ``metroidvania_setup`` (tables -> S
 (rounds, turns and tasks), ``metroidvania_actions`` (decisions: legal actions and their effect),
 ``metroidvania_moves`` (movement over map.yaml and the room phase), ``metroidvania_checks`` (room
 and boss checks, damage, sub-events, death), ``metroidvania_bosses`` and ``metroidvania_powers``
-(skills, sefira, flowers); then ``metroidvania_dice`` (plans, the best plan, exact chances),
-``metroidvania_effects`` (the 37 ``effect:`` ops), ``metroidvania_agents`` (heuristic, rush_urza)
-and ``metroidvania_report`` (record, invariants, trace, static map checks, extra balance bands).
+(skills, sefira, flowers); then ``metroidvania_dice`` (plans, the best plan, exact chances; the
+fixed-seed estimates it stores in ``metroidvania_estimates``), ``metroidvania_effects`` (the 37
+``effect:`` ops), ``metroidvania_agents`` (heuristic, rush_urza) and ``metroidvania_report`` (record,
+invariants, trace, static map checks, extra balance bands).
 
 Decisions are explicit: where to place an action card, which drawn card to keep, where to move,
 which skill/sefira/flower to use in each timing window, and after the dice are rolled *which dice
@@ -43,8 +44,8 @@ _NESTED = ("stacks", "flowers", "keys", "mods", "unlocked")
 
 class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
     __slots__ = ("setup", "rng", "n", *_LISTS, *_NESTED, "skills", "held", "opened", "round", "crit", "danger",
-                 "tpos", "seat", "active", "phase", "step", "turn_serial", "check", "outcome", "_legal", "_dest",
-                 "_dist", "_judged", "markers_max", "skipped", "built")
+                 "tpos", "seat", "active", "phase", "step", "turn_serial", "check", "outcome", "_legal", "_spec",
+                 "_dest", "_dist", "_judged", "markers_max", "skipped", "built")
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -65,12 +66,12 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
         if not self._is_legal(action):
             raise IllegalActionError(f"{self.action_to_string(action)} is not legal now")
         self.log.append(("act", self.seat, action))
-        self._legal = None
+        self._legal = self._spec = None
         if action[0] in (USE, FLOWER):  # the only decisions that can change where she may move this turn
             self._dest = None
         self._apply(action)
         self._advance()
-        self._legal = None
+        self._legal = self._spec = None
 
     def clone(self) -> "State":
         twin = twin_of(self, _LISTS, _NESTED)
@@ -216,6 +217,7 @@ def new_game(setup, players: int, rng) -> State:
     s.skills = [[] for _ in range(players)]
     s.held, s.opened, s.sefira_area, s.kills, s.tasks, s.drawn = [], set(), [], [], [], []
     s.log, s.outcome, s.check, s._legal, s._dest, s._dist, s._judged = [], None, None, None, None, None, None
+    s._spec = None
     s.round, s.turn_serial, s.skipped, s.markers_max, s.built = 1, 0, 0, 0, 0
     s.danger = r["danger.start"]
     s.crit = r["criterion.start"]

@@ -13,6 +13,8 @@ from .metroidvania_setup import AGI
 
 # action kinds
 USE, FLOWER, GO, SKIP, ROLL, REROLL, PLAN, DONE, ENDT, PLACE_A, PICK_A, LEVEL_A, TOP = range(13)
+# the action ``_legal_actions`` lists first in every state of these phases
+_ALWAYS = {PRE: (ROLL,), SUCC: (DONE,), DMG: (DONE,), END: (ENDT,)}
 
 
 class Decisions:
@@ -75,6 +77,8 @@ class Decisions:
             return result is not None
         if kind == GO and self.phase == MOVE:
             return (a[1], a[2]) in self.destinations() if len(a) == 3 else False
+        if a == _ALWAYS.get(self.phase):
+            return True   # the phase's plain action is always among its legal actions: no need to list them
         return a in self.legal_actions()
 
     def _apply(self, a) -> None:

@@ -16,6 +16,7 @@ from collections import deque
 from . import metroidvania_dice as dice
 from .metroidvania import (DMG, DONE, END, ENDT, FLOWER, GO, LEVEL, MOVE, PEEK, PICK, PICK_A, PLACE, PLACE_A, PLAN,
                            POST, PRE, REROLL, ROLL, SKIP, SUCC, TOP, USE)
+from .metroidvania_effects import num
 from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, WIL
 
 # Stat placement priority (spec §5): Will to 2, Agi 1, Pie 1, Will to 4, then Pie and Ins alternately.
@@ -28,10 +29,11 @@ SKILL_WORTH = {"ap_bonus": 3.0, "reroll": 2.5, "damage_reduce": 2.5, "heal": 2.0
 FIGHT_BONUS = 8.0
 AVOID = -10.0
 MIN_PRE_GAIN = 0.05  # a pre-roll skill or sefira is used only if it raises success by this much
+PRE_ROLL_OPS = frozenset(("auto_success", "multi_minus", "ignore_slate", "extra_dice", "die_step", "criterion",
+                          "ignore_threat"))   # the ops a pre-roll use is judged by (``_pre_worth``)
 
 
 def _num(state, s, p, level=0) -> int:
-    from .metroidvania_effects import num
     return num(state, s, p, {"level": level})
 
 
@@ -225,9 +227,9 @@ class HeuristicAgent:
         return dist
 
     def _cached(self, state, key, compute):
-        stamp = (id(state), state.turn_serial, len(state.kills), len(state.log))
-        if self._stamp != stamp[:3]:
-            self._stamp, self._memo = stamp[:3], {}
+        stamp = (id(state), state.turn_serial, len(state.kills))   # this turn, as long as no boss falls
+        if self._stamp != stamp:
+            self._stamp, self._memo = stamp, {}
         value = self._memo.get(key)
         if value is None:
             value = self._memo[key] = compute()
@@ -462,23 +464,28 @@ class HeuristicAgent:
 
     # ---- skill, sefira and flower use -----------------------------------------------------------
     def _uses(self, state, phase):
-        """(action, effect, ready) for every usable skill/sefira of the turn player."""
+        """(source, index, effect, ready, level, ops) for every usable skill/sefira of the turn player."""
         s = state.active
         out = []
+        usable = state.usable(phase)
+        if not usable:
+            return out
+        skills = state.setup.skills
         # holding a ready "refresh your skills" card, exhausting another skill costs little: treat it as ready
         # (a refresh used without its condition refreshes itself too, so it is reusable every turn)
-        refresh = any(not sk[2] and sk[3] != state.turn_serial and
-                      any(op == "refresh_skills" for op, p in state.setup.skills[sk[0]]["effect"])
+        refresh = any(not sk[2] and sk[3] != state.turn_serial and "refresh_skills" in skills[sk[0]]["ops"]
                       for sk in state.skills[s])
-        for src, j in state.usable(phase):
+        for src, j in usable:
             if src == 0:
                 skill = state.skills[s][j][0]
-                effect, ready = state.setup.skills[skill]["effect"], state.condition_met(s, skill)
+                card = skills[skill]
+                ops = card["ops"]
+                ready = state.condition_met(s, skill) or (refresh and "refresh_skills" not in ops)
                 level = state.skills[s][j][1]
-                ready = ready or (refresh and not any(op == "refresh_skills" for op, _ in effect))
             else:
-                effect, ready, level = state.setup.sefira[state.sefira_area[j]]["effect"], True, 0
-            out.append((src, j, effect, ready, level))
+                card = state.setup.sefira[state.sefira_area[j]]
+                ops, ready, level = card["ops"], True, 0
+            out.append((src, j, card["effect"], ready, level, ops))
         return out
 
     def _arg(self, state, effect):
@@ -517,12 +524,24 @@ class HeuristicAgent:
     def any_use(self, state, phase):
         """Uses worth making in a free window (move, pre-roll or end of turn)."""
         s = state.active
+        uses = self._uses(state, phase)
+        if uses:
+            use = self._wanted_use(state, phase, s, uses)
+            if use is not None:
+                return use
+        if phase in (MOVE, END) and state.flowers[s]:
+            best, value = self.flower_choice(state, s)
+            if best is not None and value > 0.3:
+                return (FLOWER, best)
+        return None
+
+    def _wanted_use(self, state, phase, s, uses):
+        """The first of these skill/sefira uses worth making now, as an action (or None)."""
         late = state.round >= 20
         missing = state.max_life[s] - state.life[s]
         party_low = any(state.life[o] <= 2 for o in range(state.n))
         exhausted = sum(1 for sk in state.skills[s] if sk[2])
-        for src, j, effect, ready, level in self._uses(state, phase):
-            ops = {op for op, _ in effect}
+        for src, j, effect, ready, level, ops in uses:
             want = False
             if "heal_full" in ops:
                 want = party_low or (late and missing >= 2)
@@ -559,17 +578,12 @@ class HeuristicAgent:
                 want = ready and self._far_from_goal(state, s)
             elif phase == PRE and "ignore_threat" in ops and state.check is not None and state.check.threats:
                 want = ready
-            elif phase == PRE and ops & {"auto_success", "multi_minus", "ignore_slate", "extra_dice", "die_step",
-                                         "criterion", "ignore_threat"}:
+            elif phase == PRE and not ops.isdisjoint(PRE_ROLL_OPS):
                 want = self._pre_worth(state, s, effect, ready, src)
             if want:
                 arg = self._teleport_target(state, s) if "teleport" in ops else self._arg(state, effect)
                 if arg is not None:
                     return (USE, src, j, arg)
-        if phase in (MOVE, END) and state.flowers[s]:
-            best, value = self.flower_choice(state, s)
-            if best is not None and value > 0.3:
-                return (FLOWER, best)
         return None
 
     def flower_choice(self, state, s):
@@ -653,15 +667,14 @@ class HeuristicAgent:
         late = state.round >= 20
         if chk.tokens:
             return (REROLL, self._reroll_choice(state, spec))
-        for src, j, effect, ready, level in self._uses(state, POST):
+        for src, j, effect, ready, level, ops in self._uses(state, POST):
             if not (ready and src == 0 or lethal or finisher or (src == 1 and (late or chk.kind == "boss"))):
                 continue
-            ops = [op for op, _ in effect]
             if "reroll" in ops:
                 if not key[0]:
                     return (USE, src, j, -1)
                 continue
-            trial = state.spec()
+            trial = spec.copy()
             for op, p in effect:
                 if op == "ap_bonus":
                     n = _num(state, s, p, level)
@@ -694,8 +707,7 @@ class HeuristicAgent:
     def on_success(self, state):
         s = state.active
         chk = state.check
-        for src, j, effect, ready, level in self._uses(state, SUCC):
-            ops = {op for op, _ in effect}
+        for src, j, effect, ready, level, ops in self._uses(state, SUCC):
             if "boss_damage" in ops and chk.kind == "boss" and not state.b_dead[chk.boss]:
                 if ready or state.b_life[chk.boss] <= 1 or state.setup.bosses[chk.boss]["final"]:
                     return (USE, src, j, -1)
@@ -707,7 +719,7 @@ class HeuristicAgent:
         s = state.active
         chk = state.check
         lethal = chk.damage >= state.life[s]
-        for src, j, effect, ready, level in self._uses(state, DMG):
+        for src, j, effect, ready, level, _ in self._uses(state, DMG):
             if ready or lethal:
                 return (USE, src, j, -1)
         return (DONE,)
@@ -773,10 +785,11 @@ def _goal_key(state, s, for_final) -> tuple:
 
 
 def _boss_actions_key(state, s, b) -> tuple:
-    """What ``boss_actions`` reads: the trait and weakness state, the area, danger, criterion, her die
-    size and Pie (by Will and Pie stacks), her criterion modifiers and the boss's action modifiers."""
+    """What ``boss_actions`` reads: the trait and weakness state (whether the trait is on follows from its
+    switch and the weakness), the area, danger, criterion, her die size and Pie (by Will and Pie stacks),
+    her criterion modifiers and the boss's action modifiers."""
     area = state.setup.bosses[b]["area"]
-    return (b, state.trait_active(b, s), state.weakness_revealed(b, s), state.area_active(area), state.danger,
+    return (b, state.b_trait_off[b], state.weakness_revealed(b, s), state.area_active(area), state.danger,
             state.crit, state.stat(s, WIL), state.stat(s, PIE), state.mod_sum(s, "crit"), state.b_mods[b])
 
 

@@ -126,7 +126,14 @@ class Checks:
         self.step = ST_POST
 
     def spec(self) -> dice.Spec:
-        """What the current roll must achieve, with every modifier of the turn player."""
+        """What the current roll must achieve, with every modifier of the turn player: built once per
+        decision (the agent and the legality check both ask; ``apply_action`` forgets it). Read-only:
+        ``copy()`` it to try changes."""
+        if self._spec is None:
+            self._spec = self._spec_now()
+        return self._spec
+
+    def _spec_now(self) -> dice.Spec:
         s, chk, r = self.active, self.check, self.setup.rules
         crit = self.criterion_for(s)
         single, all_b = [], 0

@@ -14,14 +14,17 @@ a player decides after seeing the dice::
 ``outcome`` judges a plan: ``(success, damage, kept)``. ``best_plan`` finds the lexicographic best
 (success, then least damage, then most dice kept, spec §3.4.9) and ``plans`` lists every legal plan
 (the random agent's choices). ``curve`` gives P(success) against every target for a build, exactly
-(multiset enumeration) or, for very large rolls, by a fixed-seed Monte Carlo estimate; the agents use
-it, and the tests compare ``exact_curve`` with the spec's Appendix A.
+(multiset enumeration) or, for very large rolls, by a fixed-seed Monte Carlo estimate (those the shipped
+game asks for are stored in ``metroidvania_estimates``); the agents use it, and the tests compare
+``exact_curve`` with the spec's Appendix A.
 """
 from __future__ import annotations
 
 import math
 import random
 from itertools import combinations, combinations_with_replacement, product
+
+from .metroidvania_estimates import HISTOGRAMS
 
 RED, BLUE, BLACK, WHITE = range(4)
 COLOURED = (RED, BLUE, BLACK)
@@ -41,6 +44,12 @@ class Spec:
         self.fail, self.slate_dmg = fail, slate_dmg
         self.threats, self.threat_dmg, self.below = tuple(threats), threat_dmg, below
         self.white_prompts = white_prompts
+
+    def copy(self) -> "Spec":
+        twin = Spec.__new__(Spec)
+        for name in Spec.__slots__:
+            setattr(twin, name, getattr(self, name))
+        return twin
 
 
 # ---- judging one plan ------------------------------------------------------------------------------
@@ -133,8 +142,8 @@ def _even_subsets(idx):
 
 def removal_sets(spec: Spec, vals) -> list:
     """Every set of dice ascension may remove (pairs of equal faces), smallest first."""
-    if not spec.asc or len(vals) < 2:
-        return [()]
+    if not spec.asc or len(set(vals)) == len(vals):
+        return [()]   # no two equal faces: nothing to pair
     groups: dict = {}
     for i, v in enumerate(vals):
         groups.setdefault(v, []).append(i)
@@ -193,6 +202,12 @@ def _ap_choice(spec: Spec, vals, cols, rem):
     m = spec.m
     if len(rem) < m:
         return None
+    if m == 1:   # the highest die (of the slate colour), the first of equals: ``rem`` is in index order
+        if spec.slate >= 0:
+            rem = [i for i in rem if cols[i] == spec.slate]
+            if not rem:
+                return None
+        return (max(rem, key=vals.__getitem__),)
     order = sorted(rem, key=lambda i: (-vals[i], i))
     if spec.slate >= 0:
         xs = [i for i in order if cols[i] == spec.slate]
@@ -307,9 +322,7 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
 
     ``slate_first``: die 0 is the slate die and must be an AP die. Threat and slate damage are not
     considered (they never change success)."""
-    n = len(vals)
     best = -1
-    idx = range(n)
     if m == 1 and not slate_first:
         counts: dict = {}
         for v in vals:
@@ -322,31 +335,44 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
             best = max(best, v + pie * pairs)
         return best
     # AP sets among the m+2 highest dice (slate: the slate die and the m+1 highest others): lower dice
-    # never make a better minimum, and this bounds the search for the estimates
-    order = sorted(idx, key=lambda i: -vals[i])
-    if slate_first:
-        pool = [0] + [i for i in order if i != 0][:m + 1]
-    else:
-        pool = order[:m + 2]
-    choices = combinations(sorted(pool), m)
+    # never make a better minimum, and this bounds the search for the estimates. Only values matter
+    # (which of two equal dice is taken changes nothing), so the sets are drawn from sorted values.
+    ranked = sorted(vals[1:] if slate_first else vals, reverse=True)
+    if not asc or pie <= 0 or len(set(vals)) == len(vals):
+        # no die can gain (no pair, or pairs add nothing): the best minimum is the m-th highest die
+        # (with the slate die: the lower of it and the (m-1)-th highest other)
+        if slate_first:
+            return vals[0] if m == 1 else (min(vals[0], ranked[m - 2]) if len(ranked) >= m - 1 else -1)
+        return ranked[m - 1] if len(ranked) >= m else -1
     counts = {}
     for v in vals:
         counts[v] = counts.get(v, 0) + 1
     all_pairs = _pairs_of(counts)
-    for ap in choices:
-        if slate_first and 0 not in ap:
-            continue
-        pairs = 0
-        if asc:   # the pairs among the other dice: taking a die from an even count breaks one pair
-            pairs, taken = all_pairs, {}
-            for i in ap:
-                v = vals[i]
-                k = taken.get(v, 0)
-                pairs -= (counts[v] - k) % 2 == 0
-                taken[v] = k + 1
+    most = min(all_pairs, max_pairs) if max_pairs else all_pairs
+    gain = pie * most   # the most her lowest AP die can gain
+    if slate_first:
+        fixed = (vals[0],)
+        choices = combinations(ranked[:m + 1], m - 1)
+    else:
+        fixed = ()
+        choices = combinations(ranked[:m + 2], m)
+    for rest in choices:
+        ap = fixed + rest
+        low = min(ap)
+        if low + gain <= best:
+            continue   # even every pair on her lowest die would not beat the best so far
+        pairs = all_pairs   # the pairs among the other dice: taking a die from an even count breaks one pair
+        taken = {}
+        for v in ap:
+            k = taken.get(v, 0)
+            pairs -= (counts[v] - k) % 2 == 0
+            taken[v] = k + 1
         if max_pairs:
             pairs = min(pairs, max_pairs)
-        best = max(best, _water_fill([vals[i] for i in ap], pairs, pie))
+        if pairs <= 0:
+            best = max(best, low)
+        elif low + pie * pairs > best:   # (water filling never lifts the lowest die above this)
+            best = max(best, _water_fill(ap, pairs, pie))
     return best
 
 
@@ -396,14 +422,22 @@ def _tail(hist, total) -> list:
 
 
 def _mc_curve(size, dice, m, slate, asc, pie, max_pairs) -> list:
+    hist = HISTOGRAMS.get((size, dice, m, slate, asc, pie, max_pairs))   # drawn once, stored
+    if hist is None:
+        hist = _mc_histogram(size, dice, m, slate, asc, pie, max_pairs)
+    return _tail(hist, MC_SAMPLES)
+
+
+def _mc_histogram(size, dice, m, slate, asc, pie, max_pairs) -> dict:
+    """How many of ``MC_SAMPLES`` rolls, drawn with a seed made of the arguments, reach each target."""
     rng = random.Random(f"mv-curve/{size}/{dice}/{m}/{slate}/{asc}/{pie}/{max_pairs}")
     hist: dict = {}
     rand = rng.random
-    for _ in range(MC_SAMPLES):
-        vals = [1 + int(rand() * size) for _ in range(dice)]
-        r = reach(vals, slate, m, asc, pie, max_pairs)
+    faces = [1 + int(rand() * size) for _ in range(MC_SAMPLES * dice)]   # roll after roll, as drawn one by one
+    for i in range(0, len(faces), dice):
+        r = reach(faces[i:i + dice], slate, m, asc, pie, max_pairs)
         hist[r] = hist.get(r, 0) + 1
-    return _tail(hist, MC_SAMPLES)
+    return hist
 
 
 def curve(size: int, dice: int, m: int = 1, slate: bool = False, asc: bool = True, pie: int = 0,
@@ -457,23 +491,36 @@ _PAIRS: dict = {}
 
 
 def _pairs_histogram(size: int, others: int, max_pairs: int) -> dict:
-    """P(number of ascension pairs among ``others`` dice), exact, cached."""
+    """P(number of ascension pairs among ``others`` dice), exact, cached; most pairs first (the order
+    ``qte_chance`` sums in)."""
     key = (size, others, max_pairs)
     hist = _PAIRS.get(key)
     if hist is None:
+        ways = _pairs_ways(size, others)
         counts_hist: dict = {}
-        k_fact = math.factorial(others)
-        for combo in combinations_with_replacement(range(1, size + 1), others):
-            counts: dict = {}
-            for v in combo:
-                counts[v] = counts.get(v, 0) + 1
-            pairs = _pairs_of(counts)
-            if max_pairs:
-                pairs = min(pairs, max_pairs)
-            counts_hist[pairs] = counts_hist.get(pairs, 0) + _multiset_weight(combo, k_fact)
+        for pairs in sorted(ways, reverse=True):
+            capped = min(pairs, max_pairs) if max_pairs else pairs
+            counts_hist[capped] = counts_hist.get(capped, 0) + ways[pairs]
         total = size ** others
         hist = _PAIRS[key] = {p: w / total for p, w in counts_hist.items()}
     return hist
+
+
+def _pairs_ways(size: int, dice: int) -> dict:
+    """How many of the ``size ** dice`` ordered rolls hold each number of pairs (exact integers), by
+    dynamic programming over the faces: ``ways[k][p]`` counts the ways ``k`` of the dice show the faces
+    seen so far with ``p`` pairs among them, a face shown ``c`` times adding ``c // 2`` pairs."""
+    ways = [{0: 1}] + [{} for _ in range(dice)]
+    for _ in range(size):
+        nxt = [{} for _ in range(dice + 1)]
+        for k, row in enumerate(ways):
+            for p, w in row.items():
+                for c in range(dice - k + 1):   # this face on c of the remaining dice
+                    into = nxt[k + c]
+                    q = p + c // 2
+                    into[q] = into.get(q, 0) + w * math.comb(dice - k, c)
+        ways = nxt
+    return ways[dice]
 
 
 def qte_chance(size: int, targets, others: int = 2, asc: bool = True, pie: int = 0, max_pairs: int = 0) -> float:

@@ -102,18 +102,43 @@ class Movement:
 
     def destinations(self) -> list:
         """Legal (node, spends_key) end points of the turn player's move (§3.3.1)."""
-        if self._dest is not None:
-            return self._dest
-        s = self.active
-        setup, r = self.setup, self.setup.rules
-        here = self.pos[s]
-        mp = self.move_points(s)
-        # entry_side() reuses these costs (exact up to mp: all a move and its entry step can need)
+        if self._dest is None:
+            s = self.active
+            here = self.pos[s]
+            # entry_side() reuses these costs (exact up to mp: all a move and its entry step can need)
+            dist, self._dest = self.moves(s, here)
+            self._dist = (s, here, dist)
+        return self._dest
+
+    def moves(self, s: int, here: int) -> tuple:
+        """``(costs, destinations)`` of maiden ``s`` moving from ``here``, cached for the process by
+        everything they read (``_moves_key``; read-only results): a maiden often stands where she stood
+        a turn before with the same map open to her (a boss fight, the rooms the others did not open)."""
+        key = self._moves_key(s, here)
+        cache = self.setup.__dict__.setdefault("_moves", {})
+        found = cache.get(key)
+        if found is None:
+            if len(cache) > 4096:
+                cache.clear()
+            found = cache[key] = self._moves_now(s, here, key[1])
+        return found
+
+    def _moves_key(self, s: int, here: int) -> tuple:
+        """What ``_moves_now`` reads: her move points, the explored rooms, her stats (hidden passages by
+        Ins, key conditions), opened passages, defeated bosses (and the seal), the pass-key modifier,
+        whether she holds a key, and where she came from when she stands in a boss room."""
+        seal = self.setup.rules["urza_seal_bosses"]
+        came = self.came[s] if here == self.pos[s] and self.setup.node_boss[here] >= 0 else -1
+        return (here, self.move_points(s), came, tuple(self.explored), tuple(map(len, self.stacks[s])),
+                tuple(sorted(self.opened)), tuple(self.b_dead), bool(seal and len(self.kills) < seal),
+                self.has_mod(s, "passkey"), bool(self.keys[s]))
+
+    def _moves_now(self, s: int, here: int, mp: int) -> tuple:
+        setup = self.setup
         dist = self.distances(s, here, mp)
-        self._dist = (s, here, dist)
         out = []
         passkey = self.has_mod(s, "passkey")
-        seal = r["urza_seal_bosses"]
+        seal = setup.rules["urza_seal_bosses"]
         for v, d in enumerate(dist):
             if d > mp:
                 continue
@@ -130,8 +155,7 @@ class Movement:
                         out.append((v, 1))
                     continue
                 out.append((v, 0))
-        self._dest = out
-        return out
+        return dist, out
 
     def entry_side(self, s: int, origin: int, node: int) -> int:
         """The neighbour she steps into boss room ``node`` from on a cheapest path."""

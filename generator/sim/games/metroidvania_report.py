@@ -16,6 +16,10 @@ from ..variants import with_record_changed, without_effect
 # ---- per-game record ------------------------------------------------------------------------------
 
 
+_SUMMARIZED = frozenset(("turn", "round", "build", "learn", "sefira", "event", "use", "derived", "death", "skip",
+                         "boss_in", "boss_kill", "checkp"))   # the log events ``summarize`` reads
+
+
 def summarize(state) -> dict:
     """Everything the metrics need, computed from ``state.log``."""
     setup = state.setup
@@ -32,6 +36,8 @@ def summarize(state) -> dict:
     max_pairs = setup.rules["ascension_max_pairs"]
     for ev in state.log:
         kind = ev[0]
+        if kind not in _SUMMARIZED:
+            continue   # most of the log (decisions, moves, rolls, hits) counts for nothing here
         if kind == "turn":
             turns += 1
             danger_sum += ev[2]

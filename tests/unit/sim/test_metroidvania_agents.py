@@ -1,5 +1,6 @@
-"""Metroidvania agents: every cache the heuristic keeps across decisions gives what recomputing gives,
-at every decision of whole games; a cache keyed on too little is caught (issue #8)."""
+"""Metroidvania agents: every cache the heuristic (and the engine's move search) keeps across decisions
+gives what recomputing gives, at every decision of whole games; a cache keyed on too little is caught
+(issue #8)."""
 from pathlib import Path
 
 import pytest
@@ -8,10 +9,11 @@ from generator.content import load_game
 from generator.sim.agents import make_agent
 from generator.sim.games import metroidvania as mv
 from generator.sim.games import metroidvania_agents as agents_mod
+from generator.sim.games import metroidvania_dice as dice
 from generator.sim.rng import agent_rng, deal_rng
 
 CONTENT = Path(__file__).resolve().parents[3] / "content" / "metroidvania"
-CACHES = ("_boss_actions", "_goal")
+CACHES = ("_boss_actions", "_goal", "_moves")
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +44,14 @@ def cache_mismatches(setup, agent_name, players, games, limit=1):
                 fresh = probe._goal_now(state, s, probe._for_final(state, s))
                 if cached != fresh:
                     found.append(("goal", i, len(state.log), s, cached, fresh))
+                here = state.pos[s]
+                cached, fresh = state.moves(s, here), state._moves_now(s, here, state.move_points(s))
+                if cached != fresh:
+                    found.append(("moves", i, len(state.log), s, cached, fresh))
+            if state.phase == mv.POST:   # the spec asked last decision (and kept) must not be seen stale now
+                fields = [(name, getattr(state.spec(), name), getattr(state._spec_now(), name))
+                          for name in dice.Spec.__slots__]
+                found.extend(("spec", i, len(state.log), f) for f in fields if f[1] != f[2])
             if len(found) >= limit:
                 return found
             seat = state.current_player()
@@ -56,16 +66,20 @@ def test_caches_match_recomputation_at_every_decision(setups, agent, players):
         assert cache_mismatches(setup, agent, players, games=2) == []
 
 
-@pytest.mark.parametrize("broken", ["boss_actions_without_danger", "goal_without_defeats"])
+@pytest.mark.parametrize("broken", ["boss_actions_without_danger", "goal_without_defeats", "moves_without_explored"])
 def test_a_cache_keyed_on_too_little_is_caught(setups, monkeypatch, broken):
     if broken == "boss_actions_without_danger":
         key = agents_mod._boss_actions_key
         drop = 4
         monkeypatch.setattr(agents_mod, "_boss_actions_key", lambda *a: key(*a)[:drop] + key(*a)[drop + 1:])
-    else:
+    elif broken == "goal_without_defeats":
         key = agents_mod._goal_key
         drop = 1
         monkeypatch.setattr(agents_mod, "_goal_key", lambda *a: key(*a)[:drop] + key(*a)[drop + 1:])
+    else:
+        key = mv.State._moves_key
+        drop = 3
+        monkeypatch.setattr(mv.State, "_moves_key", lambda *a: key(*a)[:drop] + key(*a)[drop + 1:])
     try:
         assert cache_mismatches(setups[0], "heuristic", 4, games=6) != []
     finally:

@@ -189,3 +189,50 @@ def test_reach_matches_recounting_the_pairs_for_every_ap_set():
         vals = [rng.randint(1, size) for _ in range(k)]
         args = (vals, rng.random() < 0.3, m, rng.random() < 0.8, rng.randint(0, 3), rng.choice((0, 0, 1, 2)))
         assert dice.reach(*args) == _reach_by_recount(*args), args
+
+
+def _pairs_histogram_by_enumeration(size, others, max_pairs):
+    """The pairs histogram by enumerating every multiset of faces with its weight, in enumeration order."""
+    import math
+    from itertools import combinations_with_replacement
+    hist = {}
+    for combo in combinations_with_replacement(range(1, size + 1), others):
+        pairs = sum(combo.count(v) // 2 for v in set(combo))
+        if max_pairs:
+            pairs = min(pairs, max_pairs)
+        weight = math.factorial(others)
+        for v in set(combo):
+            weight //= math.factorial(combo.count(v))
+        hist[pairs] = hist.get(pairs, 0) + weight
+    return [(p, w / size ** others) for p, w in hist.items()]
+
+
+@pytest.mark.parametrize("size", [2, 4, 6, 8, 12, 20])
+def test_pairs_histogram_matches_enumeration_in_value_and_order(size):
+    # same probabilities in the same order: qte_chance sums over it, and its floats must not move
+    for others in range(0, 7 if size < 20 else 6):
+        for max_pairs in (0, 1, 2):
+            dice._PAIRS.pop((size, others, max_pairs), None)
+            got = list(dice._pairs_histogram(size, others, max_pairs).items())
+            assert got == _pairs_histogram_by_enumeration(size, others, max_pairs), (size, others, max_pairs)
+
+
+@pytest.mark.parametrize("key", [(20, 7, 3, False, True, 2, 0), (12, 6, 2, True, True, 1, 0), (20, 8, 2, False, True, 3, 1)])
+def test_estimated_curve_is_the_seeded_rolls_drawn_one_by_one(key):
+    # the estimate must not move: the same rolls, judged by the plain recount of the pairs
+    size, k, m, slate, asc, pie, max_pairs = key
+    rng = random.Random(f"mv-curve/{size}/{k}/{m}/{slate}/{asc}/{pie}/{max_pairs}")
+    hist = {}
+    for _ in range(dice.MC_SAMPLES):
+        vals = [1 + int(rng.random() * size) for _ in range(k)]
+        r = _reach_by_recount(vals, slate, m, asc, pie, max_pairs)
+        hist[r] = hist.get(r, 0) + 1
+    assert dice._mc_curve(*key) == dice._tail(hist, dice.MC_SAMPLES)
+
+
+def test_stored_estimates_are_the_seeded_draws():
+    # metroidvania_estimates stores draws so that fresh processes skip them: each must be the draw itself
+    from generator.sim.games.metroidvania_estimates import HISTOGRAMS
+    assert HISTOGRAMS
+    for key, hist in HISTOGRAMS.items():
+        assert dice._mc_histogram(*key) == hist, key
