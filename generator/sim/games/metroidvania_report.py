@@ -611,15 +611,17 @@ def _median_builds(ref) -> dict:
 
 def _judge_easy(judge, band, setup, tables, records, runs, agent, per, out) -> None:
     """EASY (8 rest rooms): win rate 15-25 points above NORMAL (<= 85%), fewer deaths."""
-    from ...sim.runner import run_games
+    from ...sim.runner import start_games
     from . import metroidvania as engine
     easy = band["easy"]
     games = easy["games"]
     easy_tables = dict(tables, difficulty="easy")
     out["easy"] = {}
+    batches = {n: start_games(engine, easy_tables, players=n, games=games, seed=f"easy/{runs.seed}", agent=agent,
+                              workers=runs.workers, executor=runs.executor)
+               for n in sorted(records)}  # side by side: no worker idles between player counts
     for n in sorted(records):
-        recs = run_games(engine, easy_tables, players=n, games=games, seed=f"easy/{runs.seed}", agent=agent,
-                         workers=runs.workers, executor=runs.executor)
+        recs = batches[n].records()
         played = [r for r in recs if r["outcome"] not in ("error", "timeout")]
         failed = len(recs) - len(played)
         if failed:
