@@ -28,6 +28,8 @@ from dataclasses import dataclass
 class TrimGeometry:
     """Boxes derived from a face's trim ``x, y, w, h`` and nominal ``bleed`` (page points)."""
 
+    __slots__ = ()  # subclasses keep theirs (a large deck has a slot object per card and side)
+
     @property
     def trim_box(self) -> tuple[float, float, float, float]:
         return (self.x, self.y, self.x + self.w, self.y + self.h)
@@ -38,7 +40,7 @@ class TrimGeometry:
         return (self.x - b, self.y - b, self.x + self.w + b, self.y + self.h + b)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Slot(TrimGeometry):
     """One card on a page.
 
@@ -74,7 +76,7 @@ class Slot(TrimGeometry):
         return (self.h, self.w) if self.rotated else (self.w, self.h)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mark:
     """A straight hairline from (x0, y0) to (x1, y1): a crop mark or a cut line."""
 

@@ -161,14 +161,21 @@ def impose(n_cards: int, card_w: float, card_h: float, profile: Profile,
         sides += [("front", fronts) for fronts in sheets]
         if with_backs:
             sides += [("back", back_slots(fronts, profile)) for fronts in sheets]
-    return [_sheet_page(side, number, slots, profile)
+    furniture: dict = {}
+    return [_sheet_page(side, number, slots, profile, furniture)
             for number, (side, slots) in enumerate(sides, start=1)]
 
 
-def _sheet_page(side: str, number: int, slots: tuple[Slot, ...], profile: Profile) -> SheetPage:
-    marks = crop_marks(slots, profile) if profile.crop_marks else ()
-    cuts = cut_lines(slots, profile) if profile.cut_lines else ()
-    footer = footer_box(slots, marks + cuts, profile)
+def _sheet_page(side: str, number: int, slots: tuple[Slot, ...], profile: Profile, furniture: dict) -> SheetPage:
+    # Marks, cut lines and footer depend on where the slots are, not on which cards they hold:
+    # every full sheet of a side shares one set (a 5,400-card deck would hold 1,200 copies).
+    where = tuple((s.x, s.y, s.w, s.h, s.bleed, s.rotation, s.bleed_box) for s in slots)
+    found = furniture.get(where)
+    if found is None:
+        marks = crop_marks(slots, profile) if profile.crop_marks else ()
+        cuts = cut_lines(slots, profile) if profile.cut_lines else ()
+        found = furniture[where] = (marks, cuts, footer_box(slots, marks + cuts, profile))
+    marks, cuts, footer = found
     return SheetPage(side, number, slots, marks, cuts, None, None, profile.paper, footer,
                      profile.mark_width)
 

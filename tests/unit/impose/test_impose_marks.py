@@ -101,3 +101,19 @@ def test_footer_is_clear_of_marks_and_art(kw):
         for s in page.slots:
             b = s.nominal_bleed_box
             assert min(b[2], fx1) <= max(b[0], fx0) or min(b[3], fy1) <= max(b[1], fy0)
+
+
+@pytest.mark.parametrize("kw", [dict(paper="a4", cut_lines=True), dict(paper="letter", cut_lines=True)])
+def test_sheets_with_the_same_slots_share_their_marks_and_each_page_gets_its_own(kw):
+    """Marks, cut lines and footer are worked out once per slot arrangement (a large deck would
+    otherwise hold one copy per sheet), and are still exactly those of each page's slots."""
+    from generator.impose.marks import crop_marks, cut_lines
+
+    prof = profile(**kw)
+    pages = impose(37, *POKER, prof, with_backs=True)  # full sheets, then a partial one
+    fronts = [p for p in pages if p.side == "front"]
+    assert fronts[0].marks is fronts[1].marks and fronts[0].cut_lines is fronts[1].cut_lines
+    assert fronts[-1].marks != fronts[0].marks  # the partial sheet has fewer cards
+    for page in pages:
+        assert page.marks == crop_marks(page.slots, prof)
+        assert page.cut_lines == cut_lines(page.slots, prof)
