@@ -1,4 +1,5 @@
-"""Pieces every engine's ``State`` shares: the cooperative result and the hand-written clone.
+"""Pieces every engine's ``State`` shares: the cooperative result, the hand-written clone and
+memos kept on the compiled setup.
 
 The three games are cooperative, so every seat gets the team's result; a clone shares what never
 changes in play (setup, tuples, numbers) and copies what does, one or two levels deep.
@@ -27,3 +28,22 @@ def twin_of(state, flat=(), nested=()):
         setattr(twin, name, [list(x) for x in getattr(state, name)])
     twin.rng = copy_rng(state.rng)
     return twin
+
+
+MEMO_LIMIT = 4096
+
+
+def setup_memo(setup, name: str, key, compute, *args):
+    """``compute(*args)``, remembered on the compiled ``setup`` (it lives as long as the data the
+    value derives from, and worker processes keep it across games) in the table ``name`` under
+    ``key``, which must name everything ``compute`` reads besides the setup. Values are shared:
+    never change one. A table that reaches ``MEMO_LIMIT`` entries starts over rather than grow."""
+    table = setup.__dict__.get(name)
+    if table is None:
+        table = setup.__dict__[name] = {}
+    found = table.get(key)
+    if found is None:
+        if len(table) >= MEMO_LIMIT:
+            table.clear()
+        found = table[key] = compute(*args)
+    return found

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+from ..state import setup_memo
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import NEIGHBOURS
 from .fatal_fight_setup import GRAPPLE, LAUNCH, PIERCE, RANGE
@@ -330,30 +331,26 @@ def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
     costs at least as much to move to and scores the same, and the search keeps the first best, so
     it reads only the leading entries, but for the boss's group when partner help (which differs by
     square) is in play. Cached per setup (geometry and rule N1)."""
-    cache = setup.__dict__.get("_reach")
-    if cache is None:
-        cache = setup.__dict__["_reach"] = {}
     key = (here, moving, tuple(sorted(blocked)) if blocked else ())
-    table = cache.get(key)
-    if table is None:
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        squares = [here] + ([q for q in NEIGHBOURS[here] if q not in blocked] if moving else [])
-        any_area = setup.rules["n1"]
-        every, first, seen = [], [], set()
-        for square in squares:
-            line, area = square % 3, square // 3
-            move_cost = 0.2 if square != here else 0.0
-            for k in range(6):
-                in_reach = k == line and (any_area or area <= 1) or k == line + 3 and (any_area or area >= 1)
-                kind = 2 * in_reach + combat.is_cqb(square, k)
-                entry = (square, move_cost, k, kind, (k, kind) not in seen)
-                every.append(entry)
-                if entry[4]:
-                    seen.add((k, kind))
-                    first.append(entry)
-        table = cache[key] = (every, first)
-    return table
+    return setup_memo(setup, "_reach", key, _reach_table_now, setup, *key)
+
+
+def _reach_table_now(setup, here: int, moving: bool, blocked: tuple) -> tuple[list, list]:
+    squares = [here] + ([q for q in NEIGHBOURS[here] if q not in blocked] if moving else [])
+    any_area = setup.rules["n1"]
+    every, first, seen = [], [], set()
+    for square in squares:
+        line, area = square % 3, square // 3
+        move_cost = 0.2 if square != here else 0.0
+        for k in range(6):
+            in_reach = k == line and (any_area or area <= 1) or k == line + 3 and (any_area or area >= 1)
+            kind = 2 * in_reach + combat.is_cqb(square, k)
+            entry = (square, move_cost, k, kind, (k, kind) not in seen)
+            every.append(entry)
+            if entry[4]:
+                seen.add((k, kind))
+                first.append(entry)
+    return every, first
 
 
 def _subsets(setup, profile, ordered, acts) -> list[tuple]:

@@ -16,6 +16,7 @@ from collections import deque
 from . import metroidvania_dice as dice
 from .metroidvania import (DMG, DONE, END, ENDT, FLOWER, GO, LEVEL, MOVE, PEEK, PICK, PICK_A, PLACE, PLACE_A, PLAN,
                            POST, PRE, REROLL, ROLL, SKIP, SUCC, TOP, USE)
+from ..state import setup_memo
 from .metroidvania_effects import num
 from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, WIL
 
@@ -103,11 +104,10 @@ class HeuristicAgent:
         rooms = state.setup.rooms
         key = ("mrv", state.crit, state.danger, state.die_size(s), state.stat(s, PIE), state.mod_sum(s, "crit"),
                state.life[s] >= state.max_life[s])
-        cache = state.setup.__dict__.setdefault("_mrv", {})
-        v = cache.get(key)
-        if v is None:
-            v = cache[key] = sum(self.room_value(state, s, c) for c in range(len(rooms))) / max(1, len(rooms))
-        return v
+        return setup_memo(state.setup, "_mrv", key, self._mean_room_value_now, state, s, rooms)
+
+    def _mean_room_value_now(self, state, s, rooms) -> float:
+        return sum(self.room_value(state, s, c) for c in range(len(rooms))) / max(1, len(rooms))
 
     def boss_p(self, state, s, b) -> float:
         """Mean success chance over the boss's actions at the current criterion (§5 boss timing)."""
@@ -118,15 +118,9 @@ class HeuristicAgent:
         """(P(success), expected slate/threat damage) of each boss action for maiden ``s`` now; cached for the
         process by everything it reads (``_boss_actions_key``; read-only result)."""
         key = _boss_actions_key(state, s, b)
-        cache = state.setup.__dict__.setdefault("_boss_actions", {})
-        found = cache.get(key)
-        if found is None:
-            if len(cache) > 4096:
-                cache.clear()
-            found = cache[key] = tuple(self._boss_actions_now(state, s, b))
-        return found
+        return setup_memo(state.setup, "_boss_actions", key, self._boss_actions_now, state, s, b)
 
-    def _boss_actions_now(self, state, s, b) -> list:
+    def _boss_actions_now(self, state, s, b) -> tuple:
         boss = state.setup.bosses[b]
         crit, asc, threats = 0, True, 0
         if state.trait_active(b, s):
@@ -151,7 +145,7 @@ class HeuristicAgent:
             p = self.chance(state, s, d, m, sl, crit=crit, asc=asc)
             side = (2 * per if sl >= 0 else 0) + threats * r["threat.damage"] * min(1.0, max(0, c - 1) / state.die_size(s))
             out.append((p, side))
-        return out
+        return tuple(out)
 
     def boss_damage_per_fail(self, state, b) -> int:
         plus = 0
@@ -243,13 +237,7 @@ class HeuristicAgent:
         """``_goal_now``, cached for the process: once the fight-Urza decision is made, the rest reads only the
         map as she can walk it (``_goal_key``)."""
         key = _goal_key(state, s, self._for_final(state, s))
-        cache = state.setup.__dict__.setdefault("_goal", {})
-        found = cache.get(key)
-        if found is None:
-            if len(cache) > 4096:
-                cache.clear()
-            found = cache[key] = self._goal_now(state, s, key[0])
-        return found
+        return setup_memo(state.setup, "_goal", key, self._goal_now, state, s, key[0])
 
     def _for_final(self, state, s) -> bool:
         """Is Urza the goal, if she can be reached (unsealed, and rushing, late or a fair chance)?"""
@@ -767,13 +755,7 @@ def _route_steps(state, s, origin) -> list:
     explored = state.explored
     keyrooms = tuple([explored[v] or ok for v, ok in zip(setup.key_rooms, _key_rooms_open(setup, stats))])
     key = (origin, tuple(state.b_dead), tuple(sorted(state.opened)), stats[INS], keyrooms, bool(state.keys[s]))
-    cache = setup.__dict__.setdefault("_route_steps", {})
-    dist = cache.get(key)
-    if dist is None:
-        if len(cache) > 4096:
-            cache.clear()
-        dist = cache[key] = HeuristicAgent.steps_from(state, s, origin)
-    return dist
+    return setup_memo(setup, "_route_steps", key, HeuristicAgent.steps_from, state, s, origin)
 
 
 def _goal_key(state, s, for_final) -> tuple:
@@ -795,21 +777,17 @@ def _boss_actions_key(state, s, b) -> tuple:
 
 def _key_rooms_open(setup, stats) -> tuple:
     """Per key room: do these stats meet its key condition (``State.key_ok``)?"""
-    cache = setup.__dict__.setdefault("_key_rooms_open", {})
-    found = cache.get(stats)
-    if found is None:
-        found = cache[stats] = tuple(all(stats[k] >= n for k, n in setup.key_cond[v]) for v in setup.key_rooms)
-    return found
+    return setup_memo(setup, "_key_rooms_open", stats, _key_rooms_open_now, setup, stats)
+
+
+def _key_rooms_open_now(setup, stats) -> tuple:
+    return tuple(all(stats[k] >= n for k, n in setup.key_cond[v]) for v in setup.key_rooms)
 
 
 def _plain_steps(state, s, origin) -> list:
     """Steps ignoring every blocker except closed passages (the rush path); cached (read-only result)."""
     key = (origin, len(state.stacks[s][INS]), tuple(sorted(state.opened)))
-    cache = state.setup.__dict__.setdefault("_plain_steps", {})
-    dist = cache.get(key)
-    if dist is None:
-        dist = cache[key] = _plain_steps_now(state, s, origin)
-    return dist
+    return setup_memo(state.setup, "_plain_steps", key, _plain_steps_now, state, s, origin)
 
 
 def _plain_steps_now(state, s, origin) -> list:

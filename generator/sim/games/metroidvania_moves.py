@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from ..state import setup_memo
 from .metroidvania_checks import Check
 from .metroidvania_flow import ST_DMG, ST_END
 from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, REST
@@ -69,13 +70,7 @@ class Movement:
     def adjacency(self, s: int) -> list:
         """Neighbours over the passages open to maiden ``s`` (hidden ones by her Ins, opened sealed ones)."""
         key = (self.stat(s, INS), tuple(sorted(self.opened)))
-        cache = self.setup.__dict__.setdefault("_adj", {})
-        adj = cache.get(key)
-        if adj is None:
-            ins, opened = key[0], set(key[1])
-            adj = cache[key] = [plain + [w for w, h, sid in cond if (not h or ins >= h) and (sid < 0 or sid in opened)]
-                                for plain, cond in zip(self.setup.plain_adj, self.setup.cond_adj)]
-        return adj
+        return setup_memo(self.setup, "_adj", key, _adjacency_now, self.setup, *key)
 
     def _passable(self, s: int) -> list:
         """Per node: may a path go on through it (explored, or passable unexplored)?"""
@@ -115,13 +110,7 @@ class Movement:
         everything they read (``_moves_key``; read-only results): a maiden often stands where she stood
         a turn before with the same map open to her (a boss fight, the rooms the others did not open)."""
         key = self._moves_key(s, here)
-        cache = self.setup.__dict__.setdefault("_moves", {})
-        found = cache.get(key)
-        if found is None:
-            if len(cache) > 4096:
-                cache.clear()
-            found = cache[key] = self._moves_now(s, here, key[1])
-        return found
+        return setup_memo(self.setup, "_moves", key, self._moves_now, s, here, key[1])
 
     def _moves_key(self, s: int, here: int) -> tuple:
         """What ``_moves_now`` reads: her move points, the explored rooms, her stats (hidden passages by
@@ -217,3 +206,9 @@ class Movement:
             self.push_task(("pick", s, "sefira", None))
         elif kind == BOSS:
             self.start_boss_check(self.setup.node_boss[node])
+
+
+def _adjacency_now(setup, ins: int, opened: tuple) -> list:
+    opened = set(opened)
+    return [plain + [w for w, h, sid in cond if (not h or ins >= h) and (sid < 0 or sid in opened)]
+            for plain, cond in zip(setup.plain_adj, setup.cond_adj)]

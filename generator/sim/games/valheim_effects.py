@@ -34,45 +34,28 @@ class Mods:
     def add(self, op: str, p: dict) -> None:
         """Add one effect (op, params) that lasts for a main phase (or forever, on a facility)."""
         n = p.get("n", 0)
-        if op == "extra_ap":
+        counter = _COUNTERS.get(op)
+        if counter is not None:
+            setattr(self, counter, getattr(self, counter) + n)
+        elif op == "extra_ap":
             self.extra_ap[p["action"]] += n
         elif op == "free_steps":
             self.free[p["action"]] += n
-        elif op == "trash":
-            self.trash += n
-        elif op == "market_discount":
-            self.mdisc += n
-        elif op == "edge_discount":
-            self.edisc += n
-        elif op == "choose_tile":
-            self.choose += n
-        elif op == "extra_yield":
-            self.yield_ += n
-        elif op == "gather_discount":
-            self.gdisc += n
         elif op == "power":
-            vs = p["vs"]
-            if vs == "all":
-                self.p_all += n
-            elif vs == "enemy":
-                self.p_enemy += n
-            elif vs == "boss":
-                self.p_boss += n
-            else:
-                self.p_raid += n
-        elif op == "reroll":
-            self.reroll += n
-        elif op == "peek_enemy":
-            self.peek += n
+            counter = _POWER_VS.get(p["vs"], "p_raid")
+            setattr(self, counter, getattr(self, counter) + n)
         elif op == "craft_discount":
             kind = p["kind"]
             if kind in ("equipment", "any"):
                 self.cd_equip += n
             if kind in ("facility", "any"):
                 self.cd_fac += n
-        elif op == "hand_size":
-            self.hand += n
         elif op == "link_bases":
             self.link = 1
-        elif op == "extra_level_up":
-            self.extra_level += n
+
+
+# ops that add their ``n`` to one counter of Mods
+_COUNTERS = {"trash": "trash", "market_discount": "mdisc", "edge_discount": "edisc", "choose_tile": "choose",
+             "extra_yield": "yield_", "gather_discount": "gdisc", "reroll": "reroll", "peek_enemy": "peek",
+             "hand_size": "hand", "extra_level_up": "extra_level"}
+_POWER_VS = {"all": "p_all", "enemy": "p_enemy", "boss": "p_boss"}  # anything else: raids
