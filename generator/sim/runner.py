@@ -188,11 +188,10 @@ def start_games(engine, tables, *, players: int, games: int, seed=0, agent: str 
     module = engine.__name__
     blob = pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL)
     key = setup_key(module, blob)
-    _SETUPS[key] = engine.compile_setup(tables)
+    setup = _setup_from(module, blob, key)  # here first: content the engine cannot run fails before any worker
     indices = list(range(start, start + games))
     workers = workers or os.cpu_count() or 1
     if executor is None:
-        setup = _SETUPS[key]
 
         def play_here(progress):
             records = []
