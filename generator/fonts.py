@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import io
 import re
 import struct
 import threading
@@ -47,6 +48,7 @@ _CFF_REASON = (
 _lock = threading.Lock()
 # (resolved path, size, mtime_ns) -> registered font name
 _registered: dict[tuple[str, int, int], str] = {}
+_contents: dict[tuple[str, int, int], bytes] = {}  # the bytes ReportLab parsed (the same object its face keeps)
 
 
 def default_font_path() -> Path:
@@ -181,7 +183,7 @@ def register_font(path: Path | str) -> str:
         raise FontError(f"{path}: cannot read font file ({exc.strerror or exc})") from None
     if not path.is_file():
         raise FontError(f"{path}: not a font file (it is a directory or special file)")
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    key = _file_key(path, stat)
     with _lock:
         name = _registered.get(key)
         if name is not None and name in pdfmetrics.getRegisteredFontNames():
@@ -193,15 +195,30 @@ def register_font(path: Path | str) -> str:
         _check_signature(path, data)
         name = _font_name(path, data)
         if name not in pdfmetrics.getRegisteredFontNames():
+            stream = io.BytesIO(data)  # the bytes read above: a large CJK font is not read twice
+            stream.name = str(path)    # ReportLab names the font file and checks subsetting by it
             try:
-                font = TTFont(name, str(path))
+                font = TTFont(name, stream)
             except TTFError as exc:
                 raise _font_error(path, exc) from None
             except (struct.error, ValueError, IndexError, KeyError, TypeError, AssertionError) as exc:
                 raise FontError(f"{path}: not a usable TrueType font (corrupt file: {exc})") from None
             pdfmetrics.registerFont(font)
+            _contents[key] = data
         _registered[key] = name
         return name
+
+
+def font_contents(path: Path | str) -> bytes:
+    """The bytes of a font file, from the registration when it is registered (the print lock
+    hashes the fonts; reading a 6 MB CJK font again costs a small build a few percent)."""
+    path = Path(path)
+    data = _contents.get(_file_key(path, path.stat()))
+    return data if data is not None else path.read_bytes()
+
+
+def _file_key(path: Path, stat) -> tuple[str, int, int]:
+    return (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
 
 
 def _check_signature(path: Path, data: bytes) -> None:

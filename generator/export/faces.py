@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from ..content.game import copies_of, text_in
 from ..errors import ContentError
 from ..layout.template import LayoutLoader, layout_search_path
-from .digest import DIGITS, FileHashes, combine, data_digest, ops_digest
+from ..fonts import font_contents
+from .digest import DIGITS, FileHashes, combine, data_digest, ops_digest, sha
 
 _DIGEST_BYTES = DIGITS // 2
 
@@ -68,8 +69,8 @@ class FaceHasher:
         self._seen: dict = {}
         self._assets: dict = {}  # assets hash -> combined with the fonts
         fonts = cards.fonts
-        self.fonts = combine(regular=self.files(fonts.regular_path),
-                             bold=self.files(fonts.bold_path) if fonts.bold_path else None)
+        self.fonts = combine(regular=sha(font_contents(fonts.regular_path)),
+                             bold=sha(font_contents(fonts.bold_path)) if fonts.bold_path else None)
 
     def layout_digest(self, name: str | None) -> str | None:
         if not name:

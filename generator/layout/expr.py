@@ -2,14 +2,13 @@
 
 Templates may only read the card data they are given; a sandbox keeps them away from
 Python internals, and StrictUndefined turns a typo into an error (never an empty string).
+Jinja2 is imported on the first template that is more than a plain lookup such as
+``{{ card.name }}``: a build whose layouts only look values up does not pay for it.
 """
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-
-from jinja2 import StrictUndefined, TemplateError
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from ..errors import Location
 
@@ -36,11 +35,20 @@ class Expressions:
     """Compiles and caches templates and bare expressions for one build."""
 
     def __init__(self):
-        self.env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
-                                                 trim_blocks=True, lstrip_blocks=True)
-        self.env.filters["signed"] = _fmt_signed
+        self._env = None
         self._templates: dict = {}
         self._exprs: dict = {}
+
+    @property
+    def env(self):
+        if self._env is None:
+            from jinja2 import StrictUndefined
+            from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+            self._env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
+                                                      trim_blocks=True, lstrip_blocks=True)
+            self._env.filters["signed"] = _fmt_signed
+        return self._env
 
     def render(self, source: str, context: dict) -> str:
         path = _plain_path(source)
@@ -53,8 +61,9 @@ class Expressions:
             if template is None:
                 template = self._templates[source] = self.env.from_string(source)
             return template.render(context)
-        except (TemplateError, SecurityError, TypeError, ValueError, ZeroDivisionError, KeyError,
-                AttributeError, IndexError) as exc:
+        except Exception as exc:
+            if not isinstance(exc, _failures()):
+                raise
             raise ExprError(getattr(source, "location", None), _message(exc, source)) from None
 
     def evaluate(self, source, context: dict):
@@ -68,12 +77,22 @@ class Expressions:
             if expr is None:
                 expr = self._exprs[source] = self.env.compile_expression(source, undefined_to_none=False)
             value = expr(**context)
-            if isinstance(value, StrictUndefined):
+            if isinstance(value, self.env.undefined):
                 str(value)  # raises UndefinedError with the missing name
             return value
-        except (TemplateError, SecurityError, TypeError, ValueError, ZeroDivisionError, KeyError,
-                AttributeError, IndexError) as exc:
+        except Exception as exc:
+            if not isinstance(exc, _failures()):
+                raise
             raise ExprError(getattr(source, "location", None), _message(exc, source)) from None
+
+
+@lru_cache(maxsize=None)
+def _failures() -> tuple:
+    """What a template may raise that is the template's fault (reported, never a traceback)."""
+    from jinja2 import TemplateError
+    from jinja2.sandbox import SecurityError
+
+    return (TemplateError, SecurityError, TypeError, ValueError, ZeroDivisionError, KeyError, AttributeError, IndexError)
 
 
 _PATH = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\s*\}\}$")

@@ -32,3 +32,26 @@ def test_errors_and_sandbox(source, fragment):
     with pytest.raises(ExprError) as info:
         expressions.render(source, CONTEXT)
     assert fragment in info.value.message
+
+
+def test_jinja_is_imported_only_for_a_template_that_needs_it():
+    # Start-up matters for small decks: layouts that only look values up never load Jinja2.
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from generator.layout.expr import Expressions\n"
+        "e = Expressions()\n"
+        "assert e.render('{{ card.name }}', {'card': {'name': 'x'}}) == 'x'\n"
+        "print('jinja2' in sys.modules)\n"
+        "assert e.render('{{ card.n | signed }}', {'card': {'n': 2}}) == '+2'\n"
+        "print('jinja2' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True"]
+
+
+def test_when_expression_errors_are_located_after_a_lazy_import():
+    with pytest.raises(ExprError) as info:
+        Expressions().evaluate("card.lief > 2", CONTEXT)
+    assert "lief" in info.value.message
