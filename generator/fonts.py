@@ -48,7 +48,7 @@ _CFF_REASON = (
 _lock = threading.Lock()
 # (resolved path, size, mtime_ns) -> registered font name
 _registered: dict[tuple[str, int, int], str] = {}
-_contents: dict[tuple[str, int, int], bytes] = {}  # the bytes ReportLab parsed (the same object its face keeps)
+_digests: dict[tuple[str, int, int], str] = {}  # SHA-256 of each registered file's bytes
 
 
 def default_font_path() -> Path:
@@ -193,7 +193,8 @@ def register_font(path: Path | str) -> str:
         except OSError as exc:
             raise FontError(f"{path}: cannot read font file ({exc.strerror or exc})") from None
         _check_signature(path, data)
-        name = _font_name(path, data)
+        digest = hashlib.sha256(data).hexdigest()  # one pass over a 6 MB CJK font: its name and the lock's hash
+        name = _font_name(path, digest)
         if name not in pdfmetrics.getRegisteredFontNames():
             stream = io.BytesIO(data)  # the bytes read above: a large CJK font is not read twice
             stream.name = str(path)    # ReportLab names the font file and checks subsetting by it
@@ -204,17 +205,17 @@ def register_font(path: Path | str) -> str:
             except (struct.error, ValueError, IndexError, KeyError, TypeError, AssertionError) as exc:
                 raise FontError(f"{path}: not a usable TrueType font (corrupt file: {exc})") from None
             pdfmetrics.registerFont(font)
-            _contents[key] = data
         _registered[key] = name
+        _digests[key] = digest
         return name
 
 
-def font_contents(path: Path | str) -> bytes:
-    """The bytes of a font file, from the registration when it is registered (the print lock
-    hashes the fonts; reading a 6 MB CJK font again costs a small build a few percent)."""
+def font_digest(path: Path | str) -> str:
+    """SHA-256 (hex) of a font file's bytes, as hashed when it was registered (the print lock
+    names the fonts by it; hashing a 6 MB CJK font again costs a small build a few percent)."""
     path = Path(path)
-    data = _contents.get(_file_key(path, path.stat()))
-    return data if data is not None else path.read_bytes()
+    digest = _digests.get(_file_key(path, path.stat()))
+    return digest if digest is not None else hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _file_key(path: Path, stat) -> tuple[str, int, int]:
@@ -246,7 +247,6 @@ def _font_error(path: Path, exc: Exception) -> FontError:
     return FontError(f"{path}: not a usable TrueType font ({message})")
 
 
-def _font_name(path: Path, data: bytes) -> str:
+def _font_name(path: Path, digest: str) -> str:
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", path.stem).strip("-") or "font"
-    digest = hashlib.sha1(data).hexdigest()[:10]
-    return f"{stem}-{digest}"
+    return f"{stem}-{digest[:10]}"

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from ..content.game import copies_of, text_in
 from ..errors import ContentError
 from ..layout.template import LayoutLoader, layout_search_path
-from ..fonts import font_contents
-from .digest import DIGITS, FileHashes, combine, data_digest, ops_digest, sha
+from ..fonts import font_digest
+from .digest import DIGITS, FileHashes, combine, data_digest, ops_digest
 
 _DIGEST_BYTES = DIGITS // 2
 
@@ -69,8 +69,8 @@ class FaceHasher:
         self._seen: dict = {}
         self._assets: dict = {}  # assets hash -> combined with the fonts
         fonts = cards.fonts
-        self.fonts = combine(regular=sha(font_contents(fonts.regular_path)),
-                             bold=sha(font_contents(fonts.bold_path)) if fonts.bold_path else None)
+        self.fonts = combine(regular=font_digest(fonts.regular_path)[:DIGITS],
+                             bold=font_digest(fonts.bold_path)[:DIGITS] if fonts.bold_path else None)
 
     def layout_digest(self, name: str | None) -> str | None:
         if not name:
