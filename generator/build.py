@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .export.errata import errata_pdf
 from .export.faces import FaceHasher
 from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_lines, read_lock
 from .outputs import write_atomic
@@ -67,6 +66,8 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     result.written.append(write_atomic(Path(out_dir) / f"print-{loaded.paper_name}{suffix}.pdf", pdf))
     lock = compute_lock(cards, hasher)
     if old_lock is not None:
+        from .export.errata import errata_pdf  # only with --changed-since
+
         diff = diff_locks(old_lock, lock)
         errata = errata_pdf(cards, loaded.profile, diff, title=game.title, since=str(changed_since))
         result.written.append(write_atomic(Path(out_dir) / "errata.pdf", errata))

@@ -6,7 +6,6 @@ Command bodies stay thin: they resolve arguments, call the library, and report.
 from __future__ import annotations
 
 import json
-import logging
 import sys
 from pathlib import Path
 
@@ -14,8 +13,6 @@ import click
 
 from . import __version__
 from .errors import GeneratorError, ProblemsError, sort_problems
-
-log = logging.getLogger("pnp")
 
 
 class Reporter:

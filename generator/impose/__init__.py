@@ -11,8 +11,19 @@ from .profile import Profile, load_profile_plain, parse_length, profile_from_map
 from .render import render_pages
 from .sheet import Grid, impose, plan_grid
 from .sizes import CARD, CARD_MM, PAPER, PAPER_MM, mm, named_size, to_mm
-from .tiling import Tile, TilePlan, plan_tiles
-from .tiling_render import render_assembly_page, render_tiles
+
+# Boards larger than a sheet are rare: their tiling is imported when first asked for, so that a
+# build of cards does not pay for it at start-up.
+_LAZY = {"Tile": ".tiling", "TilePlan": ".tiling", "plan_tiles": ".tiling",
+         "render_assembly_page": ".tiling_render", "render_tiles": ".tiling_render"}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "CARD", "CARD_MM", "PAPER", "PAPER_MM", "Grid", "ImposeError", "Mark", "Profile", "SheetPage",
