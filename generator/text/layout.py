@@ -95,7 +95,7 @@ def _width(text: str, font: str, size: float) -> float:
 
 
 def _prepare(tokens: list[Token], icon_names: Collection[str]) -> tuple[list[Token], list[str]]:
-    known = set(icon_names)
+    known = icon_names if isinstance(icon_names, (set, frozenset)) else set(icon_names)
     unknown: list[str] = []
     out: list[Token] = []
     for tok in tokens:
@@ -185,19 +185,8 @@ def layout_tokens(
         if isinstance(tok, Text):
             missing |= fonts.missing_glyphs(tok.text, tok.bold)
 
-    sizes = []
-    k = 0
-    while True:
-        s = round(size - k * shrink_step, 6)
-        if s < min_size - 1e-9:
-            break
-        sizes.append(s)
-        k += 1
-    if sizes[-1] > min_size + 1e-9:
-        sizes.append(min_size)
-
     block = None
-    for s in sizes:
+    for s in _shrinking_sizes(size, min_size, shrink_step):
         block = _layout_at(prepared, fonts, s, width, height, leading, align, valign, icon_scale,
                            unknown, missing, size)
         if block.overflow_lines == 0 and block.forced_breaks == 0:
@@ -206,28 +195,25 @@ def layout_tokens(
     return block
 
 
+def _shrinking_sizes(size, min_size, step):
+    """``size``, then ``step`` smaller each time, then ``min_size``; made one at a time (most text
+    fits at its first size)."""
+    k, last = 0, size
+    while True:
+        s = round(size - k * step, 6)
+        if s < min_size - 1e-9:
+            break
+        yield s
+        k, last = k + 1, s
+    if last > min_size + 1e-9:
+        yield min_size
+
+
 def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, valign, icon_scale,
                unknown, missing, requested) -> TextBlock:
     icon_size = size * icon_scale
     icon_bottom = fonts.cap_height * size / 2.0 - icon_size / 2.0
-
-    def measure(tok):
-        if isinstance(tok, Icon):
-            return icon_size
-        return _width(tok.text, fonts.font_for(tok.bold), size)
-
-    regular, bold_font = fonts.font_for(False), fonts.font_for(True)
-    widths: dict = {}
-
-    def measure_text(text: str, bold: bool) -> float:  # per character: a dict hit, no token
-        key = (text, bold)
-        value = widths.get(key)
-        if value is None:
-            value = widths[key] = float(_width(text, bold_font if bold else regular, size))
-        return value
-
-    rows, forced_breaks, overfull_lines = _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom,
-                                                        measure, measure_text)
+    rows, forced_breaks, overfull_lines = _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom)
     lead = size * leading
     ascent = fonts.ascent * size
     descent = fonts.descent * size
@@ -303,7 +289,7 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
     )
 
 
-def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom, measure, measure_text):
+def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom):
     """Each line as ``(runs, width, ends_paragraph)``, with the counts of forced and overfull
     lines. Text in one style without icons (most card text) takes a path without an object
     per character; it gives the very same lines as the general one."""
@@ -314,6 +300,22 @@ def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom, mea
             rows = [((Run("text", 0.0, w, text=t, bold=bold),) if t else (), w if t else 0.0, ends)
                     for t, w, ends, _, _ in lines]
             return rows, sum(1 for line in lines if line[3] or line[4]), sum(1 for line in lines if line[4])
+
+    def measure(tok):
+        if isinstance(tok, Icon):
+            return icon_size
+        return _width(tok.text, fonts.font_for(tok.bold), size)
+
+    regular, bold_font = fonts.font_for(False), fonts.font_for(True)
+    widths: dict = {}
+
+    def measure_text(text: str, bold: bool) -> float:  # per character: a dict hit, no token
+        key = (text, bold)
+        value = widths.get(key)
+        if value is None:
+            value = widths[key] = float(_width(text, bold_font if bold else regular, size))
+        return value
+
     wrapped = wrap(tokens, measure, width, measure_text)
     rows = []
     for wl in wrapped.lines:
