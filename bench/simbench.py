@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from generator.content import load_game  # noqa: E402
-from generator.sim.runner import few_collections, play_game, run_games  # noqa: E402
+from generator.sim.runner import few_collections, play_game, start_games  # noqa: E402
 
 
 def load(name: str):
@@ -36,13 +36,16 @@ def per_core(engine, setup, agent, players, games, checked, warm: int = 0) -> tu
 
 def full_sample(engine, tables, counts, agent: str, label: str) -> None:
     """Wall time of 2,400 games per player count on 2 workers (a validation whose every look is
-    unclear), one pool for all counts as ``check_balance`` keeps one."""
+    unclear), one pool for all counts and their games side by side, as ``check_balance`` runs
+    its samples (no worker waits for the last games of one count before the next starts)."""
     from concurrent.futures import ProcessPoolExecutor
 
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=2) as pool:
-        for players in counts:
-            run_games(engine, tables, players=players, games=2400, seed=0, agent=agent, executor=pool)
+        batches = [start_games(engine, tables, players=players, games=2400, seed=0, agent=agent, workers=2,
+                               executor=pool) for players in counts]
+        for batch in batches:
+            batch.records()
     print(f"{label} ({len(counts)} x 2,400 {agent} games, 2 workers): {time.perf_counter() - start:.1f} s wall")
 
 
