@@ -168,7 +168,7 @@ def _make_plan(state) -> Plan:
         if e > best:
             p.fighter, best = s, e
     level = state.s_level
-    p.main = level.index(max(level))  # the first of the highest bases
+    p.main = _top_base(level)
     have = tally.on_map  # resources held, or to be had on the map (bit mask)
     for x, k in enumerate(state.pool):
         if k > 0:
@@ -356,6 +356,12 @@ def _chance(state, s, strength, hand) -> float:
     return min(1.0, max(0.0, (sides - need + 1) / sides))
 
 
+def _top_base(level) -> int:
+    """The first of the highest bases: ``max(bases, key=(level, -slot))``, read from the levels
+    (a slot that is no base has level -1 and there is always a base)."""
+    return level.index(max(level))
+
+
 def _weight(p: Plan, x: int, pool_x: int) -> float:
     """What one more token of resource x is worth now."""
     d = p.demand[x]
@@ -511,17 +517,17 @@ class GreedyAgent:
         level = state.s_level
         p = plan_for(state)
         if a in (TRAIN, CRAFT):
-            return max(bases, key=lambda k: (level[k], -k))
+            return _top_base(level)
         if a == HUNT:
             goal = p.boss_dungeon if p.boss_dungeon >= 0 and p.boss_p >= BOSS_HUNT_P else self.nearest_dungeon(state, p)
             if goal < 0 or (p.final and state.setup.rules["final_battle.skip_dungeon_distance"]):
-                return max(bases, key=lambda k: (level[k], -k))
+                return _top_base(level)
             # distances are symmetric: read the goal's distance from each base's cached search
             return max(bases, key=lambda k: (level[k] - state.dist(k)[goal], -k))
         if a == EXPLORE:
             goal = self.best_frontier(state, p)
             if goal is None:
-                return max(bases, key=lambda k: (level[k], -k))
+                return _top_base(level)
             return max(bases, key=lambda k: (level[k] - state.dist(k, False)[goal], -k))
         return self.gather_base(state, p, bases)
 
