@@ -136,13 +136,17 @@ def map_tally(state) -> MapTally:
 
 def plan_for(state) -> Plan:
     """The team's plan, recomputed only when something it reads has changed: a new cycle, a craft,
-    a new base, an avatar, or a tile that changes the map's make-up (a biome's count up to 4, a
-    dungeon) — most tiles laid during a walk do not."""
+    an avatar, or a new slot — a base or any tile (the key counts the slots that are no base: the
+    map tally's signature alone would let most tiles of a walk pass, but that changes the games)."""
     memo = state.memo
     logged = len(state.log)
     if memo.get("plan_logged") == logged:
         return memo["plan"]  # nothing happened since the last look (every change below is logged)
-    key = (state.round_id, state.cycle, map_tally(state).sig, sum(state.r_left), state.s_level.count(-1),
+    tally = memo.get("tally")
+    if tally is None or tally.seen != len(state.s_tile):
+        tally = map_tally(state)
+    # slots that are no base: s_level.count(-1), read from the kept list of bases
+    key = (state.round_id, state.cycle, tally.sig, sum(state.r_left), len(state.s_level) - len(state.bases()),
            state.defeated.count(True), state.demon_hp)
     memo["plan_logged"] = logged
     if memo.get("plan_key") == key:
