@@ -91,10 +91,10 @@ def test_is_legal_agrees_with_the_list(vsetup):
 
 
 def test_direct_legality_checks_agree_with_the_list(vsetup):
-    """Dungeon, new base, level-up, tile pick, pay and trash decisions with int arguments are
-    checked without the list: probe them (and their neighbours) in every phase of random games."""
+    """Dungeon, new base, level-up, tile pick, fighter, pay and trash decisions with int arguments
+    are checked without the list: probe them (and their neighbours) in every phase of random games."""
     rng = random.Random(5)
-    kinds = (R.DUNGEON, R.NEWBASE, R.LEVEL, R.PICK, R.PAY, R.TRASH)
+    kinds = (R.DUNGEON, R.NEWBASE, R.LEVEL, R.PICK, R.FIGHTER, R.PAY, R.TRASH)
     found = set()
     for index in range(12):
         if index >= 3 and found == set(kinds):
