@@ -72,7 +72,7 @@ class Map:
     def map_grew(self, k: int) -> dict:
         """The distance cache after slot k was laid: the adjacency gains k, and every cached
         distance list from a base gains k and whatever got shorter through it (only paths through
-        k can); the others and the frontier are dropped (the caller rebuilds the frontier; the
+        k can); the others and the frontier are dropped (the caller updates the frontier; the
         searches from a walker's slots would be kept exact for nothing, tile after tile)."""
         old = self._dist
         cache = {}
@@ -124,7 +124,7 @@ class Map:
 
     def frontier(self) -> list[tuple]:
         """Every edge that could be opened now: (slot, world direction, pile biome, printed cost);
-        cached until the map changes."""
+        cached, and kept up to date as tiles are laid (``_frontier_after``)."""
         f = self._dist.get(None)
         if f is None:
             f = []
@@ -204,16 +204,30 @@ def place_tile(state, i: int) -> None:
     state.log.append(("tile", k, tile, x + dx, y + dy, d, cost))
     if not pile:
         state.log.append(("pile_out", b))
-    elif old is not None:
-        # the frontier changes only at the new cell (no pile emptied): update it in place
-        pos = state.s_pos
-        new = [e for e in old if (pos[e[0]][0] + STEP[e[1]][0], pos[e[0]][1] + STEP[e[1]][1]) != cell]
-        for dd in range(4):
-            e = state.edge_raw(k, dd)
-            if e is not None:
-                new.append((k, dd, e[0], e[1]))
-        state._dist[None] = new
+    if old is not None:
+        state._dist[None] = _frontier_after(state, old, k, cell, pile_out=not pile)
     if state.setup.rules["explore.walk_continues_past_new_tile"]:
         state.walker = k
     state.phase = P_EXPLORE
     state.settle()
+
+
+def _frontier_after(state, old: list, k: int, cell, pile_out: bool) -> list:
+    """The frontier after slot k was laid at ``cell``, from the one before (same order as a fresh
+    scan: by slot, then direction): the old edges but those facing the cell, then the new tile's.
+    When a pile ran out, every old edge is looked at again (an edge into it closes or turns to the
+    next tier); no closed edge opens, since piles only shrink and the grid only grows."""
+    if pile_out:
+        new = []
+        for e in old:
+            got = state.edge_raw(e[0], e[1])
+            if got is not None:
+                new.append((e[0], e[1], got[0], got[1]))
+    else:
+        pos = state.s_pos
+        new = [e for e in old if (pos[e[0]][0] + STEP[e[1]][0], pos[e[0]][1] + STEP[e[1]][1]) != cell]
+    for dd in range(4):
+        e = state.edge_raw(k, dd)
+        if e is not None:
+            new.append((k, dd, e[0], e[1]))
+    return new
