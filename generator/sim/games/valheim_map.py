@@ -27,7 +27,9 @@ class Map:
 
         Cached in ``_dist`` by origin (links: ``-1 - origin``) with the adjacency under "adj"; new
         tiles and bases update the cached lists instead of a new search (``map_grew``,
-        ``base_added``); the lists are never changed in place, so a caller may keep one."""
+        ``base_added``), and a dead end's list is its neighbour's plus one (``_from_dead_end``: a
+        walker on the tile it just laid); the lists are never changed in place, so a caller may
+        keep one."""
         cache = self._dist
         link = links and self.fac.link
         key = -1 - origin if link else origin
@@ -37,6 +39,10 @@ class Map:
         adj = cache.get("adj")
         if adj is None:
             adj = cache["adj"] = [self.neighbours(x, y) for x, y in self.s_pos]
+        d = _from_dead_end(origin, adj, self.s_level, cache, link)
+        if d is not None:
+            cache[key] = d
+            return d
         d = [INF] * len(adj)
         d[origin] = 0
         if not link:
@@ -69,11 +75,12 @@ class Map:
         grid = self.grid
         return [j for j in (grid.get((x + dx, y + dy)) for dx, dy in STEP) if j is not None]
 
-    def map_grew(self, k: int) -> dict:
-        """The distance cache after slot k was laid: the adjacency gains k, and every cached
-        distance list from a base gains k and whatever got shorter through it (only paths through
-        k can); the others and the frontier are dropped (the caller updates the frontier; the
-        searches from a walker's slots would be kept exact for nothing, tile after tile)."""
+    def map_grew(self, k: int, walker: int = -1) -> dict:
+        """The distance cache after slot k was laid from slot ``walker``: the adjacency gains k, and
+        every cached distance list from a base or from the walker gains k and whatever got shorter
+        through it (only paths through k can); the others and the frontier are dropped (the caller
+        updates the frontier; the searches from the slots a walk left would be kept exact for
+        nothing, tile after tile; the walker's gives the new tile's, see ``_from_dead_end``)."""
         old = self._dist
         cache = {}
         adj = old.get("adj")
@@ -88,8 +95,11 @@ class Map:
         bases = None
         level = self.s_level
         for key, d in old.items():
-            if type(key) is not int or level[key if key >= 0 else -1 - key] < 0:
-                continue  # the frontier, or a search from a walker's slot: asked for during one walk only
+            if type(key) is not int:
+                continue  # the frontier
+            origin = key if key >= 0 else -1 - key
+            if level[origin] < 0 and origin != walker:
+                continue  # a search from a slot the walk left: asked for during one walk only
             if key < 0 and bases is None:
                 bases = self.bases()
             d = d + [INF]  # a new list: callers may still hold the old one
@@ -156,6 +166,21 @@ class Map:
         return b, edge[1]
 
 
+def _from_dead_end(origin: int, adj, level, cache, link: bool):
+    """The distances from a slot that is no base and has a single neighbour, if the neighbour's are
+    cached: every path leaves through the neighbour, so they are its distances plus one (else None)."""
+    near = adj[origin]
+    if len(near) != 1 or level[origin] >= 0:
+        return None
+    n = near[0]
+    dn = cache.get(-1 - n if link else n)
+    if dn is None:
+        return None
+    d = [x + 1 if x < INF else INF for x in dn]
+    d[origin] = 0
+    return d
+
+
 def _relax(d: list[int], queue: list[int], adj, bases) -> None:
     """Lower the distances ``d`` from the slots in ``queue`` (whose distances just dropped) until
     nothing gets shorter; ``bases`` (or None) are linked at no cost. Exact whatever the order."""
@@ -200,7 +225,7 @@ def place_tile(state, i: int) -> None:
     cell = (x + dx, y + dy)
     state.grid[cell] = k
     old = state._dist.get(None)
-    state._dist = state.map_grew(k)
+    state._dist = state.map_grew(k, state.walker)
     state.log.append(("tile", k, tile, x + dx, y + dy, d, cost))
     if not pile:
         state.log.append(("pile_out", b))
