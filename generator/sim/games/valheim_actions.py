@@ -87,8 +87,10 @@ def h_take(state, a) -> None:
         state.yield_left -= 1
         extra = state.take_supply(r, 1)
     state.log.append(("gather", k, r, cost, extra))
-    if not (state.s_tok[k][r] and state.gather_cost(k, d)[0] <= state.ap):
-        state.settle()  # else the same pile is still within the AP: the action goes on
+    # a token left on the same tile within the AP keeps the action going (what ``settle`` would
+    # find); the cost changes only if free steps were waived
+    if not (any(state.s_tok[k]) and (state.gather_cost(k, d)[0] if waived else cost) <= state.ap):
+        state.settle()
 
 
 def h_buy(state, a) -> None:

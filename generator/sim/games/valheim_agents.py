@@ -136,13 +136,17 @@ def map_tally(state) -> MapTally:
 
 def plan_for(state) -> Plan:
     """The team's plan, recomputed only when something it reads has changed: a new cycle, a craft,
-    a new base, an avatar, or a tile that changes the map's make-up (a biome's count up to 4, a
-    dungeon) — most tiles laid during a walk do not."""
+    an avatar, or a new slot — a base or any tile (the key counts the slots that are no base: the
+    map tally's signature alone would let most tiles of a walk pass, but that changes the games)."""
     memo = state.memo
     logged = len(state.log)
     if memo.get("plan_logged") == logged:
         return memo["plan"]  # nothing happened since the last look (every change below is logged)
-    key = (state.round_id, state.cycle, map_tally(state).sig, sum(state.r_left), state.s_level.count(-1),
+    tally = memo.get("tally")
+    if tally is None or tally.seen != len(state.s_tile):
+        tally = map_tally(state)
+    # slots that are no base: s_level.count(-1), read from the kept list of bases
+    key = (state.round_id, state.cycle, tally.sig, sum(state.r_left), len(state.s_level) - len(state.bases()),
            state.defeated.count(True), state.demon_hp)
     memo["plan_logged"] = logged
     if memo.get("plan_key") == key:
@@ -168,7 +172,7 @@ def _make_plan(state) -> Plan:
         if e > best:
             p.fighter, best = s, e
     level = state.s_level
-    p.main = level.index(max(level))  # the first of the highest bases
+    p.main = _top_base(level)
     have = tally.on_map  # resources held, or to be had on the map (bit mask)
     for x, k in enumerate(state.pool):
         if k > 0:
@@ -356,6 +360,12 @@ def _chance(state, s, strength, hand) -> float:
     return min(1.0, max(0.0, (sides - need + 1) / sides))
 
 
+def _top_base(level) -> int:
+    """The first of the highest bases: ``max(bases, key=(level, -slot))``, read from the levels
+    (a slot that is no base has level -1 and there is always a base)."""
+    return level.index(max(level))
+
+
 def _weight(p: Plan, x: int, pool_x: int) -> float:
     """What one more token of resource x is worth now."""
     d = p.demand[x]
@@ -511,17 +521,17 @@ class GreedyAgent:
         level = state.s_level
         p = plan_for(state)
         if a in (TRAIN, CRAFT):
-            return max(bases, key=lambda k: (level[k], -k))
+            return _top_base(level)
         if a == HUNT:
             goal = p.boss_dungeon if p.boss_dungeon >= 0 and p.boss_p >= BOSS_HUNT_P else self.nearest_dungeon(state, p)
             if goal < 0 or (p.final and state.setup.rules["final_battle.skip_dungeon_distance"]):
-                return max(bases, key=lambda k: (level[k], -k))
+                return _top_base(level)
             # distances are symmetric: read the goal's distance from each base's cached search
             return max(bases, key=lambda k: (level[k] - state.dist(k)[goal], -k))
         if a == EXPLORE:
             goal = self.best_frontier(state, p)
             if goal is None:
-                return max(bases, key=lambda k: (level[k], -k))
+                return _top_base(level)
             return max(bases, key=lambda k: (level[k] - state.dist(k, False)[goal], -k))
         return self.gather_base(state, p, bases)
 

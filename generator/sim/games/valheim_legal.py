@@ -293,6 +293,9 @@ class Legal:
         c = self.level_cost(k)
         return c is not None and self.has(c[0])
 
+    def fighter_ok(self, s: int) -> bool:
+        return s in self.eligible()  # as the list: eligible() starts a new rotation when all have fought
+
     def pick_ok(self, i: int) -> bool:
         return 0 <= i < len(self.drawn)
 
@@ -350,6 +353,7 @@ class Legal:
 
 _INT_CHECKS = {(DUNGEON, P_HUNT, 2): Legal.dungeon_ok, (NEWBASE, P_CRAFT, 2): Legal.newbase_ok,
                (LEVEL, P_LEVEL, 2): Legal.level_ok, (PICK, P_PICK, 2): Legal.pick_ok,
+               (FIGHTER, P_FIGHTER, 2): Legal.fighter_ok,
                (PAY, P_PAY, 3): Legal.pay_ok, (TRASH, P_TRAIN, 3): Legal.trash_ok}
 
 

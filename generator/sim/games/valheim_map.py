@@ -27,7 +27,9 @@ class Map:
 
         Cached in ``_dist`` by origin (links: ``-1 - origin``) with the adjacency under "adj"; new
         tiles and bases update the cached lists instead of a new search (``map_grew``,
-        ``base_added``); the lists are never changed in place, so a caller may keep one."""
+        ``base_added``), and a dead end's list is its neighbour's plus one (``_from_dead_end``: a
+        walker on the tile it just laid); the lists are never changed in place, so a caller may
+        keep one."""
         cache = self._dist
         link = links and self.fac.link
         key = -1 - origin if link else origin
@@ -37,6 +39,10 @@ class Map:
         adj = cache.get("adj")
         if adj is None:
             adj = cache["adj"] = [self.neighbours(x, y) for x, y in self.s_pos]
+        d = _from_dead_end(origin, adj, self.s_level, cache, link)
+        if d is not None:
+            cache[key] = d
+            return d
         d = [INF] * len(adj)
         d[origin] = 0
         if not link:
@@ -69,11 +75,12 @@ class Map:
         grid = self.grid
         return [j for j in (grid.get((x + dx, y + dy)) for dx, dy in STEP) if j is not None]
 
-    def map_grew(self, k: int) -> dict:
-        """The distance cache after slot k was laid: the adjacency gains k, and every cached
-        distance list from a base gains k and whatever got shorter through it (only paths through
-        k can); the others and the frontier are dropped (the caller rebuilds the frontier; the
-        searches from a walker's slots would be kept exact for nothing, tile after tile)."""
+    def map_grew(self, k: int, walker: int = -1) -> dict:
+        """The distance cache after slot k was laid from slot ``walker``: the adjacency gains k, and
+        every cached distance list from a base or from the walker gains k and whatever got shorter
+        through it (only paths through k can); the others and the frontier are dropped (the caller
+        updates the frontier; the searches from the slots a walk left would be kept exact for
+        nothing, tile after tile; the walker's gives the new tile's, see ``_from_dead_end``)."""
         old = self._dist
         cache = {}
         adj = old.get("adj")
@@ -88,8 +95,11 @@ class Map:
         bases = None
         level = self.s_level
         for key, d in old.items():
-            if type(key) is not int or level[key if key >= 0 else -1 - key] < 0:
-                continue  # the frontier, or a search from a walker's slot: asked for during one walk only
+            if type(key) is not int:
+                continue  # the frontier
+            origin = key if key >= 0 else -1 - key
+            if level[origin] < 0 and origin != walker:
+                continue  # a search from a slot the walk left: asked for during one walk only
             if key < 0 and bases is None:
                 bases = self.bases()
             d = d + [INF]  # a new list: callers may still hold the old one
@@ -124,7 +134,7 @@ class Map:
 
     def frontier(self) -> list[tuple]:
         """Every edge that could be opened now: (slot, world direction, pile biome, printed cost);
-        cached until the map changes."""
+        cached, and kept up to date as tiles are laid (``_frontier_after``)."""
         f = self._dist.get(None)
         if f is None:
             f = []
@@ -154,6 +164,21 @@ class Map:
                 return None
             b = alt[0]
         return b, edge[1]
+
+
+def _from_dead_end(origin: int, adj, level, cache, link: bool):
+    """The distances from a slot that is no base and has a single neighbour, if the neighbour's are
+    cached: every path leaves through the neighbour, so they are its distances plus one (else None)."""
+    near = adj[origin]
+    if len(near) != 1 or level[origin] >= 0:
+        return None
+    n = near[0]
+    dn = cache.get(-1 - n if link else n)
+    if dn is None:
+        return None
+    d = [x + 1 if x < INF else INF for x in dn]
+    d[origin] = 0
+    return d
 
 
 def _relax(d: list[int], queue: list[int], adj, bases) -> None:
@@ -200,20 +225,34 @@ def place_tile(state, i: int) -> None:
     cell = (x + dx, y + dy)
     state.grid[cell] = k
     old = state._dist.get(None)
-    state._dist = state.map_grew(k)
+    state._dist = state.map_grew(k, state.walker)
     state.log.append(("tile", k, tile, x + dx, y + dy, d, cost))
     if not pile:
         state.log.append(("pile_out", b))
-    elif old is not None:
-        # the frontier changes only at the new cell (no pile emptied): update it in place
-        pos = state.s_pos
-        new = [e for e in old if (pos[e[0]][0] + STEP[e[1]][0], pos[e[0]][1] + STEP[e[1]][1]) != cell]
-        for dd in range(4):
-            e = state.edge_raw(k, dd)
-            if e is not None:
-                new.append((k, dd, e[0], e[1]))
-        state._dist[None] = new
+    if old is not None:
+        state._dist[None] = _frontier_after(state, old, k, cell, pile_out=not pile)
     if state.setup.rules["explore.walk_continues_past_new_tile"]:
         state.walker = k
     state.phase = P_EXPLORE
     state.settle()
+
+
+def _frontier_after(state, old: list, k: int, cell, pile_out: bool) -> list:
+    """The frontier after slot k was laid at ``cell``, from the one before (same order as a fresh
+    scan: by slot, then direction): the old edges but those facing the cell, then the new tile's.
+    When a pile ran out, every old edge is looked at again (an edge into it closes or turns to the
+    next tier); no closed edge opens, since piles only shrink and the grid only grows."""
+    if pile_out:
+        new = []
+        for e in old:
+            got = state.edge_raw(e[0], e[1])
+            if got is not None:
+                new.append((e[0], e[1], got[0], got[1]))
+    else:
+        pos = state.s_pos
+        new = [e for e in old if (pos[e[0]][0] + STEP[e[1]][0], pos[e[0]][1] + STEP[e[1]][1]) != cell]
+    for dd in range(4):
+        e = state.edge_raw(k, dd)
+        if e is not None:
+            new.append((k, dd, e[0], e[1]))
+    return new

@@ -91,10 +91,10 @@ def test_is_legal_agrees_with_the_list(vsetup):
 
 
 def test_direct_legality_checks_agree_with_the_list(vsetup):
-    """Dungeon, new base, level-up, tile pick, pay and trash decisions with int arguments are
-    checked without the list: probe them (and their neighbours) in every phase of random games."""
+    """Dungeon, new base, level-up, tile pick, fighter, pay and trash decisions with int arguments
+    are checked without the list: probe them (and their neighbours) in every phase of random games."""
     rng = random.Random(5)
-    kinds = (R.DUNGEON, R.NEWBASE, R.LEVEL, R.PICK, R.PAY, R.TRASH)
+    kinds = (R.DUNGEON, R.NEWBASE, R.LEVEL, R.PICK, R.FIGHTER, R.PAY, R.TRASH)
     found = set()
     for index in range(12):
         if index >= 3 and found == set(kinds):
@@ -217,9 +217,17 @@ def test_record_has_the_keys_the_bands_read(vsetup):
     assert len(record["gained"]) == len(vsetup.res)
 
 
-def test_the_cached_frontier_matches_a_fresh_scan(vsetup):
-    for index in range(3):
-        state = V.new_game(vsetup, 4, deal_rng(11, index))
+@pytest.mark.parametrize("empty_pile", ["closed", "adjacent_tier"])
+def test_the_cached_frontier_matches_a_fresh_scan(empty_pile):
+    """The frontier is kept tile by tile (looked at again when a pile runs out): at every decision
+    of random and greedy games it must equal a fresh scan of every edge."""
+    tables = vh_tables()
+    tables["rules"]["map"]["empty_pile"] = empty_pile
+    setup = V.compile_setup(tables)
+    pile_outs = 0
+    for index, agent in ((0, "random"), (1, "random"), (2, "greedy"), (3, "greedy")):
+        state = V.new_game(setup, 4, deal_rng(11, index))
+        agents = [V.AGENTS[agent](setup, seat) if agent != "random" else None for seat in range(4)]
         rng = agent_rng(11, index, 0)
         while not state.is_terminal():
             if state.phase != R.P_PICK:  # while drawn tiles wait for a pick, their pile is short
@@ -227,5 +235,13 @@ def test_the_cached_frontier_matches_a_fresh_scan(vsetup):
                 fresh = [(k, d, *state.edge_raw(k, d)) for k in range(len(state.s_tile)) for d in range(4)
                          if state.edge_raw(k, d) is not None]
                 assert cached == fresh
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.random() * len(legal))])
+            seat = state.current_player()
+            if agents[seat] is None:
+                legal = state.legal_actions()
+                action = legal[int(rng.random() * len(legal))]
+            else:
+                action = agents[seat].choose(state, rng)
+            logged = len(state.log)
+            state.apply_action(action)
+            pile_outs += any(ev[0] == "pile_out" for ev in state.log[logged:])
+    assert pile_outs >= 3

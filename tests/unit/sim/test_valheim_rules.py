@@ -623,11 +623,15 @@ def test_every_switch_plays_clean_games(switch):
         assert record["outcome"] in ("win", "loss"), record["error"] or record["violations"]
 
 
-def test_cached_distances_match_fresh_searches_as_the_map_grows(S):
+@pytest.mark.parametrize("walk_on", [True, False], ids=["walker-on-new-tile", "walker-stays"])
+def test_cached_distances_match_fresh_searches_as_the_map_grows(S, walk_on):
     """The distance cache is updated in place as tiles and bases are added (with and without the
-    link_bases facility): every cached list must equal a search on a fresh clone; the kept list of
+    link_bases facility), the walker's list kept through the tile it lays and a dead end's read
+    from its neighbour's: every cached list must equal a search on a fresh clone; the kept list of
     bases must equal a fresh look at the levels."""
     from generator.sim.rng import agent_rng, deal_rng
+    if not walk_on:
+        S = setup_with(explore__walk_continues_past_new_tile=False)
     checked = links = 0
     for index in range(4):
         state = V.new_game(S, 3, deal_rng(5, index))
