@@ -90,8 +90,21 @@ def _recolour_options(spec: Spec, cols) -> list:
     return out
 
 
+# The last plan ``best_plan`` found and its judgement: the engine judges the plan an agent chose right
+# after the agent found it, and ``outcome`` answers from here when asked about that very plan object for
+# the same (read-only) spec object and equal dice.
+_last_best = (None, None, None, None, None)
+
+
 def outcome(spec: Spec, vals, cols, plan):
     """``(success, damage, kept)`` of a plan, or ``None`` if the plan is not legal for this roll."""
+    last = _last_best
+    if plan is last[3] and spec is last[0] and vals == last[1] and cols == last[2]:
+        return last[4]
+    return _judge(spec, vals, cols, plan)
+
+
+def _judge(spec: Spec, vals, cols, plan):
     removed, ap, pair_alloc, single_alloc, recolour = plan
     n = len(vals)
     if recolour is not None and recolour not in _recolour_options(spec, cols):
@@ -223,7 +236,16 @@ def _fallback_alloc(spec: Spec, m, pairs):
 
 
 def best_plan(spec: Spec, vals, cols):
-    """The lexicographic best plan: success, then least damage, then most dice kept."""
+    """``(plan, (success, -damage, kept))``: the lexicographic best plan (success, then least damage, then
+    most dice kept), or ``(None, None)`` if no plan is possible."""
+    global _last_best
+    plan, key = _best_plan(spec, vals, cols)
+    if plan is not None:   # the key is the plan's judgement (the tests check it against ``_judge``)
+        _last_best = (spec, list(vals), list(cols), plan, (key[0], -key[1], key[2]))
+    return plan, key
+
+
+def _best_plan(spec: Spec, vals, cols):
     best, best_key = None, None
     targets = _targets(spec)
     simple = not spec.prompts and spec.slate < 0 and not spec.threats and not spec.recolour
