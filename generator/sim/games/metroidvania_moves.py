@@ -118,7 +118,7 @@ class Movement:
         whether she holds a key, and where she came from when she stands in a boss room."""
         seal = self.setup.rules["urza_seal_bosses"]
         came = self.came[s] if here == self.pos[s] and self.setup.node_boss[here] >= 0 else -1
-        return (here, self.move_points(s), came, tuple(self.explored), tuple(map(len, self.stacks[s])),
+        return (here, self.move_points(s), came, self.explored_bits, tuple(map(len, self.stacks[s])),
                 tuple(sorted(self.opened)), tuple(self.b_dead), bool(seal and len(self.kills) < seal),
                 self.has_mod(s, "passkey"), bool(self.keys[s]))
 
