@@ -309,11 +309,14 @@ class HeuristicAgent:
         best, best_score = None, None
         mrv = None
         setup = state.setup
+        kinds, areas, area_left = setup.kind, setup.area, state.area_left
+        life, danger = state.life[s], state.danger
         for v, key in dests:
-            kind = setup.kind[v]
+            kind = kinds[v]
             score = 0.0
             if from_goal is not None:
-                score -= 0.5 * min(from_goal[v], 60)
+                steps = from_goal[v]
+                score -= 0.5 * (steps if steps < 60 else 60)
             if kind == BOSS:
                 b = setup.node_boss[v]
                 entering = v != state.pos[s]
@@ -325,21 +328,21 @@ class HeuristicAgent:
                 if mrv is None:
                     mrv = self.mean_room_value(state, s)
                 score += mrv
-                if state.life[s] <= state.danger:
+                if life <= danger:
                     score += AVOID
             elif kind == REST:
                 exhausted = sum(1 for sk in state.skills[s] if sk[2])
-                score += 5.0 if (state.life[s] <= state.max_life[s] - 3 or exhausted >= 2) else -1.0
+                score += 5.0 if (life <= state.max_life[s] - 3 or exhausted >= 2) else -1.0
             elif kind == EVENT:
                 score += 1.5
             elif kind == KEY:
                 score += 2.5 - (1.0 if key else 0.0)
             elif kind == DANGER:
-                score -= state.danger + 2
-                if state.life[s] <= state.danger + 1:
+                score -= danger + 2
+                if life <= danger + 1:
                     score += 2 * AVOID
-            a = setup.area[v]
-            if kind != BOSS and a >= 0 and state.area_left[a] == 1 and any(
+            a = areas[v]
+            if kind != BOSS and a >= 0 and area_left[a] == 1 and any(
                     e.startswith("threat") or e.startswith("no_") for e in setup.areas[a]["effects"]):
                 score += 1.0
             if best_score is None or score > best_score:
