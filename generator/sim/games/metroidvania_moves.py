@@ -13,6 +13,8 @@ from .metroidvania_checks import Check
 from .metroidvania_flow import ST_DMG, ST_END
 from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, REST
 
+_INF = 1 << 20   # the cost of a room out of reach
+
 
 class Movement:
     __slots__ = ()
@@ -21,7 +23,7 @@ class Movement:
         r = self.setup.rules
         return r["move.base"] + r["move.per_agi"] * self.stat(s, AGI) + self.mod_sum(s, "move")
 
-    def distances(self, s: int, origin: int, limit: int = 1 << 20) -> list:
+    def distances(self, s: int, origin: int, limit: int = _INF) -> list:
         """0-1 BFS cost from ``origin`` for maiden ``s``: explored rooms cost 0, unexplored 1.
 
         Nodes that block passage (unexplored key rooms, undefeated boss rooms) get a cost but are
@@ -30,7 +32,7 @@ class Movement:
         setup, r = self.setup, self.setup.rules
         explored = self.explored
         c0, c1 = r["move.explored_step_cost"], r["move.unexplored_step_cost"]
-        inf = 1 << 20
+        inf = _INF
         dist = [inf] * len(explored)
         dist[origin] = 0
         # which nodes may be passed through (expanded) besides the origin
@@ -41,6 +43,8 @@ class Movement:
             first = [self.came[s]]
         else:
             first = self._neighbours(s, origin)
+        if (c0, c1) == (0, 1):
+            return self._levels(s, dist, first, passable, limit)
         dq = deque()
         for w in first:
             nd = c0 if explored[w] else c1
@@ -65,6 +69,38 @@ class Movement:
                         push_front(w)
                     else:
                         push(w)
+        return dist
+
+    def _levels(self, s: int, dist: list, first, passable: list, limit: int) -> list:
+        """``distances`` when explored rooms cost 0 and unexplored ones 1, level by level: a room costs
+        what entering it costs, so the level that first reaches a room gives its cost (nothing to relax)."""
+        explored, inf = self.explored, _INF
+        adj = self.adjacency(s)
+        here, later = [], []
+        for w in first:
+            if dist[w] == inf:
+                if explored[w]:
+                    dist[w] = 0
+                    here.append(w)
+                else:
+                    dist[w] = 1
+                    later.append(w)
+        d = 0
+        while (here or later) and d <= limit:
+            while here:   # the rooms at cost d, and the explored rooms they lead to (cost 0 more)
+                v = here.pop()
+                if not passable[v]:
+                    continue
+                for w in adj[v]:
+                    if dist[w] == inf:
+                        if explored[w]:
+                            dist[w] = d
+                            here.append(w)
+                        else:
+                            dist[w] = d + 1
+                            later.append(w)
+            here, later = later, []
+            d += 1
         return dist
 
     def adjacency(self, s: int) -> list:
