@@ -29,22 +29,30 @@ class Movement:
         Nodes that block passage (unexplored key rooms, undefeated boss rooms) get a cost but are
         not expanded; hidden edges need Ins, sealed ones must be open. Costs up to ``limit`` are
         exact; nodes beyond it are not expanded (their cost is above ``limit`` or unknown)."""
+        r = self.setup.rules
+        if (r["move.explored_step_cost"], r["move.unexplored_step_cost"]) == (0, 1):
+            return self._levels(s, *self._search_start(s, origin), limit)
+        return self._relax(s, *self._search_start(s, origin), limit)
+
+    def _search_start(self, s: int, origin: int) -> tuple:
+        """``(costs, first, passable)``: the costs so far (the origin 0), the rooms a path enters first
+        and per room whether a path may go on through it (the origin is left whatever it is)."""
         setup, r = self.setup, self.setup.rules
-        explored = self.explored
-        c0, c1 = r["move.explored_step_cost"], r["move.unexplored_step_cost"]
-        inf = _INF
-        dist = [inf] * len(explored)
+        dist = [_INF] * len(self.explored)
         dist[origin] = 0
-        # which nodes may be passed through (expanded) besides the origin
-        passable = self._passable(s)
         # an undefeated boss room is left only the way she came in (it blocks the passage, gap 11)
         b = setup.node_boss[origin]
         if origin == self.pos[s] and b >= 0 and not self.b_dead[b] and r["blocked_boss"] and self.came[s] >= 0:
             first = [self.came[s]]
         else:
             first = self._neighbours(s, origin)
-        if (c0, c1) == (0, 1):
-            return self._levels(s, dist, first, passable, limit)
+        return dist, first, self._passable(s)
+
+    def _relax(self, s: int, dist: list, first, passable: list, limit: int) -> list:
+        """``distances`` for any step costs: a 0-1 BFS that relaxes a room's cost when a cheaper path shows up."""
+        r = self.setup.rules
+        explored = self.explored
+        c0, c1 = r["move.explored_step_cost"], r["move.unexplored_step_cost"]
         dq = deque()
         for w in first:
             nd = c0 if explored[w] else c1
