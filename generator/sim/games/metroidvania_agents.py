@@ -331,8 +331,7 @@ class HeuristicAgent:
                 if life <= danger:
                     score += AVOID
             elif kind == REST:
-                exhausted = sum(1 for sk in state.skills[s] if sk[2])
-                score += 5.0 if (life <= state.max_life[s] - 3 or exhausted >= 2) else -1.0
+                score += 5.0 if (life <= state.max_life[s] - 3 or _exhausted(state, s) >= 2) else -1.0
             elif kind == EVENT:
                 score += 1.5
             elif kind == KEY:
@@ -530,23 +529,22 @@ class HeuristicAgent:
         """The first of these skill/sefira uses worth making now, as an action (or None)."""
         late = state.round >= 20
         missing = state.max_life[s] - state.life[s]
-        party_low = any(state.life[o] <= 2 for o in range(state.n))
-        exhausted = sum(1 for sk in state.skills[s] if sk[2])
         for src, j, effect, ready, level, ops in uses:
             want = False
             if "heal_full" in ops:
-                want = party_low or (late and missing >= 2)
+                want = _party_low(state) or (late and missing >= 2)
             elif "heal" in ops:
                 p = next(p for op, p in effect if op == "heal")
                 n = _num(state, s, p, level)
                 if p.get("who") == "all" or src == 1:
-                    want = (party_low or late) and sum(state.max_life[o] - state.life[o] for o in range(state.n)) >= n
+                    want = (_party_low(state) or late) and sum(
+                        state.max_life[o] - state.life[o] for o in range(state.n)) >= n
                 else:
                     want = missing >= n if ready else state.life[s] <= 2
             elif "danger" in ops:
                 want = state.danger >= (2 if ready and src == 0 else 3) or (late and state.danger >= 2)
             elif "refresh_skills" in ops:
-                want = exhausted >= (1 if src == 0 else 2)
+                want = _exhausted(state, s) >= (1 if src == 0 else 2)
             elif "boss_life" in ops:
                 b = state.context_boss()
                 want = (b >= 0 and (state.setup.bosses[b]["final"] or state.b_life[b] <= 3)) or late
@@ -720,6 +718,15 @@ class HeuristicAgent:
         if use is not None:
             return use
         return (ENDT,)
+
+
+def _party_low(state) -> bool:
+    return any(state.life[o] <= 2 for o in range(state.n))
+
+
+def _exhausted(state, s) -> int:
+    """How many of her skills are exhausted."""
+    return sum(1 for sk in state.skills[s] if sk[2])
 
 
 def _colour_index(name) -> int:
