@@ -721,6 +721,7 @@ class HeuristicAgent:
 
 
 def _party_low(state) -> bool:
+    """Is a maiden down to 2 life or less?"""
     return any(state.life[o] <= 2 for o in range(state.n))
 
 
