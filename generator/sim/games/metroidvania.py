@@ -45,7 +45,7 @@ _NESTED = ("stacks", "flowers", "keys", "mods", "unlocked")
 class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
     __slots__ = ("setup", "rng", "n", *_LISTS, *_NESTED, "skills", "held", "opened", "round", "crit", "danger",
                  "tpos", "seat", "active", "phase", "step", "turn_serial", "check", "outcome", "_legal", "_spec",
-                 "_dest", "_dist", "_judged", "markers_max", "skipped", "built")
+                 "_dest", "_dist", "_judged", "markers_max", "skipped", "built", "explored_bits")
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -136,6 +136,7 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
     def mark(self, node: int) -> None:
         if not self.explored[node]:
             self.explored[node] = True
+            self.explored_bits |= 1 << node   # the same rooms as one number: a cheap key (``_moves_key``)
             a = self.setup.area[node]
             if a >= 0 and self.setup.node_boss[node] < 0 and self.setup.kind[node] != START:
                 self.area_left[a] -= 1
@@ -144,7 +145,7 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
 
     def markers(self) -> int:
         """Exploration markers on the board: rooms, skill levels, event levels, boss pointers."""
-        return (sum(self.explored) + sum(sk[1] for mine in self.skills for sk in mine)
+        return (self.explored_bits.bit_count() + sum(sk[1] for mine in self.skills for sk in mine)
                 + sum(h[2] for h in self.held) + sum(1 for b in self.b_active if b))
 
     # (most of the time a maiden has no modifier at all: the empty case returns at once)
@@ -208,7 +209,7 @@ def new_game(setup, players: int, rng) -> State:
     s.b_dead, s.b_life, s.b_ptr, s.b_start = [False] * nb, [0] * nb, [0] * nb, [0] * nb
     s.b_active, s.b_delta, s.b_skip = [False] * nb, [0] * nb, [0] * nb
     s.b_trait_off, s.b_weak, s.b_mods = [False] * nb, [False] * nb, [()] * nb
-    s.explored = [False] * len(setup.node_id)
+    s.explored, s.explored_bits = [False] * len(setup.node_id), 0
     s.area_left = [len(a["rooms"]) for a in setup.areas]
     s.stacks = [[[], [], [], []] for _ in range(players)]
     s.flowers, s.keys = [[] for _ in range(players)], [[] for _ in range(players)]

@@ -309,11 +309,14 @@ class HeuristicAgent:
         best, best_score = None, None
         mrv = None
         setup = state.setup
+        kinds, areas, area_left = setup.kind, setup.area, state.area_left
+        life, danger = state.life[s], state.danger
         for v, key in dests:
-            kind = setup.kind[v]
+            kind = kinds[v]
             score = 0.0
             if from_goal is not None:
-                score -= 0.5 * min(from_goal[v], 60)
+                steps = from_goal[v]
+                score -= 0.5 * (steps if steps < 60 else 60)
             if kind == BOSS:
                 b = setup.node_boss[v]
                 entering = v != state.pos[s]
@@ -325,21 +328,20 @@ class HeuristicAgent:
                 if mrv is None:
                     mrv = self.mean_room_value(state, s)
                 score += mrv
-                if state.life[s] <= state.danger:
+                if life <= danger:
                     score += AVOID
             elif kind == REST:
-                exhausted = sum(1 for sk in state.skills[s] if sk[2])
-                score += 5.0 if (state.life[s] <= state.max_life[s] - 3 or exhausted >= 2) else -1.0
+                score += 5.0 if (life <= state.max_life[s] - 3 or _exhausted(state, s) >= 2) else -1.0
             elif kind == EVENT:
                 score += 1.5
             elif kind == KEY:
                 score += 2.5 - (1.0 if key else 0.0)
             elif kind == DANGER:
-                score -= state.danger + 2
-                if state.life[s] <= state.danger + 1:
+                score -= danger + 2
+                if life <= danger + 1:
                     score += 2 * AVOID
-            a = setup.area[v]
-            if kind != BOSS and a >= 0 and state.area_left[a] == 1 and any(
+            a = areas[v]
+            if kind != BOSS and a >= 0 and area_left[a] == 1 and any(
                     e.startswith("threat") or e.startswith("no_") for e in setup.areas[a]["effects"]):
                 score += 1.0
             if best_score is None or score > best_score:
@@ -527,23 +529,22 @@ class HeuristicAgent:
         """The first of these skill/sefira uses worth making now, as an action (or None)."""
         late = state.round >= 20
         missing = state.max_life[s] - state.life[s]
-        party_low = any(state.life[o] <= 2 for o in range(state.n))
-        exhausted = sum(1 for sk in state.skills[s] if sk[2])
         for src, j, effect, ready, level, ops in uses:
             want = False
             if "heal_full" in ops:
-                want = party_low or (late and missing >= 2)
+                want = _party_low(state) or (late and missing >= 2)
             elif "heal" in ops:
                 p = next(p for op, p in effect if op == "heal")
                 n = _num(state, s, p, level)
                 if p.get("who") == "all" or src == 1:
-                    want = (party_low or late) and sum(state.max_life[o] - state.life[o] for o in range(state.n)) >= n
+                    want = (_party_low(state) or late) and sum(
+                        state.max_life[o] - state.life[o] for o in range(state.n)) >= n
                 else:
                     want = missing >= n if ready else state.life[s] <= 2
             elif "danger" in ops:
                 want = state.danger >= (2 if ready and src == 0 else 3) or (late and state.danger >= 2)
             elif "refresh_skills" in ops:
-                want = exhausted >= (1 if src == 0 else 2)
+                want = _exhausted(state, s) >= (1 if src == 0 else 2)
             elif "boss_life" in ops:
                 b = state.context_boss()
                 want = (b >= 0 and (state.setup.bosses[b]["final"] or state.b_life[b] <= 3)) or late
@@ -717,6 +718,16 @@ class HeuristicAgent:
         if use is not None:
             return use
         return (ENDT,)
+
+
+def _party_low(state) -> bool:
+    """Is a maiden down to 2 life or less?"""
+    return any(state.life[o] <= 2 for o in range(state.n))
+
+
+def _exhausted(state, s) -> int:
+    """How many of her skills are exhausted."""
+    return sum(1 for sk in state.skills[s] if sk[2])
 
 
 def _colour_index(name) -> int:

@@ -19,9 +19,10 @@ class Bosses:
         weak = self.setup.bosses[b]["weakness"]
         if weak is None:
             return False
-        if self.b_weak[b] or any(m[0] == "weak" and m[1] == b for m in self.mods[s]):
+        if self.b_weak[b] or (self.mods[s] and any(m[0] == "weak" and m[1] == b for m in self.mods[s])):
             return True
-        return any(self.stat(p, INS) >= weak[0] for p in self.in_room(b))
+        node, need = self.setup.bosses[b]["node"], weak[0]   # a maiden in its room with the Ins it asks
+        return any(len(self.stacks[p][INS]) >= need for p, at in enumerate(self.pos) if at == node)
 
     def trait_active(self, b: int, s: int) -> bool:
         if self.b_trait_off[b]:

@@ -90,8 +90,21 @@ def _recolour_options(spec: Spec, cols) -> list:
     return out
 
 
+# The last plan ``best_plan`` found and its judgement: the engine judges the plan an agent chose right
+# after the agent found it, and ``outcome`` answers from here when asked about that very plan object for
+# the same (read-only) spec object and equal dice.
+_last_best = (None, None, None, None, None)
+
+
 def outcome(spec: Spec, vals, cols, plan):
     """``(success, damage, kept)`` of a plan, or ``None`` if the plan is not legal for this roll."""
+    last = _last_best
+    if plan is last[3] and spec is last[0] and vals == last[1] and cols == last[2]:
+        return last[4]
+    return _judge(spec, vals, cols, plan)
+
+
+def _judge(spec: Spec, vals, cols, plan):
     removed, ap, pair_alloc, single_alloc, recolour = plan
     n = len(vals)
     if recolour is not None and recolour not in _recolour_options(spec, cols):
@@ -163,6 +176,9 @@ def removal_sets(spec: Spec, vals) -> list:
 def _allocate(spec: Spec, values, targets, pairs):
     """Bonus allocation making every AP die reach its target: (pair_alloc, single_alloc) or None."""
     m = len(values)
+    if not spec.single:   # (most checks: no one-die bonus to place)
+        pair_alloc = _pair_alloc([v + spec.all_bonus for v in values], targets, pairs, spec.pie)
+        return None if pair_alloc is None else (pair_alloc, ())
     base = [v + spec.all_bonus for v in values]
     best = None
     for single_alloc in product(range(m), repeat=len(spec.single)):
@@ -186,6 +202,26 @@ def _allocate(spec: Spec, values, targets, pairs):
             best = (tuple(alloc), tuple(single_alloc))
             break
     return best
+
+
+def _pair_alloc(need, targets, pairs, pie):
+    """``_allocate``'s pair allocation for these values (no one-die bonus), or None: the fewest pairs each
+    AP die needs, the pairs left over on the first."""
+    alloc, used = [], 0
+    for v, t in zip(need, targets):
+        gap = t - v
+        if gap <= 0:
+            alloc.append(0)
+        elif pie <= 0:
+            return None
+        else:
+            k = -(-gap // pie)
+            alloc.append(k)
+            used += k
+    if used > pairs:
+        return None
+    alloc[0] += pairs - used
+    return tuple(alloc)
 
 
 def _ap_choice(spec: Spec, vals, cols, rem):
@@ -223,17 +259,27 @@ def _fallback_alloc(spec: Spec, m, pairs):
 
 
 def best_plan(spec: Spec, vals, cols):
-    """The lexicographic best plan: success, then least damage, then most dice kept."""
+    """``(plan, (success, -damage, kept))``: the lexicographic best plan (success, then least damage, then
+    most dice kept), or ``(None, None)`` if no plan is possible."""
+    global _last_best
+    plan, key = _best_plan(spec, vals, cols)
+    if plan is not None:   # the key is the plan's judgement (the tests check it against ``_judge``)
+        _last_best = (spec, list(vals), list(cols), plan, (key[0], -key[1], key[2]))
+    return plan, key
+
+
+def _best_plan(spec: Spec, vals, cols):
     best, best_key = None, None
     targets = _targets(spec)
     simple = not spec.prompts and spec.slate < 0 and not spec.threats and not spec.recolour
     removals = removal_sets(spec, vals)
     n = len(vals)
+    sided = (spec.slate >= 0 and spec.slate_dmg) or (spec.threats and spec.threat_dmg)   # else no side damage
     for recolour in _recolour_options(spec, cols):
         eff = _recoloured(cols, recolour)
         for removed in removals:
             rset = set(removed)
-            rem = [i for i in range(n) if i not in rset]
+            rem = [i for i in range(n) if i not in rset] if removed else list(range(n))
             ap = _ap_choice(spec, vals, eff, rem)
             if ap is None:
                 continue
@@ -244,7 +290,7 @@ def best_plan(spec: Spec, vals, cols):
                 if removed and simple:
                     continue  # removing dice without succeeding never helps a plain check
                 alloc = _fallback_alloc(spec, len(ap), pairs)
-            damage = _side_damage(spec, vals, eff, rset) + (0 if success else spec.fail)
+            damage = (_side_damage(spec, vals, eff, rset) if sided else 0) + (0 if success else spec.fail)
             key = (success, -damage, n - len(removed))
             if best_key is None or key > best_key:
                 best_key, best = key, (removed, ap, alloc[0], alloc[1], recolour)

@@ -13,6 +13,8 @@ from .metroidvania_checks import Check
 from .metroidvania_flow import ST_DMG, ST_END
 from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, REST
 
+_INF = 1 << 20   # the cost of a room out of reach
+
 
 class Movement:
     __slots__ = ()
@@ -21,26 +23,36 @@ class Movement:
         r = self.setup.rules
         return r["move.base"] + r["move.per_agi"] * self.stat(s, AGI) + self.mod_sum(s, "move")
 
-    def distances(self, s: int, origin: int, limit: int = 1 << 20) -> list:
+    def distances(self, s: int, origin: int, limit: int = _INF) -> list:
         """0-1 BFS cost from ``origin`` for maiden ``s``: explored rooms cost 0, unexplored 1.
 
         Nodes that block passage (unexplored key rooms, undefeated boss rooms) get a cost but are
         not expanded; hidden edges need Ins, sealed ones must be open. Costs up to ``limit`` are
         exact; nodes beyond it are not expanded (their cost is above ``limit`` or unknown)."""
+        r = self.setup.rules
+        if (r["move.explored_step_cost"], r["move.unexplored_step_cost"]) == (0, 1):
+            return self._levels(s, *self._search_start(s, origin), limit)
+        return self._relax(s, *self._search_start(s, origin), limit)
+
+    def _search_start(self, s: int, origin: int) -> tuple:
+        """``(costs, first, passable)``: the costs so far (the origin 0), the rooms a path enters first
+        and per room whether a path may go on through it (the origin is left whatever it is)."""
         setup, r = self.setup, self.setup.rules
-        explored = self.explored
-        c0, c1 = r["move.explored_step_cost"], r["move.unexplored_step_cost"]
-        inf = 1 << 20
-        dist = [inf] * len(explored)
+        dist = [_INF] * len(self.explored)
         dist[origin] = 0
-        # which nodes may be passed through (expanded) besides the origin
-        passable = self._passable(s)
         # an undefeated boss room is left only the way she came in (it blocks the passage, gap 11)
         b = setup.node_boss[origin]
         if origin == self.pos[s] and b >= 0 and not self.b_dead[b] and r["blocked_boss"] and self.came[s] >= 0:
             first = [self.came[s]]
         else:
             first = self._neighbours(s, origin)
+        return dist, first, self._passable(s)
+
+    def _relax(self, s: int, dist: list, first, passable: list, limit: int) -> list:
+        """``distances`` for any step costs: a 0-1 BFS that relaxes a room's cost when a cheaper path shows up."""
+        r = self.setup.rules
+        explored = self.explored
+        c0, c1 = r["move.explored_step_cost"], r["move.unexplored_step_cost"]
         dq = deque()
         for w in first:
             nd = c0 if explored[w] else c1
@@ -65,6 +77,38 @@ class Movement:
                         push_front(w)
                     else:
                         push(w)
+        return dist
+
+    def _levels(self, s: int, dist: list, first, passable: list, limit: int) -> list:
+        """``distances`` when explored rooms cost 0 and unexplored ones 1, level by level: a room costs
+        what entering it costs, so the level that first reaches a room gives its cost (nothing to relax)."""
+        explored, inf = self.explored, _INF
+        adj = self.adjacency(s)
+        here, later = [], []
+        for w in first:
+            if dist[w] == inf:
+                if explored[w]:
+                    dist[w] = 0
+                    here.append(w)
+                else:
+                    dist[w] = 1
+                    later.append(w)
+        d = 0
+        while (here or later) and d <= limit:
+            while here:   # the rooms at cost d, and the explored rooms they lead to (cost 0 more)
+                v = here.pop()
+                if not passable[v]:
+                    continue
+                for w in adj[v]:
+                    if dist[w] == inf:
+                        if explored[w]:
+                            dist[w] = d
+                            here.append(w)
+                        else:
+                            dist[w] = d + 1
+                            later.append(w)
+            here, later = later, []
+            d += 1
         return dist
 
     def adjacency(self, s: int) -> list:
@@ -118,7 +162,7 @@ class Movement:
         whether she holds a key, and where she came from when she stands in a boss room."""
         seal = self.setup.rules["urza_seal_bosses"]
         came = self.came[s] if here == self.pos[s] and self.setup.node_boss[here] >= 0 else -1
-        return (here, self.move_points(s), came, tuple(self.explored), tuple(map(len, self.stacks[s])),
+        return (here, self.move_points(s), came, self.explored_bits, tuple(map(len, self.stacks[s])),
                 tuple(sorted(self.opened)), tuple(self.b_dead), bool(seal and len(self.kills) < seal),
                 self.has_mod(s, "passkey"), bool(self.keys[s]))
 

@@ -144,6 +144,8 @@ def check_invariants(state) -> list[str]:
     skills = Counter(state.skill_deck + state.skill_disc + pending["skill"]) + learned
     if skills != Counter(setup.deck_skills):
         out.append("skill cards not conserved")
+    if state.explored_bits != sum(1 << v for v, seen in enumerate(state.explored) if seen):
+        out.append("explored rooms and their bit mask disagree")
     r = setup.rules
     if not r["danger.min"] <= state.danger <= r["danger.max"]:
         out.append(f"danger level {state.danger} off the track")

@@ -85,3 +85,22 @@ def test_a_cache_keyed_on_too_little_is_caught(setups, monkeypatch, broken):
     finally:
         for name in CACHES:
             setups[0].__dict__.pop(name, None)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_level_cost_search_gives_the_relaxing_search_costs(setups, players):
+    """The move-cost search by levels (the shipped costs: explored 0, unexplored 1) gives the same cost list
+    as the general 0-1 BFS, from every maiden's room, within her move points and without a limit."""
+    setup = setups[0]
+    assert (setup.rules["move.explored_step_cost"], setup.rules["move.unexplored_step_cost"]) == (0, 1)
+    for i in range(3):
+        state = mv.new_game(setup, players, deal_rng("levels", i))
+        agents = [make_agent(mv, "heuristic", setup, s) for s in range(players)]
+        rngs = [agent_rng("levels", i, s) for s in range(players)]
+        while not state.is_terminal():
+            for s in range(players):
+                for limit in (state.move_points(s), 1 << 20):
+                    here = state.pos[s]
+                    assert state.distances(s, here, limit) == state._relax(s, *state._search_start(s, here), limit)
+            seat = state.current_player()
+            state.apply_action(agents[seat].choose(state, rngs[seat]))

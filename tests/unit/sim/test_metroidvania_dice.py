@@ -7,6 +7,8 @@ import pytest
 from generator.sim.games import metroidvania_dice as dice
 from generator.sim.games.metroidvania_dice import BLACK, BLUE, RED, WHITE, Spec
 
+COLOURS = (RED, BLUE, BLACK)
+
 # Appendix A, "plain roll, no ascension" (P(best of k dice of size s >= t) in %), t = 2..12; None = "–".
 PLAIN = {
     (4, 3): [98.4, 87.5, 57.8], (4, 6): [99.99, 98.4, 82.2],
@@ -155,8 +157,36 @@ def test_best_plan_is_legal_and_agrees_with_reach():
         spec = Spec(target=target, m=m, pie=pie, fail=2)
         plan, key = dice.best_plan(spec, vals, cols)
         assert plan in dice.plans(spec, vals, cols)
-        assert dice.outcome(spec, vals, cols, plan)[:2] == (key[0], -key[1])
+        assert dice._judge(spec, vals, cols, plan)[:2] == (key[0], -key[1])
         assert key[0] == (dice.reach(vals, False, m, True, pie, 0) >= target)
+
+
+def test_outcome_of_the_best_plan_is_its_key_and_recomputed_for_anything_else():
+    """``outcome`` answers the plan ``best_plan`` just found from its key: the key must be the judgement,
+    for every kind of check; any other plan, spec or dice is judged afresh."""
+    rng = random.Random(8)
+    for _ in range(600):
+        size, pie = rng.choice((4, 6, 8, 12)), rng.randrange(0, 4)
+        vals = [1 + int(rng.random() * size) for _ in range(3 + pie)]
+        cols = [RED, BLUE, BLACK] + [WHITE] * pie
+        crit = rng.randrange(2, size + 2)
+        kind = rng.choice(("plain", "slate", "threat", "qte", "bonus"))
+        spec = Spec(target=crit + rng.randrange(0, 3), m=rng.choice((1, 1, 2)), pie=pie, fail=2,
+                    asc=rng.random() < 0.8, max_pairs=rng.choice((0, 1)), slate_dmg=1, threat_dmg=1, below=crit,
+                    slate=rng.choice(COLOURS) if kind == "slate" else -1,
+                    threats=(rng.choice(COLOURS),) if kind == "threat" else (),
+                    prompts=tuple((c, crit) for c in rng.sample(COLOURS, 2)) if kind == "qte" else (),
+                    single=(rng.randrange(1, 3),) if kind == "bonus" else (),
+                    recolour=((BLUE, RED),) if kind == "bonus" else ())
+        plan, key = dice.best_plan(spec, vals, cols)
+        if plan is None:
+            continue
+        judged = dice._judge(spec, vals, cols, plan)
+        assert judged == (key[0], -key[1], key[2])
+        assert dice.outcome(spec, vals, cols, plan) == judged
+        assert dice.outcome(spec, vals, cols, plan[:4] + plan[4:5]) == judged   # an equal plan: judged again
+        other = [v % size + 1 for v in vals]
+        assert dice.outcome(spec, other, cols, plan) == dice._judge(spec, other, cols, plan)
 
 
 def _reach_by_recount(vals, slate_first, m, asc, pie, max_pairs):
