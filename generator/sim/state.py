@@ -6,6 +6,8 @@ changes in play (setup, tuples, numbers) and copies what does, one or two levels
 """
 from __future__ import annotations
 
+from itertools import islice
+
 from .rng import copy_rng
 
 
@@ -37,13 +39,15 @@ def setup_memo(setup, name: str, key, compute, *args):
     """``compute(*args)``, remembered on the compiled ``setup`` (it lives as long as the data the
     value derives from, and worker processes keep it across games) in the table ``name`` under
     ``key``, which must name everything ``compute`` reads besides the setup. Values are shared:
-    never change one. A table that reaches ``MEMO_LIMIT`` entries starts over rather than grow."""
+    never change one. A table that reaches ``MEMO_LIMIT`` entries forgets its older half rather than
+    grow (starting over would also drop what the games of the moment keep asking for)."""
     table = setup.__dict__.get(name)
     if table is None:
         table = setup.__dict__[name] = {}
     found = table.get(key)
     if found is None:
         if len(table) >= MEMO_LIMIT:
-            table.clear()
+            for old in list(islice(table, MEMO_LIMIT // 2)):  # dicts keep insertion order: oldest first
+                del table[old]
         found = table[key] = compute(*args)
     return found
