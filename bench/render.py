@@ -5,6 +5,7 @@ one machine at one time. Prints wall time, peak RSS and PDF size for N = 540 and
 
     python bench/render.py            # both sizes
     python bench/render.py --n 540    # one size
+    python bench/render.py --n 540 --instructions   # instructions counted by valgrind, not time
 
 The bench deck (issue #2): A4 portrait, 3x3 poker cards, 3 mm bleed in the frame colour with
 6 mm between cards, crop marks, a rounded frame in 4 cycling colours, title `カード {i}`, a cost
@@ -15,7 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -176,6 +179,20 @@ def _env() -> dict:
     return env
 
 
+def instructions(script: str, *args) -> int:
+    """Instructions the whole process executes, counted by valgrind (optional, ``--instructions``):
+    the same count whatever else the machine is doing, so a change can be judged on a loaded
+    machine. Not a time: hashing and memory stalls weigh differently."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (Debian: apt install valgrind)")
+    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c",
+                           script, *map(str, args)], capture_output=True, text=True, cwd=REPO, env=_env())
+    if proc.returncode:
+        raise SystemExit(proc.stderr[-2000:])
+    counted = re.search(r"Collected : (\d+)", proc.stderr)
+    return int(counted.group(1))
+
+
 def run(script: str, *args) -> tuple[float, float, float, int]:
     """Wall seconds as the script measures them (from before its imports, for both), wall seconds
     of the whole process (the interpreter's start included, what a user waits for), CPU seconds of
@@ -193,11 +210,15 @@ def run(script: str, *args) -> tuple[float, float, float, int]:
     return float(seconds), process, cpu, int(rss_kib)
 
 
-def measure(n: int) -> dict:
+def measure(n: int, count_instructions: bool = False) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         game = write_bench_game(root, n)
         bare_pdf = root / "bare.pdf"
+        if count_instructions:
+            bare, pipe = instructions(BARE, n, bare_pdf), instructions(PIPELINE, game, root / "out")
+            return {"n": n, "bare_instructions": bare, "pipeline_instructions": pipe,
+                    "instruction_ratio": round(pipe / bare, 3)}
         bare_s, bare_process, bare_cpu, bare_rss = run(BARE, n, bare_pdf)
         pipe_s, pipe_process, pipe_cpu, pipe_rss = run(PIPELINE, game, root / "out")
         pipe_pdf = root / "out" / "print-a4.pdf"
@@ -217,10 +238,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, action="append", help="deck sizes (default 540 and 5400)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions under valgrind instead of timing (slow: ~50x)")
     args = parser.parse_args()
     measure(9)  # untimed: every module either script imports is compiled before the runs that count
-    rows = [measure(n) for n in (args.n or [540, 5400])]
-    if len(rows) == 2:
+    rows = [measure(n, args.instructions) for n in (args.n or [540, 5400])]
+    if len(rows) == 2 and not args.instructions:
         rows.append({"memory_ratio_5400_vs_540": round(rows[1]["pipeline_peak_mib"] / rows[0]["pipeline_peak_mib"], 2)})
     if args.json:
         print(json.dumps(rows, indent=2))
