@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+from ..state import setup_memo
+
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NEIGHBOURS, NO_TARGET,
                                   PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, is_legal)
@@ -224,10 +226,11 @@ class GreedyAgent:
         return sorted((c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c]),
                       key=self.traits.strength_rank)
 
-    def attack_aps(self, hand) -> list[int]:
-        """The AP of the attack cards in ``hand``, highest first."""
-        setup = self.setup
-        return sorted((setup.c_ap[c] for c in hand if setup.c_attack[c]), reverse=True)
+    def attack_aps(self, hand) -> tuple[int, ...]:
+        """The AP of the attack cards in ``hand``, highest first (allies' hands are read at most
+        decisions of a turn and rarely change: remembered per setup by the hand's cards)."""
+        key = tuple(hand)
+        return setup_memo(self.setup, "_attack_aps", key, _attack_aps, self.setup, key)
 
     def best_chain(self, state, s, keep, boss_k):
         """The best (value, cards, target, square) reachable this turn, or None (``boss_k``: the
@@ -408,6 +411,10 @@ def _traits(setup) -> _Traits:
     if traits is None:
         traits = setup.__dict__["_traits"] = _Traits(setup)
     return traits
+
+
+def _attack_aps(setup, hand) -> tuple[int, ...]:
+    return tuple(sorted([setup.c_ap[c] for c in hand if setup.c_attack[c]], reverse=True))
 
 
 def _with_cards(best, ordered):

@@ -83,12 +83,14 @@ _KEPT: list = [None]  # the last Board made (holding its state: the state never 
 
 
 def current_board(state) -> "Board":
-    """A ``Board`` of ``state``: the last one made, for as long as it is current, else a new one
-    (kept across decisions and seats: most decisions change no group, life or GP) that takes over
-    what the last one worked out for the groups that did not change."""
+    """A ``Board`` of ``state``: the last one made, kept across decisions and seats (most
+    decisions change no group, life or GP) and renewed in place when ``state`` changed it (the
+    work on the groups that did not change is kept); a new one for another state."""
     snapshot = _KEPT[0]
-    if snapshot is None or not snapshot.current(state):
-        snapshot = _KEPT[0] = Board(state, snapshot)
+    if snapshot is None or snapshot.state is not state:
+        snapshot = _KEPT[0] = Board(state)
+    elif not snapshot.current(state):
+        snapshot.renew()
     return snapshot
 
 
@@ -101,33 +103,36 @@ class Board:
     Everything here is derived from the groups, ``elife``, ``egp`` and ``xgp`` alone (and the
     fixed setup), so the snapshot keeps copies of those four and stays valid while they compare
     equal (``current``): complete by construction, whichever rule or effect changed them. A
-    group's part depends on that group's list and its members' life and GP alone, so a new
-    snapshot of the same state takes it over from the last one where those compare equal."""
+    group's part depends on that group's list and its members' life and GP alone, so ``renew``
+    keeps it where those compare equal and forgets the rest."""
 
     __slots__ = ("state", "rows", "heads", "steps", "ranged", "groups", "elife", "egp", "xgp")
 
-    def __init__(self, state, last: "Board | None" = None):
+    def __init__(self, state):
         self.state = state
         self.rows, self.heads, self.steps, self.ranged = [None] * 6, [None] * 6, [None] * 6, [None] * 12
         self.groups = [list(g) for g in state.groups]
         self.elife, self.egp, self.xgp = list(state.elife), list(state.egp), list(state.xgp)
-        if last is not None and last.state is state:
-            self._take_over(last)
 
-    def _take_over(self, last: "Board") -> None:
-        """Keep ``last``'s work on every group whose list and members' life and GP are unchanged."""
-        elife, egp, xgp = self.elife, self.egp, self.xgp
-        old_life, old_egp, old_xgp = last.elife, last.egp, last.xgp
-        for k, g in enumerate(self.groups):
-            if last.groups[k] != g or not (last.rows[k] or last.heads[k] or last.steps[k] or last.ranged[2 * k]
-                                            or last.ranged[2 * k + 1]):
-                continue
-            for e in g:  # a member of the old group too, so within the old lists
-                if elife[e] != old_life[e] or egp[e] != old_egp[e] or xgp[e] != old_xgp[e]:
-                    break
+    def renew(self) -> None:
+        """Describe the state as it is now: forget the work on every group whose list or members'
+        life or GP changed, then copy the four inputs again (in place: no new lists but for
+        changed groups)."""
+        state = self.state
+        elife, egp, xgp = state.elife, state.egp, state.xgp
+        old_life, old_egp, old_xgp = self.elife, self.egp, self.xgp
+        rows, heads, steps, ranged, kept = self.rows, self.heads, self.steps, self.ranged, self.groups
+        for k, g in enumerate(state.groups):
+            if kept[k] == g:
+                for e in g:  # a member of the kept group too, so within the kept lists
+                    if elife[e] != old_life[e] or egp[e] != old_egp[e] or xgp[e] != old_xgp[e]:
+                        break
+                else:
+                    continue
             else:
-                self.rows[k], self.heads[k], self.steps[k] = last.rows[k], last.heads[k], last.steps[k]
-                self.ranged[2 * k], self.ranged[2 * k + 1] = last.ranged[2 * k], last.ranged[2 * k + 1]
+                kept[k] = list(g)
+            rows[k] = heads[k] = steps[k] = ranged[2 * k] = ranged[2 * k + 1] = None
+        old_life[:], old_egp[:], old_xgp[:] = elife, egp, xgp
 
     def current(self, state) -> bool:
         """Whether this snapshot still describes ``state`` (a few list comparisons in C)."""
