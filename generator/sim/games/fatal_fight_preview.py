@@ -266,9 +266,13 @@ class Chains:
 
     A chain's AP and flags are all that ``_subsets`` reads of a card, so the chains of a hand are
     kept by the AP and flags of its cards in the (card worth, card) order, card by card (hands of
-    other cards hit the same entry), and name cards by position. Hands differ from game to game,
-    so the memo is bounded: when the newer half is full it becomes the older one (the oldest is
-    dropped), and an entry found in the older half moves back."""
+    other cards hit the same entry), and name cards by position. An entry holds them per chain
+    length limit (``min(actions, cards)``); a shorter limit's chains are those of a longer one
+    with no more cards, in the same order (``_subsets`` makes them fewest cards first, and its
+    pruning does not depend on the limit), so they are filtered from it rather than enumerated
+    again. Hands differ from game to game, so the memo is bounded: when the newer half is full it
+    becomes the older one (the oldest is dropped), and an entry found in the older half moves
+    back."""
 
     def __init__(self, setup):
         self.setup = setup
@@ -290,13 +294,19 @@ class Chains:
         falls), and whether none of them has pierce or range."""
         ordered = sorted(attack, key=self.rank)
         profile = self.profile
-        key = (min(acts, len(ordered)), *[profile[c] for c in ordered])  # no chain is longer than the hand
-        by_reach = self.new.get(key)
-        if by_reach is None:
-            by_reach = self.old.get(key) or self._by_reach(ordered, acts)
+        key = tuple([profile[c] for c in ordered])
+        entry = self.new.get(key)
+        if entry is None:
+            entry = self.old.get(key) or {}
             if len(self.new) >= _CACHE_LIMIT:
                 self.new, self.old = {}, self.new
-            self.new[key] = by_reach
+            self.new[key] = entry
+        limit = min(acts, len(ordered))  # no chain is longer than the hand
+        by_reach = entry.get(limit)
+        if by_reach is None:
+            longer = [size for size in entry if size > limit]
+            by_reach = entry[limit] = (_shorter(entry[min(longer)], limit) if longer else
+                                       self._by_reach(ordered, limit))
         return ordered, by_reach
 
     def _by_reach(self, ordered, acts) -> tuple:
@@ -312,8 +322,18 @@ class Chains:
             if flags & LAUNCH:
                 launch_far.append(far[-1])
                 launch_close.append(close[-1])
-        return tuple((chains, not any(pierce or range_ for _, pierce, range_, _, _ in chains)) if chains else _NONE
-                     for chains in (launch_far, launch_close, far, close))
+        return tuple(_with_plain(chains) for chains in (launch_far, launch_close, far, close))
+
+
+def _with_plain(chains: list) -> tuple[list, bool]:
+    """A ``by_reach`` entry: ``chains`` and whether none of them has pierce or range."""
+    return (chains, not any(pierce or range_ for _, pierce, range_, _, _ in chains)) if chains else _NONE
+
+
+def _shorter(by_reach: tuple, limit: int) -> tuple:
+    """``by_reach`` of the same hand for a shorter chain length ``limit``: its chains of at most
+    ``limit`` cards, in the same order."""
+    return tuple(_with_plain([chain for chain in chains if len(chain[4]) <= limit]) for chains, _ in by_reach)
 
 
 _NONE = ([], True)  # no chain of that reach kind (shared: never changed)

@@ -229,3 +229,24 @@ def test_chains_equal_their_definition(setup, which):
                        for ap, pierce, range_, cost, positions in chains]
                 assert got == _chains_by_definition(setup, hand, acts, in_reach, cqb)
                 assert plain == (not any(pierce or range_ for _, pierce, range_, _, _ in got))
+
+
+@pytest.mark.parametrize("which", ["test tables", "shipped content", "grapple (N2)"])
+def test_shorter_chains_filtered_from_a_kept_hand_equal_their_definition(setup, which):
+    """A hand asked again with fewer actions gets its chains filtered from the longer ones kept:
+    the same as enumerating them, whatever order the action counts come in."""
+    import random
+    setup = {"test tables": lambda: setup, "shipped content": _shipped_setup, "grapple (N2)": _grapple_setup}[which]()
+    attack = [c for c in range(len(setup.c_id)) if setup.c_attack[c]]
+    rng = random.Random(11)
+    setup.__dict__.pop("_chains", None)
+    for _ in range(300):
+        hand = rng.sample(attack, rng.randint(1, min(9, len(attack))))
+        for acts in rng.sample(range(1, 6), 5):
+            ordered, by_reach = preview.chains_of(setup).of(hand, acts)
+            for kind in range(4):
+                chains, plain = by_reach[kind]
+                got = [(ap, pierce, range_, cost, [ordered[i] for i in positions])
+                       for ap, pierce, range_, cost, positions in chains]
+                assert got == _chains_by_definition(setup, hand, acts, kind >= 2, kind % 2)
+                assert plain == (not any(pierce or range_ for _, pierce, range_, _, _ in got))
