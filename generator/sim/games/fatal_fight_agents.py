@@ -435,13 +435,14 @@ def _best_on(board, k: int, reach, help_ap: int):
             if ap >= need:
                 return (head - cost, positions)
         return None
-    value_of = board.value
+    value_of, ranged = board.value, board.ranged
     found = thresholds = None
     for ap, pierce, rng, cost, positions in chains:
         if not (pierce or rng):  # the common case: the head falls or nothing happens
             value = head if ap >= need else 0.0
-        elif rng:
-            value = value_of(k, ap, pierce, rng)
+        elif rng:  # Board.value's range case, without the call
+            levels, values_ = ranged[2 * k + (1 if pierce else 0)] or board.range_steps(k, pierce)
+            value = values_[bisect_right(levels, ap)]
         else:  # pierce: the first few fall (Board.pierce_steps)
             if thresholds is None:
                 thresholds, values = board.steps[k] or board.pierce_steps(k)
