@@ -77,7 +77,7 @@ class GreedyAgent:
         rally = self.rally(state, boss_k)
         keep = ()
         if rally is not None:
-            later = any(state.status[q] == ACTIVE for q in range(s + 1, state.n))
+            later = ACTIVE in state.status[s + 1:]
             if state.pos[s] != rally and state.free_moves > 0:
                 step = min((q for q in NEIGHBOURS[state.pos[s]] if q not in state.blocked),
                            key=lambda q: (abs(q // 3 - rally // 3) + abs(q % 3 - rally % 3), q), default=None)
@@ -134,7 +134,7 @@ class GreedyAgent:
 
     def doomed(self, state, s) -> bool:
         """The last one standing, about to fall to the coming enemy phase."""
-        alone = sum(1 for q in range(state.n) if state.status[q] == ACTIVE) == 1
+        alone = state.status.count(ACTIVE) == 1
         return alone and combat.threat(state, state.pos[s]) - state.gp[s] >= state.life[s]
 
     def support_value(self, state, s, c) -> float:
@@ -159,7 +159,7 @@ class GreedyAgent:
                 value += n
             elif op == "gain_supply" and len(state.carry[s]) < state.max_carry[s]:
                 value += 1.5
-            elif op == "save" and any(st == DOWN for st in state.status):
+            elif op == "save" and DOWN in state.status:
                 value += 3
         return value
 
