@@ -223,7 +223,7 @@ class GreedyAgent:
     def strongest(self, state, s) -> list:
         """Player ``s``'s attack cards it can pay for, strongest first (AP, then card)."""
         setup, life = self.setup, state.life[s]
-        return sorted((c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c]),
+        return sorted([c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c]],
                       key=self.traits.strength_rank)
 
     def attack_aps(self, hand) -> tuple[int, ...]:

@@ -294,7 +294,7 @@ class Chains:
         falls), and whether none of them has pierce or range."""
         ordered = sorted(attack, key=self.rank)
         profile = self.profile
-        key = tuple([profile[c] for c in ordered])
+        key = tuple(map(profile.__getitem__, ordered))
         entry = self.new.get(key)
         if entry is None:
             entry = self.old.get(key) or {}
@@ -313,21 +313,34 @@ class Chains:
         rules = self.setup.rules
         n2, bonus = rules["n2"], rules["n2_bonus"]
         far, close, launch_far, launch_close = [], [], [], []  # close: in close quarters
+        special = launch_special = 0  # pierce or range in any chain (of a launcher)
         for ap, flags, grapples, positions in _subsets(self.setup, self.profile, ordered, acts):
             pierce, range_, cost = flags & PIERCE, flags & RANGE, CARD_COST * len(positions)
             far.append((ap, pierce, range_, cost, positions))
             # close quarters: grapple power (N2), else pierce
             close.append((ap + grapples * bonus, pierce, range_, cost, positions) if n2 else
                          (ap, PIERCE, range_, cost, positions))
+            special |= pierce | range_
             if flags & LAUNCH:
                 launch_far.append(far[-1])
                 launch_close.append(close[-1])
-        return tuple(_with_plain(chains) for chains in (launch_far, launch_close, far, close))
+                launch_special |= pierce | range_
+        if not n2:  # every close-quarters chain pierces
+            close_special = launch_close_special = PIERCE
+        else:
+            close_special, launch_close_special = special, launch_special
+        return (_entry(launch_far, launch_special), _entry(launch_close, launch_close_special),
+                _entry(far, special), _entry(close, close_special))
+
+
+def _entry(chains: list, special) -> tuple[list, bool]:
+    """A ``by_reach`` entry: ``chains`` and whether none of them has pierce or range (``special``: any has)."""
+    return (chains, not special) if chains else _NONE
 
 
 def _with_plain(chains: list) -> tuple[list, bool]:
-    """A ``by_reach`` entry: ``chains`` and whether none of them has pierce or range."""
-    return (chains, not any(pierce or range_ for _, pierce, range_, _, _ in chains)) if chains else _NONE
+    """``_entry`` of ``chains``, testing each for pierce and range."""
+    return _entry(chains, any(pierce or range_ for _, pierce, range_, _, _ in chains))
 
 
 def _shorter(by_reach: tuple, limit: int) -> tuple:
