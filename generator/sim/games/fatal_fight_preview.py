@@ -418,11 +418,12 @@ def _subsets(setup, profile, ordered, acts) -> list[tuple]:
                 twin = twins[i]
                 if twin >= 0 and twin not in positions:
                     continue
-                chain = (positions + (i,), ap + aps[i], flags | flags_of[i], grapples + grapple[i])
+                more = positions + (i,)
+                sum_ap, all_flags, sum_grapples = ap + aps[i], flags | flags_of[i], grapples + grapple[i]
                 if left > 1:  # extended by the next size
-                    longer.append(chain)
-                key = (chain[1] << 8) | ((chain[2] & 7) << 5) | chain[3]  # grapples <= acts < 32
+                    longer.append((more, sum_ap, all_flags, sum_grapples))
+                key = (sum_ap << 8) | ((all_flags & 7) << 5) | sum_grapples  # grapples <= acts < 32
                 if key not in seen:
-                    seen[key] = (chain[1], chain[2], chain[3], chain[0])
+                    seen[key] = (sum_ap, all_flags, sum_grapples, more)
         level = longer
     return list(seen.values())
