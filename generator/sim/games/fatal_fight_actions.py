@@ -421,3 +421,5 @@ HANDLERS = {
     (SHOP, UPGRADE): _upgrade, (SHOP, BUY): _buy, (SHOP, CURE): _cure, (SHOP, DONE): _done,
     (PICK, PICK_A): _pick,
 }
+# HANDLERS by phase, then kind: what apply_action looks up (no key tuple per action)
+HANDLERS_BY_PHASE = tuple({kind: h for (p, kind), h in HANDLERS.items() if p == phase} for phase in range(OVER + 1))
