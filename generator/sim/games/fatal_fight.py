@@ -54,7 +54,7 @@ class State(Flow):
     _legal_unsorted = actions.legal_unsorted
 
     def apply_action(self, action: tuple) -> None:
-        handler = actions.HANDLERS.get((self.phase, action[0]))
+        handler = actions.HANDLERS_BY_PHASE[self.phase].get(action[0])
         if handler is None or not actions.is_legal(self, action):
             raise IllegalActionError(f"{self.action_to_string(action)!s} is not legal now")
         self._legal = None

@@ -53,6 +53,16 @@ def _attack_ok(state, s, c) -> bool:
     return setup.c_attack[c] and state.life[s] > setup.c_life_cost[c]
 
 
+def _has_attack(state, s) -> bool:
+    """Whether player ``s`` holds a card ``_attack_ok`` (a loop: no call per card)."""
+    setup = state.setup
+    attack, life_cost, life = setup.c_attack, setup.c_life_cost, state.life[s]
+    for c in state.hand[s]:
+        if attack[c] and life > life_cost[c]:
+            return True
+    return False
+
+
 def _with_target(state, s, kind, c) -> list[tuple]:
     if not state.setup.c_strike[c]:
         return [(kind, c)]
@@ -129,13 +139,16 @@ def is_legal(state, action) -> bool:
 def has_choice(state) -> bool:
     """Whether the player in MAIN has anything to do but end the turn."""
     s = state.seat
-    if state.carry[s] or (state.free_moves > 0 and any(q not in state.blocked for q in NEIGHBOURS[state.pos[s]])):
+    if state.carry[s]:
         return True
+    blocked = state.blocked
+    if state.free_moves > 0 and (not blocked or any(q not in blocked for q in NEIGHBOURS[state.pos[s]])):
+        return True  # (every square has a neighbour)
     if state.actions_left >= 1 and state.hand[s]:
-        setup = state.setup
-        life = state.life[s]
-        if any(life > setup.c_life_cost[c] for c in state.hand[s]):
-            return True
+        life, life_cost = state.life[s], state.setup.c_life_cost
+        for c in state.hand[s]:
+            if life > life_cost[c]:
+                return True
     return len(_main(state)) > 1
 
 
@@ -214,8 +227,7 @@ def _after_card(state):
         state.clear_stage()
     elif state.phase == CHAIN:
         s = state.seat
-        if state.status[s] != ACTIVE or state.actions_left < 1 or not any(
-                _attack_ok(state, s, c) for c in state.hand[s]):
+        if state.status[s] != ACTIVE or state.actions_left < 1 or not _has_attack(state, s):
             state.log.append(("auto", s, (FINISH,)))
             _finish(state, None)
     else:
@@ -239,7 +251,7 @@ def _finish(state, a):
 def _next_partner(state):
     while state.partners:
         q = state.partners[0]
-        if state.partner_used.get(q, 0) < state.actions[q] and any(_attack_ok(state, q, c) for c in state.hand[q]):
+        if state.partner_used.get(q, 0) < state.actions[q] and _has_attack(state, q):
             state.seat = q
             state.phase = COMBO
             return
@@ -409,3 +421,5 @@ HANDLERS = {
     (SHOP, UPGRADE): _upgrade, (SHOP, BUY): _buy, (SHOP, CURE): _cure, (SHOP, DONE): _done,
     (PICK, PICK_A): _pick,
 }
+# HANDLERS by phase, then kind: what apply_action looks up (no key tuple per action)
+HANDLERS_BY_PHASE = tuple({kind: h for (p, kind), h in HANDLERS.items() if p == phase} for phase in range(OVER + 1))

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+from ..state import setup_memo
+
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NEIGHBOURS, NO_TARGET,
                                   PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, is_legal)
@@ -75,7 +77,7 @@ class GreedyAgent:
         rally = self.rally(state, boss_k)
         keep = ()
         if rally is not None:
-            later = any(state.status[q] == ACTIVE for q in range(s + 1, state.n))
+            later = ACTIVE in state.status[s + 1:]
             if state.pos[s] != rally and state.free_moves > 0:
                 step = min((q for q in NEIGHBOURS[state.pos[s]] if q not in state.blocked),
                            key=lambda q: (abs(q // 3 - rally // 3) + abs(q % 3 - rally % 3), q), default=None)
@@ -132,7 +134,7 @@ class GreedyAgent:
 
     def doomed(self, state, s) -> bool:
         """The last one standing, about to fall to the coming enemy phase."""
-        alone = sum(1 for q in range(state.n) if state.status[q] == ACTIVE) == 1
+        alone = state.status.count(ACTIVE) == 1
         return alone and combat.threat(state, state.pos[s]) - state.gp[s] >= state.life[s]
 
     def support_value(self, state, s, c) -> float:
@@ -157,7 +159,7 @@ class GreedyAgent:
                 value += n
             elif op == "gain_supply" and len(state.carry[s]) < state.max_carry[s]:
                 value += 1.5
-            elif op == "save" and any(st == DOWN for st in state.status):
+            elif op == "save" and DOWN in state.status:
                 value += 3
         return value
 
@@ -221,13 +223,14 @@ class GreedyAgent:
     def strongest(self, state, s) -> list:
         """Player ``s``'s attack cards it can pay for, strongest first (AP, then card)."""
         setup, life = self.setup, state.life[s]
-        return sorted((c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c]),
+        return sorted([c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c]],
                       key=self.traits.strength_rank)
 
-    def attack_aps(self, hand) -> list[int]:
-        """The AP of the attack cards in ``hand``, highest first."""
-        setup = self.setup
-        return sorted((setup.c_ap[c] for c in hand if setup.c_attack[c]), reverse=True)
+    def attack_aps(self, hand) -> tuple[int, ...]:
+        """The AP of the attack cards in ``hand``, highest first (allies' hands are read at most
+        decisions of a turn and rarely change: remembered per setup by the hand's cards)."""
+        key = tuple(hand)
+        return setup_memo(self.setup, "_attack_aps", key, _attack_aps, self.setup, key)
 
     def best_chain(self, state, s, keep, boss_k):
         """The best (value, cards, target, square) reachable this turn, or None (``boss_k``: the
@@ -410,6 +413,10 @@ def _traits(setup) -> _Traits:
     return traits
 
 
+def _attack_aps(setup, hand) -> tuple[int, ...]:
+    return tuple(sorted([setup.c_ap[c] for c in hand if setup.c_attack[c]], reverse=True))
+
+
 def _with_cards(best, ordered):
     """A search result with the chain's positions in ``ordered`` turned into its cards."""
     if best is None:
@@ -428,13 +435,14 @@ def _best_on(board, k: int, reach, help_ap: int):
             if ap >= need:
                 return (head - cost, positions)
         return None
-    value_of = board.value
+    value_of, ranged = board.value, board.ranged
     found = thresholds = None
     for ap, pierce, rng, cost, positions in chains:
         if not (pierce or rng):  # the common case: the head falls or nothing happens
             value = head if ap >= need else 0.0
-        elif rng:
-            value = value_of(k, ap, pierce, rng)
+        elif rng:  # Board.value's range case, without the call
+            levels, values_ = ranged[2 * k + (1 if pierce else 0)] or board.range_steps(k, pierce)
+            value = values_[bisect_right(levels, ap)]
         else:  # pierce: the first few fall (Board.pierce_steps)
             if thresholds is None:
                 thresholds, values = board.steps[k] or board.pierce_steps(k)

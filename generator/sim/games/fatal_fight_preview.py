@@ -83,12 +83,14 @@ _KEPT: list = [None]  # the last Board made (holding its state: the state never 
 
 
 def current_board(state) -> "Board":
-    """A ``Board`` of ``state``: the last one made, for as long as it is current, else a new one
-    (kept across decisions and seats: most decisions change no group, life or GP) that takes over
-    what the last one worked out for the groups that did not change."""
+    """A ``Board`` of ``state``: the last one made, kept across decisions and seats (most
+    decisions change no group, life or GP) and renewed in place when ``state`` changed it (the
+    work on the groups that did not change is kept); a new one for another state."""
     snapshot = _KEPT[0]
-    if snapshot is None or not snapshot.current(state):
-        snapshot = _KEPT[0] = Board(state, snapshot)
+    if snapshot is None or snapshot.state is not state:
+        snapshot = _KEPT[0] = Board(state)
+    elif not snapshot.current(state):
+        snapshot.renew()
     return snapshot
 
 
@@ -101,33 +103,36 @@ class Board:
     Everything here is derived from the groups, ``elife``, ``egp`` and ``xgp`` alone (and the
     fixed setup), so the snapshot keeps copies of those four and stays valid while they compare
     equal (``current``): complete by construction, whichever rule or effect changed them. A
-    group's part depends on that group's list and its members' life and GP alone, so a new
-    snapshot of the same state takes it over from the last one where those compare equal."""
+    group's part depends on that group's list and its members' life and GP alone, so ``renew``
+    keeps it where those compare equal and forgets the rest."""
 
     __slots__ = ("state", "rows", "heads", "steps", "ranged", "groups", "elife", "egp", "xgp")
 
-    def __init__(self, state, last: "Board | None" = None):
+    def __init__(self, state):
         self.state = state
         self.rows, self.heads, self.steps, self.ranged = [None] * 6, [None] * 6, [None] * 6, [None] * 12
         self.groups = [list(g) for g in state.groups]
         self.elife, self.egp, self.xgp = list(state.elife), list(state.egp), list(state.xgp)
-        if last is not None and last.state is state:
-            self._take_over(last)
 
-    def _take_over(self, last: "Board") -> None:
-        """Keep ``last``'s work on every group whose list and members' life and GP are unchanged."""
-        elife, egp, xgp = self.elife, self.egp, self.xgp
-        old_life, old_egp, old_xgp = last.elife, last.egp, last.xgp
-        for k, g in enumerate(self.groups):
-            if last.groups[k] != g or not (last.rows[k] or last.heads[k] or last.steps[k] or last.ranged[2 * k]
-                                            or last.ranged[2 * k + 1]):
-                continue
-            for e in g:  # a member of the old group too, so within the old lists
-                if elife[e] != old_life[e] or egp[e] != old_egp[e] or xgp[e] != old_xgp[e]:
-                    break
+    def renew(self) -> None:
+        """Describe the state as it is now: forget the work on every group whose list or members'
+        life or GP changed, then copy the four inputs again (in place: no new lists but for
+        changed groups)."""
+        state = self.state
+        elife, egp, xgp = state.elife, state.egp, state.xgp
+        old_life, old_egp, old_xgp = self.elife, self.egp, self.xgp
+        rows, heads, steps, ranged, kept = self.rows, self.heads, self.steps, self.ranged, self.groups
+        for k, g in enumerate(state.groups):
+            if kept[k] == g:
+                for e in g:  # a member of the kept group too, so within the kept lists
+                    if elife[e] != old_life[e] or egp[e] != old_egp[e] or xgp[e] != old_xgp[e]:
+                        break
+                else:
+                    continue
             else:
-                self.rows[k], self.heads[k], self.steps[k] = last.rows[k], last.heads[k], last.steps[k]
-                self.ranged[2 * k], self.ranged[2 * k + 1] = last.ranged[2 * k], last.ranged[2 * k + 1]
+                kept[k] = list(g)
+            rows[k] = heads[k] = steps[k] = ranged[2 * k] = ranged[2 * k + 1] = None
+        old_life[:], old_egp[:], old_xgp[:] = elife, egp, xgp
 
     def current(self, state) -> bool:
         """Whether this snapshot still describes ``state`` (a few list comparisons in C)."""
@@ -261,9 +266,13 @@ class Chains:
 
     A chain's AP and flags are all that ``_subsets`` reads of a card, so the chains of a hand are
     kept by the AP and flags of its cards in the (card worth, card) order, card by card (hands of
-    other cards hit the same entry), and name cards by position. Hands differ from game to game,
-    so the memo is bounded: when the newer half is full it becomes the older one (the oldest is
-    dropped), and an entry found in the older half moves back."""
+    other cards hit the same entry), and name cards by position. An entry holds them per chain
+    length limit (``min(actions, cards)``); a shorter limit's chains are those of a longer one
+    with no more cards, in the same order (``_subsets`` makes them fewest cards first, and its
+    pruning does not depend on the limit), so they are filtered from it rather than enumerated
+    again. Hands differ from game to game, so the memo is bounded: when the newer half is full it
+    becomes the older one (the oldest is dropped), and an entry found in the older half moves
+    back."""
 
     def __init__(self, setup):
         self.setup = setup
@@ -285,30 +294,59 @@ class Chains:
         falls), and whether none of them has pierce or range."""
         ordered = sorted(attack, key=self.rank)
         profile = self.profile
-        key = (min(acts, len(ordered)), *[profile[c] for c in ordered])  # no chain is longer than the hand
-        by_reach = self.new.get(key)
-        if by_reach is None:
-            by_reach = self.old.get(key) or self._by_reach(ordered, acts)
+        key = tuple(map(profile.__getitem__, ordered))
+        entry = self.new.get(key)
+        if entry is None:
+            entry = self.old.get(key) or {}
             if len(self.new) >= _CACHE_LIMIT:
                 self.new, self.old = {}, self.new
-            self.new[key] = by_reach
+            self.new[key] = entry
+        limit = min(acts, len(ordered))  # no chain is longer than the hand
+        by_reach = entry.get(limit)
+        if by_reach is None:
+            longer = [size for size in entry if size > limit]
+            by_reach = entry[limit] = (_shorter(entry[min(longer)], limit) if longer else
+                                       self._by_reach(ordered, limit))
         return ordered, by_reach
 
     def _by_reach(self, ordered, acts) -> tuple:
         rules = self.setup.rules
         n2, bonus = rules["n2"], rules["n2_bonus"]
         far, close, launch_far, launch_close = [], [], [], []  # close: in close quarters
+        special = launch_special = 0  # pierce or range in any chain (of a launcher)
         for ap, flags, grapples, positions in _subsets(self.setup, self.profile, ordered, acts):
             pierce, range_, cost = flags & PIERCE, flags & RANGE, CARD_COST * len(positions)
             far.append((ap, pierce, range_, cost, positions))
             # close quarters: grapple power (N2), else pierce
             close.append((ap + grapples * bonus, pierce, range_, cost, positions) if n2 else
                          (ap, PIERCE, range_, cost, positions))
+            special |= pierce | range_
             if flags & LAUNCH:
                 launch_far.append(far[-1])
                 launch_close.append(close[-1])
-        return tuple((chains, not any(pierce or range_ for _, pierce, range_, _, _ in chains)) if chains else _NONE
-                     for chains in (launch_far, launch_close, far, close))
+                launch_special |= pierce | range_
+        if not n2:  # every close-quarters chain pierces
+            close_special = launch_close_special = PIERCE
+        else:
+            close_special, launch_close_special = special, launch_special
+        return (_entry(launch_far, launch_special), _entry(launch_close, launch_close_special),
+                _entry(far, special), _entry(close, close_special))
+
+
+def _entry(chains: list, special) -> tuple[list, bool]:
+    """A ``by_reach`` entry: ``chains`` and whether none of them has pierce or range (``special``: any has)."""
+    return (chains, not special) if chains else _NONE
+
+
+def _with_plain(chains: list) -> tuple[list, bool]:
+    """``_entry`` of ``chains``, testing each for pierce and range."""
+    return _entry(chains, any(pierce or range_ for _, pierce, range_, _, _ in chains))
+
+
+def _shorter(by_reach: tuple, limit: int) -> tuple:
+    """``by_reach`` of the same hand for a shorter chain length ``limit``: its chains of at most
+    ``limit`` cards, in the same order."""
+    return tuple(_with_plain([chain for chain in chains if len(chain[4]) <= limit]) for chains, _ in by_reach)
 
 
 _NONE = ([], True)  # no chain of that reach kind (shared: never changed)
@@ -380,11 +418,12 @@ def _subsets(setup, profile, ordered, acts) -> list[tuple]:
                 twin = twins[i]
                 if twin >= 0 and twin not in positions:
                     continue
-                chain = (positions + (i,), ap + aps[i], flags | flags_of[i], grapples + grapple[i])
+                more = positions + (i,)
+                sum_ap, all_flags, sum_grapples = ap + aps[i], flags | flags_of[i], grapples + grapple[i]
                 if left > 1:  # extended by the next size
-                    longer.append(chain)
-                key = (chain[1] << 8) | ((chain[2] & 7) << 5) | chain[3]  # grapples <= acts < 32
+                    longer.append((more, sum_ap, all_flags, sum_grapples))
+                key = (sum_ap << 8) | ((all_flags & 7) << 5) | sum_grapples  # grapples <= acts < 32
                 if key not in seen:
-                    seen[key] = (chain[1], chain[2], chain[3], chain[0])
+                    seen[key] = (sum_ap, all_flags, sum_grapples, more)
         level = longer
     return list(seen.values())

@@ -38,7 +38,7 @@ def summarize(state) -> dict:
     """Everything the metrics need, computed from ``state.log`` (and the party)."""
     setup = state.setup
     c_id = setup.c_id
-    exposures, uses, gold_by = Counter(), Counter(), Counter()
+    exposed, used, gold_by = [], [], Counter()  # cards drawn or supplied, played or used, in log order
     offered, bought = set(), set()
     stage_rounds, rounds_mass, boss_rounds, combo_boss = [], set(), set(), set()
     downs = mass_events = reshuffles = empty = upgrades = forced = 0
@@ -51,9 +51,9 @@ def summarize(state) -> dict:
         if kind not in _COUNTED:  # about half the log: actions, spawns, turns, damage ...
             continue
         if kind == "draw":
-            exposures[c_id[ev[2]]] += 1
+            exposed.append(ev[2])
         elif kind == "play":
-            uses[c_id[ev[2]]] += 1
+            used.append(ev[2])
         elif kind == "offer":  # shop items: games in which it was affordable vs games it was bought
             offered.add(c_id[ev[2]])
         elif kind == "kill":
@@ -77,9 +77,9 @@ def summarize(state) -> dict:
         elif kind == "enemy_phase":
             group_sizes.extend(x for x in ev[1] if x)
         elif kind == "supply":
-            exposures[c_id[ev[2]]] += 1
+            exposed.append(ev[2])
         elif kind == "item":
-            uses[c_id[ev[2]]] += 1
+            used.append(ev[2])
         elif kind == "boss_in":
             boss_in = current_round
         elif kind == "mass":
@@ -93,6 +93,7 @@ def summarize(state) -> dict:
             reshuffles += 1
         elif kind == "empty_pool":
             empty += 1
+    exposures, uses = Counter(map(c_id.__getitem__, exposed)), Counter(map(c_id.__getitem__, used))  # counted in C
     exposures.update(offered | bought)
     uses.update(bought)
     party_upgrades = sum(len(setup.characters[c]["upgrades"]) for c in state.chars)

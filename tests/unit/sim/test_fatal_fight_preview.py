@@ -129,28 +129,31 @@ def _board_with_work(setup):
 @pytest.mark.parametrize("changed", ["elife", "egp", "xgp"])
 def test_a_life_or_guard_change_alone_renews_the_board(setup, changed):
     """Life and GP mostly change together with the groups (spawns, kills), so each is also
-    changed alone here: the kept snapshot must be replaced, and it would be caught if kept; the
-    new one takes over the work on the other groups only."""
+    changed alone here: the kept snapshot must be renewed, and it would be caught if kept as it
+    was; the renewed one keeps the work on the other groups only."""
     state, board, k = _board_with_work(setup)
+    others = [j for j in range(6) if j != k and state.groups[j]]
+    kept_rows, kept_heads = list(board.rows), list(board.heads)
     getattr(state, changed)[state.groups[k][0]] += 1
     assert _stale_entries(board, state)
     renewed = preview.current_board(state)
-    assert renewed is not board
+    assert renewed is board
     assert _stale_entries(renewed, state) == []
     assert renewed.rows[k] is None and renewed.heads[k] is None
-    others = [j for j in range(6) if j != k and state.groups[j]]
-    assert others and all(renewed.rows[j] is board.rows[j] and renewed.heads[j] is board.heads[j] for j in others)
+    assert others and all(renewed.rows[j] is kept_rows[j] and renewed.heads[j] is kept_heads[j] for j in others)
 
 
-def test_a_take_over_that_overlooks_life_and_guard_is_caught(setup, monkeypatch):
-    """Taking over the work on a group whose list is unchanged but whose head lost life shows up."""
-    def careless(board, last):
-        for k, g in enumerate(board.groups):
-            if last.groups[k] == g:
-                board.rows[k], board.heads[k], board.steps[k] = last.rows[k], last.heads[k], last.steps[k]
-                board.ranged[2 * k], board.ranged[2 * k + 1] = last.ranged[2 * k], last.ranged[2 * k + 1]
+def test_a_renewal_that_overlooks_life_and_guard_is_caught(setup, monkeypatch):
+    """Keeping the work on a group whose list is unchanged but whose head lost life shows up."""
+    def careless(board):
+        state = board.state
+        for k, g in enumerate(state.groups):
+            if board.groups[k] != g:
+                board.groups[k] = list(g)
+                board.rows[k] = board.heads[k] = board.steps[k] = board.ranged[2 * k] = board.ranged[2 * k + 1] = None
+        board.elife[:], board.egp[:], board.xgp[:] = state.elife, state.egp, state.xgp
 
-    monkeypatch.setattr(preview.Board, "_take_over", careless)
+    monkeypatch.setattr(preview.Board, "renew", careless)
     state, board, k = _board_with_work(setup)
     state.elife[state.groups[k][0]] += 1
     assert _stale_entries(preview.current_board(state), state)
@@ -225,4 +228,25 @@ def test_chains_equal_their_definition(setup, which):
                 got = [(ap, pierce, range_, cost, [ordered[i] for i in positions])
                        for ap, pierce, range_, cost, positions in chains]
                 assert got == _chains_by_definition(setup, hand, acts, in_reach, cqb)
+                assert plain == (not any(pierce or range_ for _, pierce, range_, _, _ in got))
+
+
+@pytest.mark.parametrize("which", ["test tables", "shipped content", "grapple (N2)"])
+def test_shorter_chains_filtered_from_a_kept_hand_equal_their_definition(setup, which):
+    """A hand asked again with fewer actions gets its chains filtered from the longer ones kept:
+    the same as enumerating them, whatever order the action counts come in."""
+    import random
+    setup = {"test tables": lambda: setup, "shipped content": _shipped_setup, "grapple (N2)": _grapple_setup}[which]()
+    attack = [c for c in range(len(setup.c_id)) if setup.c_attack[c]]
+    rng = random.Random(11)
+    setup.__dict__.pop("_chains", None)
+    for _ in range(300):
+        hand = rng.sample(attack, rng.randint(1, min(9, len(attack))))
+        for acts in rng.sample(range(1, 6), 5):
+            ordered, by_reach = preview.chains_of(setup).of(hand, acts)
+            for kind in range(4):
+                chains, plain = by_reach[kind]
+                got = [(ap, pierce, range_, cost, [ordered[i] for i in positions])
+                       for ap, pierce, range_, cost, positions in chains]
+                assert got == _chains_by_definition(setup, hand, acts, kind >= 2, kind % 2)
                 assert plain == (not any(pierce or range_ for _, pierce, range_, _, _ in got))
