@@ -24,6 +24,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
+from generator import fontcache
 from generator.errors import FontError
 
 __all__ = [
@@ -196,18 +197,24 @@ def register_font(path: Path | str) -> str:
         digest = hashlib.sha256(data).hexdigest()  # one pass over a 6 MB CJK font: its name and the lock's hash
         name = _font_name(path, digest)
         if name not in pdfmetrics.getRegisteredFontNames():
-            stream = io.BytesIO(data)  # the bytes read above: a large CJK font is not read twice
-            stream.name = str(path)    # ReportLab names the font file and checks subsetting by it
-            try:
-                font = TTFont(name, stream)
-            except TTFError as exc:
-                raise _font_error(path, exc) from None
-            except (struct.error, ValueError, IndexError, KeyError, TypeError, AssertionError) as exc:
-                raise FontError(f"{path}: not a usable TrueType font (corrupt file: {exc})") from None
+            font = fontcache.load(name, digest, data, str(path)) or _parse(name, path, data, digest)
             pdfmetrics.registerFont(font)
         _registered[key] = name
         _digests[key] = digest
         return name
+
+
+def _parse(name: str, path: Path, data: bytes, digest: str) -> TTFont:
+    stream = io.BytesIO(data)  # the bytes read already: a large CJK font is not read twice
+    stream.name = str(path)    # ReportLab names the font file and checks subsetting by it
+    try:
+        font = TTFont(name, stream)
+    except TTFError as exc:
+        raise _font_error(path, exc) from None
+    except (struct.error, ValueError, IndexError, KeyError, TypeError, AssertionError) as exc:
+        raise FontError(f"{path}: not a usable TrueType font (corrupt file: {exc})") from None
+    fontcache.save(font, digest)
+    return font
 
 
 def font_digest(path: Path | str) -> str:

@@ -20,3 +20,18 @@ def in_repo(monkeypatch):
     """Run with the repository as the working directory (./content, ./layouts)."""
     monkeypatch.chdir(REPO)
     return REPO
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache_dir(tmp_path_factory):
+    """Tests (and the commands they start) keep parsed fonts in a cache of their own, never in
+    the user's ~/.cache."""
+    import os
+
+    saved = os.environ.get("PNP_CACHE_DIR")
+    os.environ["PNP_CACHE_DIR"] = str(tmp_path_factory.mktemp("pnp-cache"))
+    yield
+    if saved is None:
+        os.environ.pop("PNP_CACHE_DIR", None)
+    else:
+        os.environ["PNP_CACHE_DIR"] = saved

@@ -1,0 +1,110 @@
+"""Parsed TrueType fonts kept between runs.
+
+ReportLab parses a font's tables in Python: about 30 ms for IPAexGothic's 12,000 glyphs, paid by
+every command that draws or measures text. What the parse yields is plain data (numbers, strings,
+tables), so it is written once per font file and ReportLab version to the user's cache directory
+(``$PNP_CACHE_DIR``, else ``$XDG_CACHE_HOME/pnp``, else ``~/.cache/pnp``; ``PNP_CACHE_DIR=`` turns
+it off) with ``marshal``, which only ever rebuilds data, and read back in about 6 ms.
+
+Nothing here is trusted blindly. An entry is named by the SHA-256 of the font's bytes, the
+ReportLab version and this format's version; an object whose state holds anything but plain data
+(and the few ReportLab types named below) is not cached at all; an entry that cannot be read
+or does not fit is ignored, and the font is parsed as before. The tests compare a font rebuilt
+from the cache with a freshly parsed one, attribute by attribute, and the PDFs built with both.
+"""
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+from pathlib import Path
+from weakref import WeakKeyDictionary
+
+import reportlab
+from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
+
+FORMAT = 1
+_PLAIN = (int, float, str, bytes, bool, type(None), list, tuple, dict)
+_FACE_REBUILT = ("_ttf_data", "_pdfScale")   # the file's bytes (read anyway) and a unit-scale function
+_FONT_REBUILT = ("face", "encoding", "state")  # new for each font, as TTFont.__init__ makes them
+
+
+def cache_dir() -> Path | None:
+    configured = os.environ.get("PNP_CACHE_DIR")
+    if configured is not None:
+        return Path(configured) if configured else None
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "pnp"
+
+
+def _entry(digest: str) -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    version = f"{sys.version_info[0]}{sys.version_info[1]}"
+    return folder / "fonts" / f"{digest[:32]}-rl{reportlab.Version}-py{version}-v{FORMAT}.marshal"
+
+
+def load(name: str, digest: str, data: bytes, filename: str) -> TTFont | None:
+    """The font ``name`` rebuilt from the cache entry of the file with SHA-256 ``digest`` and
+    bytes ``data``, or None when there is no usable entry."""
+    entry = _entry(digest)
+    if entry is None:
+        return None
+    try:
+        font_state, face_state, names = marshal.loads(entry.read_bytes())
+        face = TTFontFace.__new__(TTFontFace)
+        face.__dict__.update(face_state)
+        face.__dict__.update({key: TTFNameBytes(raw) for key, raw in names.items()})
+        face._ttf_data, face.filename = data, filename
+        face._pdfScale = _scale(face.unitsPerEm)
+        font = TTFont.__new__(TTFont)
+        font.__dict__.update(font_state)
+    except (OSError, EOFError, ValueError, TypeError, AttributeError, ZeroDivisionError):
+        return None  # no entry, or one this code cannot read: parse the font
+    font.fontName, font.face = name, face
+    font.encoding, font.state = TTEncoding(), WeakKeyDictionary()
+    return font
+
+
+def save(font: TTFont, digest: str) -> None:
+    """Write ``font``'s parsed state for the next run, if it is plain data (else nothing)."""
+    entry = _entry(digest)
+    if entry is None:
+        return
+    face = font.face
+    names = {key: bytes(value) for key, value in face.__dict__.items() if type(value) is TTFNameBytes}
+    face_state = {key: value for key, value in face.__dict__.items() if key not in names and key not in _FACE_REBUILT}
+    font_state = {key: value for key, value in font.__dict__.items() if key not in _FONT_REBUILT}
+    if not (_plain(face_state) and _plain(font_state) and _rebuilds(font)):
+        return  # a ReportLab this module does not know: parse every time rather than guess
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        partial = entry.with_name(f"{entry.name}.{os.getpid()}.part")
+        partial.write_bytes(marshal.dumps((font_state, face_state, names)))
+        os.replace(partial, entry)  # atomic: a concurrent run reads the old entry or the new one
+    except OSError:
+        pass  # a read-only or full disk only costs the next run the parse
+
+
+def _scale(units_per_em: int):
+    """ReportLab's glyph-unit to 1/1000 em conversion (``TTFontFile.extractInfo``)."""
+    if units_per_em == 1000:
+        return lambda x: x
+    factor = 1000 / units_per_em
+    return lambda x: x * factor
+
+
+def _rebuilds(font: TTFont) -> bool:
+    """What ``load`` makes anew is what a parse made: the same types, the same unit scale."""
+    face = font.face
+    return (type(font.encoding) is TTEncoding and type(font.state) is WeakKeyDictionary
+            and type(face._ttf_data) is bytes and _scale(face.unitsPerEm)(777) == face._pdfScale(777))
+
+
+def _plain(value) -> bool:
+    if type(value) in (list, tuple):
+        return all(_plain(item) for item in value)
+    if type(value) is dict:
+        return all(_plain(key) and _plain(item) for key, item in value.items())
+    return type(value) in _PLAIN
