@@ -6,11 +6,12 @@ tables), so it is written once per font file and ReportLab version to the user's
 (``$PNP_CACHE_DIR``, else ``$XDG_CACHE_HOME/pnp``, else ``~/.cache/pnp``; ``PNP_CACHE_DIR=`` turns
 it off) with ``marshal``, which only ever rebuilds data, and read back in about 6 ms.
 
-Nothing here is trusted blindly. An entry is named by the SHA-256 of the font's bytes, the
-ReportLab version and this format's version; an object whose state holds anything but plain data
-(and the few ReportLab types named below) is not cached at all; an entry that cannot be read
-or does not fit is ignored, and the font is parsed as before. The tests compare a font rebuilt
-from the cache with a freshly parsed one, attribute by attribute, and the PDFs built with both.
+Nothing here is trusted blindly. An entry is named by the registered font name, the SHA-256 of
+the font's bytes, the ReportLab and Python versions and this format's version; an object whose
+state holds anything but plain data (and the few ReportLab types named below) is not cached at
+all; an entry that cannot be read or does not fit is ignored, and the font is parsed as before.
+The tests compare a font rebuilt from the cache with a freshly parsed one, attribute by
+attribute, and the PDFs built with both.
 """
 from __future__ import annotations
 
@@ -37,18 +38,20 @@ def cache_dir() -> Path | None:
     return Path(base) / "pnp"
 
 
-def _entry(digest: str) -> Path | None:
+def _entry(name: str, digest: str) -> Path | None:
+    """The cache file of font ``name`` (ReportLab derives a little state from the name) whose
+    bytes have SHA-256 ``digest``."""
     folder = cache_dir()
     if folder is None:
         return None
     version = f"{sys.version_info[0]}{sys.version_info[1]}"
-    return folder / "fonts" / f"{digest[:32]}-rl{reportlab.Version}-py{version}-v{FORMAT}.marshal"
+    return folder / "fonts" / f"{name}-{digest[:32]}-rl{reportlab.Version}-py{version}-v{FORMAT}.marshal"
 
 
 def load(name: str, digest: str, data: bytes, filename: str) -> TTFont | None:
     """The font ``name`` rebuilt from the cache entry of the file with SHA-256 ``digest`` and
     bytes ``data``, or None when there is no usable entry."""
-    entry = _entry(digest)
+    entry = _entry(name, digest)
     if entry is None:
         return None
     try:
@@ -69,7 +72,7 @@ def load(name: str, digest: str, data: bytes, filename: str) -> TTFont | None:
 
 def save(font: TTFont, digest: str) -> None:
     """Write ``font``'s parsed state for the next run, if it is plain data (else nothing)."""
-    entry = _entry(digest)
+    entry = _entry(font.fontName, digest)
     if entry is None:
         return
     face = font.face

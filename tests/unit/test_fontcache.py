@@ -28,14 +28,15 @@ def _same_state(a, b, skip=()):
 def test_a_font_from_the_cache_is_the_parsed_font(tmp_path, monkeypatch):
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
     parsed, data, digest, filename = _parsed()
-    assert fontcache.load("cached", digest, data, filename) is None  # nothing cached yet
+    assert fontcache.load("parsed", digest, data, filename) is None  # nothing cached yet
     fontcache.save(parsed, digest)
-    cached = fontcache.load("cached", digest, data, filename)
+    assert fontcache.load("other-name", digest, data, filename) is None  # entries are per registered name
+    cached = fontcache.load("parsed", digest, data, filename)
     _same_state(cached, parsed, skip=REBUILT)
     _same_state(cached.face, parsed.face, skip={"_pdfScale"})
     assert cached.face.name.ustr == parsed.face.name.ustr == "IPAexGothic"
     assert [cached.face._pdfScale(v) for v in (0, 1, 977)] == [parsed.face._pdfScale(v) for v in (0, 1, 977)]
-    assert cached.fontName == "cached" and cached.face._ttf_data is data
+    assert cached.fontName == "parsed" and cached.face._ttf_data is data
     text = "敵集団１つを指定し、ABC"
     assert cached.stringWidth(text, 9) == parsed.stringWidth(text, 9)
 
@@ -44,19 +45,20 @@ def test_an_unreadable_entry_is_ignored_and_a_wrong_key_misses(tmp_path, monkeyp
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
     parsed, data, digest, filename = _parsed()
     fontcache.save(parsed, digest)
-    assert fontcache.load("x", "0" * 64, data, filename) is None  # another font's bytes
+    assert fontcache.load("parsed", "0" * 64, data, filename) is None  # another font's bytes
+    assert fontcache.load("parsed", digest, data, filename) is not None
     [entry] = (tmp_path / "fonts").iterdir()
     entry.write_bytes(entry.read_bytes()[:1000])  # cut short
-    assert fontcache.load("x", digest, data, filename) is None
+    assert fontcache.load("parsed", digest, data, filename) is None
     entry.write_bytes(b"not marshal data")
-    assert fontcache.load("x", digest, data, filename) is None
+    assert fontcache.load("parsed", digest, data, filename) is None
 
 
 def test_an_empty_cache_setting_turns_it_off(tmp_path, monkeypatch):
     monkeypatch.setenv("PNP_CACHE_DIR", "")
     parsed, data, digest, filename = _parsed()
     fontcache.save(parsed, digest)
-    assert fontcache.load("x", digest, data, filename) is None
+    assert fontcache.load("parsed", digest, data, filename) is None
     assert fontcache.cache_dir() is None
 
 
