@@ -25,7 +25,8 @@ import reportlab
 from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
 
 FORMAT = 1
-_PLAIN = (int, float, str, bytes, bool, type(None), list, tuple, dict)
+_PLAIN = frozenset((int, float, str, bytes, bool, type(None), list, tuple, dict))
+_CONTAINERS = frozenset((list, tuple, dict))
 _FACE_REBUILT = ("_ttf_data", "_pdfScale")   # the file's bytes (read anyway) and a unit-scale function
 _FONT_REBUILT = ("face", "encoding", "state")  # new for each font, as TTFont.__init__ makes them
 
@@ -106,8 +107,18 @@ def _rebuilds(font: TTFont) -> bool:
 
 
 def _plain(value) -> bool:
-    if type(value) in (list, tuple):
-        return all(_plain(item) for item in value)
-    if type(value) is dict:
-        return all(_plain(key) and _plain(item) for key, item in value.items())
-    return type(value) in _PLAIN
+    """Only exact built-in data types, all the way down (marshal would also take a subclass of
+    ``bytes`` or ``int`` and give back the base type: such state is not cached)."""
+    kind = type(value)
+    if kind is dict:
+        return _all_plain(value.keys()) and _all_plain(value.values())
+    if kind in _CONTAINERS:
+        return _all_plain(value)
+    return kind in _PLAIN
+
+
+def _all_plain(items) -> bool:
+    kinds = set(map(type, items))  # the types first: tables of thousands of numbers in one pass
+    if not kinds <= _PLAIN:
+        return False
+    return not kinds & _CONTAINERS or all(_plain(item) for item in items if type(item) in _CONTAINERS)

@@ -74,3 +74,19 @@ def test_prints_are_byte_identical_with_and_without_the_cache(tmp_path):
         outputs.append(sorted((p.name, p.read_bytes()) for p in out.glob("*.pdf")))
     assert list((tmp_path / "cache" / "fonts").iterdir())  # the first run wrote the entry, the second read it
     assert outputs[0] == outputs[1] == outputs[2] and outputs[0]
+
+
+def test_state_that_is_not_plain_data_is_not_cached(tmp_path, monkeypatch):
+    # marshal would store a subclass of int or bytes and give back the base type: not cached
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
+    parsed, data, digest, filename = _parsed()
+
+    class Special(int):
+        pass
+
+    parsed.face.extra = {1: [Special(2)]}
+    fontcache.save(parsed, digest)
+    assert not (tmp_path / "fonts").exists() or not list((tmp_path / "fonts").iterdir())
+    del parsed.face.extra
+    fontcache.save(parsed, digest)
+    assert fontcache.load("parsed", digest, data, filename) is not None
