@@ -18,8 +18,8 @@ from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOI
                                   PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, is_legal)
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
-from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value, card_worth, worths,
-                                  chains_of, current_board, reach_table)
+from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _NO_MEMO, _has_op, attack_value,
+                                  card_worth, worths, chains_of, current_board, reach_table)
 
 
 class GreedyAgent:
@@ -230,7 +230,8 @@ class GreedyAgent:
         """The AP of the attack cards in ``hand``, highest first (allies' hands are read at most
         decisions of a turn and rarely change: remembered per setup by the hand's cards)."""
         key = tuple(hand)
-        return setup_memo(self.setup, "_attack_aps", key, _attack_aps, self.setup, key)
+        found = self.setup.__dict__.get("_attack_aps", _NO_MEMO).get(key)  # setup_memo's hit, without the call
+        return found if found is not None else setup_memo(self.setup, "_attack_aps", key, _attack_aps, self.setup, key)
 
     def best_chain(self, state, s, keep, boss_k):
         """The best (value, cards, target, square) reachable this turn, or None (``boss_k``: the

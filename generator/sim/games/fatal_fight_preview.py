@@ -370,7 +370,11 @@ def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
     it reads only the leading entries, but for the boss's group when partner help (which differs by
     square) is in play. Cached per setup (geometry and rule N1)."""
     key = (here, moving, tuple(sorted(blocked)) if blocked else ())
-    return setup_memo(setup, "_reach", key, _reach_table_now, setup, *key)
+    found = setup.__dict__.get("_reach", _NO_MEMO).get(key)  # setup_memo's hit, without the call
+    return found if found is not None else setup_memo(setup, "_reach", key, _reach_table_now, setup, *key)
+
+
+_NO_MEMO: dict = {}  # (never filled) a setup_memo table not made yet
 
 
 def _reach_table_now(setup, here: int, moving: bool, blocked: tuple) -> tuple[list, list]:
