@@ -232,18 +232,23 @@ class Board:
         return value
 
     def attack(self, state, square: int, k: int, ap: int, flags: int, grapples: int) -> float:
-        eff, pierce = combat.effective(state, square, k, ap, flags, grapples)
-        range_ = flags & RANGE
-        if pierce or range_ or not state.groups[k]:
-            return self.value(k, eff, pierce, range_)
-        need, head = self.heads[k] or self.head(k)  # only the head can fall
-        return head if eff >= need else 0.0
+        """Kill value of an attack of ``ap`` with ``flags`` and ``grapples`` from ``square`` on group ``k``."""
+        return self.best_attack(state, square, (k,), ap, flags, grapples)
 
     def best_attack(self, state, square: int, ks, ap: int, flags: int, grapples: int) -> float:
-        """The most ``attack`` gives on any of the groups ``ks`` (0.0 without any)."""
+        """The most ``attack`` gives on any of the groups ``ks`` (0.0 without any; kill values
+        are never negative). One loop rather than a call per group: joins ask ~280 times a 4-character
+        game, about 900 groups in all."""
         best = 0.0
+        range_ = flags & RANGE
+        groups = state.groups
         for k in ks:
-            value = self.attack(state, square, k, ap, flags, grapples)
+            eff, pierce = combat.effective(state, square, k, ap, flags, grapples)
+            if pierce or range_ or not groups[k]:
+                value = self.value(k, eff, pierce, range_)
+            else:
+                need, head = self.heads[k] or self.head(k)  # only the head can fall
+                value = head if eff >= need else 0.0
             if value > best:
                 best = value
         return best
