@@ -292,8 +292,11 @@ class GreedyAgent:
     def safest(self, state, s, boss_k):
         best_sq, best_score = state.pos[s], None
         boss_on = boss_k is not None
+        threats = [None] * 3  # a square's threat depends on its line alone
         for sq in (state.pos[s],) + tuple(q for q in NEIGHBOURS[state.pos[s]] if q not in state.blocked):
-            score = combat.threat(state, sq)
+            score = threats[sq % 3]
+            if score is None:
+                score = threats[sq % 3] = combat.threat(state, sq)
             if boss_on and self.combo:
                 score -= 1.5 * sum(1 for q in range(state.n) if q != s and state.status[q] == ACTIVE
                                    and state.pos[q] == sq and q > state.turn_pos)
