@@ -104,7 +104,8 @@ class GreedyAgent:
                 return (MOVE, square)
             self.plan = (list(cards[1:]), k)
             return self.play(state, cards[0])
-        danger = combat.threat(state, state.pos[s]) - state.gp[s]
+        threat_here = combat.threat(state, state.pos[s])
+        danger = threat_here - state.gp[s]
         if acts >= 1:
             support = [(self.support_value(state, s, c), -c) for c in hand
                        if traits.supports[c] and state.life[s] > setup.c_life_cost[c]]
@@ -116,7 +117,7 @@ class GreedyAgent:
                 len(state.carry[s]) < state.max_carry[s]:
             return (TAKE, -1)
         if state.free_moves > 0 and rally is None:
-            square = self.safest(state, s, boss_k)
+            square = self.safest(state, s, boss_k, threat_here)
             if square != state.pos[s]:
                 return (MOVE, square)
         if rules["n8"]:
@@ -289,10 +290,13 @@ class GreedyAgent:
             out[state.pos[q]] = out.get(state.pos[q], 0) + sum(usable)
         return out
 
-    def safest(self, state, s, boss_k):
+    def safest(self, state, s, boss_k, threat_here):
+        """The least threatened square within a free move (``threat_here``: ``combat.threat`` of
+        the player's square, already known), grouped up with later allies for the boss."""
         best_sq, best_score = state.pos[s], None
         boss_on = boss_k is not None
         threats = [None] * 3  # a square's threat depends on its line alone
+        threats[best_sq % 3] = threat_here
         for sq in (state.pos[s],) + tuple(q for q in NEIGHBOURS[state.pos[s]] if q not in state.blocked):
             score = threats[sq % 3]
             if score is None:
