@@ -107,7 +107,7 @@ class GreedyAgent:
         threat_here = combat.threat(state, state.pos[s])
         danger = threat_here - state.gp[s]
         if acts >= 1:
-            support = [(self.support_value(state, s, c), -c) for c in hand
+            support = [(self.support_value(state, s, c, danger), -c) for c in hand
                        if traits.supports[c] and state.life[s] > setup.c_life_cost[c]]
             if support:
                 value, neg = max(support)
@@ -138,12 +138,13 @@ class GreedyAgent:
         alone = state.status.count(ACTIVE) == 1
         return alone and combat.threat(state, state.pos[s]) - state.gp[s] >= state.life[s]
 
-    def support_value(self, state, s, c) -> float:
-        """What a non-attack card does now: damage prevented, life restored, cards, gold, a save."""
+    def support_value(self, state, s, c, danger) -> float:
+        """What a non-attack card does now: damage prevented, life restored, cards, gold, a save
+        (``danger``: player ``s``'s threat less its GP, already known)."""
         setup = self.setup
         value = 0.0
         if setup.c_guard[c]:
-            value += min(setup.c_guard[c], max(0, combat.threat(state, state.pos[s]) - state.gp[s]))
+            value += min(setup.c_guard[c], max(0, danger))
         if setup.c_heal[c]:
             value += min(setup.c_heal[c], state.max_life[s] - state.life[s])
         value += 0.8 * setup.c_draw[c]
