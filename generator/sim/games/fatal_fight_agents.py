@@ -18,8 +18,8 @@ from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOI
                                   PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, is_legal)
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
-from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value, card_worth, worths,
-                                  chains_of, current_board, reach_table)
+from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _NO_MEMO, _has_op, attack_value,
+                                  card_worth, worths, chains_of, current_board, reach_table)
 
 
 class GreedyAgent:
@@ -104,9 +104,10 @@ class GreedyAgent:
                 return (MOVE, square)
             self.plan = (list(cards[1:]), k)
             return self.play(state, cards[0])
-        danger = combat.threat(state, state.pos[s]) - state.gp[s]
+        threat_here = combat.threat(state, state.pos[s])
+        danger = threat_here - state.gp[s]
         if acts >= 1:
-            support = [(self.support_value(state, s, c), -c) for c in hand
+            support = [(self.support_value(state, s, c, danger), -c) for c in hand
                        if traits.supports[c] and state.life[s] > setup.c_life_cost[c]]
             if support:
                 value, neg = max(support)
@@ -116,7 +117,7 @@ class GreedyAgent:
                 len(state.carry[s]) < state.max_carry[s]:
             return (TAKE, -1)
         if state.free_moves > 0 and rally is None:
-            square = self.safest(state, s, boss_k)
+            square = self.safest(state, s, boss_k, threat_here)
             if square != state.pos[s]:
                 return (MOVE, square)
         if rules["n8"]:
@@ -137,12 +138,13 @@ class GreedyAgent:
         alone = state.status.count(ACTIVE) == 1
         return alone and combat.threat(state, state.pos[s]) - state.gp[s] >= state.life[s]
 
-    def support_value(self, state, s, c) -> float:
-        """What a non-attack card does now: damage prevented, life restored, cards, gold, a save."""
+    def support_value(self, state, s, c, danger) -> float:
+        """What a non-attack card does now: damage prevented, life restored, cards, gold, a save
+        (``danger``: player ``s``'s threat less its GP, already known)."""
         setup = self.setup
         value = 0.0
         if setup.c_guard[c]:
-            value += min(setup.c_guard[c], max(0, combat.threat(state, state.pos[s]) - state.gp[s]))
+            value += min(setup.c_guard[c], max(0, danger))
         if setup.c_heal[c]:
             value += min(setup.c_heal[c], state.max_life[s] - state.life[s])
         value += 0.8 * setup.c_draw[c]
@@ -230,7 +232,8 @@ class GreedyAgent:
         """The AP of the attack cards in ``hand``, highest first (allies' hands are read at most
         decisions of a turn and rarely change: remembered per setup by the hand's cards)."""
         key = tuple(hand)
-        return setup_memo(self.setup, "_attack_aps", key, _attack_aps, self.setup, key)
+        found = self.setup.__dict__.get("_attack_aps", _NO_MEMO).get(key)  # setup_memo's hit, without the call
+        return found if found is not None else setup_memo(self.setup, "_attack_aps", key, _attack_aps, self.setup, key)
 
     def best_chain(self, state, s, keep, boss_k):
         """The best (value, cards, target, square) reachable this turn, or None (``boss_k``: the
@@ -288,11 +291,17 @@ class GreedyAgent:
             out[state.pos[q]] = out.get(state.pos[q], 0) + sum(usable)
         return out
 
-    def safest(self, state, s, boss_k):
+    def safest(self, state, s, boss_k, threat_here):
+        """The least threatened square within a free move (``threat_here``: ``combat.threat`` of
+        the player's square, already known), grouped up with later allies for the boss."""
         best_sq, best_score = state.pos[s], None
         boss_on = boss_k is not None
+        threats = [None] * 3  # a square's threat depends on its line alone
+        threats[best_sq % 3] = threat_here
         for sq in (state.pos[s],) + tuple(q for q in NEIGHBOURS[state.pos[s]] if q not in state.blocked):
-            score = combat.threat(state, sq)
+            score = threats[sq % 3]
+            if score is None:
+                score = threats[sq % 3] = combat.threat(state, sq)
             if boss_on and self.combo:
                 score -= 1.5 * sum(1 for q in range(state.n) if q != s and state.status[q] == ACTIVE
                                    and state.pos[q] == sq and q > state.turn_pos)

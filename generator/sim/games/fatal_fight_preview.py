@@ -232,18 +232,23 @@ class Board:
         return value
 
     def attack(self, state, square: int, k: int, ap: int, flags: int, grapples: int) -> float:
-        eff, pierce = combat.effective(state, square, k, ap, flags, grapples)
-        range_ = flags & RANGE
-        if pierce or range_ or not state.groups[k]:
-            return self.value(k, eff, pierce, range_)
-        need, head = self.heads[k] or self.head(k)  # only the head can fall
-        return head if eff >= need else 0.0
+        """Kill value of an attack of ``ap`` with ``flags`` and ``grapples`` from ``square`` on group ``k``."""
+        return self.best_attack(state, square, (k,), ap, flags, grapples)
 
     def best_attack(self, state, square: int, ks, ap: int, flags: int, grapples: int) -> float:
-        """The most ``attack`` gives on any of the groups ``ks`` (0.0 without any)."""
+        """The most ``attack`` gives on any of the groups ``ks`` (0.0 without any; kill values
+        are never negative). One loop rather than a call per group: joins ask ~280 times a 4-character
+        game, about 900 groups in all."""
         best = 0.0
+        range_ = flags & RANGE
+        groups = state.groups
         for k in ks:
-            value = self.attack(state, square, k, ap, flags, grapples)
+            eff, pierce = combat.effective(state, square, k, ap, flags, grapples)
+            if pierce or range_ or not groups[k]:
+                value = self.value(k, eff, pierce, range_)
+            else:
+                need, head = self.heads[k] or self.head(k)  # only the head can fall
+                value = head if eff >= need else 0.0
             if value > best:
                 best = value
         return best
@@ -370,7 +375,11 @@ def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
     it reads only the leading entries, but for the boss's group when partner help (which differs by
     square) is in play. Cached per setup (geometry and rule N1)."""
     key = (here, moving, tuple(sorted(blocked)) if blocked else ())
-    return setup_memo(setup, "_reach", key, _reach_table_now, setup, *key)
+    found = setup.__dict__.get("_reach", _NO_MEMO).get(key)  # setup_memo's hit, without the call
+    return found if found is not None else setup_memo(setup, "_reach", key, _reach_table_now, setup, *key)
+
+
+_NO_MEMO: dict = {}  # (never filled) a setup_memo table not made yet
 
 
 def _reach_table_now(setup, here: int, moving: bool, blocked: tuple) -> tuple[list, list]:
