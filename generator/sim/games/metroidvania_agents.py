@@ -461,16 +461,17 @@ class HeuristicAgent:
         if not usable:
             return out
         skills = state.setup.skills
-        # holding a ready "refresh your skills" card, exhausting another skill costs little: treat it as ready
-        # (a refresh used without its condition refreshes itself too, so it is reusable every turn)
-        refresh = any(not sk[2] and sk[3] != state.turn_serial and "refresh_skills" in skills[sk[0]]["ops"]
-                      for sk in state.skills[s])
+        refresh = None   # looked up only for a skill whose condition is not met
         for src, j in usable:
             if src == 0:
                 skill = state.skills[s][j][0]
                 card = skills[skill]
                 ops = card["ops"]
-                ready = state.condition_met(s, skill) or (refresh and "refresh_skills" not in ops)
+                ready = state.condition_met(s, skill)
+                if not ready and "refresh_skills" not in ops:
+                    if refresh is None:
+                        refresh = _holds_refresh(state, s)
+                    ready = refresh
                 level = state.skills[s][j][1]
             else:
                 card = state.setup.sefira[state.sefira_area[j]]
@@ -757,6 +758,13 @@ class RushAgent(HeuristicAgent):
         if not moves:
             moves = [(GO, v, key) for v, key in dests]
         return min(moves, key=lambda a: (dist[a[1]], a[2], a[1]))
+
+
+def _holds_refresh(state, s) -> bool:
+    """Holding a ready "refresh your skills" card, exhausting another skill costs little: treat it as ready
+    (a refresh used without its condition refreshes itself too, so it is reusable every turn)."""
+    skills, serial = state.setup.skills, state.turn_serial
+    return any(not sk[2] and sk[3] != serial and "refresh_skills" in skills[sk[0]]["ops"] for sk in state.skills[s])
 
 
 def _route_steps(state, s, origin) -> list:

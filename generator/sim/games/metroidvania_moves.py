@@ -172,18 +172,17 @@ class Movement:
         out = []
         passkey = self.has_mod(s, "passkey")
         seal = setup.rules["urza_seal_bosses"]
-        for v, d in enumerate(dist):
-            if d > mp:
-                continue
-            b = setup.node_boss[v]
-            if setup.kind[v] == BOSS:
-                if b < 0 or self.b_dead[b] or (v == here and d > 0):
-                    continue
-                if setup.bosses[b]["final"] and seal and len(self.kills) < seal:
+        sealed = seal and len(self.kills) < seal
+        kinds, node_boss, bosses, b_dead, explored = setup.kind, setup.node_boss, setup.bosses, self.b_dead, self.explored
+        for v in [v for v, d in enumerate(dist) if d <= mp]:   # most rooms are out of reach
+            kind = kinds[v]
+            if kind == BOSS:
+                b = node_boss[v]
+                if b < 0 or b_dead[b] or (v == here and dist[v] > 0) or (sealed and bosses[b]["final"]):
                     continue
                 out.append((v, 0))
-            elif not self.explored[v] and v != here:
-                if setup.kind[v] == KEY and not passkey and not self.key_ok(s, v):
+            elif not explored[v] and v != here:
+                if kind == KEY and not passkey and not self.key_ok(s, v):
                     if self.keys[s]:
                         out.append((v, 1))
                     continue
