@@ -773,7 +773,7 @@ def _route_steps(state, s, origin) -> list:
     stats = tuple(map(len, state.stacks[s]))
     explored = state.explored
     keyrooms = tuple([explored[v] or ok for v, ok in zip(setup.key_rooms, _key_rooms_open(setup, stats))])
-    key = (origin, tuple(state.b_dead), tuple(sorted(state.opened)), stats[INS], keyrooms, bool(state.keys[s]))
+    key = (origin, state.dead_key, state.opened_key, stats[INS], keyrooms, bool(state.keys[s]))
     return setup_memo(setup, "_route_steps", key, HeuristicAgent.steps_from, state, s, origin)
 
 
@@ -781,7 +781,7 @@ def _goal_key(state, s, for_final) -> tuple:
     """What ``_goal_now`` reads besides ``for_final``: defeated bosses, opened passages, her stats (hidden
     passages, key conditions), explored key rooms and whether she holds a key."""
     explored = state.explored
-    return (for_final, tuple(state.b_dead), tuple(sorted(state.opened)), tuple(map(len, state.stacks[s])),
+    return (for_final, state.dead_key, state.opened_key, tuple(map(len, state.stacks[s])),
             tuple([explored[v] for v in state.setup.key_rooms]), bool(state.keys[s]))
 
 
@@ -805,7 +805,7 @@ def _key_rooms_open_now(setup, stats) -> tuple:
 
 def _plain_steps(state, s, origin) -> list:
     """Steps ignoring every blocker except closed passages (the rush path); cached (read-only result)."""
-    key = (origin, len(state.stacks[s][INS]), tuple(sorted(state.opened)))
+    key = (origin, len(state.stacks[s][INS]), state.opened_key)
     return setup_memo(state.setup, "_plain_steps", key, _plain_steps_now, state, s, origin)
 
 

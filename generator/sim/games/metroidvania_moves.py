@@ -113,7 +113,7 @@ class Movement:
 
     def adjacency(self, s: int) -> list:
         """Neighbours over the passages open to maiden ``s`` (hidden ones by her Ins, opened sealed ones)."""
-        key = (self.stat(s, INS), tuple(sorted(self.opened)))
+        key = (self.stat(s, INS), self.opened_key)
         return setup_memo(self.setup, "_adj", key, _adjacency_now, self.setup, *key)
 
     def _passable(self, s: int) -> list:
@@ -163,7 +163,7 @@ class Movement:
         seal = self.setup.rules["urza_seal_bosses"]
         came = self.came[s] if here == self.pos[s] and self.setup.node_boss[here] >= 0 else -1
         return (here, self.move_points(s), came, self.explored_bits, tuple(map(len, self.stacks[s])),
-                tuple(sorted(self.opened)), tuple(self.b_dead), bool(seal and len(self.kills) < seal),
+                self.opened_key, self.dead_key, bool(seal and len(self.kills) < seal),
                 self.has_mod(s, "passkey"), bool(self.keys[s]))
 
     def _moves_now(self, s: int, here: int, mp: int) -> tuple:
