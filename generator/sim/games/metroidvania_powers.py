@@ -54,11 +54,13 @@ class Powers:
         timings = WINDOW.get(phase, ())
         out = []
         chk = self.check
-        cards, serial = self.setup.skills, self.turn_serial
-        ready = [(j, cards[skill]) for j, (skill, level, exhausted, used) in enumerate(self.skills[s])
-                 if not exhausted and used != serial and cards[skill]["timing"] in timings]
-        if ready and not self.skills_blocked(s):   # (most windows have no such skill: no need to ask)
-            out = [(0, j) for j, sk in ready if self._fits(sk["ops"], phase, chk)]
+        if not self.skills_blocked(s):
+            for j, (skill, level, exhausted, used) in enumerate(self.skills[s]):
+                sk = self.setup.skills[skill]
+                if exhausted or used == self.turn_serial or sk["timing"] not in timings:
+                    continue
+                if self._fits(sk["ops"], phase, chk):
+                    out.append((0, j))
         for j, sef in enumerate(self.sefira_area):
             sf = self.setup.sefira[sef]
             if sf["timing"] in timings and self._fits(sf["ops"], phase, chk):
