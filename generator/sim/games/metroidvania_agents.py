@@ -771,8 +771,7 @@ def _route_steps(state, s, origin) -> list:
     """``steps_from``, cached for the whole process by everything it depends on (read-only result)."""
     setup = state.setup
     stats = tuple(map(len, state.stacks[s]))
-    explored = state.explored
-    keyrooms = tuple([explored[v] or ok for v, ok in zip(setup.key_rooms, _key_rooms_open(setup, stats))])
+    keyrooms = (state.explored_bits | _key_rooms_open(setup, stats)) & setup.key_room_bits   # explored or open
     key = (origin, state.dead_key, state.opened_key, stats[INS], keyrooms, bool(state.keys[s]))
     return setup_memo(setup, "_route_steps", key, HeuristicAgent.steps_from, state, s, origin)
 
@@ -780,9 +779,8 @@ def _route_steps(state, s, origin) -> list:
 def _goal_key(state, s, for_final) -> tuple:
     """What ``_goal_now`` reads besides ``for_final``: defeated bosses, opened passages, her stats (hidden
     passages, key conditions), explored key rooms and whether she holds a key."""
-    explored = state.explored
     return (for_final, state.dead_key, state.opened_key, tuple(map(len, state.stacks[s])),
-            tuple([explored[v] for v in state.setup.key_rooms]), bool(state.keys[s]))
+            state.explored_bits & state.setup.key_room_bits, bool(state.keys[s]))
 
 
 def _boss_actions_key(state, s, b) -> tuple:
@@ -794,13 +792,13 @@ def _boss_actions_key(state, s, b) -> tuple:
             state.crit, state.stat(s, WIL), state.stat(s, PIE), state.mod_sum(s, "crit"), state.b_mods[b])
 
 
-def _key_rooms_open(setup, stats) -> tuple:
-    """Per key room: do these stats meet its key condition (``State.key_ok``)?"""
+def _key_rooms_open(setup, stats) -> int:
+    """The key rooms whose key condition these stats meet (``State.key_ok``), as bits by room."""
     return setup_memo(setup, "_key_rooms_open", stats, _key_rooms_open_now, setup, stats)
 
 
-def _key_rooms_open_now(setup, stats) -> tuple:
-    return tuple(all(stats[k] >= n for k, n in setup.key_cond[v]) for v in setup.key_rooms)
+def _key_rooms_open_now(setup, stats) -> int:
+    return sum(1 << v for v in setup.key_rooms if all(stats[k] >= n for k, n in setup.key_cond[v]))
 
 
 def _plain_steps(state, s, origin) -> list:
