@@ -45,7 +45,8 @@ _NESTED = ("stacks", "flowers", "keys", "mods", "unlocked")
 class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
     __slots__ = ("setup", "rng", "n", *_LISTS, *_NESTED, "skills", "held", "opened", "round", "crit", "danger",
                  "tpos", "seat", "active", "phase", "step", "turn_serial", "check", "outcome", "_legal", "_spec",
-                 "_dest", "_dist", "_judged", "markers_max", "skipped", "built", "explored_bits")
+                 "_usable", "_dest", "_dist", "_judged", "markers_max", "skipped", "built", "explored_bits",
+                 "opened_key", "dead_key")
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -66,7 +67,7 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
         if not self._is_legal(action):
             raise IllegalActionError(f"{self.action_to_string(action)} is not legal now")
         self.log.append(("act", self.seat, action))
-        self._legal = self._spec = None
+        self._legal = self._spec = self._usable = None
         if action[0] in (USE, FLOWER):  # the only decisions that can change where she may move this turn
             self._dest = None
         self._apply(action)
@@ -217,8 +218,9 @@ def new_game(setup, players: int, rng) -> State:
     s.unlocked = [[False] for _ in range(players)]
     s.skills = [[] for _ in range(players)]
     s.held, s.opened, s.sefira_area, s.kills, s.tasks, s.drawn = [], set(), [], [], [], []
+    s.opened_key, s.dead_key = (), tuple(s.b_dead)   # as the caches' keys use them (kept up to date)
     s.log, s.outcome, s.check, s._legal, s._dest, s._dist, s._judged = [], None, None, None, None, None, None
-    s._spec = None
+    s._spec = s._usable = None
     s.round, s.turn_serial, s.skipped, s.markers_max, s.built = 1, 0, 0, 0, 0
     s.danger = r["danger.start"]
     s.crit = r["criterion.start"]

@@ -461,16 +461,17 @@ class HeuristicAgent:
         if not usable:
             return out
         skills = state.setup.skills
-        # holding a ready "refresh your skills" card, exhausting another skill costs little: treat it as ready
-        # (a refresh used without its condition refreshes itself too, so it is reusable every turn)
-        refresh = any(not sk[2] and sk[3] != state.turn_serial and "refresh_skills" in skills[sk[0]]["ops"]
-                      for sk in state.skills[s])
+        refresh = None   # looked up only for a skill whose condition is not met
         for src, j in usable:
             if src == 0:
                 skill = state.skills[s][j][0]
                 card = skills[skill]
                 ops = card["ops"]
-                ready = state.condition_met(s, skill) or (refresh and "refresh_skills" not in ops)
+                ready = state.condition_met(s, skill)
+                if not ready and "refresh_skills" not in ops:
+                    if refresh is None:
+                        refresh = _holds_refresh(state, s)
+                    ready = refresh
                 level = state.skills[s][j][1]
             else:
                 card = state.setup.sefira[state.sefira_area[j]]
@@ -759,22 +760,27 @@ class RushAgent(HeuristicAgent):
         return min(moves, key=lambda a: (dist[a[1]], a[2], a[1]))
 
 
+def _holds_refresh(state, s) -> bool:
+    """Holding a ready "refresh your skills" card, exhausting another skill costs little: treat it as ready
+    (a refresh used without its condition refreshes itself too, so it is reusable every turn)."""
+    skills, serial = state.setup.skills, state.turn_serial
+    return any(not sk[2] and sk[3] != serial and "refresh_skills" in skills[sk[0]]["ops"] for sk in state.skills[s])
+
+
 def _route_steps(state, s, origin) -> list:
     """``steps_from``, cached for the whole process by everything it depends on (read-only result)."""
     setup = state.setup
     stats = tuple(map(len, state.stacks[s]))
-    explored = state.explored
-    keyrooms = tuple([explored[v] or ok for v, ok in zip(setup.key_rooms, _key_rooms_open(setup, stats))])
-    key = (origin, tuple(state.b_dead), tuple(sorted(state.opened)), stats[INS], keyrooms, bool(state.keys[s]))
+    keyrooms = (state.explored_bits | _key_rooms_open(setup, stats)) & setup.key_room_bits   # explored or open
+    key = (origin, state.dead_key, state.opened_key, stats[INS], keyrooms, bool(state.keys[s]))
     return setup_memo(setup, "_route_steps", key, HeuristicAgent.steps_from, state, s, origin)
 
 
 def _goal_key(state, s, for_final) -> tuple:
     """What ``_goal_now`` reads besides ``for_final``: defeated bosses, opened passages, her stats (hidden
     passages, key conditions), explored key rooms and whether she holds a key."""
-    explored = state.explored
-    return (for_final, tuple(state.b_dead), tuple(sorted(state.opened)), tuple(map(len, state.stacks[s])),
-            tuple([explored[v] for v in state.setup.key_rooms]), bool(state.keys[s]))
+    return (for_final, state.dead_key, state.opened_key, tuple(map(len, state.stacks[s])),
+            state.explored_bits & state.setup.key_room_bits, bool(state.keys[s]))
 
 
 def _boss_actions_key(state, s, b) -> tuple:
@@ -786,18 +792,18 @@ def _boss_actions_key(state, s, b) -> tuple:
             state.crit, state.stat(s, WIL), state.stat(s, PIE), state.mod_sum(s, "crit"), state.b_mods[b])
 
 
-def _key_rooms_open(setup, stats) -> tuple:
-    """Per key room: do these stats meet its key condition (``State.key_ok``)?"""
+def _key_rooms_open(setup, stats) -> int:
+    """The key rooms whose key condition these stats meet (``State.key_ok``), as bits by room."""
     return setup_memo(setup, "_key_rooms_open", stats, _key_rooms_open_now, setup, stats)
 
 
-def _key_rooms_open_now(setup, stats) -> tuple:
-    return tuple(all(stats[k] >= n for k, n in setup.key_cond[v]) for v in setup.key_rooms)
+def _key_rooms_open_now(setup, stats) -> int:
+    return sum(1 << v for v in setup.key_rooms if all(stats[k] >= n for k, n in setup.key_cond[v]))
 
 
 def _plain_steps(state, s, origin) -> list:
     """Steps ignoring every blocker except closed passages (the rush path); cached (read-only result)."""
-    key = (origin, len(state.stacks[s][INS]), tuple(sorted(state.opened)))
+    key = (origin, len(state.stacks[s][INS]), state.opened_key)
     return setup_memo(state.setup, "_plain_steps", key, _plain_steps_now, state, s, origin)
 
 

@@ -56,6 +56,7 @@ class Bosses:
     def defeat(self, b: int, s: int) -> None:
         setup, rules = self.setup, self.setup.rules
         self.b_dead[b] = True
+        self.dead_key = tuple(self.b_dead)
         self.b_active[b] = False
         self.kills.append(b)
         self.log.append(("boss_kill", s, b, self.round))

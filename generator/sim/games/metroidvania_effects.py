@@ -158,6 +158,7 @@ def op_open_edge(state, user, p, ctx):
     for sid, (a, b) in enumerate(state.setup.sealed):
         if {a, b} == ids and sid not in state.opened:
             state.opened.add(sid)
+            state.opened_key = tuple(sorted(state.opened))
             state.log.append(("open", sid))
 
 

@@ -21,6 +21,7 @@ class TurnFlow:
     def _advance(self) -> None:
         """Run forced steps until a decision is needed (or the game ends)."""
         while self.phase != OVER:
+            self._usable = None   # each step may have changed what is usable (see ``usable``)
             if self.tasks:
                 if self._open_task():
                     return
@@ -70,6 +71,7 @@ class TurnFlow:
                 self.step = ST_NEXT
             else:
                 self.next_turn()
+        self._usable = None
 
     def _open_task(self) -> bool:
         """Make the oldest task the current decision; False if it resolved by itself."""

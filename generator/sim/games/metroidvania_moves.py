@@ -113,7 +113,7 @@ class Movement:
 
     def adjacency(self, s: int) -> list:
         """Neighbours over the passages open to maiden ``s`` (hidden ones by her Ins, opened sealed ones)."""
-        key = (self.stat(s, INS), tuple(sorted(self.opened)))
+        key = (self.stat(s, INS), self.opened_key)
         return setup_memo(self.setup, "_adj", key, _adjacency_now, self.setup, *key)
 
     def _passable(self, s: int) -> list:
@@ -163,7 +163,7 @@ class Movement:
         seal = self.setup.rules["urza_seal_bosses"]
         came = self.came[s] if here == self.pos[s] and self.setup.node_boss[here] >= 0 else -1
         return (here, self.move_points(s), came, self.explored_bits, tuple(map(len, self.stacks[s])),
-                tuple(sorted(self.opened)), tuple(self.b_dead), bool(seal and len(self.kills) < seal),
+                self.opened_key, self.dead_key, bool(seal and len(self.kills) < seal),
                 self.has_mod(s, "passkey"), bool(self.keys[s]))
 
     def _moves_now(self, s: int, here: int, mp: int) -> tuple:
@@ -172,18 +172,17 @@ class Movement:
         out = []
         passkey = self.has_mod(s, "passkey")
         seal = setup.rules["urza_seal_bosses"]
-        for v, d in enumerate(dist):
-            if d > mp:
-                continue
-            b = setup.node_boss[v]
-            if setup.kind[v] == BOSS:
-                if b < 0 or self.b_dead[b] or (v == here and d > 0):
-                    continue
-                if setup.bosses[b]["final"] and seal and len(self.kills) < seal:
+        sealed = seal and len(self.kills) < seal
+        kinds, node_boss, bosses, b_dead, explored = setup.kind, setup.node_boss, setup.bosses, self.b_dead, self.explored
+        for v in [v for v, d in enumerate(dist) if d <= mp]:   # most rooms are out of reach
+            kind = kinds[v]
+            if kind == BOSS:
+                b = node_boss[v]
+                if b < 0 or b_dead[b] or (v == here and dist[v] > 0) or (sealed and bosses[b]["final"]):
                     continue
                 out.append((v, 0))
-            elif not self.explored[v] and v != here:
-                if setup.kind[v] == KEY and not passkey and not self.key_ok(s, v):
+            elif not explored[v] and v != here:
+                if kind == KEY and not passkey and not self.key_ok(s, v):
                     if self.keys[s]:
                         out.append((v, 1))
                     continue

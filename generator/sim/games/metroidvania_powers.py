@@ -37,7 +37,19 @@ class Powers:
         return self.check is not None and self.check.noskills
 
     def usable(self, phase: int) -> list:
-        """(source, index, effect, timing) of every skill and sefira usable by the turn player now."""
+        """(source, index) of every skill and sefira usable by the turn player now (read-only result).
+
+        Remembered for the decision at hand: the turn machine asks before stopping for a window, then the
+        agent and the legality check ask again. Forgotten at each step of ``_advance`` and before an action
+        changes anything (``apply_action``), so a remembered answer is always about the state as it is."""
+        memo = self._usable
+        if memo is not None and memo[0] == phase:
+            return memo[1]
+        out = self._usable_now(phase)
+        self._usable = (phase, out)
+        return out
+
+    def _usable_now(self, phase: int) -> list:
         s = self.active
         timings = WINDOW.get(phase, ())
         out = []

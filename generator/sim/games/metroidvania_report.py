@@ -146,6 +146,8 @@ def check_invariants(state) -> list[str]:
         out.append("skill cards not conserved")
     if state.explored_bits != sum(1 << v for v, seen in enumerate(state.explored) if seen):
         out.append("explored rooms and their bit mask disagree")
+    if state.opened_key != tuple(sorted(state.opened)) or state.dead_key != tuple(state.b_dead):
+        out.append("opened passages or defeated bosses and their cache keys disagree")
     r = setup.rules
     if not r["danger.min"] <= state.danger <= r["danger.max"]:
         out.append(f"danger level {state.danger} off the track")

@@ -307,6 +307,7 @@ def _compile_map(setup: Setup, comp: SetupCompiler, raw: dict) -> None:
     setup.cond_adj = [[(w, h, sid) for w, h, sid in nbrs if h or sid >= 0] for nbrs in setup.adj]
     setup.blockers = [v for v, k in enumerate(setup.kind) if k in (BOSS, KEY)]
     setup.key_rooms = [v for v in setup.blockers if setup.node_boss[v] < 0]
+    setup.key_room_bits = sum(1 << v for v in setup.key_rooms)   # the key rooms in ``explored_bits``
     start = setup.node_index.get(raw.get("start"))
     if start is None:
         comp.problem("start", f"unknown start node {raw.get('start')!r}", raw)

@@ -1,5 +1,5 @@
-"""Metroidvania agents: every cache the heuristic (and the engine's move search) keeps across decisions
-gives what recomputing gives, at every decision of whole games; a cache keyed on too little is caught
+"""Metroidvania agents: every cache the heuristic (and the engine's move search and usable list) keeps across
+decisions gives what recomputing gives, at every decision of whole games; a cache keyed on too little is caught
 (issue #8)."""
 from pathlib import Path
 
@@ -52,11 +52,23 @@ def cache_mismatches(setup, agent_name, players, games, limit=1):
                 fields = [(name, getattr(state.spec(), name), getattr(state._spec_now(), name))
                           for name in dice.Spec.__slots__]
                 found.extend(("spec", i, len(state.log), f) for f in fields if f[1] != f[2])
+            found.extend(("usable", i, len(state.log), m) for m in usable_mismatches(state))
             if len(found) >= limit:
                 return found
             seat = state.current_player()
-            state.apply_action(agents[seat].choose(state, rngs[seat]))
+            action = agents[seat].choose(state, rngs[seat])
+            found.extend(("usable", i, len(state.log), m) for m in usable_mismatches(state))  # as the agent left it
+            state.apply_action(action)
     return found
+
+
+def usable_mismatches(state):
+    """The engine's remembered answer of ``usable`` (if any), against a recomputation."""
+    memo = state._usable
+    if memo is None:
+        return []
+    fresh = state._usable_now(memo[0])
+    return [] if memo[1] == fresh else [(memo, fresh)]
 
 
 @pytest.mark.parametrize("agent", ["heuristic", "rush_urza"])

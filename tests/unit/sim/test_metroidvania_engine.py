@@ -59,7 +59,7 @@ def at_move(state, seat, pos):
     state.pos[seat] = pos
     state.came[seat] = -1
     state.phase, state.step, state.check = mv.MOVE, mv.ST_MOVE, None
-    state._dest = state._legal = None
+    state._dest = state._legal = state._usable = None
     return state
 
 
