@@ -35,15 +35,23 @@ def twin_of(state, flat=(), nested=()):
 MEMO_LIMIT = 4096
 
 
+def memo_table(setup, name: str) -> dict:
+    """The table ``setup_memo`` keeps as ``name`` on ``setup``: the same dict for the setup's life
+    (entries are only added and forgotten), so a hot caller may keep it and read its hits
+    directly, calling ``setup_memo`` on a miss."""
+    table = setup.__dict__.get(name)
+    if table is None:
+        table = setup.__dict__[name] = {}
+    return table
+
+
 def setup_memo(setup, name: str, key, compute, *args):
     """``compute(*args)``, remembered on the compiled ``setup`` (it lives as long as the data the
     value derives from, and worker processes keep it across games) in the table ``name`` under
     ``key``, which must name everything ``compute`` reads besides the setup. Values are shared:
     never change one. A table that reaches ``MEMO_LIMIT`` entries forgets its older half rather than
     grow (starting over would also drop what the games of the moment keep asking for)."""
-    table = setup.__dict__.get(name)
-    if table is None:
-        table = setup.__dict__[name] = {}
+    table = memo_table(setup, name)
     found = table.get(key)
     if found is None:
         if len(table) >= MEMO_LIMIT:

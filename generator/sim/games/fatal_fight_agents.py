@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from ..state import setup_memo
+from ..state import memo_table, setup_memo
 
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NEIGHBOURS, NO_TARGET,
                                   PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, is_legal)
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
-from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _NO_MEMO, _has_op, attack_value,
+from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value,
                                   card_worth, worths, chains_of, current_board, reach_table)
 
 
@@ -31,6 +31,7 @@ class GreedyAgent:
         self.plan = None  # (cards still to play, target k)
         self.chains = chains_of(setup)
         self.traits = _traits(setup)
+        self._attack_aps = memo_table(setup, "_attack_aps")
 
     def choose(self, state, rng):
         phase = state.phase
@@ -232,7 +233,7 @@ class GreedyAgent:
         """The AP of the attack cards in ``hand``, highest first (allies' hands are read at most
         decisions of a turn and rarely change: remembered per setup by the hand's cards)."""
         key = tuple(hand)
-        found = self.setup.__dict__.get("_attack_aps", _NO_MEMO).get(key)  # setup_memo's hit, without the call
+        found = self._attack_aps.get(key)  # a hit without setup_memo's call
         return found if found is not None else setup_memo(self.setup, "_attack_aps", key, _attack_aps, self.setup, key)
 
     def best_chain(self, state, s, keep, boss_k):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from ..state import setup_memo
+from ..state import memo_table, setup_memo
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import NEIGHBOURS
 from .fatal_fight_setup import GRAPPLE, LAUNCH, PIERCE, RANGE
@@ -375,11 +375,8 @@ def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
     it reads only the leading entries, but for the boss's group when partner help (which differs by
     square) is in play. Cached per setup (geometry and rule N1)."""
     key = (here, moving, tuple(sorted(blocked)) if blocked else ())
-    found = setup.__dict__.get("_reach", _NO_MEMO).get(key)  # setup_memo's hit, without the call
+    found = memo_table(setup, "_reach").get(key)  # a hit without setup_memo's call
     return found if found is not None else setup_memo(setup, "_reach", key, _reach_table_now, setup, *key)
-
-
-_NO_MEMO: dict = {}  # (never filled) a setup_memo table not made yet
 
 
 def _reach_table_now(setup, here: int, moving: bool, blocked: tuple) -> tuple[list, list]:
