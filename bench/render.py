@@ -194,6 +194,8 @@ def instructions(script: str, *args) -> int:
     if proc.returncode:
         raise SystemExit(proc.stderr[-2000:])
     counted = re.search(r"Collected : (\d+)", proc.stderr)
+    if counted is None:
+        raise SystemExit("valgrind printed no instruction count:\n" + proc.stderr[-2000:])
     return int(counted.group(1))
 
 

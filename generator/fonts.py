@@ -47,9 +47,8 @@ _CFF_REASON = (
 )
 
 _lock = threading.Lock()
-# (resolved path, size, mtime_ns) -> registered font name
-_registered: dict[tuple[str, int, int], str] = {}
-_digests: dict[tuple[str, int, int], str] = {}  # SHA-256 of each registered file's bytes
+# (resolved path, size, mtime_ns) -> (registered font name, SHA-256 of the file's bytes)
+_registered: dict[tuple[str, int, int], tuple[str, str]] = {}
 
 
 def default_font_path() -> Path:
@@ -186,7 +185,7 @@ def register_font(path: Path | str) -> str:
         raise FontError(f"{path}: not a font file (it is a directory or special file)")
     key = _file_key(path, stat)
     with _lock:
-        name = _registered.get(key)
+        name, _ = _registered.get(key, (None, None))
         if name is not None and name in pdfmetrics.getRegisteredFontNames():
             return name
         try:
@@ -199,8 +198,7 @@ def register_font(path: Path | str) -> str:
         if name not in pdfmetrics.getRegisteredFontNames():
             font = fontcache.load(name, digest, data, str(path)) or _parse(name, path, data, digest)
             pdfmetrics.registerFont(font)
-        _registered[key] = name
-        _digests[key] = digest
+        _registered[key] = (name, digest)
         return name
 
 
@@ -221,7 +219,7 @@ def font_digest(path: Path | str) -> str:
     """SHA-256 (hex) of a font file's bytes, as hashed when it was registered (the print lock
     names the fonts by it; hashing a 6 MB CJK font again costs a small build a few percent)."""
     path = Path(path)
-    digest = _digests.get(_file_key(path, path.stat()))
+    _, digest = _registered.get(_file_key(path, path.stat()), (None, None))
     return digest if digest is not None else hashlib.sha256(path.read_bytes()).hexdigest()
 
 
