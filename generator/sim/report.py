@@ -39,7 +39,10 @@ def render_pdf(data: dict) -> bytes:
     jp = _font()
     buf = io.BytesIO()
     with PdfPages(buf, metadata={"CreationDate": None, "Title": f"balance report: {data.get('game')}"}) as pdf:
-        for page in (_summary_page, _win_rate_page, _length_page, _cards_page, _heroes_page):
+        for fig in _summary_pages(plt, data, jp):
+            pdf.savefig(fig)
+            plt.close(fig)
+        for page in (_win_rate_page, _length_page, _cards_page, _heroes_page):
             fig = page(plt, data, jp)
             if fig is not None:
                 pdf.savefig(fig)
@@ -47,20 +50,79 @@ def render_pdf(data: dict) -> bytes:
     return buf.getvalue()
 
 
-def _summary_page(plt, data, jp):
-    fig = plt.figure(figsize=(11.69, 8.27))
+# Summary page geometry, as fractions of the A4 landscape page height (matplotlib's line pitch is
+# 1.2 x the font size): the table starts under the settings line; the problems list starts at
+# PROBLEMS_AT when the whole table ends above it on page 1, else one line under the table; nothing
+# goes below BOTTOM.
+_TABLE_TOP, _TABLE_TOP_CONTINUED, _PROBLEMS_AT, _BOTTOM = 0.89, 0.92, 0.16, 0.03
+_TABLE_LINE = 6.2 * 1.2 / (8.27 * 72)
+_PROBLEM_LINE = 6 * 1.2 / (8.27 * 72)
+
+
+def summary_layout(n_table: int, n_problems: int) -> list[list[tuple[str, float, int, int]]]:
+    """Pages of ``(block, top, start, stop)``: table lines ``[start, stop)`` (a continued table repeats
+    the 2 header lines above them) or problems ``[start, stop)`` (under a heading line) with their top
+    edge, so that no block runs into the next or off the page."""
+    pages, top, first, start = [], _TABLE_TOP, True, 0
+    while True:
+        room = int((top - _BOTTOM) / _TABLE_LINE + 1e-9) - (0 if first else 2)
+        stop = min(n_table, start + room)
+        pages.append([("table", top, start, stop)])
+        if stop >= n_table:
+            break
+        top, first, start = _TABLE_TOP_CONTINUED, False, stop
+    lines = (stop - start) + (0 if first else 2)
+    bottom = top - lines * _TABLE_LINE
+    top = _PROBLEMS_AT if first and bottom >= _PROBLEMS_AT else bottom - _TABLE_LINE
+    start = 0
+    while start < n_problems:
+        room = int((top - _BOTTOM) / _PROBLEM_LINE + 1e-9) - 1
+        if room < 1:
+            pages.append([])
+            top = _TABLE_TOP_CONTINUED
+            continue
+        stop = min(n_problems, start + room)
+        pages[-1].append(("problems", top, start, stop))
+        start = stop
+        if start < n_problems:
+            pages.append([])
+            top = _TABLE_TOP_CONTINUED
+    return pages
+
+
+def _summary_pages(plt, data, jp):
+    """The metric table and every problem, on as many pages as they need (a long table continues on
+    the next page under its header; nothing runs off a page or over other text)."""
     verdict = "合格 PASSED" if data.get("passed") else "不合格 FAILED"
-    fig.text(0.04, 0.95, f"バランス検証 balance report — {data.get('game')}: {verdict}", fontproperties=jp, fontsize=16)
-    settings = (f"engine {data.get('engine')} v{data.get('engine_version')}   seed {data.get('seed')}   "
-                f"agent {data.get('agent')}   looks {data.get('looks')}   games {data.get('games_played')}   "
-                f"{data.get('seconds')} s")
-    fig.text(0.04, 0.915, settings, fontproperties=jp, fontsize=9)
-    fig.text(0.04, 0.89, data.get("table", ""), family="monospace", fontsize=6.2, va="top")
-    problems = data.get("problems") or []
-    if problems:
-        shown = "\n".join(p if len(p) < 190 else p[:187] + "..." for p in problems[:14])
-        fig.text(0.04, 0.16, "問題 problems:\n" + shown, fontproperties=jp, fontsize=6, va="top")
-    return fig
+    title = f"バランス検証 balance report — {data.get('game')}: {verdict}"
+    table = data.get("table", "")
+    lines = table.splitlines()
+    header = "\n".join(lines[:2])
+    problems = [p if len(p) < 190 else p[:187] + "..." for p in data.get("problems") or []]
+    figs = []
+    layout = summary_layout(len(lines), len(problems))
+    for number, blocks in enumerate(layout, start=1):
+        fig = plt.figure(figsize=(11.69, 8.27))
+        if number == 1:
+            fig.text(0.04, 0.95, title, fontproperties=jp, fontsize=16)
+            settings = (f"engine {data.get('engine')} v{data.get('engine_version')}   seed {data.get('seed')}   "
+                        f"agent {data.get('agent')}   looks {data.get('looks')}   games {data.get('games_played')}   "
+                        f"{data.get('seconds')} s")
+            fig.text(0.04, 0.915, settings, fontproperties=jp, fontsize=9)
+        else:
+            fig.text(0.04, 0.95, f"{title}  ({number}/{len(layout)})", fontproperties=jp, fontsize=9)
+        for block, top, start, stop in blocks:
+            if block == "table":
+                text = table if (start, stop) == (0, len(lines)) else "\n".join(lines[start:stop])
+                if start:
+                    text = header + "\n" + text
+                fig.text(0.04, top, text, family="monospace", fontsize=6.2, va="top")
+            else:
+                heading = "問題 problems:" if start == 0 else f"問題 problems ({start + 1}-):"
+                fig.text(0.04, top, heading + "\n" + "\n".join(problems[start:stop]), fontproperties=jp,
+                         fontsize=6, va="top")
+        figs.append(fig)
+    return figs
 
 
 def _win_rate_page(plt, data, jp):

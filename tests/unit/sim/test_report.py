@@ -1,0 +1,65 @@
+"""balance.pdf's summary: a long metric table and many problems stay on the page and readable."""
+import pypdfium2 as pdfium
+import pytest
+
+from generator.sim import report
+from generator.sim.report import render_pdf, summary_layout
+
+
+def _data(n_table: int, n_problems: int) -> dict:
+    rows = [f"M{i:03d} metric row {i:03d}    3    0.{i:03d} [0.1, 0.2] (400)    [0.1, 0.9]    pass"
+            for i in range(n_table - 2)]
+    table = "\n".join(["metric    players    value    band    status", "-" * 60] + rows)
+    problems = [f"content/g/balance.yaml:{i}: warning: problem number {i:03d}" for i in range(n_problems)]
+    return {"game": "g", "passed": True, "table": table, "problems": problems}
+
+
+def _page_texts(pdf: bytes):
+    """Per summary page: (page height, text, lowest and highest char box edge) for pages with text."""
+    out = []
+    for page in pdfium.PdfDocument(pdf):
+        text = page.get_textpage()
+        n = text.count_chars()
+        if not n:
+            continue
+        boxes = [text.get_charbox(i) for i in range(n)]
+        boxes = [b for b in boxes if b[2] > b[0]]
+        out.append((page.get_height(), text.get_text_range(),
+                    min(b[1] for b in boxes), max(b[3] for b in boxes)))
+    return out
+
+
+@pytest.mark.parametrize("n_table, n_problems", [(112, 23), (95, 12)])
+def test_long_summary_continues_on_next_page_and_keeps_every_problem(n_table, n_problems):
+    data = _data(n_table, n_problems)
+    pages = _page_texts(render_pdf(data))
+    summary = [p for p in pages if "metric row" in p[1] or "problem number" in p[1]]
+    assert len(summary) >= 2
+    for height, _text, low, high in summary:
+        assert low >= 0.02 * height and high <= height      # nothing runs off the page
+    text = "".join(p[1] for p in summary)
+    for i in range(n_table - 2):
+        assert f"metric row {i:03d}" in text
+    for i in range(n_problems):
+        assert f"problem number {i:03d}" in text
+
+
+@pytest.mark.parametrize("n_table", [0, 3, 53, 58, 59, 68, 69, 112, 140, 300])
+@pytest.mark.parametrize("n_problems", [0, 3, 9, 10, 14, 23, 90])
+def test_summary_blocks_do_not_overlap_or_leave_the_page(n_table, n_problems):
+    pages = summary_layout(n_table, n_problems)
+    seen = {"table": [], "problems": []}
+    for number, blocks in enumerate(pages):
+        bottom_of_previous = None
+        for block, top, start, stop in blocks:
+            lines = (stop - start) + (2 if block == "table" and start else 0)
+            pitch = report._TABLE_LINE if block == "table" else report._PROBLEM_LINE
+            height = lines * pitch if block == "table" else (lines + 1) * pitch
+            assert top - height >= report._BOTTOM - 1e-9
+            if bottom_of_previous is not None:
+                assert top <= bottom_of_previous + 1e-9
+            bottom_of_previous = top - height
+            seen[block] += range(start, stop)
+    assert seen["table"] == list(range(n_table))
+    assert seen["problems"] == list(range(n_problems))
+    assert all(pages)
