@@ -110,6 +110,15 @@ def footer_box(slots: tuple[Slot, ...], lines: tuple[Mark, ...],
     box. A box taller than wide (left or right edge) takes text turned 90°.
     ``None`` when no edge has room.
     """
+    boxes = footer_boxes(slots, lines, profile)
+    return boxes[0] if boxes else None
+
+
+def footer_boxes(slots: tuple[Slot, ...], lines: tuple[Mark, ...],
+                 profile: Profile) -> tuple[tuple[float, float, float, float], ...]:
+    """Every edge's box for the page label, in ``footer_box``'s order (its choice first), so a
+    label too long for the first can go to the next edge instead of being cut off."""
+    found = []
     px0, py0, px1, py1 = profile.printable
     boxes = [s.nominal_bleed_box for s in slots]
     segments = [(min(m.x0, m.x1), min(m.y0, m.y1), max(m.x0, m.x1), max(m.y0, m.y1)) for m in lines]
@@ -130,5 +139,5 @@ def footer_box(slots: tuple[Slot, ...], lines: tuple[Mark, ...],
         middle = (a0 + a1) / 2
         g0, g1 = max(gaps, key=lambda g: (round(g[1] - g[0], 3), -abs((g[0] + g[1]) / 2 - middle)))
         if g1 - g0 >= FOOTER_MIN_WIDTH:
-            return (g0, c0, g1, c1) if horizontal else (c0, g0, c1, g1)
-    return None
+            found.append((g0, c0, g1, c1) if horizontal else (c0, g0, c1, g1))
+    return tuple(found)

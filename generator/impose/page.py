@@ -95,7 +95,9 @@ class SheetPage:
     """One output page. ``trim_box``/``bleed_box`` are set only in print-shop mode.
 
     ``footer`` is a free rectangle ``(x0, y0, x1, y1)`` for the page label, clear
-    of every mark and bleed box (``None`` when there is no room).
+    of every mark and bleed box (``None`` when there is no room);
+    ``footer_alternatives`` are the other edges' such rectangles, for a label
+    that does not fit ``footer`` even at the smallest label size.
     """
 
     side: str
@@ -108,3 +110,4 @@ class SheetPage:
     page_size: tuple[float, float]
     footer: tuple[float, float, float, float] | None = None
     mark_width: float = 0.3
+    footer_alternatives: tuple[tuple[float, float, float, float], ...] = ()

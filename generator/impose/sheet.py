@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .duplex import back_slots
 from .errors import ImposeError
-from .marks import crop_marks, cut_lines, footer_box
+from .marks import crop_marks, cut_lines, footer_boxes
 from .page import SheetPage, Slot
 from .profile import Profile
 from .sizes import fmt_mm, paper_name
@@ -174,10 +174,10 @@ def _sheet_page(side: str, number: int, slots: tuple[Slot, ...], profile: Profil
     if found is None:
         marks = crop_marks(slots, profile) if profile.crop_marks else ()
         cuts = cut_lines(slots, profile) if profile.cut_lines else ()
-        found = furniture[where] = (marks, cuts, footer_box(slots, marks + cuts, profile))
-    marks, cuts, footer = found
-    return SheetPage(side, number, slots, marks, cuts, None, None, profile.paper, footer,
-                     profile.mark_width)
+        found = furniture[where] = (marks, cuts, footer_boxes(slots, marks + cuts, profile))
+    marks, cuts, footers = found
+    return SheetPage(side, number, slots, marks, cuts, None, None, profile.paper, footers[0] if footers else None,
+                     profile.mark_width, footers[1:])
 
 
 def _print_shop_pages(n_cards, card_w, card_h, profile, with_backs) -> list[SheetPage]:

@@ -233,3 +233,31 @@ def test_slot_frames_print_as_reportlab_transforms_draw_them(font_name, paper, m
     monkeypatch.setattr(render_module, "_draw_slot", reference)
     drawn = render(pages, font_name)
     assert written == drawn  # the very operators, so the very pixels
+
+
+def test_a_label_too_long_for_the_first_edge_goes_to_another_edge(font_name, monkeypatch):
+    """70 mm tiles on A4 leave only 27 mm beside the grid at the bottom and top: a page label that
+    needs more even at the smallest size goes to the left edge instead of being cut off at both
+    ends; a label that fits stays where it was."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from generator.impose import render as render_module
+
+    tile = (mm(70), mm(70))
+    pages = impose(16, *tile, profile(), with_backs=True)
+    drawn = []
+    real = render_module.draw_label
+
+    def spy(canvas, box, text, font, *args):
+        drawn.append((box, text))
+        real(canvas, box, text, font, *args)
+
+    monkeypatch.setattr(render_module, "draw_label", spy)
+    render(pages, font_name, card=tile,
+           label=lambda page, total: f"Valheim（仮題） · マップカード · {page.number}/{total} · 表 (front)")
+    assert len(drawn) == len(pages)
+    for (x0, y0, x1, y1), text in drawn:
+        assert stringWidth(text, font_name, render_module.FOOTER_MIN_SIZE) <= max(x1 - x0, y1 - y0), text
+    drawn.clear()
+    render(pages, font_name, card=tile, label="short")
+    assert [box for box, _ in drawn] == [page.footer for page in pages]
