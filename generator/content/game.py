@@ -302,11 +302,14 @@ def _load_data(loader, entry, where, field_path, types):
 def _check_unique_ids(loader):
     first: dict = {}
     for value, location, field_path in loader.ids:
-        if value in first and first[value] != location:
-            other = first[value]
-            loader.problems.append(Problem(location, field_path,
-                                           f"duplicate id {value!r} (also at {other.display()})"))
-        first.setdefault(value, location)
+        # The same record seen twice (one file loaded by two components) is not a duplicate;
+        # a YAML alias of a record (`- *thug`) is: it keeps the anchor's line but not its index.
+        if value in first and first[value] != (location, field_path):
+            other, other_field = first[value]
+            where = f"{other_field} through a YAML alias; use count: for copies" if other == location \
+                else f"also at {other.display()}"
+            loader.problems.append(Problem(location, field_path, f"duplicate id {value!r} ({where})"))
+        first.setdefault(value, (location, field_path))
 
 
 def _record_ids(table) -> set:

@@ -76,6 +76,12 @@ def test_duplicate_keys_and_ids(tiny):
     assert any(f == "coins[1].id" and m.startswith("duplicate id 'coin1' (also at ") for _, _, f, m in found)
 
 
+def test_a_record_repeated_through_a_yaml_alias_is_a_duplicate_id(tiny):
+    (tiny / "coins.yaml").write_text("- &c {id: coin1, value: 1, count: 3}\n- *c\n")
+    assert problems_of(tiny) == [
+        ("coins.yaml", 1, "coins[1].id", "duplicate id 'coin1' (coins[0].id through a YAML alias; use count: for copies)")]
+
+
 def test_yaml_syntax_error_is_located(tiny):
     (tiny / "coins.yaml").write_text("- {id: coin1, value: 1\n- {id: x}\n")
     found = problems_of(tiny)
