@@ -9,13 +9,18 @@ import tempfile
 from pathlib import Path
 from typing import Iterable
 
+from .errors import BuildError
+
 
 def write_atomic(path: Path, data: bytes | str | Iterable[bytes | str]) -> Path:
     """Write ``data`` (bytes, text, or an iterable of pieces written as they come) to ``path``."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     pieces = [data] if isinstance(data, (bytes, str)) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:  # -o into a file, a read-only or missing place: a message, not a traceback
+        raise BuildError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             for piece in pieces:

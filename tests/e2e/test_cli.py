@@ -116,6 +116,13 @@ def test_corrupt_image_is_a_located_problem(tiny, tmp_path):
     assert re.search(r"layouts/tiny/back.yaml:\d+: pic: image 'art/bad.png' cannot be read", proc.stdout), proc.stdout
 
 
+def test_an_output_folder_that_cannot_be_made_is_an_error_not_a_traceback(tiny, tmp_path):
+    (tmp_path / "a-file").write_text("not a folder")
+    proc = pnp("build", tiny, "-o", tmp_path / "a-file" / "out", "--no-validate")
+    assert proc.returncode == 1
+    assert f"error: cannot write {tmp_path}/a-file/out/print-a4.pdf: Not a directory" in proc.stderr
+
+
 def test_unknown_game_is_a_usage_error():
     proc = pnp("build", "no-such-game")
     assert proc.returncode == 2

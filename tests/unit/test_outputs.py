@@ -4,6 +4,7 @@ import stat
 
 import pytest
 
+from generator.errors import BuildError
 from generator.outputs import write_atomic
 
 
@@ -33,3 +34,9 @@ def test_a_failure_midway_leaves_the_old_file_and_no_temporary(tmp_path):
         write_atomic(path, pieces())
     assert path.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["lock.json"]
+
+
+def test_a_place_that_cannot_hold_the_file_is_a_build_error_naming_it(tmp_path):
+    (tmp_path / "a-file").write_text("not a folder")
+    with pytest.raises(BuildError, match=r"cannot write .*a-file/out/print.pdf: Not a directory"):
+        write_atomic(tmp_path / "a-file" / "out" / "print.pdf", b"%PDF")
