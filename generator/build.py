@@ -41,12 +41,6 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
         return result
     settings = game.meta["print"]
     loaded = load_profile(profile or settings["profile"], game.root, settings["duplex"])
-    if validate:
-        verdict = run_balance(game, workers=workers, reporter=reporter, cached=True, output_dir=Path(out_dir))
-        if verdict is not None:
-            result.problems.extend(verdict.problems)
-            if not verdict.passed:
-                return result
     old_lock = read_lock(changed_since) if changed_since else None
     hasher = FaceHasher(cards).watch()  # the lock's hashes are taken while faces are painted
     pdf = render_print_pdf(cards, loaded.profile, title=game.title, proof=proof)
@@ -55,6 +49,14 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     result.problems.extend(cards.problems)
     if not result.ok:
         return result
+    # Faces first: a card that does not fit fails in seconds, before the simulation runs and
+    # rewrites the balance report of a build that then prints nothing.
+    if validate:
+        verdict = run_balance(game, workers=workers, reporter=reporter, cached=True, output_dir=Path(out_dir))
+        if verdict is not None:
+            result.problems.extend(verdict.problems)
+            if not verdict.passed:
+                return result
     if has_rulebook(game):
         from .rulebook import build_rulebook
 
