@@ -12,7 +12,7 @@ from pathlib import Path
 from .export.faces import FaceHasher
 from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_lines, read_lock
 from .outputs import write_atomic
-from .profiles import load_profile
+from .profiles import game_profile
 from .sheets import render_full_size_boards, render_print_pdf
 from .validate import check_content, has_rulebook, run_balance
 
@@ -39,8 +39,7 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     result = BuildResult(problems=problems)
     if not result.ok:
         return result
-    settings = game.meta["print"]
-    loaded = load_profile(profile or settings["profile"], game.root, settings["duplex"])
+    loaded = game_profile(game, profile)
     old_lock = read_lock(changed_since) if changed_since else None
     hasher = FaceHasher(cards).watch()  # the lock's hashes are taken while faces are painted
     pdf = render_print_pdf(cards, loaded.profile, title=game.title, proof=proof)

@@ -9,11 +9,10 @@ from .units import to_mm
 
 def manifest_of(path: Path, profile_name: str | None = None) -> dict:
     from .sheets import pages_for
-    from .profiles import load_profile
+    from .profiles import game_profile
 
     game = load_game(path)
-    settings = game.meta["print"]
-    loaded = load_profile(profile_name or settings["profile"], game.root, settings["duplex"])
+    loaded = game_profile(game, profile_name)
     components = []
     for c in game.components:
         w, h = c.size_pt

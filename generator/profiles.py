@@ -17,21 +17,31 @@ class LoadedProfile:
     path: Path
 
 
-def profile_path(name: str, game_root: Path) -> Path:
+def profile_path(name: str, game_root: Path, where: Location | None = None, field: str = "print.profile") -> Path:
     for root in layout_search_path(game_root):
         candidate = root / "profiles" / f"{name}.yaml"
         if candidate.is_file():
             return candidate
     known = sorted({p.stem for root in layout_search_path(game_root) for p in (root / "profiles").glob("*.yaml")})
-    raise ContentError([Problem(Location(str(game_root / "game.yaml"), 0), "print.profile",
+    raise ContentError([Problem(where or Location(str(game_root / "game.yaml"), 0), field,
                                 f"unknown sheet profile {name!r}; known: {', '.join(known) or 'none'}")])
 
 
-def load_profile(name: str, game_root: Path, duplex: str | None = None):
+def game_profile(game, name: str | None = None, option: str = "--profile"):
+    """The profile the command-line ``option`` names, else game.yaml's ``print.profile``; an
+    unknown name is a problem located where it was written."""
+    settings = game.meta["print"]
+    if name:
+        return load_profile(name, game.root, settings["duplex"], Location(str(game.root)), option)
+    return load_profile(settings["profile"], game.root, settings["duplex"], game.at("print", "profile"))
+
+
+def load_profile(name: str, game_root: Path, duplex: str | None = None, where: Location | None = None,
+                 field: str = "print.profile"):
     """Load and check a profile; ``duplex`` (from game.yaml) applies unless the profile sets its own."""
     from .impose import profile_from_mapping
 
-    path = profile_path(name, game_root)
+    path = profile_path(name, game_root, where, field)
     data = load_checked(path, "profile", "profile")
     w, h = named_size(data["paper"])
     if data["orientation"] == "landscape":

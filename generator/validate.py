@@ -7,6 +7,7 @@ from pathlib import Path
 from .cards import CardBuilder
 from .content import load_game
 from .errors import ProblemsError
+from .profiles import game_profile
 
 
 @dataclass
@@ -36,6 +37,10 @@ def check_content(path: Path, check_faces: bool = True):
 def validate_game(path: Path, *, balance: bool = True, workers: int | None = None, reporter=None) -> ValidateResult:
     game, cards, problems = check_content(path)
     result = ValidateResult(problems=problems)
+    try:
+        game_profile(game)  # the sheet profile `pnp build` will print on
+    except ProblemsError as exc:
+        result.problems.extend(exc.problems)
     if has_rulebook(game):
         result.problems.extend(check_rulebook(path))
     faces = sum(len(f.copies) for f in cards.faces)

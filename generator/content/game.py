@@ -61,6 +61,11 @@ class Game:
     tables: dict
     locations: dict = field(default_factory=dict, repr=False)
     warnings: list = field(default_factory=list, repr=False)
+    source: object = field(default=None, repr=False)  # the composed game.yaml, to locate its keys
+
+    def at(self, *keys) -> Location:
+        """Where a key of game.yaml is written (``game.at("print", "profile")``)."""
+        return _item_location(self.source, list(keys), str(self.root / "game.yaml"))
 
     def component(self, component_id: str) -> Component:
         for component in self.components:
@@ -174,7 +179,7 @@ def load_game(directory) -> Game:
     if loader.problems:
         raise ContentError(loader.problems)
     return Game(id=root.resolve().name, root=root, meta=meta, types=types, components=components,
-                tables=tables, locations=loader.locations)
+                tables=tables, locations=loader.locations, source=node)
 
 
 def _item_location(node, keys, path) -> Location:

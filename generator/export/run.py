@@ -3,18 +3,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import Location
 from ..outputs import write_atomic
 from .result import ExportResult, load_checked_cards
 
 
 def sheet_profile(game, sheet: str | None, game_root: Path | None = None):
     """The sheet profile (LoadedProfile) named, else the game's print profile."""
-    from ..profiles import load_profile
+    from ..profiles import game_profile, load_profile
 
     if game is not None:
-        settings = game.meta["print"]
-        return load_profile(sheet or settings["profile"], game.root, settings["duplex"])
-    return load_profile(sheet or "a4-portrait", game_root or Path("."), None)
+        return game_profile(game, sheet, "--sheet")
+    return load_profile(sheet or "a4-portrait", game_root or Path("."), None, Location(str(game_root or ".")), "--sheet")
 
 
 def run_export(path: Path, out_dir: Path, *, png: bool = False, tts: bool = False,

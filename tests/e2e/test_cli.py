@@ -123,6 +123,19 @@ def test_an_output_folder_that_cannot_be_made_is_an_error_not_a_traceback(tiny, 
     assert f"error: cannot write {tmp_path}/a-file/out/print-a4.pdf: Not a directory" in proc.stderr
 
 
+def test_an_unknown_sheet_profile_fails_validate_too_located_where_it_is_named(tiny, tmp_path):
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace("profile: a4-portrait", "profile: a4-portait"))
+    for command in (["validate", tiny, "--no-balance"], ["build", tiny, "-o", tmp_path / "out", "--no-validate"]):
+        proc = pnp(*command)
+        assert proc.returncode == 1
+        assert f"{tiny}/game.yaml:3: print.profile: unknown sheet profile 'a4-portait'; known: a4-landscape," \
+            in proc.stdout
+    proc = pnp("build", tiny, "-o", tmp_path / "out", "--no-validate", "--profile", "leter-portrait")
+    assert proc.returncode == 1
+    assert f"{tiny}: --profile: unknown sheet profile 'leter-portrait'" in proc.stdout, "not blamed on game.yaml"
+
+
 def test_unknown_game_is_a_usage_error():
     proc = pnp("build", "no-such-game")
     assert proc.returncode == 2
