@@ -354,7 +354,7 @@ def _image_error(path: Path) -> str:
     try:
         with Image.open(path) as image:
             image.load()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
         return str(exc) or exc.__class__.__name__
     return ""
 

@@ -136,6 +136,26 @@ def test_an_unknown_sheet_profile_fails_validate_too_located_where_it_is_named(t
     assert f"{tiny}: --profile: unknown sheet profile 'leter-portrait'" in proc.stdout, "not blamed on game.yaml"
 
 
+def test_an_image_too_large_to_decode_is_a_located_problem_not_a_traceback(tiny, tmp_path):
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 20000, 20000, 8, 2, 0, 0, 0)  # 400 Mpx: past Pillow's bomb limit
+    (tiny / "art").mkdir()
+    (tiny / "art" / "huge.png").write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+                                            + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b""))
+    back = tiny / "layouts/tiny/back.yaml"
+    back.write_text(back.read_text().replace(
+        "  - id: mark", "  - id: pic\n    type: image\n    src: art/huge.png\n    w: 5mm\n    h: 5mm\n  - id: mark", 1))
+    proc = pnp("validate", tiny, "--no-balance")
+    assert proc.returncode == 1
+    assert re.search(r"layouts/tiny/back.yaml:\d+: pic: image 'art/huge.png' cannot be read: .*pixels", proc.stdout), \
+        proc.stdout
+
+
 def test_unknown_game_is_a_usage_error():
     proc = pnp("build", "no-such-game")
     assert proc.returncode == 2
