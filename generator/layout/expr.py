@@ -43,10 +43,8 @@ class Expressions:
     def env(self):
         if self._env is None:
             from jinja2 import StrictUndefined
-            from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-            self._env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
-                                                      trim_blocks=True, lstrip_blocks=True)
+            self._env = _sandbox()(undefined=StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True)
             self._env.filters["signed"] = _fmt_signed
         return self._env
 
@@ -84,6 +82,32 @@ class Expressions:
             if not isinstance(exc, _failures()):
                 raise
             raise ExprError(getattr(source, "location", None), _message(exc, source)) from None
+
+
+#: Longest string or list a template may build with ``*``, and largest power (in bits) with ``**``:
+#: ``{{ 'x' * 10**10 }}`` in a layout is a located problem, not a hang or a MemoryError.
+MAX_REPEAT = 10_000
+MAX_POWER_BITS = 4_096
+
+
+@lru_cache(maxsize=None)
+def _sandbox():
+    from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+
+    class Sandbox(ImmutableSandboxedEnvironment):
+        intercepted_binops = frozenset(["*", "**"])
+
+        def call_binop(self, context, operator, left, right):
+            if operator == "*":
+                for seq, n in ((left, right), (right, left)):
+                    if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_REPEAT:
+                        raise SecurityError(f"'*' would repeat to {len(seq) * n} items (at most {MAX_REPEAT})")
+            elif isinstance(left, int) and isinstance(right, int) and right > 0 \
+                    and left.bit_length() * right > MAX_POWER_BITS:
+                raise SecurityError(f"'**' result too large (over {MAX_POWER_BITS} bits)")
+            return super().call_binop(context, operator, left, right)
+
+    return Sandbox
 
 
 @lru_cache(maxsize=None)

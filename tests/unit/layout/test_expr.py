@@ -55,3 +55,14 @@ def test_when_expression_errors_are_located_after_a_lazy_import():
     with pytest.raises(ExprError) as info:
         Expressions().evaluate("card.lief > 2", CONTEXT)
     assert "lief" in info.value.message
+
+
+def test_templates_cannot_build_huge_strings_or_numbers():
+    expressions = Expressions()
+    assert expressions.render("{{ 'ab' * 3 }}|{{ 2 ** 10 }}|{{ 1.5 * 2 }}|{{ [0] * 2 }}", CONTEXT) == "ababab|1024|3.0|[0, 0]"
+    for source, fragment in [("('x' * 10**8) | length", "'*' would repeat to 100000000 items"),
+                             ("3 * [1, 2] * 10**6", "'*' would repeat"),
+                             ("2 ** 100000 > 1", "'**' result too large")]:
+        with pytest.raises(ExprError) as info:
+            expressions.evaluate(source, CONTEXT)
+        assert fragment in info.value.message
