@@ -44,7 +44,7 @@ class Expressions:
         if self._env is None:
             from jinja2 import StrictUndefined
 
-            self._env = _sandbox()(undefined=StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True)
+            self._env = limited_sandbox()(undefined=StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True)
             self._env.filters["signed"] = _fmt_signed
         return self._env
 
@@ -91,10 +91,11 @@ MAX_POWER_BITS = 4_096
 
 
 @lru_cache(maxsize=None)
-def _sandbox():
+def limited_sandbox(base=None):
+    """``base`` (default ImmutableSandboxedEnvironment) with the ``*``/``**`` limits above."""
     from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
-    class Sandbox(ImmutableSandboxedEnvironment):
+    class Sandbox(base or ImmutableSandboxedEnvironment):
         intercepted_binops = frozenset(["*", "**"])
 
         def call_binop(self, context, operator, left, right):

@@ -17,6 +17,7 @@ from jinja2 import FunctionLoader, StrictUndefined, TemplateError, TemplateSynta
 from jinja2.sandbox import SandboxedEnvironment
 
 from ..errors import Location, Problem
+from ..layout.expr import limited_sandbox
 
 MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"
 _MARK = re.compile(f"{MARK_OPEN}(\\d+){MARK_CLOSE}")
@@ -139,7 +140,7 @@ def strip_markers(rendered: str) -> tuple[str, list[int]]:
 
 
 def make_environment(loader_func) -> SandboxedEnvironment:
-    env = SandboxedEnvironment(
+    env = limited_sandbox(SandboxedEnvironment)(
         undefined=StrictUndefined,
         autoescape=False,
         loader=FunctionLoader(loader_func),

@@ -77,6 +77,11 @@ def test_the_sandbox_refuses_unsafe_access(tmp_path):
     assert problems and problems[0].location.line == 1
 
 
+def test_a_huge_repetition_is_a_located_problem(tmp_path):
+    _, problems = render(tmp_path, "ok {{ '-' * 3 }}\n{{ ('x' * 10**8) | length }}\n")
+    assert [(p.location.line, p.message) for p in problems] == [(2, "'*' would repeat to 100000000 items (at most 10000)")]
+
+
 def test_strict_map_reads_and_refuses():
     m = StrictMap({"a": {"b": [1, {"c": 2}]}, 3: "three"}, "rules")
     assert m.a.b[1].c == 2 and m["a"]["b"][0] == 1 and m[3] == "three" and m["3"] == "three"
