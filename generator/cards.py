@@ -13,7 +13,7 @@ from pathlib import Path
 from .content import Game
 from .content.game import copies_of, text_in
 from .content.schema import Spec
-from .errors import ContentError
+from .errors import ContentError, FontError, Problem
 from .fonts import FontSet, load_fonts
 from .layout.expr import Expressions
 from .layout.icons import IconSet, load_icons
@@ -129,9 +129,15 @@ def localise(value, spec: Spec | None, types: dict, lang: str):
 
 def game_fonts(game: Game) -> FontSet:
     fonts = game.meta.get("fonts") or {}
-    regular = game.root / fonts["regular"] if fonts.get("regular") else None
-    bold = game.root / fonts["bold"] if fonts.get("bold") else None
-    return load_fonts(regular, bold)
+    paths = {key: game.root / fonts[key] for key in ("regular", "bold") if fonts.get(key)}
+    try:
+        return load_fonts(paths.get("regular"), paths.get("bold"))
+    except FontError as exc:  # a font game.yaml names (CFF, WOFF, corrupt): located at its key
+        for key, path in paths.items():
+            if str(exc).startswith(f"{path}: "):
+                reason = str(exc)[len(f"{path}: "):]
+                raise ContentError([Problem(game.at("fonts", key), f"fonts.{key}", f"{fonts[key]!r}: {reason}")]) from None
+        raise
 
 
 def icon_files(game: Game, search: list[Path]) -> list[Path]:

@@ -156,6 +156,17 @@ def test_an_image_too_large_to_decode_is_a_located_problem_not_a_traceback(tiny,
         proc.stdout
 
 
+def test_a_cff_font_named_in_game_yaml_is_located_at_its_key(tiny):
+    (tiny / "fonts").mkdir()
+    (tiny / "fonts" / "gothic.otf").write_bytes(b"OTTO" + bytes(300))
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace('version: "1"\n', 'version: "1"\nfonts: {regular: fonts/gothic.otf}\n'))
+    proc = pnp("validate", tiny, "--no-balance")
+    assert proc.returncode == 1
+    assert f"{tiny}/game.yaml:3: fonts.regular: 'fonts/gothic.otf': ReportLab embeds only TrueType (glyf) outlines; " \
+        "this font has CFF/PostScript outlines" in proc.stdout, proc.stdout + proc.stderr
+
+
 def test_unknown_game_is_a_usage_error():
     proc = pnp("build", "no-such-game")
     assert proc.returncode == 2
