@@ -42,7 +42,8 @@ def render_pages(canvas, pages: list[SheetPage], draw_face: DrawFace, *, font_na
         _draw_lines(canvas, page.marks + page.cut_lines, page.mark_width)
         text = _label_text(label, page, total)
         if text and page.footer:
-            draw_label(canvas, label_box(page.footer, page.footer_alternatives, text, font_name), text, font_name)
+            box, text = label_box(page.footer, page.footer_alternatives, text, font_name)
+            draw_label(canvas, box, text, font_name)
         canvas.showPage()
 
 
@@ -94,15 +95,20 @@ def _label_text(label: Label, page: SheetPage, total: int) -> str:
     return f"{label} · {tail}" if label else tail
 
 
-def label_box(box, alternatives, text: str, font_name: str):
-    """``box``, or else the first of ``alternatives`` that holds ``text`` at ``FOOTER_MIN_SIZE``
-    (``draw_label`` would cut it off), or ``box`` when none does."""
-    width = stringWidth(text, font_name, FOOTER_MIN_SIZE)
-    for candidate in (box, *alternatives):
-        x0, y0, x1, y1 = candidate
-        if width <= max(x1 - x0, y1 - y0):
-            return candidate
-    return box
+def label_box(box, alternatives, text: str, font_name: str) -> tuple[tuple, str]:
+    """``(box, text)``: ``box``, or else the first of ``alternatives`` that holds ``text`` at
+    ``FOOTER_MIN_SIZE`` (``draw_label`` would cut it off). When no edge holds the whole label,
+    its leading ``" · "`` parts (the game's title first) are dropped until one does: a page
+    number and side that print whole beat a full label cut off at both ends."""
+    parts = text.split(" · ")
+    for first in range(len(parts)):
+        shorter = " · ".join(parts[first:])
+        width = stringWidth(shorter, font_name, FOOTER_MIN_SIZE)
+        for candidate in (box, *alternatives):
+            x0, y0, x1, y1 = candidate
+            if width <= max(x1 - x0, y1 - y0):
+                return candidate, shorter
+    return box, text
 
 
 def draw_label(canvas, box, text: str, font_name: str, size: float = FOOTER_SIZE) -> None:

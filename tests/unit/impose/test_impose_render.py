@@ -261,3 +261,21 @@ def test_a_label_too_long_for_the_first_edge_goes_to_another_edge(font_name, mon
     drawn.clear()
     render(pages, font_name, card=tile, label="short")
     assert [box for box, _ in drawn] == [page.footer for page in pages]
+
+
+def test_a_label_no_edge_holds_drops_its_leading_parts_until_one_does(font_name):
+    """Letter paper with a grid that leaves ~23 mm at most: the full label needs more at 4 pt on
+    every edge, so the game's title goes first, then the component; what is printed fits whole."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from generator.impose.render import FOOTER_MIN_SIZE, label_box
+
+    boxes = [(0, 0, mm(23), 7), (0, 0, 7, mm(12))]
+    full = "ファタル・ファイト · 各種カウンター · 1/1 · 表 (front)"
+    assert stringWidth(full, font_name, FOOTER_MIN_SIZE) > mm(23)
+    box, text = label_box(boxes[0], boxes[1:], full, font_name)
+    assert text == "各種カウンター · 1/1 · 表 (front)" and box == boxes[0]
+    assert stringWidth(text, font_name, FOOTER_MIN_SIZE) <= mm(23)
+    box, text = label_box((0, 0, mm(14), 7), (), full, font_name)
+    assert text == "1/1 · 表 (front)"
+    assert label_box(boxes[0], (), "short", font_name) == (boxes[0], "short")
