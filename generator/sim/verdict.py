@@ -70,8 +70,8 @@ def _lines(node, prefix="") -> dict:
 class _Judge:
     """Collects table rows and problems; knows where each band is written."""
 
-    def __init__(self, path: Path, lines: dict, command: str):
-        self.path, self.lines, self.command = str(path), lines, command
+    def __init__(self, path: Path, lines: dict, command: str, seed=0):
+        self.path, self.lines, self.command, self.seed = str(path), lines, command, seed
         self.rows: list[tuple] = []
         self.problems: list[Problem] = []
 
@@ -86,7 +86,8 @@ class _Judge:
     def problem(self, key, metric, message, severity="error", players=None, agent="greedy", games=None):
         how = ""
         if players is not None:
-            how = f"; reproduce: {self.command} --players {players} --agent {agent}" + (f" --games {games}" if games else "")
+            how = (f"; reproduce: {self.command} --players {players} --agent {agent} --seed {self.seed}"
+                   + (f" --games {games}" if games else ""))
         self.problems.append(Problem(self.loc(key), key, f"{metric}: {message}{how}", severity))
 
 
@@ -247,7 +248,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         setup = engine.compile_setup(tables, getattr(game, "where", None))
     except ProblemsError as exc:
         return BalanceResult(passed=False, problems=list(exc.problems), table="balance: content cannot be simulated")
-    judge = _Judge(path, lines, _command(game, name))
+    judge = _Judge(path, lines, _command(game, name), config.get("seed", 0))
     started = time.perf_counter()
     own_pool = executor is None and (workers or os.cpu_count() or 1) > 1
     pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count()) if own_pool else executor
@@ -326,7 +327,7 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
                       f"outside the band {_band(wr['min'], wr['max'])}", players=n, agent=agent, games=m)
     elif status == "pass?":
         judge.problem("win_rate", "M1 win rate", f"{agent} with {n} characters: {_fmt(k, m, z)} is inside "
-                      f"{_band(wr['min'], wr['max'])} only as a point estimate", "warning", players=n, games=m)
+                      f"{_band(wr['min'], wr['max'])} only as a point estimate", "warning", players=n, agent=agent, games=m)
     rk, rm = sum(r["outcome"] == "win" for r in rnd), len(rnd)
     rstatus = {"inside": "pass", "outside": "FAIL"}.get(rdec) or ("pass?" if rk / rm <= skill["random_max"] else "FAIL")
     judge.row("M2 random win rate", n, _fmt(rk, rm, rz), _band(None, skill["random_max"]), rstatus)
@@ -341,7 +342,7 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
     judge.row("M2 skill gap (greedy-random)", n, f"{gap:.3f} [{lo:.3f}, {hi:.3f}]", _band(skill["gap_min"], None), gstatus)
     if gstatus == "FAIL":
         judge.problem("skill.gap_min", "M2 skill gap", f"{agent} beats random by {gap:.3f} [{lo:.3f}, {hi:.3f}] with "
-                      f"{n} characters (min {skill['gap_min']})", players=n, games=m)
+                      f"{n} characters (min {skill['gap_min']})", players=n, agent=agent, games=m)
     for name, recs in extra.items():
         ek = sum(r["outcome"] == "win" for r in recs)
         judge.row(f"   control: {name}", n, _fmt(ek, len(recs)), "report", "info")
@@ -352,20 +353,21 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
               "pass" if ok else "FAIL")
     if not ok:
         judge.problem("length.stage_rounds", "M3 length", f"median rounds per cleared stage with {n} characters is "
-                      f"{s['stage_rounds_median']:.1f}, outside {_band(band['min'], band['max'])}", players=n, games=m)
+                      f"{s['stage_rounds_median']:.1f}, outside {_band(band['min'], band['max'])}", players=n, agent=agent,
+                      games=m)
     p95_ok = s["rounds"]["p95"] <= length["p95_rounds_max"]
     judge.row("M3 rounds per game (median/p95)", n, f"{s['rounds']['median']:.0f} / {s['rounds']['p95']:.0f}",
               f"p95 <= {length['p95_rounds_max']}", "pass" if p95_ok else "FAIL")
     if not p95_ok:
         judge.problem("length.p95_rounds_max", "M3 length", f"95th percentile of rounds with {n} characters is "
-                      f"{s['rounds']['p95']:.0f} (max {length['p95_rounds_max']})", players=n, games=m)
+                      f"{s['rounds']['p95']:.0f} (max {length['p95_rounds_max']})", players=n, agent=agent, games=m)
     everything = ref + rnd + [r for recs in extra.values() for r in recs]
     t_rate = sum(r["outcome"] == "timeout" for r in everything) / len(everything)
     judge.row("M3 timeouts", n, f"{t_rate:.4f}", f"<= {length['timeouts_max']}",
               "pass" if t_rate <= length["timeouts_max"] else "FAIL")
     if t_rate > length["timeouts_max"]:
         judge.problem("length.timeouts_max", "M3 timeouts", f"{t_rate:.4f} of games with {n} characters hit the "
-                      f"decision cap", players=n, games=m)
+                      f"decision cap", players=n, agent=agent, games=m)
     stalls = s["stalls"]
     smax = config["softlocks"]["stalls_max"]
     slo, shi = wilson(stalls, m)
@@ -374,7 +376,7 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
     judge.row("M8 stalls (stage round cap)", n, _fmt(stalls, m), _band(None, smax), sstat)
     if sstat == "FAIL":
         judge.problem("softlocks.stalls_max", "M8 stalls", f"{_fmt(stalls, m)} of {agent} games with {n} "
-                      f"characters stall (a stage outlasts the round cap)", players=n, games=m)
+                      f"characters stall (a stage outlasts the round cap)", players=n, agent=agent, games=m)
     for r in metrics.failures(everything)[:5]:
         judge.problem("integrity", "M0 integrity", f"{r['agent']} game {r['index']} ({n} characters, seed "
                       f"{r['seed']}): {r['outcome']}: {(r['error'] or '; '.join(r['violations']) or 'decision cap').splitlines()[0]}"

@@ -145,3 +145,31 @@ def test_streams_side_by_side_get_the_games_they_would_get_alone():
     assert together == alone
     assert len(together["ref"][0]) == 24 and len(together["random"][0]) == 24  # neither clear at 12 games
     assert runs.done == 24 + 24 + 7
+
+
+def _reproduce_args(message):
+    """``--players 2 --agent greedy ...`` of a problem's reproduce command, as a dict."""
+    words = message.split("; reproduce: ")[1].split()
+    return {words[i][2:]: words[i + 1] for i in range(len(words)) if words[i].startswith("--")}
+
+
+def test_reproduce_commands_name_the_seed_and_agent_that_were_played(tmp_path):
+    from generator.sim.games import fatal_fight as ff
+    from generator.sim.runner import run_games
+
+    balance = {**BALANCE, "players": [2], "seed": 5, "sampling": {"looks": [30], "z_interim": 1.96, "z_final": 1.96},
+               "integrity": {"random_games": 10}, "win_rate": {"min": 0.99, "max": 1.0},
+               "skill": {"random_max": 0.2, "gap_min": 0.99}}
+    game = game_dir(tmp_path, ff_tables.tables(), balance=balance)
+    result = verdict.check_balance(game, workers=1, write_report=False)
+    m1 = next(p for p in result.problems if p.field == "win_rate")
+    args = _reproduce_args(m1.message)
+    assert args["seed"] == "5" and args["agent"] == "greedy"
+    records = run_games(ff, ff_tables.tables(), players=int(args["players"]), games=int(args["games"]),
+                        seed=int(args["seed"]), agent=args["agent"], workers=1)
+    assert sum(r["outcome"] == "win" for r in records) == result.report["per_players"][2]["reference"]["wins"]
+    (tmp_path / "nocombo").mkdir()
+    nocombo = game_dir(tmp_path / "nocombo", ff_tables.tables(), balance={**balance, "reference_agent": "nocombo"})
+    result = verdict.check_balance(nocombo, workers=1, write_report=False)
+    gap = next(p for p in result.problems if p.field == "skill.gap_min")
+    assert _reproduce_args(gap.message)["agent"] == "nocombo"
