@@ -43,10 +43,16 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         raise click.BadParameter("--trace needs --game I (the game to replay)", param_hint="--trace")
     path = resolve_game(game)
     seed = _seed(seed)
+    ctx = click.get_current_context()
+    if (game_index is not None and game_index >= games
+            and ctx.get_parameter_source("games") != click.core.ParameterSource.DEFAULT):
+        raise click.BadParameter(f"game {game_index} is not in a run of {games} games (0..{games - 1})",
+                                 param_hint="--game")
     try:
         engine, game_data = run_reporting(lambda: _engine(path))
+        setup = _check_run(engine, game_data, players, agent)
         if game_index is not None:
-            _replay(engine, game_data, players, agent, seed, game_index, trace, as_json)
+            _replay(engine, setup, players, agent, seed, game_index, trace, as_json)
             return
         summary = _run(engine, game_data, players, games, seed, agent, workers)
     except (SimulationError, ValueError) as exc:
@@ -76,18 +82,35 @@ def _engine(path):
     return engine, game
 
 
+def _check_run(engine, game, players, agent):
+    """The compiled setup; an agent the engine does not know or a player count it cannot deal is
+    a usage error (exit 2), found before any game is played."""
+    from ..cli import run_reporting
+    from ..sim.agents import make_agent
+    from ..sim.api import SimulationError
+    from ..sim.rng import deal_rng
+
+    setup = run_reporting(lambda: engine.compile_setup(_tables(game), game.where))
+    try:
+        make_agent(engine, agent, setup, 0)
+    except SimulationError as exc:
+        raise click.BadParameter(str(exc), param_hint="--agent") from None
+    try:
+        engine.new_game(setup, players, deal_rng("check", 0))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--players") from None
+    return setup
+
+
 def _tables(game):
     return {k: v for k, v in game.tables.items() if k != "balance"}
 
 
 def _run(engine, game, players, games, seed, agent, workers) -> dict:
-    from ..sim.agents import make_agent
     from ..sim.metrics import failures, run_summary
     from ..sim.runner import run_games
 
     tables = _tables(game)
-    setup = engine.compile_setup(tables, game.where)
-    make_agent(engine, agent, setup, 0)  # unknown agent names fail before any worker starts
     started = time.perf_counter()
     if sys.stderr.isatty():
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
@@ -127,10 +150,9 @@ def _print_summary(s: dict) -> None:
     click.echo(f"  speed      {s['games_per_second']} games/s")
 
 
-def _replay(engine, game, players, agent, seed, index, trace, as_json) -> None:
+def _replay(engine, setup, players, agent, seed, index, trace, as_json) -> None:
     from ..sim.runner import replay
 
-    setup = engine.compile_setup(_tables(game), game.where)
     record, lines = replay(engine, setup, players=players, agent=agent, seed=seed, index=index)
     if trace:
         for line in lines:
@@ -140,4 +162,6 @@ def _replay(engine, game, players, agent, seed, index, trace, as_json) -> None:
     click.echo(json.dumps(brief, ensure_ascii=False) if as_json else
                f"game {index}: {record['outcome']} after {record.get('rounds')} rounds (stage {record.get('stage')}), "
                f"party {', '.join(record.get('party') or [])}")
+    if record["outcome"] == "error" and not as_json:
+        click.echo(f"error: {(record['error'] or '; '.join(record['violations'])).splitlines()[0]}", err=True)
     raise SystemExit(1 if record["outcome"] == "error" else 0)

@@ -34,4 +34,30 @@ def test_trace_replays_one_game(in_repo):
 
 def test_unknown_agent_is_a_usage_problem(in_repo):
     result = CliRunner().invoke(main, ["simulate", "fatal-fight", "--agent", "genius", "--games", "2"])
-    assert result.exit_code != 0 and "unknown agent" in result.output
+    assert result.exit_code == 2 and "unknown agent" in result.output
+    result = CliRunner().invoke(main, ["simulate", "fatal-fight", "--agent", "genius", "--game", "0"])
+    assert result.exit_code == 2 and "unknown agent" in result.output
+
+
+def test_player_count_the_game_cannot_deal_is_a_usage_problem(in_repo):
+    for game, players in (("fatal-fight", "8"), ("valheim", "5"), ("metroidvania", "5")):
+        for extra in (("--games", "3"), ("--game", "0")):
+            result = CliRunner().invoke(main, ["simulate", game, "--players", players, *extra])
+            assert result.exit_code == 2 and "--players" in result.output and "supports" in result.output, \
+                result.output
+            assert "replay:" not in result.output
+
+
+def test_game_outside_the_run_is_a_usage_problem(in_repo):
+    result = CliRunner().invoke(main, ["simulate", "fatal-fight", "--games", "5", "--game", "5"])
+    assert result.exit_code == 2 and "--game" in result.output and "0..4" in result.output
+
+
+def test_replay_of_a_crashing_game_says_why(in_repo, monkeypatch):
+    from generator.sim.games import fatal_fight as ff
+
+    def boom(self, action):
+        raise RuntimeError("engine exploded")
+    monkeypatch.setattr(ff.State, "apply_action", boom)
+    result = CliRunner().invoke(main, ["simulate", "fatal-fight", "--game", "0"])
+    assert result.exit_code == 1 and "engine exploded" in result.stderr
