@@ -42,7 +42,7 @@ def render_pdf(data: dict) -> bytes:
         for fig in _summary_pages(plt, data, jp):
             pdf.savefig(fig)
             plt.close(fig)
-        for page in (_win_rate_page, _length_page, _cards_page, _heroes_page):
+        for page in (_win_rate_page, _length_page, _cards_page, _heroes_page, _deaths_page):
             fig = page(plt, data, jp)
             if fig is not None:
                 pdf.savefig(fig)
@@ -214,4 +214,20 @@ def _heroes_page(plt, data, jp):
     ax.bar(names, ps, yerr=[[max(0.0, p - c[0]) for p, c in zip(ps, cis)], [max(0.0, c[1] - p) for p, c in zip(ps, cis)]], capsize=4)
     ax.set_ylim(0, 1)
     ax.set_title("キャラクター別の勝率 win rate with each character in the party", fontproperties=jp)
+    return fig
+
+
+def _deaths_page(plt, data, jp):
+    """Deaths per room (games that keep a ``deaths_by_room`` count): where the difficulty walls are."""
+    deaths = data.get("deaths_by_room") or {}
+    if not deaths:
+        return None
+    rooms = sorted(deaths.items(), key=lambda kv: -kv[1])[:50]
+    fig, ax = plt.subplots(figsize=(11.69, 8.27))
+    ax.barh([r for r, _ in rooms][::-1], [n for _, n in rooms][::-1], color="tab:red")
+    ax.tick_params(axis="y", labelsize=6)
+    ax.set_xlabel("死亡数 deaths (reference agent, all player counts)", fontproperties=jp)
+    ax.set_title("部屋別の死亡数 deaths by room" + (f" (top {len(rooms)} of {len(deaths)})" if len(deaths) > len(rooms)
+                                                else ""), fontproperties=jp)
+    fig.tight_layout()
     return fig

@@ -63,3 +63,13 @@ def test_summary_blocks_do_not_overlap_or_leave_the_page(n_table, n_problems):
     assert seen["table"] == list(range(n_table))
     assert seen["problems"] == list(range(n_problems))
     assert all(pages)
+
+
+def test_deaths_by_room_get_a_chart_page():
+    deaths = {f"a{i}-boss": 100 - i for i in range(1, 11)} | {"a1-03": 2}
+    data = {"game": "x", "passed": True, "table": "", "deaths_by_room": deaths}
+    pages = _page_texts(render_pdf(data))
+    chart = [text for _h, text, _lo, _hi in pages if "deaths by room" in text]
+    assert len(chart) == 1 and "a1-boss" in chart[0] and "a1-03" in chart[0]
+    assert all(lo >= 0 and hi <= height for height, _t, lo, hi in pages)
+    assert not any("deaths by room" in text for _h, text, _lo, _hi in _page_texts(render_pdf(_data(3, 0))))
