@@ -10,7 +10,7 @@ from collections import Counter, deque
 from ...errors import Problem
 from ...sim.stats import band_decision, median, wilson
 from . import metroidvania_dice as dice
-from .metroidvania_setup import BOSS, COLOURS, KEY, KINDS, REST, STATS, TYPES
+from .metroidvania_setup import BOSS, COLOURS, KEY, KINDS, REST, STATS, SUBS, TYPES
 from ..variants import with_record_changed, without_effect
 
 # ---- per-game record ------------------------------------------------------------------------------
@@ -344,10 +344,35 @@ def describe(state, ev) -> str:
         return f"    boss {setup.bosses[ev[1]]['id']} resets (room empty)"
     if kind == "end":
         return f"== game over: {ev[1]} in round {ev[2]}"
-    if kind in ("heal", "reroll", "danger", "sub", "rest", "derived", "event", "sefira", "skip", "thorn", "drawn",
-                "open", "regen", "key_used", "area_clear", "boss_life"):
-        return "    " + " ".join(str(x) for x in ev)
+    if kind in _PLAIN:
+        return "    " + _PLAIN[kind](state, setup, ev)
     return ""
+
+
+def _card_id(setup, deck: str, i: int) -> str:
+    cards = getattr(setup, {"sefira": "sefira"}.get(deck, deck + "s"), None)
+    return str(cards[i]["id"]) if cards and 0 <= i < len(cards) and isinstance(cards[i], dict) else str(i)
+
+
+_PLAIN = {  # event kind -> one readable trace line (without the indent)
+    "heal": lambda st, su, ev: f"{_seat(st, ev[1])} heals {ev[2]}",
+    "reroll": lambda st, su, ev: f"{_seat(st, ev[1])} rerolls dice {list(ev[2])}: now {list(ev[3])}",
+    "danger": lambda st, su, ev: f"danger level -> {ev[1]}",
+    "sub": lambda st, su, ev: f"{_seat(st, ev[1])} sub-event: {SUBS[ev[2]] if 0 <= ev[2] < len(SUBS) else ev[2]}",
+    "rest": lambda st, su, ev: f"{_seat(st, ev[1])} rests at {su.node_id[ev[2]]}",
+    "derived": lambda st, su, ev: f"{_seat(st, ev[1])} derived event {ev[2]} (from {ev[3]})",
+    "event": lambda st, su, ev: f"{_seat(st, ev[1])} event {ev[2]}",
+    "sefira": lambda st, su, ev: f"{_seat(st, ev[1])} sefira {ev[2]}",
+    "skip": lambda st, su, ev: f"{_seat(st, ev[1])} skips (no destination)",
+    "thorn": lambda st, su, ev: f"{_seat(st, ev[1])} thorn on {ev[2]}",
+    "drawn": lambda st, su, ev: f"{_seat(st, ev[1])} draws {ev[2]} card(s) "
+                                f"{', '.join(_card_id(su, ev[2], i) for i in ev[3])}",
+    "open": lambda st, su, ev: "sealed passage {} - {} opens".format(*(su.node_id[n] for n in su.sealed[ev[1]])),
+    "regen": lambda st, su, ev: f"boss {su.bosses[ev[1]]['id']} regenerates -> {ev[2]}",
+    "key_used": lambda st, su, ev: f"{_seat(st, ev[1])} uses a key at {su.node_id[ev[2]]}",
+    "area_clear": lambda st, su, ev: f"area {su.areas[ev[1]]['id']} cleared",
+    "boss_life": lambda st, su, ev: f"boss {su.bosses[ev[1]]['id']} life {ev[2]:+d}",
+}
 
 
 def state_text(state) -> str:

@@ -116,6 +116,18 @@ def test_golden_transcript(setup):
     assert text == GOLDEN.read_text(encoding="utf-8")
 
 
+def test_trace_lines_are_sentences_not_raw_events(setup):
+    """Every logged event the trace shows reads as words (seat, card and room ids), never as a tuple dump."""
+    raw = re.compile(r"^\s+(heal|reroll|danger|sub|rest|derived|event|sefira|skip|thorn|drawn|open|regen|key_used|"
+                     r"area_clear|boss_life) -?\d")
+    shown = set()
+    for index in range(6):
+        _, lines = replay(mv, setup, players=3, agent="heuristic", seed=7, index=index)
+        assert not [line for line in lines if raw.match(line)]
+        shown.update(line.split()[1] for line in lines if line.startswith("    P"))
+    assert {"draws", "sub-event:", "heals"} <= shown
+
+
 # ---- rules on hand-set states --------------------------------------------------------------------
 
 def test_setup_places_two_action_cards_and_deals_distinct_servants(setup):
