@@ -443,20 +443,22 @@ def _prop(judge, key, metric, n, k, m, lo, hi, what, agent, severity="error"):
     p = k / m
     ok = dec == "inside" or (dec == "unclear" and (lo is None or p >= lo) and (hi is None or p <= hi))
     a, b = wilson(k, m)
-    judge.row(metric, n, f"{p:.3f} [{a:.3f}, {b:.3f}] ({m})", f"[{'-inf' if lo is None else lo}, "
-              f"{'inf' if hi is None else hi}]", _status(ok, severity))
+    judge.row(metric, n, f"{p:.3f} [{a:.3f}, {b:.3f}] ({m})", _bounds(lo, hi), _status(ok, severity))
     if not ok:
         judge.problem(key, metric, f"{what} with {n} players is {p:.3f} [{a:.3f}, {b:.3f}] ({m}), outside "
-                      f"[{lo}, {hi}]", severity, players=n if n != "all" else None, agent=agent, games=m)
+                      f"{_bounds(lo, hi)}", severity, players=n if n != "all" else None, agent=agent, games=m)
 
 
 def _value(judge, key, metric, n, value, lo, hi, what, agent, games, severity="error", fmt="{:.2f}"):
     ok = (lo is None or value >= lo) and (hi is None or value <= hi)
-    judge.row(metric, n, fmt.format(value), f"[{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]",
-              _status(ok, severity))
+    judge.row(metric, n, fmt.format(value), _bounds(lo, hi), _status(ok, severity))
     if not ok:
-        judge.problem(key, metric, f"{what} with {n} players is {fmt.format(value)}, outside [{lo}, {hi}]",
+        judge.problem(key, metric, f"{what} with {n} players is {fmt.format(value)}, outside {_bounds(lo, hi)}",
                       severity, players=n, agent=agent, games=games)
+
+
+def _bounds(lo, hi) -> str:
+    return f"[{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
 
 
 def _sev(group) -> str:

@@ -402,3 +402,15 @@ def test_pnp_simulate_json_shape_and_worker_independence(in_repo):
     for out in outs:
         out.pop("games_per_second")
     assert outs[0] == outs[1] and outs[0]["errors"] == 0 and outs[0]["game"] == "metroidvania"
+
+
+def test_band_messages_show_open_ends_as_infinity(tmp_path):
+    from generator.sim.games.metroidvania_report import _prop, _value
+
+    judge = verdict._Judge(tmp_path / "balance.yaml", {}, "pnp simulate metroidvania")
+    _value(judge, "crawl.deaths.easy_max", "§5.4 EASY deaths", 2, 3.25, None, 1.2, "EASY deaths", "heuristic", 400)
+    _prop(judge, "crawl.x", "§5.4 share", 2, 90, 100, 0.5, None, "share", "heuristic")
+    _prop(judge, "crawl.y", "§5.4 share", 2, 90, 100, None, 0.1, "share", "heuristic")
+    messages = [p.message for p in judge.problems]
+    assert len(messages) == 2 and "None" not in " ".join(messages)
+    assert "outside [-inf, 1.2]" in messages[0] and "outside [-inf, 0.1]" in messages[1]
