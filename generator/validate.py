@@ -75,9 +75,10 @@ def run_balance(game, *, workers=None, reporter=None, cached=False, output_dir: 
     from .sim import verdict as sim_verdict
 
     progress = reporter.progress if reporter is not None else None
-    if cached:
-        return sim_verdict.cached_verdict(game, workers=workers, progress=progress, output_dir=output_dir)
-    return sim_verdict.check_balance(game, workers=workers, progress=progress, output_dir=output_dir)
+    # Always kept for ``pnp build`` (a validated, unchanged game is not simulated again when built);
+    # only the build reuses a kept verdict.
+    return sim_verdict.cached_verdict(game, workers=workers, progress=progress, output_dir=output_dir,
+                                      refresh=not cached)
 
 
 __all__ = ["ValidateResult", "validate_game", "check_content", "run_balance", "ProblemsError"]

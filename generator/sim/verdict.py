@@ -4,7 +4,8 @@ Two entry points for the CLI:
 
 - ``check_balance(game, *, workers=None, progress=None)`` -> ``BalanceResult`` (``pnp validate``)
 - ``cached_verdict(game, *, workers=None, progress=None)`` -> ``BalanceResult`` (``pnp build``):
-  the same, but an unchanged game (same files, same engine version) is not simulated again.
+  the same, but an unchanged game (same files, same engine version) is not simulated again
+  (``pnp validate`` passes ``refresh=True``: it always simulates and leaves its verdict for the build).
 
 ``game`` is a loaded game (``generator.content.load_game``): ``.id``, ``.root``, ``.tables``.
 Every failed band is a ``Problem`` located at the band's line in balance.yaml that names the
@@ -513,8 +514,10 @@ def content_key(game, engine_version: str) -> str:
     return digest.hexdigest()
 
 
-def cached_verdict(game, *, workers: int | None = None, progress=None, output_dir=None, executor=None) -> BalanceResult:
-    """``check_balance`` unless ``<output>/.verdict.json`` holds the verdict of identical content."""
+def cached_verdict(game, *, workers: int | None = None, progress=None, output_dir=None, executor=None,
+                   refresh: bool = False) -> BalanceResult:
+    """``check_balance`` unless ``<output>/.verdict.json`` holds the verdict of identical content;
+    with ``refresh`` (``pnp validate``) always simulate, and keep the verdict for the next build."""
     config, path, lines = _balance(game)
     name = (config or {}).get("engine") or game.id
     engine = registry.engine_for(name)
@@ -527,7 +530,7 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
         stored = json.loads(cache.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         stored = None
-    if stored and stored.get("key") == key:
+    if stored and stored.get("key") == key and not refresh:
         problems = [Problem(Location(p["path"], p["line"]), p["field"], p["message"], p["severity"])
                     for p in stored["problems"]]
         return BalanceResult(passed=stored["passed"], problems=problems, table=stored["table"], cached=True)

@@ -81,6 +81,26 @@ def test_cached_verdict_skips_unchanged_content(tmp_path, monkeypatch):
     assert len(calls) == 2
 
 
+def test_validate_leaves_its_verdict_for_the_build(tmp_path, monkeypatch):
+    from generator.validate import run_balance
+
+    small = {**BALANCE, "players": [2], "sampling": {"looks": [12], "z_interim": 2.576, "z_final": 1.96},
+             "integrity": {"random_games": 12}}
+    game = game_dir(tmp_path, ff_tables.tables(), balance=small)
+    calls = []
+    real = verdict.check_balance
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        kwargs["write_report"] = False
+        return real(*args, **kwargs)
+    monkeypatch.setattr(verdict, "check_balance", counting)
+    validated = run_balance(game, workers=1, output_dir=tmp_path / "out")              # pnp validate
+    run_balance(game, workers=1, output_dir=tmp_path / "out")                          # validates again
+    built = run_balance(game, workers=1, cached=True, output_dir=tmp_path / "out")     # pnp build
+    assert len(calls) == 2 and built.cached and built.passed == validated.passed
+
+
 def test_incomplete_balance_file_is_a_problem_not_a_crash(tmp_path):
     broken = {k: v for k, v in BALANCE.items() if k != "skill"}
     game = game_dir(tmp_path, ff_tables.tables(), balance=broken)
