@@ -222,6 +222,9 @@ def build(games, output_dir, profile, no_validate, workers, proof, changed_since
             click.echo(line)
         for written in result.written:
             rep.info(f"  wrote {written}")
+        if not result.ok:
+            errors = sum(p.severity == "error" for p in result.problems)
+            rep.info(f"{path}: FAILED ({errors} error(s) above): no print file written")
         failed = failed or not result.ok
     raise SystemExit(1 if failed else 0)
 

@@ -105,6 +105,14 @@ def test_broken_fixtures_give_located_problems(tiny, tmp_path, edit, expected):
     assert not out.exists()
 
 
+def test_a_refused_build_ends_by_saying_nothing_was_printed(tiny, tmp_path):
+    heroes = tiny / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace(":guard:", ":gaurd:", 1))
+    proc = pnp("build", tiny, "-o", tmp_path / "out", "--no-validate")
+    assert proc.returncode == 1 and "unknown icon" in proc.stdout
+    assert proc.stderr.rstrip().splitlines()[-1] == f"{tiny}: FAILED (1 error(s) above): no print file written"
+
+
 def test_corrupt_image_is_a_located_problem(tiny, tmp_path):
     (tiny / "art").mkdir()
     (tiny / "art" / "bad.png").write_bytes(b"\x89PNG\r\n\x1a\nnot really")
