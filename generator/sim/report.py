@@ -6,6 +6,7 @@ without importing ``matplotlib_fontja``) and fonts are embedded as TrueType (``p
 from __future__ import annotations
 
 import io
+import textwrap
 import json
 from pathlib import Path
 
@@ -98,7 +99,8 @@ def _summary_pages(plt, data, jp):
     table = data.get("table", "")
     lines = table.splitlines()
     header = "\n".join(lines[:2])
-    problems = [p if len(p) < 190 else p[:187] + "..." for p in data.get("problems") or []]
+    problems = [p if len(p) < 190 else p[:187] + "..." for p in
+                sorted(data.get("problems") or [], key=lambda p: ": warning: " in p)]  # errors first
     figs = []
     layout = summary_layout(len(lines), len(problems))
     for number, blocks in enumerate(layout, start=1):
@@ -190,15 +192,14 @@ def _cards_page(plt, data, jp):
     ax2.set_title("カードの影響 card impact (win rate used - unused, screening)", fontproperties=jp, fontsize=9)
     ax2.tick_params(axis="y", labelsize=5)
     dead = data.get("dead_cards") or []
-    fig.text(0.02, 0.01, "死にカード dead cards: " + (", ".join(dead) if dead else "なし none"), fontproperties=jp,
-             fontsize=8)
+    lines = textwrap.wrap("死にカード dead cards: " + (", ".join(dead) if dead else "なし none"), 180)
     paired = data.get("card_impact_paired") or {}
     if paired:
         text = "; ".join(f"{card} {p['delta']:+.3f} [{p['ci95'][0]:+.3f}, {p['ci95'][1]:+.3f}] "
                          f"({p['games']} × {p['players']}p)" for card, p in paired.items())
-        fig.text(0.02, 0.035, "同じシードで中立カードと比較 paired vs a neutral filler: " + text,
-                 fontproperties=jp, fontsize=8)
-    fig.tight_layout(rect=(0, 0.06 if paired else 0.03, 1, 1))
+        lines = textwrap.wrap("同じシードで中立カードと比較 paired vs a neutral filler: " + text, 150) + lines
+    fig.text(0.02, 0.01, "\n".join(lines), fontproperties=jp, fontsize=8, va="bottom")  # wrapped: many dead cards ran off the right edge
+    fig.tight_layout(rect=(0, 0.01 + 0.018 * len(lines), 1, 1))
     return fig
 
 

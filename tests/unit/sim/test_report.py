@@ -73,3 +73,21 @@ def test_deaths_by_room_get_a_chart_page():
     assert len(chart) == 1 and "a1-boss" in chart[0] and "a1-03" in chart[0]
     assert all(lo >= 0 and hi <= height for height, _t, lo, hi in pages)
     assert not any("deaths by room" in text for _h, text, _lo, _hi in _page_texts(render_pdf(_data(3, 0))))
+
+
+def test_errors_come_before_warnings_and_many_dead_cards_stay_on_the_page():
+    data = _data(3, 3)
+    data["problems"].append("content/g/balance.yaml:9: win_rate: M1 win rate: the failed band")
+    data["dead_cards"] = [f"card-{i:03d}" for i in range(60)]
+    data["card_usage"] = {c: {"uses": 0, "exposures": 100, "impact": None} for c in data["dead_cards"]}
+    pages = _page_texts(render_pdf(data))
+    summary = next(text for _h, text, _lo, _hi in pages if "problem number" in text)
+    assert summary.index("the failed band") < summary.index("problem number 000")
+    cards = next(page for page in pages if "dead cards" in page[1])
+    assert "card-059" in cards[1]
+    width = 11.69 * 72
+    doc = pdfium.PdfDocument(render_pdf(data))
+    for page in doc:
+        text = page.get_textpage()
+        boxes = [text.get_charbox(i) for i in range(text.count_chars())]
+        assert all(b[2] <= width + 1e-6 for b in boxes if b[2] > b[0])
