@@ -38,3 +38,34 @@ def test_manifest_declared_counts_match(game):
     assert all(c["expected"] is not None for c in data["components"]), "every component declares its count"
     if game == "fatal-fight":
         assert data["total_cards"] == 288
+
+
+def _fatal_fight_with_enemy_life_tripled(tmp_path) -> Path:
+    """Issue #6's sabotaged copy: every enemy's `life:` in enemies.yaml times three."""
+    import re
+    import shutil
+
+    copy = tmp_path / "ff-sabotaged"
+    shutil.copytree(REPO / "content" / "fatal-fight", copy)
+    enemies = copy / "enemies.yaml"
+    text, n = re.subn(r"(?m)^(  life: )(\d+)$", lambda m: f"{m[1]}{int(m[2]) * 3}", enemies.read_text("utf-8"))
+    assert n >= 20
+    enemies.write_text(text, encoding="utf-8")
+    return copy
+
+
+def test_the_sabotaged_fatal_fight_still_loads_and_fits(tmp_path):
+    """The sabotage must reach the simulator: no schema maximum or card layout may refuse it first."""
+    proc = pnp("validate", str(_fatal_fight_with_enemy_life_tripled(tmp_path)), "--no-balance")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.slow
+def test_the_sabotaged_fatal_fight_fails_its_win_rate_band_and_prints_nothing(tmp_path):
+    copy = _fatal_fight_with_enemy_life_tripled(tmp_path)
+    proc = pnp("validate", str(copy), "--workers", "2")
+    assert proc.returncode == 1
+    assert "balance.yaml" in proc.stdout and "M1 win rate" in proc.stdout and "outside the band" in proc.stdout
+    out = tmp_path / "out"
+    proc = pnp("build", str(copy), "-o", str(out), "--workers", "2")
+    assert proc.returncode == 1 and not list(out.glob("print-*.pdf"))
