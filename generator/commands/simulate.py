@@ -28,13 +28,14 @@ def _seed(value: str):
 @click.option("--players", type=click.IntRange(1, 8), default=3, show_default=True, help="Characters in play.")
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
 @click.option("--seed", default="0", show_default=True, help="Run seed; game i is seeded from (seed, i).")
-@click.option("--agent", default="greedy", show_default=True, help="Player policy: greedy, nocombo, random.")
+@click.option("--agent", default="greedy", show_default=True, help="Player policy: greedy (every game), random, or one of the game's own (an unknown name lists them).")
 @click.option("--workers", type=click.IntRange(1, 64), default=None, help="Worker processes (default: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--game", "game_index", type=click.IntRange(0), default=None, help="Replay only game I of the run.")
 @click.option("--trace", is_flag=True, help="With --game: print every event of that game.")
+@click.option("--difficulty", default=None, help="Difficulty level, for games that have them (Metroidvania: normal, easy).")
 @_common_options
-def simulate(game, players, games, seed, agent, workers, as_json, game_index, trace):
+def simulate(game, players, games, seed, agent, workers, as_json, game_index, trace, difficulty):
     """Simulate GAME (a name under ./content or a path) with scripted players."""
     from ..cli import reporter, resolve_game, run_reporting
     from ..sim.api import SimulationError
@@ -50,11 +51,14 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
                                  param_hint="--game")
     try:
         engine, game_data = run_reporting(lambda: _engine(path))
-        setup = _check_run(engine, game_data, players, agent)
+        tables = _tables(game_data, engine, difficulty)
+        setup = _check_run(engine, game_data, tables, players, agent)
         if game_index is not None:
             _replay(engine, setup, players, agent, seed, game_index, trace, as_json)
             return
-        summary = _run(engine, game_data, players, games, seed, agent, workers)
+        summary = _run(engine, game_data, tables, players, games, seed, agent, workers)
+        if difficulty is not None:
+            summary["difficulty"] = tables["difficulty"]
     except (SimulationError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     failed = summary.pop("_failures")
@@ -82,7 +86,7 @@ def _engine(path):
     return engine, game
 
 
-def _check_run(engine, game, players, agent):
+def _check_run(engine, game, tables, players, agent):
     """The compiled setup; an agent the engine does not know or a player count it cannot deal is
     a usage error (exit 2), found before any game is played."""
     from ..cli import run_reporting
@@ -90,7 +94,7 @@ def _check_run(engine, game, players, agent):
     from ..sim.api import SimulationError
     from ..sim.rng import deal_rng
 
-    setup = run_reporting(lambda: engine.compile_setup(_tables(game), game.where))
+    setup = run_reporting(lambda: engine.compile_setup(tables, game.where))
     try:
         make_agent(engine, agent, setup, 0)
     except SimulationError as exc:
@@ -102,15 +106,24 @@ def _check_run(engine, game, players, agent):
     return setup
 
 
-def _tables(game):
-    return {k: v for k, v in game.tables.items() if k != "balance"}
+def _tables(game, engine, difficulty=None):
+    """What the engine plays: the game's tables (its bands left out), with the run's difficulty
+    for an engine that has levels (as the validator's EASY runs set it)."""
+    tables = {k: v for k, v in game.tables.items() if k != "balance"}
+    if difficulty is not None:
+        levels = getattr(engine, "DIFFICULTIES", ())
+        if not levels:
+            raise click.BadParameter(f"{game.id} has no difficulty levels", param_hint="--difficulty")
+        if difficulty.lower() not in levels:
+            raise click.BadParameter(f"{difficulty!r} is not one of {', '.join(levels)}", param_hint="--difficulty")
+        tables["difficulty"] = difficulty.lower()
+    return tables
 
 
-def _run(engine, game, players, games, seed, agent, workers) -> dict:
+def _run(engine, game, tables, players, games, seed, agent, workers) -> dict:
     from ..sim.metrics import failures, run_summary
     from ..sim.runner import run_games
 
-    tables = _tables(game)
     started = time.perf_counter()
     if sys.stderr.isatty():
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
@@ -126,9 +139,10 @@ def _run(engine, game, players, games, seed, agent, workers) -> dict:
     elapsed = time.perf_counter() - started
     s = run_summary(records)
     shown = game.id if game.root.resolve().parent.name == "content" else str(game.root)
+    level = f" --difficulty {tables['difficulty']}" if "difficulty" in tables else ""
     fails = [f"{r['outcome']}: game {r['index']} seed {seed}: "
              f"{(r['error'] or '; '.join(r['violations']) or 'decision cap').splitlines()[0]}; replay: "
-             f"pnp simulate {shown} --players {players} --agent {agent} --seed {seed} --game {r['index']} --trace"
+             f"pnp simulate {shown} --players {players} --agent {agent} --seed {seed}{level} --game {r['index']} --trace"
              for r in failures(records)[:20]]
     return {
         "game": game.id, "players": players, "games": games, "seed": seed, "agent": agent,

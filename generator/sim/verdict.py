@@ -84,10 +84,14 @@ class _Judge:
     def row(self, metric, players, value, band, status):
         self.rows.append((metric, str(players), value, band, status))
 
-    def problem(self, key, metric, message, severity="error", players=None, agent="greedy", games=None):
+    def problem(self, key, metric, message, severity="error", players=None, agent="greedy", games=None,
+                seed=None, options=""):
+        """``seed`` and ``options`` (e.g. ``--difficulty easy``) for a sample not played with the
+        run's own seed and settings, so that the reproduce command plays the very same games."""
         how = ""
         if players is not None:
-            how = (f"; reproduce: {self.command} --players {players} --agent {agent} --seed {self.seed}"
+            how = (f"; reproduce: {self.command} --players {players} --agent {agent} "
+                   f"--seed {self.seed if seed is None else seed}" + (f" {options}" if options else "")
                    + (f" --games {games}" if games else ""))
         self.problems.append(Problem(self.loc(key), key, f"{metric}: {message}{how}", severity))
 

@@ -61,3 +61,31 @@ def test_replay_of_a_crashing_game_says_why(in_repo, monkeypatch):
     monkeypatch.setattr(ff.State, "apply_action", boom)
     result = CliRunner().invoke(main, ["simulate", "fatal-fight", "--game", "0"])
     assert result.exit_code == 1 and "engine exploded" in result.stderr
+
+
+def test_difficulty_plays_the_games_the_validators_easy_sample_plays(in_repo):
+    """A Metroidvania EASY problem says `--difficulty easy --seed easy/<seed>`: those are the very
+    games `_judge_easy` plays (its tables with difficulty easy, its seed)."""
+    from generator.content import load_game
+    from generator.sim.games import metroidvania as engine
+    from generator.sim.runner import run_games
+
+    result = run("metroidvania", "--players", "2", "--games", "12", "--seed", "easy/0", "--difficulty", "easy",
+                 "--agent", "heuristic", "--workers", "1", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    tables = {k: v for k, v in load_game("content/metroidvania").tables.items() if k != "balance"}
+    easy = run_games(engine, dict(tables, difficulty="easy"), players=2, games=12, seed="easy/0", agent="heuristic",
+                     workers=1)
+    normal = run_games(engine, tables, players=2, games=12, seed="easy/0", agent="heuristic", workers=1)
+    assert out["difficulty"] == "easy"
+    assert out["wins"] == sum(r["outcome"] == "win" for r in easy)
+    assert [r["rounds"] for r in easy] != [r["rounds"] for r in normal] or \
+        [r["outcome"] for r in easy] != [r["outcome"] for r in normal]
+
+
+def test_difficulty_of_a_game_without_levels_is_a_usage_problem(in_repo):
+    result = run("fatal-fight", "--games", "2", "--difficulty", "easy")
+    assert result.exit_code == 2 and "--difficulty" in result.output and "no difficulty levels" in result.output
+    result = run("metroidvania", "--games", "2", "--difficulty", "hard")
+    assert result.exit_code == 2 and "'hard' is not one of normal, easy" in result.output

@@ -28,7 +28,7 @@ from .metroidvania_flow import (DMG, END, LEVEL, MOVE, OVER, PEEK, PHASES, PICK,
                                 ST_APPLY, ST_DMG, ST_END, ST_MOVE, ST_NEXT, ST_POST, ST_PRE, ST_SUCC, SUCC, TurnFlow)
 from .metroidvania_moves import Movement
 from .metroidvania_powers import Powers
-from .metroidvania_setup import (AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, START, WHITE, WIL,  # noqa: F401
+from .metroidvania_setup import (DIFFICULTIES, AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, START, WHITE, WIL,  # noqa: F401
                                  compile_setup)  # (module API)
 
 NAME = "metroidvania"

@@ -449,12 +449,14 @@ def _prop(judge, key, metric, n, k, m, lo, hi, what, agent, severity="error"):
                       f"{_bounds(lo, hi)}", severity, players=n if n != "all" else None, agent=agent, games=m)
 
 
-def _value(judge, key, metric, n, value, lo, hi, what, agent, games, severity="error", fmt="{:.2f}"):
+def _value(judge, key, metric, n, value, lo, hi, what, agent, games, severity="error", fmt="{:.2f}", **run):
+    """One bounded value: a table row, and a problem when outside (``run``: the sample's own seed
+    and options for the reproduce command, see ``_Judge.problem``)."""
     ok = (lo is None or value >= lo) and (hi is None or value <= hi)
     judge.row(metric, n, fmt.format(value), _bounds(lo, hi), _status(ok, severity))
     if not ok:
         judge.problem(key, metric, f"{what} with {n} players is {fmt.format(value)}, outside {_bounds(lo, hi)}",
-                      severity, players=n, agent=agent, games=games)
+                      severity, players=n, agent=agent, games=games, **run)
 
 
 def _bounds(lo, hi) -> str:
@@ -647,8 +649,10 @@ def _judge_easy(judge, band, setup, tables, records, runs, agent, per, out) -> N
     easy = band["easy"]
     games = easy["games"]
     easy_tables = dict(tables, difficulty="easy")
+    seed = f"easy/{runs.seed}"
+    run = {"seed": seed, "options": "--difficulty easy"}  # what `pnp simulate` needs to play these games
     out["easy"] = {}
-    batches = {n: start_games(engine, easy_tables, players=n, games=games, seed=f"easy/{runs.seed}", agent=agent,
+    batches = {n: start_games(engine, easy_tables, players=n, games=games, seed=seed, agent=agent,
                               workers=runs.workers, executor=runs.executor)
                for n in sorted(records)}  # side by side: no worker idles between player counts
     for n in sorted(records):
@@ -657,7 +661,7 @@ def _judge_easy(judge, band, setup, tables, records, runs, agent, per, out) -> N
         failed = len(recs) - len(played)
         if failed:
             judge.problem("crawl.easy", "M0 integrity (EASY)", f"{failed} EASY game(s) with {n} players crashed or "
-                          "timed out", players=n, agent=agent)
+                          "timed out", players=n, agent=agent, games=games, **run)
         k = sum(1 for r in played if r["outcome"] == "win")
         m = len(played) or 1
         normal = per[n]["wins"] / max(1, per[n]["games"])
@@ -671,9 +675,9 @@ def _judge_easy(judge, band, setup, tables, records, runs, agent, per, out) -> N
             judge.problem("crawl.easy.above_normal", "§5.1 EASY win rate", f"EASY wins {k / m:.3f} with {n} players, "
                           f"{gap:+.3f} against NORMAL {normal:.3f} (band +{easy['above_normal']['min']} to "
                           f"+{easy['above_normal']['max']}, at most {easy['max']})", sev, players=n, agent=agent,
-                          games=m)
+                          games=games, **run)
         maiden = [d for r in played for d in r["deaths"]]
         mean = sum(maiden) / max(1, len(maiden))
         _value(judge, "crawl.deaths.easy_max", "§5.4 EASY deaths per maiden", n, mean, None,
-               band["deaths"]["easy_max"], "EASY mean deaths per maiden", agent, m, _sev(band["deaths"]))
+               band["deaths"]["easy_max"], "EASY mean deaths per maiden", agent, games, _sev(band["deaths"]), **run)
         out["easy"][n] = {"games": m, "wins": k, "win_rate": k / m, "deaths_per_maiden": mean}

@@ -193,3 +193,14 @@ def test_reproduce_commands_name_the_seed_and_agent_that_were_played(tmp_path):
     result = verdict.check_balance(nocombo, workers=1, write_report=False)
     gap = next(p for p in result.problems if p.field == "skill.gap_min")
     assert _reproduce_args(gap.message)["agent"] == "nocombo"
+
+
+def test_a_sample_with_its_own_seed_and_options_is_reproduced_with_them(tmp_path):
+    judge = verdict._Judge(tmp_path / "balance.yaml", {"crawl": 4}, "pnp simulate mv", seed=3)
+    judge.problem("crawl.easy", "EASY", "too hard", players=2, agent="heuristic", games=400,
+                  seed="easy/3", options="--difficulty easy")
+    judge.problem("crawl", "NORMAL", "too hard", players=2, agent="heuristic", games=400)
+    easy, normal = (p.message for p in judge.problems)
+    assert easy.endswith("reproduce: pnp simulate mv --players 2 --agent heuristic --seed easy/3 --difficulty easy"
+                         " --games 400")
+    assert normal.endswith("reproduce: pnp simulate mv --players 2 --agent heuristic --seed 3 --games 400")
