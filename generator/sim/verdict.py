@@ -71,8 +71,9 @@ def _lines(node, prefix="") -> dict:
 class _Judge:
     """Collects table rows and problems; knows where each band is written."""
 
-    def __init__(self, path: Path, lines: dict, command: str, seed=0):
+    def __init__(self, path: Path, lines: dict, command: str, seed=0, seats: str = "players"):
         self.path, self.lines, self.command, self.seed = str(path), lines, command, seed
+        self.seats = seats  # what a player count counts in the game's words (Fatal Fight: characters)
         self.rows: list[tuple] = []
         self.problems: list[Problem] = []
 
@@ -253,7 +254,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         setup = engine.compile_setup(tables, getattr(game, "where", None))
     except ProblemsError as exc:
         return BalanceResult(passed=False, problems=list(exc.problems), table="balance: content cannot be simulated")
-    judge = _Judge(path, lines, _command(game, name), config.get("seed", 0))
+    judge = _Judge(path, lines, _command(game, name), config.get("seed", 0), getattr(engine, "SEATS", "players"))
     started = time.perf_counter()
     own_pool = executor is None and (workers or os.cpu_count() or 1) > 1
     pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count()) if own_pool else executor
@@ -312,7 +313,7 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress) -> 
                                       "decision": dec, "z": z}
             _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra)
             for message in engine.static_checks(setup, n):
-                judge.problem("softlocks", "M8 unwinnable setup", f"{message} ({n} characters)")
+                judge.problem("softlocks", "M8 unwinnable setup", f"{message} ({n} {judge.seats})")
         _judge_pooled(judge, config, data, agent, all_ref, all_random, counts)
         _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts)
         hook = getattr(engine, "judge_extra", None)  # optional: a game's own bands (rows, problems, more runs)
@@ -328,50 +329,52 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
     status = {"inside": "pass", "outside": "FAIL"}.get(dec) or ("pass?" if wr["min"] <= k / m <= wr["max"] else "FAIL")
     judge.row(f"M1 win rate ({agent})", n, _fmt(k, m, z), _band(wr["min"], wr["max"]), status)
     if status == "FAIL":
-        judge.problem("win_rate", "M1 win rate", f"{agent} team win rate with {n} characters is {_fmt(k, m, z)}, "
+        judge.problem("win_rate", "M1 win rate", f"{agent} team win rate with {n} {judge.seats} is {_fmt(k, m, z)}, "
                       f"outside the band {_band(wr['min'], wr['max'])}", players=n, agent=agent, games=m)
     elif status == "pass?":
-        judge.problem("win_rate", "M1 win rate", f"{agent} with {n} characters: {_fmt(k, m, z)} is inside "
+        judge.problem("win_rate", "M1 win rate", f"{agent} with {n} {judge.seats}: {_fmt(k, m, z)} is inside "
                       f"{_band(wr['min'], wr['max'])} only as a point estimate", "warning", players=n, agent=agent, games=m)
     rk, rm = sum(r["outcome"] == "win" for r in rnd), len(rnd)
     rstatus = {"inside": "pass", "outside": "FAIL"}.get(rdec) or ("pass?" if rk / rm <= skill["random_max"] else "FAIL")
     judge.row("M2 random win rate", n, _fmt(rk, rm, rz), _band(None, skill["random_max"]), rstatus)
     if rstatus == "FAIL":
         judge.problem("skill.random_max", "M2 random win rate", f"random play wins {_fmt(rk, rm, rz)} with {n} "
-                      f"characters (max {skill['random_max']}): the game plays itself", players=n, agent="random",
+                      f"{judge.seats} (max {skill['random_max']}): the game plays itself", players=n, agent="random",
                       games=rm)
     lo, hi = diff_interval(k, m, rk, rm)
     gap = k / m - rk / rm
     gdec = interval_decision(lo, hi, skill["gap_min"], None)
     gstatus = "pass" if gdec == "inside" or (gdec == "unclear" and gap >= skill["gap_min"]) else "FAIL"
-    judge.row("M2 skill gap (greedy-random)", n, f"{gap:.3f} [{lo:.3f}, {hi:.3f}]", _band(skill["gap_min"], None), gstatus)
+    judge.row(f"M2 skill gap ({agent}-random)", n, f"{gap:.3f} [{lo:.3f}, {hi:.3f}]", _band(skill["gap_min"], None), gstatus)
     if gstatus == "FAIL":
         judge.problem("skill.gap_min", "M2 skill gap", f"{agent} beats random by {gap:.3f} [{lo:.3f}, {hi:.3f}] with "
-                      f"{n} characters (min {skill['gap_min']})", players=n, agent=agent, games=m)
+                      f"{n} {judge.seats} (min {skill['gap_min']})", players=n, agent=agent, games=m)
     for name, recs in extra.items():
         ek = sum(r["outcome"] == "win" for r in recs)
         judge.row(f"   control: {name}", n, _fmt(ek, len(recs)), "report", "info")
     s = metrics.run_summary(ref)
     band = length["stage_rounds"]
     ok = band["min"] <= s["stage_rounds_median"] <= band["max"]
-    judge.row("M3 rounds per stage (median)", n, f"{s['stage_rounds_median']:.1f}", _band(band["min"], band["max"]),
-              "pass" if ok else "FAIL")
+    cleared = s["stage_rounds_median"] > 0  # a cleared stage lasts a round at least; 0 = none was cleared
+    shown = f"{s['stage_rounds_median']:.1f}" if cleared else "none cleared"
+    judge.row("M3 rounds per stage (median)", n, shown, _band(band["min"], band["max"]), "pass" if ok else "FAIL")
     if not ok:
-        judge.problem("length.stage_rounds", "M3 length", f"median rounds per cleared stage with {n} characters is "
-                      f"{s['stage_rounds_median']:.1f}, outside {_band(band['min'], band['max'])}", players=n, agent=agent,
-                      games=m)
+        judge.problem("length.stage_rounds", "M3 length",
+                      (f"median rounds per cleared stage with {n} {judge.seats} is {shown}, outside "
+                       f"{_band(band['min'], band['max'])}" if cleared else
+                       f"no stage was cleared in {m} games with {n} {judge.seats}"), players=n, agent=agent, games=m)
     p95_ok = s["rounds"]["p95"] <= length["p95_rounds_max"]
     judge.row("M3 rounds per game (median/p95)", n, f"{s['rounds']['median']:.0f} / {s['rounds']['p95']:.0f}",
               f"p95 <= {length['p95_rounds_max']}", "pass" if p95_ok else "FAIL")
     if not p95_ok:
-        judge.problem("length.p95_rounds_max", "M3 length", f"95th percentile of rounds with {n} characters is "
+        judge.problem("length.p95_rounds_max", "M3 length", f"95th percentile of rounds with {n} {judge.seats} is "
                       f"{s['rounds']['p95']:.0f} (max {length['p95_rounds_max']})", players=n, agent=agent, games=m)
     everything = ref + rnd + [r for recs in extra.values() for r in recs]
     t_rate = sum(r["outcome"] == "timeout" for r in everything) / len(everything)
     judge.row("M3 timeouts", n, f"{t_rate:.4f}", f"<= {length['timeouts_max']}",
               "pass" if t_rate <= length["timeouts_max"] else "FAIL")
     if t_rate > length["timeouts_max"]:
-        judge.problem("length.timeouts_max", "M3 timeouts", f"{t_rate:.4f} of games with {n} characters hit the "
+        judge.problem("length.timeouts_max", "M3 timeouts", f"{t_rate:.4f} of games with {n} {judge.seats} hit the "
                       f"decision cap", players=n, agent=agent, games=m)
     stalls = s["stalls"]
     smax = config["softlocks"]["stalls_max"]
@@ -381,9 +384,9 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
     judge.row("M8 stalls (stage round cap)", n, _fmt(stalls, m), _band(None, smax), sstat)
     if sstat == "FAIL":
         judge.problem("softlocks.stalls_max", "M8 stalls", f"{_fmt(stalls, m)} of {agent} games with {n} "
-                      f"characters stall (a stage outlasts the round cap)", players=n, agent=agent, games=m)
+                      f"{judge.seats} stall (a stage outlasts the round cap)", players=n, agent=agent, games=m)
     for r in metrics.failures(everything)[:5]:
-        judge.problem("integrity", "M0 integrity", f"{r['agent']} game {r['index']} ({n} characters, seed "
+        judge.problem("integrity", "M0 integrity", f"{r['agent']} game {r['index']} ({n} {judge.seats}, seed "
                       f"{r['seed']}): {r['outcome']}: {(r['error'] or '; '.join(r['violations']) or 'decision cap').splitlines()[0]}"
                       f"; replay: {judge.command} --players {n} --agent {r['agent']} --seed {r['seed']} "
                       f"--game {r['index']} --trace")
@@ -396,14 +399,14 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
         judge.row("M9 decision density", n, f"{density:.3f}", f">= {dmin}", "pass" if density >= dmin else "warn")
         if density < dmin:
             judge.problem("decisions.density_min", "M9 decision density", f"{density:.3f} of decisions with {n} "
-                          f"characters offer 2+ options (min {dmin})", "warning")
+                          f"{judge.seats} offer 2+ options (min {dmin})", "warning")
     for key, band in config.get("pressure", {}).items():
         if key in s:
             ok = band["min"] <= s[key] <= band["max"]
             judge.row(f"   {key.replace('_', ' ')}", n, f"{s[key]:.3f}", _band(band["min"], band["max"]),
                       "pass" if ok else "warn")
             if not ok:
-                judge.problem(f"pressure.{key}", "spec §6 band", f"{key} with {n} characters is {s[key]:.3f}, "
+                judge.problem(f"pressure.{key}", "spec §6 band", f"{key} with {n} {judge.seats} is {s[key]:.3f}, "
                               f"outside {_band(band['min'], band['max'])}", "warning")
 
 
@@ -491,11 +494,11 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
         if trap:
             judge.problem("card_impact", "M5 trap card", f"{card} lowers the team's win rate by {-d:.3f} "
                           f"[{-hi:.3f}, {-lo:.3f}] against a neutral filler on the same {len(won)} seeds with "
-                          f"{n} characters", "warning", players=n, agent=agent)
+                          f"{n} {judge.seats}", "warning", players=n, agent=agent)
         elif swingy:
             judge.problem("card_impact", "M5 swingy card", f"{card} raises the team's win rate by {d:.3f} "
                           f"[{lo:.3f}, {hi:.3f}] against a neutral filler on the same {len(won)} seeds with "
-                          f"{n} characters", "warning", players=n, agent=agent)
+                          f"{n} {judge.seats}", "warning", players=n, agent=agent)
 
 
 def _table(rows) -> str:

@@ -22,6 +22,7 @@ from .fatal_fight_setup import SQUARES, compile_setup  # noqa: F401  (module API
 
 NAME = "fatal-fight"
 VERSION = "1"
+SEATS = "characters"  # a run's player count counts characters (one player may run several)
 _PER_SEAT = ("deck", "hand", "discard", "played_up", "played_down", "carry", "gauge", "upgrades_left")
 _FLAT = ("life", "max_life", "actions", "hand_size", "max_carry", "gold", "gold_earned", "gp", "status", "pos",
          "mega_art", "taken", "stage_deck", "boss_deck", "enemy_deck", "enemy_discard", "escaped", "elife", "egp",

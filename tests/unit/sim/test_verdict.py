@@ -204,3 +204,19 @@ def test_a_sample_with_its_own_seed_and_options_is_reproduced_with_them(tmp_path
     assert easy.endswith("reproduce: pnp simulate mv --players 2 --agent heuristic --seed easy/3 --difficulty easy"
                          " --games 400")
     assert normal.endswith("reproduce: pnp simulate mv --players 2 --agent heuristic --seed 3 --games 400")
+
+
+def test_count_messages_use_the_games_word_for_seats_and_say_when_no_stage_was_cleared(tmp_path):
+    lost = [{"index": i, "agent": "greedy", "outcome": "loss", "rounds": 6, "decisions": 10, "multi": 8,
+             "stage_rounds": [], "violations": [], "error": None} for i in range(40)]
+    rnd = [dict(r, agent="random") for r in lost]
+    for seats in ("players", "characters"):
+        judge = verdict._Judge(tmp_path / "balance.yaml", {}, "pnp simulate g", seats=seats)
+        verdict._judge_count(judge, BALANCE, 3, "heuristic", lost, rnd, "outside", 1.96, "inside", 1.96, {})
+        m1 = next(p.message for p in judge.problems if p.field == "win_rate")
+        assert f"with 3 {seats} is" in m1
+        m3 = next(p.message for p in judge.problems if p.field == "length.stage_rounds")
+        assert m3.startswith(f"M3 length: no stage was cleared in 40 games with 3 {seats}")
+        rows = {row[0]: row for row in judge.rows}
+        assert rows["M3 rounds per stage (median)"][2] == "none cleared"
+        assert "M2 skill gap (heuristic-random)" in rows
