@@ -158,9 +158,9 @@ class CardBuilder:
         self.lang = lang or game.meta.get("lang", "ja")
         self.bleed = bleed
         self.search = layout_search_path(game.root)
-        self.layouts = LayoutLoader(self.search)
+        self.layouts = LayoutLoader(self.search, game.root)
         self.fonts = game_fonts(game)
-        self.icons = load_icons(icon_files(game, self.search))
+        self.icons = load_icons(icon_files(game, self.search), game.root)
         self.expr = Expressions()
         self.tables = self._localised_tables()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .content.game import load_checked
+from .content.game import leaves_game, load_checked
 from .errors import ContentError, Location, Problem
 from .layout.template import layout_search_path
 from .units import named_size
@@ -21,6 +21,10 @@ def profile_path(name: str, game_root: Path, where: Location | None = None, fiel
     for root in layout_search_path(game_root):
         candidate = root / "profiles" / f"{name}.yaml"
         if candidate.is_file():
+            if leaves_game(candidate, game_root):  # the game's own layouts/profiles/: a link out of the game
+                raise ContentError([Problem(where or Location(str(game_root / "game.yaml"), 0), field,
+                                            f"sheet profile {name!r} ({candidate.relative_to(game_root).as_posix()}) "
+                                            "leaves the game directory (a link to a file outside it)")])
             return candidate
     known = sorted({p.stem for root in layout_search_path(game_root) for p in (root / "profiles").glob("*.yaml")})
     raise ContentError([Problem(where or Location(str(game_root / "game.yaml"), 0), field,

@@ -151,6 +151,8 @@ def load_game(directory) -> Game:
     if not game_file.is_file():
         raise ContentError([Problem(Location(str(root), 0), "", "not a game directory: no game.yaml here")])
     loader = _Loader(root)
+    if _outside(loader, game_file, Location(str(root), 0), "", "game.yaml"):
+        raise ContentError(loader.problems)
     game_types = builtin_types("game")
     node = loader.parse(game_file)
     meta = loader.check(node, game_types["game"], game_types, game_file, "", collect_ids=False) if node else None
@@ -158,7 +160,8 @@ def load_game(directory) -> Game:
         raise ContentError(loader.problems or [Problem(Location(str(game_file), 1), "", "game.yaml is empty")])
 
     schema_file = root / "schema.yaml"
-    schema_node = loader.parse(schema_file) if schema_file.is_file() else None
+    schema_node = loader.parse(schema_file) if schema_file.is_file() \
+        and not _outside(loader, schema_file, Location(str(root), 0), "", "schema.yaml") else None
     if not schema_file.is_file():
         loader.problems.append(Problem(Location(str(root), 0), "", "missing schema.yaml (the game's record types)"))
     types = compile_schema(schema_node, str(schema_file), loader.problems) if schema_node is not None else {}
@@ -180,6 +183,25 @@ def load_game(directory) -> Game:
         raise ContentError(loader.problems)
     return Game(id=root.resolve().name, root=root, meta=meta, types=types, components=components,
                 tables=tables, locations=loader.locations, source=node)
+
+
+def leaves_game(path, game_root) -> bool:
+    """True for a file named inside the game directory that resolves outside it (a symlink out of
+    the game): it is refused like a ``../`` path. A file the path does not name inside the game
+    (the shared ``layouts/`` of the project or of the tool) is not the game's and stays allowed."""
+    path, root = Path(path), Path(game_root)
+    try:
+        return path.is_relative_to(root) and not path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # a symlink loop: not a file inside the game either
+        return True
+
+
+def _outside(loader, path: Path, where: Location, field_path: str, shown: str) -> bool:
+    """Record a problem (at ``where``) for a game file that links out of the game directory."""
+    if not leaves_game(path, loader.root):
+        return False
+    loader.problems.append(Problem(where, field_path, f"{shown!r} leaves the game directory (a link to a file outside it)"))
+    return True
 
 
 def _item_location(node, keys, path) -> Location:
@@ -208,10 +230,11 @@ def _resolve_files(loader, spec, where, field_path) -> list[Path]:
             matches = sorted(Path(p) for p in globmod.glob(str(loader.root / pattern)))
             if not matches:
                 loader.problems.append(Problem(where, field_path, f"no file matches {pattern!r}"))
-            files.extend(matches)
+            files.extend(m for m in matches
+                         if not _outside(loader, m, where, field_path, m.relative_to(loader.root).as_posix()))
         elif not (loader.root / pattern).is_file():
             loader.problems.append(Problem(where, field_path, f"file {pattern!r} not found"))
-        else:
+        elif not _outside(loader, loader.root / pattern, where, field_path, pattern):
             files.append(loader.root / pattern)
     return files
 

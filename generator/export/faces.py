@@ -62,7 +62,7 @@ class FaceHasher:
     def __init__(self, cards):
         self.cards = cards
         self.files = FileHashes()
-        self.loader = LayoutLoader(layout_search_path(cards.game.root))
+        self.loader = LayoutLoader(layout_search_path(cards.game.root), cards.game.root)
         self._layout: dict = {}
         # (faces, side) -> [ops hash per index], [assets hash per index]: two flat lists per
         # component side rather than a dict entry per face (a large deck's lock stays small)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..content.game import leaves_game
 from ..content.schema import Context, Spec, compile_schema, validate
 from ..content.yamlload import NodeBudget, parse_file, parse_text
 from ..errors import ContentError, Location, Problem
@@ -89,6 +90,10 @@ def export_profile_path(name: str, game_root: Path) -> Path:
     for root in layout_search_path(game_root):
         candidate = root / "profiles" / "export" / f"{name}.yaml"
         if candidate.is_file():
+            if leaves_game(candidate, game_root):  # the game's own layouts/profiles/: a link out of the game
+                raise ContentError([Problem(Location(str(game_root / "game.yaml"), 0), "--profile",
+                                            f"export profile {name!r} ({candidate.relative_to(game_root).as_posix()}) "
+                                            "leaves the game directory (a link to a file outside it)")])
             return candidate
     known = sorted({p.stem for root in layout_search_path(game_root)
                     for p in (root / "profiles" / "export").glob("*.yaml")})

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ContentError, Location, Problem
+from ..content.game import leaves_game
 from ..content.yamlload import NodeBudget, parse_file, to_plain
 
 SHAPE_KEYS = {
@@ -45,12 +46,17 @@ class IconSet:
         return self.icons.get(name)
 
 
-def load_icons(files: list[Path]) -> IconSet:
-    """Later files override earlier ones (a game's icon replaces a common one)."""
+def load_icons(files: list[Path], game_root: Path | None = None) -> IconSet:
+    """Later files override earlier ones (a game's icon replaces a common one). A file of the
+    game (under ``game_root``) that links out of the game directory is refused."""
     problems: list[Problem] = []
     icons = IconSet()
     for path in files:
         if not path.is_file():
+            continue
+        if game_root is not None and leaves_game(path, game_root):
+            problems.append(Problem(Location(str(game_root), 0), "", f"'{path.relative_to(game_root).as_posix()}' "
+                                    "leaves the game directory (a link to a file outside it)"))
             continue
         try:
             node = parse_file(path)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ContentError, Location, Problem
+from ..content.game import leaves_game
 from ..content.yamlload import NodeBudget, parse_file, to_located
 
 TOP_KEYS = {"extends", "description", "background", "vars", "boxes", "remove", "__line__"}
@@ -64,8 +65,9 @@ def find_layout_file(name: str, search: list[Path]) -> Path | None:
 class LayoutLoader:
     """Loads layouts by name with caching; problems are collected, not raised one by one."""
 
-    def __init__(self, search: list[Path]):
+    def __init__(self, search: list[Path], game_root: Path | None = None):
         self.search = search
+        self.game_root = game_root  # a layout of the game's own layouts/ must stay inside the game
         self._raw: dict = {}
         self._resolved: dict = {}
 
@@ -89,6 +91,11 @@ class LayoutLoader:
             close = difflib.get_close_matches(name, known, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             problems.append(Problem(where, field, f"layout {name!r} not found in {', '.join(map(str, self.search))}{hint}"))
+            return None, None
+        if self.game_root is not None and leaves_game(path, self.game_root):
+            problems.append(Problem(referenced_at or Location(str(self.game_root), 0), field,
+                                    f"layout {name!r} ({path.relative_to(self.game_root).as_posix()}) leaves the game "
+                                    "directory (a link to a file outside it)"))
             return None, None
         if path not in self._raw:
             try:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..content import load_game
-from ..content.game import text_in
+from ..content.game import leaves_game, text_in
 from ..errors import ContentError, Location, Problem
 from ..outputs import write_atomic
 
@@ -81,6 +81,10 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None) -
     context = data.context()
     rendered = []
     for path in files:
+        if leaves_game(path, root):
+            problems.append(Problem(Location(_display(root), 0), "", f"'{path.relative_to(root).as_posix()}' "
+                                    "leaves the game directory (a link to a file outside it)"))
+            continue
         r = render_file(path, _display(path), context, problems)
         if r is not None:
             rendered.append(r)

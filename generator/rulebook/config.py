@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..content.game import leaves_game
 from ..content.schema import Context, Spec, compile_schema, validate
 from ..content.yamlload import NodeBudget, parse_file, parse_text
-from ..errors import ContentError
+from ..errors import ContentError, Location, Problem
 
 SCHEMA = """\
 # The optional content/<game>/rulebook/rulebook.yaml: what the generated parts of a rulebook
@@ -51,6 +52,10 @@ def load_config(game_root: Path, problems: list) -> dict:
     """The validated rulebook.yaml (``{}`` when absent); problems are appended, located."""
     path = Path(game_root) / "rulebook" / "rulebook.yaml"
     if not path.is_file():
+        return {}
+    if leaves_game(path, game_root):
+        problems.append(Problem(Location(str(game_root), 0), "",
+                                "'rulebook/rulebook.yaml' leaves the game directory (a link to a file outside it)"))
         return {}
     schema_problems: list = []
     types = compile_schema(parse_text(SCHEMA, _SCHEMA_PATH), _SCHEMA_PATH, schema_problems)
