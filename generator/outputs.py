@@ -20,16 +20,37 @@ def write_atomic(path: Path, data: bytes | str | Iterable[bytes | str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:  # -o into a file, a read-only or missing place: a message, not a traceback
-        raise BuildError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise _cannot_write(path, exc) from None
     try:
-        with os.fdopen(fd, "wb") as handle:
+        # A full disk or a failing rename is a message too; an error raised by ``pieces`` (a
+        # renderer's own) propagates as it is. Either way the temporary file goes, the old file stays.
+        handle = os.fdopen(fd, "wb")
+        written = False
+        try:
             for piece in pieces:
-                handle.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
+                try:
+                    handle.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
+                except OSError as exc:
+                    raise _cannot_write(path, exc) from None
+            written = True
+        finally:
+            try:
+                handle.close()  # flushes the last buffered bytes
+            except OSError as exc:
+                if written:  # otherwise an error is already on its way and the file is dropped
+                    raise _cannot_write(path, exc) from None
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs get ordinary permissions
-        os.replace(tmp, path)
+        try:
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs get ordinary permissions
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise _cannot_write(path, exc) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def _cannot_write(path: Path, exc: OSError) -> BuildError:
+    return BuildError(f"cannot write {path}: {exc.strerror or exc}")

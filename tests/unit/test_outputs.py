@@ -1,4 +1,5 @@
 """Atomic outputs: whole or nothing, ordinary permissions, pieces written as they come."""
+import errno
 import os
 import stat
 
@@ -40,3 +41,54 @@ def test_a_place_that_cannot_hold_the_file_is_a_build_error_naming_it(tmp_path):
     (tmp_path / "a-file").write_text("not a folder")
     with pytest.raises(BuildError, match=r"cannot write .*a-file/out/print.pdf: Not a directory"):
         write_atomic(tmp_path / "a-file" / "out" / "print.pdf", b"%PDF")
+
+
+class _FullDisk:
+    """A file object on a disk that fills up: ``write`` (or only the final flush) fails."""
+
+    def __init__(self, real, fail_on):
+        self.real, self.fail_on = real, fail_on
+
+    def write(self, data):
+        if self.fail_on == "write":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return self.real.write(data)
+
+    def close(self):
+        self.real.close()
+        if self.fail_on == "close":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+@pytest.mark.parametrize("fail_on", ["write", "close", "replace"])
+def test_a_full_disk_or_a_failing_rename_is_a_build_error_and_the_old_file_stays(tmp_path, monkeypatch, fail_on):
+    path = write_atomic(tmp_path / "print.pdf", b"old")
+    real_fdopen = os.fdopen
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode: _FullDisk(real_fdopen(fd, mode), fail_on))
+    if fail_on == "replace":
+        def replace(src, dst):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(BuildError, match=r"cannot write .*print.pdf: No space left on device"):
+        write_atomic(path, (piece for piece in [b"new ", b"pages"]))
+    assert path.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["print.pdf"]
+
+
+def test_an_oserror_of_the_pieces_themselves_is_not_turned_into_a_write_error(tmp_path):
+    path = write_atomic(tmp_path / "print.pdf", b"old")
+
+    def pieces():  # a renderer that fails reading something of its own
+        yield b"new"
+        raise OSError(errno.EIO, "renderer's own")
+    with pytest.raises(OSError, match="renderer's own") as info:
+        write_atomic(path, pieces())
+    assert not isinstance(info.value, BuildError)
+    assert path.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["print.pdf"]
