@@ -56,22 +56,30 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
             result.problems.extend(verdict.problems)
             if not verdict.passed:
                 return result
+    # Everything is rendered before anything is written, and the files are then swapped in back
+    # to back: a failure (or ^C) while rendering leaves the previous build's set whole, never a
+    # new rulebook beside an old print file.
+    outputs: list = []  # (file name, bytes or pieces), in the order they are written
     if has_rulebook(game):
-        from .rulebook import build_rulebook
+        from .rulebook import compose
 
-        # Raises ContentError (nothing more written) if a rulebook reference is wrong.
-        result.written.extend(build_rulebook(path, out_dir, problems=result.problems))
+        # Raises ContentError (nothing written) if a rulebook reference is wrong.
+        book = compose(path)
+        result.problems.extend(book.warnings)
+        outputs.append(("rulebook.pdf", book.pdf))
     for component_id, board in render_full_size_boards(cards, loaded.profile, title=game.title).items():
-        result.written.append(write_atomic(Path(out_dir) / f"board-{component_id}.pdf", board))
+        outputs.append((f"board-{component_id}.pdf", board))
     suffix = "-proof" if proof else ""
-    result.written.append(write_atomic(Path(out_dir) / f"print-{loaded.paper_name}{suffix}.pdf", pdf))
+    outputs.append((f"print-{loaded.paper_name}{suffix}.pdf", pdf))
     lock = compute_lock(cards, hasher)
     if old_lock is not None:
         from .export.errata import errata_pdf  # only with --changed-since
 
         diff = diff_locks(old_lock, lock)
-        errata = errata_pdf(cards, loaded.profile, diff, title=game.title, since=str(changed_since))
-        result.written.append(write_atomic(Path(out_dir) / "errata.pdf", errata))
+        outputs.append(("errata.pdf", errata_pdf(cards, loaded.profile, diff, title=game.title,
+                                                 since=str(changed_since))))
         result.notes.extend(diff.lines())
-    result.written.append(write_atomic(Path(out_dir) / LOCK_NAME, lock_lines(lock)))
+    outputs.append((LOCK_NAME, lock_lines(lock)))
+    for name, data in outputs:
+        result.written.append(write_atomic(Path(out_dir) / name, data))
     return result

@@ -1,4 +1,6 @@
 """``build_game``: what runs, and what is written, when a build fails."""
+from pathlib import Path
+
 import pytest
 
 from generator import build
@@ -13,3 +15,40 @@ def test_a_face_problem_fails_the_build_before_the_balance_simulation_runs(tiny,
     assert not result.ok
     assert any("the font has no glyph for" in p.message for p in result.problems)
     assert not out.exists(), "no balance report (nor anything else) for a build that prints nothing"
+
+
+@pytest.mark.parametrize("failing", ["rulebook", "boards", "errata"])
+def test_a_failure_while_rendering_leaves_every_earlier_output_byte_identical(tiny, tmp_path, monkeypatch, failing):
+    """Every file is rendered before any is written: a step failing after others were rendered
+    (the rulebook after the print PDF, the boards after the rulebook, the errata after all of
+    them) leaves the previous build's whole set, not new files beside old ones."""
+    import shutil
+
+    from generator import rulebook
+    from generator.export import errata
+
+    shutil.copytree(Path(__file__).parent / "rulebook" / "data" / "rulebook", tiny / "rulebook")
+    out = tmp_path / "out"
+    assert build.build_game(tiny, out, validate=False).ok
+    old_lock = tmp_path / "old.lock.json"
+    shutil.copy(out / "print.lock.json", old_lock)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert {"rulebook.pdf", "print-a4.pdf", "print.lock.json"} <= set(before)
+    game_yaml = tiny / "game.yaml"  # a new title changes every file
+    game_yaml.write_text(game_yaml.read_text().replace("ちいさなゲーム", "ちいさなゲーム 第2版"))
+
+    def fail(*args, **kwargs):
+        raise RuntimeError(f"{failing} failed")
+    if failing == "rulebook":
+        monkeypatch.setattr(rulebook, "compose", fail)
+    elif failing == "boards":
+        monkeypatch.setattr(build, "render_full_size_boards", fail)
+    else:
+        monkeypatch.setattr(errata, "errata_pdf", fail)
+    with pytest.raises(RuntimeError, match=f"{failing} failed"):
+        build.build_game(tiny, out, validate=False, changed_since=old_lock)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    monkeypatch.undo()
+    result = build.build_game(tiny, out, validate=False, changed_since=old_lock)
+    assert [p.name for p in result.written] == ["rulebook.pdf", "print-a4.pdf", "errata.pdf", "print.lock.json"]
+    assert all((out / name).read_bytes() != data for name, data in before.items())
