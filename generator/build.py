@@ -6,6 +6,7 @@ not printed.
 """
 from __future__ import annotations
 
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,7 +43,8 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     loaded = game_profile(game, profile)
     old_lock = read_lock(changed_since) if changed_since else None
     hasher = FaceHasher(cards).watch()  # the lock's hashes are taken while faces are painted
-    pdf = render_print_pdf(cards, loaded.profile, title=game.title, proof=proof)
+    with _progress(reporter, "rendering") as progress:
+        pdf = render_print_pdf(cards, loaded.profile, title=game.title, proof=proof, progress=progress)
     for faces in cards.faces:
         faces.check_all()  # faces no page showed are checked too
     result.problems.extend(cards.problems)
@@ -83,3 +85,22 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     for name, data in outputs:
         result.written.append(write_atomic(Path(out_dir) / name, data))
     return result
+
+
+@contextmanager
+def _progress(reporter, label: str):
+    """``reporter.progress`` (a bar on a terminal only) as a ``callback(done, total)`` for the
+    renderer, which prints nothing itself; the bar opens at the first call, when the total is known."""
+    if reporter is None:
+        yield None
+        return
+    with ExitStack() as stack:
+        state = {"bar": None, "done": 0}
+
+        def advance(done, total):
+            if state["bar"] is None:
+                state["bar"] = stack.enter_context(reporter.progress(range(total), label, total))
+            if hasattr(state["bar"], "update") and done > state["done"]:
+                state["bar"].update(done - state["done"])
+                state["done"] = done
+        yield advance

@@ -19,7 +19,7 @@ from .content.game import text_in
 from .layout.paint import Painter
 
 
-def _compress_finished_pages(canvas: Canvas) -> None:
+def _compress_finished_pages(canvas: Canvas, on_page=None) -> None:
     """Encode each page's content stream when the page is finished, not at ``save()``, and
     keep the finished page small.
 
@@ -51,7 +51,14 @@ def _compress_finished_pages(canvas: Canvas) -> None:
         # is half that (about 1 MB less at 1,200 pages), and the page is not changed again.
         page.__dict__ = dict(page.__dict__)
 
-    canvas.setPageCallBack(finished)
+    if on_page is None:
+        canvas.setPageCallBack(finished)
+        return
+
+    def finished_then_told(page_number):
+        finished(page_number)
+        on_page(page_number)
+    canvas.setPageCallBack(finished_then_told)
 
 
 class SharedFaces:
@@ -122,27 +129,48 @@ def pages_for(component, profile) -> int:
     return len(impose(component.found, w, h, profile, with_backs=bool(component.back)))
 
 
+def _page_count(faces: Faces, profile) -> int:
+    """The pages ``render_print_pdf`` draws for one component (as ``pages_for``, without imposing)."""
+    from .impose import count_pages, plan_tiles
+
+    component = faces.component
+    w, h = component.size_pt
+    if component.kind == "board":
+        if board_mode(component, profile) != "tiled":
+            return len(faces.copies)
+        return len(faces.copies) * (len(plan_tiles(w, h, *profile.paper, profile.margin, _overlap(component)).tiles) + 1)
+    return count_pages(len(faces.copies), w, h, profile, with_backs=faces.backs is not None)
+
+
 def _overlap(component) -> float:
     from .units import mm
     return (component.tiling or {}).get("overlap") or mm(10)
 
 
 def render_print_pdf(cards: CardSet, profile, *, title: str, components=None, proof: bool = False,
-                     finish=None) -> bytes:
+                     finish=None, progress=None) -> bytes:
     """All printable components of a card set, in order, as one PDF (bytes).
 
     ``proof`` draws trim, bleed and safe-zone lines and the card id over every face
     (``generator.export.proof``); ``finish(canvas)`` may add pages at the end (errata list).
+    ``progress(done, total)`` is called as each page of the components is finished.
     """
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=profile.paper, invariant=1, initialFontName=cards.fonts.regular,
                     initialFontSize=8, pageCompression=1)
-    _compress_finished_pages(canvas)
+    wanted = set(components) if components else None
+    on_page = None
+    if progress is not None:
+        total = sum(_page_count(faces, profile) for faces in cards.faces
+                    if not wanted or faces.component.id in wanted)
+
+        def on_page(number):
+            progress(min(number, total), total)  # the pages ``finish`` adds are not counted
+    _compress_finished_pages(canvas, on_page)
     canvas.setTitle(title)
     canvas.setCreator("pnp-generator")
     canvas.setAuthor("")
     canvas.setSubject("print-and-play sheets")
-    wanted = set(components) if components else None
     forms = SharedFaces()
     for faces in cards.faces:
         if wanted and faces.component.id not in wanted:

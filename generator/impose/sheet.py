@@ -166,6 +166,15 @@ def impose(n_cards: int, card_w: float, card_h: float, profile: Profile,
             for number, (side, slots) in enumerate(sides, start=1)]
 
 
+def count_pages(n_cards: int, card_w: float, card_h: float, profile: Profile, with_backs: bool = False) -> int:
+    """``len(impose(...))`` without building the pages (the total of a progress bar)."""
+    grid = plan_grid(card_w, card_h, profile)
+    sides = 2 if with_backs else 1
+    if profile.print_shop:
+        return max(n_cards, 0) * sides
+    return -(-max(n_cards, 0) // grid.per_sheet) * sides
+
+
 def _sheet_page(side: str, number: int, slots: tuple[Slot, ...], profile: Profile, furniture: dict) -> SheetPage:
     # Marks, cut lines and footer depend on where the slots are, not on which cards they hold:
     # every full sheet of a side shares one set (a 5,400-card deck would hold 1,200 copies).

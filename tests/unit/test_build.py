@@ -52,3 +52,58 @@ def test_a_failure_while_rendering_leaves_every_earlier_output_byte_identical(ti
     result = build.build_game(tiny, out, validate=False, changed_since=old_lock)
     assert [p.name for p in result.written] == ["rulebook.pdf", "print-a4.pdf", "errata.pdf", "print.lock.json"]
     assert all((out / name).read_bytes() != data for name, data in before.items())
+
+
+class _Bars:
+    """A reporter whose progress bars record what they are told (as on a terminal)."""
+
+    def __init__(self):
+        self.bars = []
+
+    def progress(self, iterable, label, length=None):
+        from contextlib import contextmanager
+
+        bar = {"label": label, "length": length, "updates": []}
+        self.bars.append(bar)
+
+        class Bar:
+            def update(self, n):
+                bar["updates"].append(n)
+
+        @contextmanager
+        def opened():
+            yield Bar()
+        return opened()
+
+
+def test_rendering_the_print_sheets_advances_a_progress_bar_per_page(tiny, tmp_path):
+    import pypdfium2 as pdfium
+
+    reporter = _Bars()
+    result = build.build_game(tiny, tmp_path / "out", validate=False, reporter=reporter)
+    assert result.ok
+    pages = len(pdfium.PdfDocument(str(tmp_path / "out" / "print-a4.pdf")))
+    [bar] = reporter.bars
+    assert bar["label"] == "rendering" and bar["length"] == pages
+    assert bar["updates"] == [1] * pages
+
+
+def test_without_a_terminal_or_with_quiet_there_is_no_bar(monkeypatch):
+    import sys
+
+    from generator.cli import Reporter
+
+    class Terminal:
+        def isatty(self):
+            return True
+
+        def write(self, text):
+            pass
+
+        def flush(self):
+            pass
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    assert hasattr(Reporter(0).progress(range(3), "rendering", 3), "update")
+    assert not hasattr(Reporter(-1).progress(range(3), "rendering", 3), "update")
+    monkeypatch.setattr(Terminal, "isatty", lambda self: False)
+    assert not hasattr(Reporter(0).progress(range(3), "rendering", 3), "update")
