@@ -137,6 +137,8 @@ def list_command():
     """List the games under ./content."""
     from .content import load_game
 
+    if not known_games():  # like build and validate: a usage error, not an empty list that looks fine
+        raise click.UsageError("no games under ./content; run pnp in a project folder (content/<game>/game.yaml)")
     for name in known_games():
         try:
             game = load_game(content_root() / name)

@@ -181,6 +181,17 @@ def test_unknown_game_is_a_usage_error():
     assert "unknown game 'no-such-game'" in proc.stderr
 
 
+def test_list_build_and_validate_outside_a_project_say_there_are_no_games(tmp_path):
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(REPO)}  # this checkout's generator, not an installed one
+    for command in ("list", "build", "validate"):
+        proc = subprocess.run([sys.executable, "-m", "generator", command], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 2, (command, proc.stdout, proc.stderr)
+        assert "Error: no games under ./content" in proc.stderr and proc.stdout == ""
+
+
 def test_every_command_has_help():
     for command in ("build", "validate", "manifest", "list"):
         proc = pnp(command, "--help")
