@@ -156,7 +156,8 @@ def render_file(path: Path, display_path: str, context: dict, problems: list) ->
     try:
         source = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        problems.append(Problem(Location(display_path, 0), "", f"not UTF-8 text ({exc.reason})"))
+        line = exc.object.count(b"\n", 0, exc.start) + 1
+        problems.append(Problem(Location(display_path, line), "", f"not UTF-8 text ({exc.reason} at byte {exc.start})"))
         return None
     marked = add_markers(protect_heading_ids(source))
     env = make_environment(lambda name: (marked, display_path, lambda: True))

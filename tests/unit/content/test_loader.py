@@ -114,6 +114,18 @@ def test_oversized_file_is_refused(tiny):
     assert found == [("coins.yaml", 0, "", f"file is {(MAX_FILE_BYTES + 1) // 1024} KiB; the limit is {MAX_FILE_BYTES // 1024} KiB")]
 
 
+def test_non_utf8_text_and_nul_bytes_are_located_at_their_line(tiny):
+    (tiny / "coins.yaml").write_bytes(b"- {id: coin1, value: 1, count: 4}\n- {id: coin5, value: 5, count: 2}\n# caf\xe9\n")
+    assert problems_of(tiny) == [("coins.yaml", 3, "", "not UTF-8 text (invalid continuation byte at byte 73)")]
+    # libyaml counts the position in UTF-8 bytes: the Japanese before the NUL must not move the line
+    (tiny / "coins.yaml").write_text("- {id: coin1, value: 1, count: 4}\n- {id: コイン, value: 5, count: 2}\n# a\x00\n")
+    assert problems_of(tiny) == [
+        ("coins.yaml", 3, "", "YAML error: unacceptable character #x0000: control characters are not allowed")]
+    (tiny / "schema.yaml").write_text("# スキーマ\ntypes:\n  hero: \x00\n")
+    assert ("schema.yaml", 3, "", "YAML error: unacceptable character #x0000: control characters are not allowed") \
+        in problems_of(tiny)
+
+
 def test_paths_outside_the_game_are_refused(tiny):
     text = (tiny / "game.yaml").read_text().replace("file: coins.yaml", "file: ../coins.yaml")
     (tiny / "game.yaml").write_text(text)

@@ -177,3 +177,12 @@ def test_bold_around_cjk_brackets_prints_without_asterisks(tiny_book):
     book = compose(tiny_book)
     last = pdf_text(book.pdf)[-1]
     assert "サプライは【携帯】して、使ったら【追放】します。" in last.replace("\r\n", "")
+
+
+def test_a_source_that_is_not_utf8_is_located_at_its_line(tiny_book):
+    (tiny_book / "rulebook" / "03-extra.md").write_bytes(b"# extra\n\ncaf\xe9\n")
+    with pytest.raises(ContentError) as info:
+        compose(tiny_book)
+    [problem] = info.value.problems
+    assert problem.location.path.endswith("rulebook/03-extra.md") and problem.location.line == 3
+    assert problem.message == "not UTF-8 text (invalid continuation byte at byte 12)"
