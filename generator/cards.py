@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from .content import Game
@@ -191,6 +192,15 @@ class CardBuilder:
             "lang": self.lang,
         }
 
+    def field_location(self, raw: dict, record: dict, name: str):
+        """Where field ``name`` of a record is written (``raw`` as loaded, ``record`` localised):
+        for a text given per language, the line of the language printed."""
+        value = raw.get(name)
+        if isinstance(value, dict) and not isinstance(record.get(name), dict):  # a localised text
+            lang = next((key for key in (self.lang, "ja", *value) if key in value), None)
+            return self.game.field_at(raw, name, lang)
+        return self.game.field_at(raw, name)
+
     def printable(self):
         return [c for c in self.game.components if c.layout]
 
@@ -219,7 +229,8 @@ class CardBuilder:
 
         def card_context(i: int) -> CardContext:
             where = self.game.where(component.records[i]) or component.location
-            return CardContext({**base, "card": {**records[i], "_index": i}}, where, f"{component.id}[{i}]")
+            return CardContext({**base, "card": {**records[i], "_index": i}}, where, f"{component.id}[{i}]",
+                               partial(self.field_location, component.records[i], records[i]))
 
         def make_front(i: int):
             return inst.instantiate(front, card_context(i))

@@ -15,7 +15,7 @@ import yaml
 from ..errors import ContentError, Location, Problem
 from ..units import parse_length, named_size
 from .schema import Context, Spec, compile_schema, did_you_mean, validate
-from .yamlload import NodeBudget, node_location, parse_file, parse_items, parse_text
+from .yamlload import NodeBudget, mapping_items, node_location, parse_file, parse_items, parse_text
 
 
 @dataclass
@@ -62,6 +62,7 @@ class Game:
     locations: dict = field(default_factory=dict, repr=False)
     warnings: list = field(default_factory=list, repr=False)
     source: object = field(default=None, repr=False)  # the composed game.yaml, to locate its keys
+    _reparsed: dict = field(default_factory=dict, repr=False)  # record file -> composed node (field_at)
 
     def at(self, *keys) -> Location:
         """Where a key of game.yaml is written (``game.at("print", "profile")``)."""
@@ -79,6 +80,33 @@ class Game:
 
     def where(self, record) -> Location | None:
         return self.locations.get(id(record))
+
+    def field_at(self, record, *keys) -> Location | None:
+        """Where ``record[keys[0]][keys[1]]...`` is written: the line of the last key found
+        (the record's own line if not even the first is written, e.g. a default); None for an
+        unknown record.
+
+        Loading keeps one location per record, not per field; a problem about one field is
+        rare, so its file is parsed again here (once per file) to find the key.
+        """
+        where = self.where(record)
+        if where is None or not keys:
+            return where
+        if where.path not in self._reparsed:
+            try:
+                self._reparsed[where.path] = parse_file(Path(where.path))
+            except ContentError:  # changed since it was loaded: the record's line will do
+                self._reparsed[where.path] = None
+        node = _mapping_at(self._reparsed[where.path], where.line)
+        found = where
+        for key in keys:
+            if not isinstance(node, yaml.MappingNode):
+                break
+            pair = next(((k, v) for name, k, v in mapping_items(node, where.path, [], "") if name == key), None)
+            if pair is None:
+                break
+            found, node = node_location(where.path, pair[0]), pair[1]
+        return found
 
     @property
     def title(self) -> str:
@@ -202,6 +230,26 @@ def _outside(loader, path: Path, where: Location, field_path: str, shown: str) -
         return False
     loader.problems.append(Problem(where, field_path, f"{shown!r} leaves the game directory (a link to a file outside it)"))
     return True
+
+
+def _mapping_at(root, line: int):
+    """The outermost mapping of a composed file that starts at ``line`` (1-based), or None."""
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen or not node.start_mark.line < line <= node.end_mark.line + 1:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            if node.start_mark.line + 1 == line:
+                return node
+            children = [n for pair in node.value for n in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            children = node.value
+        else:
+            continue
+        stack.extend(reversed(children))  # in document order: the first mapping at the line wins
+    return None
 
 
 def _item_location(node, keys, path) -> Location:

@@ -16,10 +16,10 @@ __all__ = ["ExprError", "Expressions", "is_template"]
 
 
 class ExprError(Exception):
-    """A template failed; carries the location of the template source."""
+    """A template failed; carries the location of the template source (and the source)."""
 
-    def __init__(self, location: Location | None, message: str):
-        self.location, self.message = location, message
+    def __init__(self, location: Location | None, message: str, source: str = ""):
+        self.location, self.message, self.source = location, message, source
         super().__init__(message)
 
 
@@ -62,7 +62,7 @@ class Expressions:
         except Exception as exc:
             if not isinstance(exc, _failures()):
                 raise
-            raise ExprError(getattr(source, "location", None), _message(exc, source)) from None
+            raise ExprError(getattr(source, "location", None), _message(exc, source), source) from None
 
     def evaluate(self, source, context: dict):
         """A bare expression (``when:``, ``repeat:``); literals pass through."""
@@ -81,7 +81,7 @@ class Expressions:
         except Exception as exc:
             if not isinstance(exc, _failures()):
                 raise
-            raise ExprError(getattr(source, "location", None), _message(exc, source)) from None
+            raise ExprError(getattr(source, "location", None), _message(exc, source), source) from None
 
 
 #: Longest string or list a template may build with ``*``, and largest power (in bits) with ``**``:

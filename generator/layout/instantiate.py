@@ -49,6 +49,13 @@ class CardContext:
     values: dict                 # card, component, game, data, ... (localised plain values)
     location: Location           # the card's record in its YAML file
     field_prefix: str            # e.g. "enemies[3]"
+    field_location: object = None  # a card field's name -> where it is written (None: the record's line)
+
+    def at(self, card_field: str | None) -> Location:
+        """Where a problem about ``card.<card_field>`` is reported: that field's line if known."""
+        if card_field and self.field_location is not None:
+            return self.field_location(card_field) or self.location
+        return self.location
 
 
 @dataclass
@@ -95,10 +102,11 @@ class Instantiator:
     def _where(self, scope: _Scope, box: dict) -> Location:
         return Location(str(scope.layout.path), box.get("__line__", 0) if isinstance(box, dict) else 0)
 
-    def _report(self, scope: _Scope, location: Location | None, box_id: str, message: str):
+    def _report(self, scope: _Scope, location: Location | None, box_id: str, message: str, source=""):
         where = location or Location(str(scope.layout.path), 0)
-        scope.problems.append(Problem(where, box_id, f"{message} (card {scope.ctx.location.display()}"
-                                                     f" {scope.ctx.field_prefix})"))
+        card_field = _card_field(source) if source else None  # a template naming card.<field>: that field's line
+        card = f"{scope.ctx.field_prefix}.{card_field}" if card_field else scope.ctx.field_prefix
+        scope.problems.append(Problem(where, box_id, f"{message} (card {scope.ctx.at(card_field).display()} {card})"))
 
     def _vars(self, layout: Layout, scope: _Scope) -> dict:
         result: dict = {}
@@ -107,7 +115,8 @@ class Instantiator:
             try:
                 result[name] = self.expr.evaluate(source, scope.values)
             except ExprError as exc:
-                self._report(scope, exc.location or Location(str(layout.path), 0), f"vars.{name}", exc.message)
+                self._report(scope, exc.location or Location(str(layout.path), 0), f"vars.{name}", exc.message,
+                             exc.source)
                 result[name] = None
         return result
 
@@ -127,7 +136,7 @@ class Instantiator:
         try:
             value = self.expr.render(raw, scope.values) if is_template(raw) else raw
         except ExprError as exc:
-            self._report(scope, exc.location or where, label, exc.message)
+            self._report(scope, exc.location or where, label, exc.message, exc.source)
             return None
         if value in (None, "", "none", "None"):
             return None
@@ -165,7 +174,7 @@ class Instantiator:
                         else:
                             scope.values[key] = value
             except ExprError as exc:
-                self._report(scope, exc.location or where, box_id, exc.message)
+                self._report(scope, exc.location or where, box_id, exc.message, exc.source)
             except ValueError as exc:
                 self._report(scope, where, box_id, str(exc))
 
@@ -318,17 +327,18 @@ class Instantiator:
         card_field = _card_field(source)
         field_path = f"{scope.ctx.field_prefix}.{card_field}" if card_field else scope.ctx.field_prefix
         layout_name = _display_path(scope.layout.path)
+        where = scope.ctx.at(card_field)
         if block.overflow_lines:
             lines = "line" if block.overflow_lines == 1 else "lines"
-            scope.problems.append(Problem(scope.ctx.location, field_path,
+            scope.problems.append(Problem(where, field_path,
                                           f"overflows box '{box_id}' of {layout_name} by {block.overflow_lines} "
                                           f"{lines} at {block.size:g}pt"))
         for name in block.unknown_icons:
-            scope.problems.append(Problem(scope.ctx.location, field_path,
+            scope.problems.append(Problem(where, field_path,
                                           f"unknown icon ':{name}:' in box '{box_id}'{_close(name, self.icon_names)}"))
         if block.missing_glyphs:
             chars = "".join(sorted(block.missing_glyphs))
-            scope.problems.append(Problem(scope.ctx.location, field_path,
+            scope.problems.append(Problem(where, field_path,
                                           f"the font has no glyph for {chars!r} (box '{box_id}' of {layout_name})"))
 
 

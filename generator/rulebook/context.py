@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..cards import CardBuilder
 from ..content.game import Game, copies_of, text_in
@@ -315,7 +316,8 @@ class RulebookData:
                 record = b.tables[component.id][ref.index]
                 raw = component.records[ref.index]
                 ctx = CardContext({**b.base_context(component), "card": {**record, "_index": ref.index}},
-                                  b.game.where(raw) or component.location, f"{component.id}[{ref.index}]")
+                                  b.game.where(raw) or component.location, f"{component.id}[{ref.index}]",
+                                  partial(b.field_location, raw, record))
                 ops, found = inst.instantiate(front, ctx)
                 self.warnings.extend(_as_warnings(found))
         self._faces[key] = ops

@@ -71,11 +71,14 @@ def test_invalid_value_exits_1_with_located_message_and_keeps_outputs(tiny, tmp_
      r"layouts/tiny/hero.yaml:\d+: life-value: template '\{\{ card.lief \}\}': .*lief"),
     # text that cannot fit -> the card's YAML line and the box
     (("heroes.yaml", 'text: "カードを**2枚**引く。"', 'text: "' + "とても長い説明文です。" * 30 + '"'),
-     r"heroes.yaml:\d+: heroes\[1\].text: overflows box 'body' of .*layouts/tiny/hero.yaml by \d+ lines? at 7pt"),
-    # unknown inline icon
-    (("heroes.yaml", ":guard:", ":gaurd:"), r"heroes.yaml:\d+: heroes\[0\].text: unknown icon ':gaurd:'.*guard"),
+     r"heroes.yaml:11: heroes\[1\].text: overflows box 'body' of .*layouts/tiny/hero.yaml by \d+ lines? at 7pt"),
+    # unknown inline icon -> the line of the field, not of the record
+    (("heroes.yaml", ":guard:", ":gaurd:"), r"heroes.yaml:5: heroes\[0\].text: unknown icon ':gaurd:'.*guard"),
     # a character the font lacks
-    (("heroes.yaml", "name: 盗賊", "name: 盗賊\U0001F600"), r"heroes\[2\].name: the font has no glyph for"),
+    (("heroes.yaml", "name: 盗賊", "name: 盗賊\U0001F600"), r"heroes.yaml:14: heroes\[2\].name: the font has no glyph for"),
+    # ... in a text given per language: the line of the language printed (ja)
+    (("heroes.yaml", "name: {ja: 魔法使い, en: Mage}", "name:\n    en: Mage\n    ja: 魔法使い\U0001F600"),
+     r"heroes.yaml:10: heroes\[1\].name: the font has no glyph for"),
     # Jinja cannot reach Python internals
     (("layouts/tiny/hero.yaml", '"{{ card.life }}"', '"{{ card.__class__.__mro__ }}"'),
      r"layouts/tiny/hero.yaml:\d+: life-value: template .*(unsafe|__class__|attribute)"),

@@ -160,3 +160,34 @@ def test_a_record_file_must_be_a_list(tiny):
 def test_a_second_document_is_refused(tiny):
     (tiny / "coins.yaml").write_text("- {id: coin1, value: 1, count: 6}\n---\n- {id: coin2, value: 2}\n")
     assert problems_of(tiny) == [("coins.yaml", 2, "", "expected a single document (found a second '---')")]
+
+
+def test_field_at_gives_the_line_of_a_records_field_nested_key_merge_or_default(tiny):
+    write(tiny / "heroes.yaml", """\
+        - &base
+          id: knight
+          name: 騎士
+          life: 12
+          count: 2
+        - id: mage
+          name:
+            ja: 魔法使い
+            en: Mage
+          life: 8
+
+          text: "カードを**2枚**引く。"
+        - <<: *base
+          id: thief
+          count: 1
+        """)
+    game = load_game(tiny)
+    knight, mage, thief = game.component("heroes").records
+    assert game.where(mage).line == 6
+    assert game.field_at(mage, "text").line == 12
+    assert game.field_at(mage, "name").line == 7
+    assert game.field_at(mage, "name", "en").line == 9
+    assert game.field_at(mage, "color").line == 6, "a default is not written: the record's line"
+    assert game.field_at(thief, "id").line == 14
+    assert game.field_at(thief, "life").line == 4, "merged from the anchor: the anchor's line"
+    assert game.field_at(knight, "count").line == 5
+    assert game.field_at({"not": "loaded"}, "name") is None

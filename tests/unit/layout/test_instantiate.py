@@ -82,3 +82,15 @@ def test_bad_values_are_located_problems(tiny, box, message):
     _ops, problems = faces_of(tiny, f"boxes:\n  - {box}\n")
     assert len(problems) == 1 and message in problems[0].message
     assert problems[0].location.path.endswith("layouts/tiny/probe.yaml") and problems[0].location.line == 2
+
+
+def test_a_template_error_about_a_card_field_names_that_fields_line(tiny):
+    _, problems = faces_of(tiny, """\
+        boxes:
+          - {id: t, type: text, w: 9mm, h: 9mm, text: "{{ card.life + 'x' }}"}
+          - {id: u, type: text, w: 9mm, h: 9mm, text: "{{ 1 + 'x' }}"}
+        """, record=0)
+    messages = sorted(p.message for p in problems)
+    assert len(messages) == 2
+    assert messages[0].endswith(f"(card {tiny}/heroes.yaml:1 heroes[0])"), messages[0]
+    assert messages[1].endswith(f"(card {tiny}/heroes.yaml:3 heroes[0].life)"), messages[1]
