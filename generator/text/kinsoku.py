@@ -82,6 +82,7 @@ NO_END = frozenset(
 _INSEPARABLE = frozenset("—―")
 
 _ASCII_SPACES = frozenset(" \t\f\v")
+_FULL_WIDTH_SIGNS = frozenset("＋－＝")  # word characters like ASCII + - = (digit runs: ＋1, 3＋2＝5)
 
 CJK, WORD, SPACE = "cjk", "word", "space"
 _ICON = "icon"
@@ -93,13 +94,16 @@ EPS = 1e-6
 def char_class(ch: str) -> str:
     """``"space"`` (ASCII blanks), ``"cjk"`` (breakable on both sides) or ``"word"``.
 
-    Full-width ASCII forms (``０-９ Ａ-Ｚ ＋ ：`` ...) count as word characters so that
-    full-width numbers stay whole; U+3000 is ``"cjk"``.
+    Full-width letters and digits (``０-９ Ａ-Ｚ ａ-ｚ``) count as word characters so that
+    full-width numbers and words stay whole, and so do the signs of a digit run ``＋－＝``
+    (``ライフ＋1`` and ``3＋2＝5`` stay whole, as ``+1`` and ``3+2=5`` do); other full-width
+    punctuation (``（）！？：；，．`` ...) is ``"cjk"`` like every full-width character, so a
+    line may break next to it (kinsoku permitting). U+3000 is ``"cjk"``.
     """
     if ch in _ASCII_SPACES:
         return SPACE
     o = ord(ch)
-    if 0xFF01 <= o <= 0xFF5E:
+    if 0xFF10 <= o <= 0xFF19 or 0xFF21 <= o <= 0xFF3A or 0xFF41 <= o <= 0xFF5A or ch in _FULL_WIDTH_SIGNS:
         return WORD
     eaw = unicodedata.east_asian_width(ch)
     if eaw in ("W", "F", "H"):

@@ -11,7 +11,8 @@ from text_engine_samples import CARD_TEXTS
 
 PIECES = ["敵", "集団", "１つ", "を", "指定し", "、", "その", "先頭", "。", "「", "」", "（", "）", "ー",
           "ッ", "ゃ", "…", "——", "！？", "Attack", "the", "guard", "HP", "12", "3.5", " ", "  ", "\n",
-          "ﾀﾞﾒｰｼﾞ", "・", "AP+1", "(", ")", "x"]
+          "ﾀﾞﾒｰｼﾞ", "・", "AP+1", "(", ")", "x", "ABC（", "：", "；", "，", "．", "！", "？", "＋", "ＡＰ３",
+          "ｘ", "［", "］"]
 
 
 def random_texts(n, seed=11):
@@ -38,6 +39,13 @@ def test_fast_path_matches_the_general_path(monkeypatch, fonts, align):
         kw = dict(size=9.0, min_size=6.0, width=width, height=rng.choice([12.0, 30.0, 80.0]), align=align)
         fast, general = both_paths(monkeypatch, text, fonts, **kw)
         assert fast == general, (text, kw)
+
+
+def test_full_width_punctuation_is_not_part_of_a_latin_word_on_either_path(monkeypatch, fonts):
+    for text in ("wordABC（くー「え", "**wordABC（くー「え**"):
+        fast, general = both_paths(monkeypatch, text, fonts, size=9, width=65.7, height=1000)
+        assert fast == general
+        assert ["".join(run.text for run in line.runs) for line in fast.lines] == ["wordABC", "（くー「え"]
 
 
 def test_the_fast_path_is_taken_for_one_style_text(monkeypatch, fonts):

@@ -3,7 +3,7 @@ import re
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from generator.text.kinsoku import break_lines, break_text, can_break, wrap
+from generator.text.kinsoku import break_lines, break_text, can_break, char_class, wrap
 from generator.text.markup import Icon, Newline, Text, parse_markup
 
 from text_engine_samples import CARD_TEXTS
@@ -80,7 +80,7 @@ def test_card_texts_follow_kinsoku(text, em, measure):
     for s in lines[:-1]:
         pos += len(s)
         cuts.add(pos)
-    for m in re.finditer(r"[A-Za-z0-9+/０-９Ａ-Ｚ＋]+", joined):
+    for m in re.finditer(r"[A-Za-z0-9+/０-９Ａ-Ｚａ-ｚ＋－＝]+", joined):
         inside = set(range(m.start() + 1, m.end()))
         assert not (inside & cuts), f"{m.group()!r} split: {lines}"
 
@@ -155,7 +155,19 @@ def test_can_break():
     assert not can_break("A", " ")
 
 
-@pytest.mark.parametrize("word", ["+1", "2AP", "3/4", "AP:3", "HP-2", "12", "Attack"])
+def test_only_full_width_letters_and_digits_are_word_characters():
+    for o in range(0xFF01, 0xFF5F):
+        ch = chr(o)
+        # ０-９ Ａ-Ｚ ａ-ｚ and the signs of a digit run; punctuation is not
+        expected = "word" if ch.isalnum() or ch in "＋－＝" else "cjk"
+        assert char_class(ch) == expected, (ch, hex(o))
+    assert not can_break("Ｈ", "Ｐ") and not can_break("１", "０") and not can_break("＋", "1")
+    assert can_break("C", "（") and can_break("：", "３") and can_break("Ａ", "／") and can_break("！", "ａ")
+    # "ABC（" was one word: the forced break then put 'ー' at a line start
+    assert break_text("wordABC（くー「え", em_measure, 80) == ["wordABC", "（くー「え"]
+
+
+@pytest.mark.parametrize("word", ["+1", "2AP", "3/4", "AP:3", "HP-2", "12", "Attack", "ＨＰ１０", "＋1", "3＋2＝5"])
 def test_latin_words_and_digit_runs_stay_whole(word):
     text = "あいう" + word + "えお"
     for width in range(20, 90, 5):
