@@ -88,25 +88,149 @@ class Expressions:
 #: ``{{ 'x' * 10**10 }}`` in a layout is a located problem, not a hang or a MemoryError.
 MAX_REPEAT = 10_000
 MAX_POWER_BITS = 4_096
+#: Widest padding a filter or string method may add (``center``, ``indent``, ``'%9999d'``, ``'{:>9999}'``
+#: ...) and longest string one may build (``join``, ``replace``, ``wordwrap``, ``indent``): checked
+#: before the string is made, so ``{{ 'x' | center(10**9) }}`` is a located problem, not a hang.
+MAX_WIDTH = MAX_REPEAT
+MAX_STRING = 1_000_000
+
+_PRINTF = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+_FORMAT_NUMBER = re.compile(r"\d+")
 
 
 @lru_cache(maxsize=None)
 def limited_sandbox(base=None):
-    """``base`` (default ImmutableSandboxedEnvironment) with the ``*``/``**`` limits above."""
+    """``base`` (default ImmutableSandboxedEnvironment) with the limits above on ``*``, ``**``,
+    ``%``, the filters that pad, repeat or join, and the matching ``str`` methods."""
     from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
+    def check_width(width, what):
+        if isinstance(width, int) and width > MAX_WIDTH:
+            raise SecurityError(f"{what} width {width} is too large (at most {MAX_WIDTH})")
+
+    def check_length(length, what):
+        if length > MAX_STRING:
+            raise SecurityError(f"{what} would make {length} characters (at most {MAX_STRING})")
+
+    def check_printf(spec, args):
+        if not isinstance(spec, str):
+            return
+        for width, precision in _PRINTF.findall(spec):
+            for number in (width, precision):
+                if number == "*":
+                    values = args if isinstance(args, tuple) else (args,)
+                    for value in values:
+                        check_width(value, "'%' format")
+                elif number:
+                    check_width(int(number), "'%' format")
+
+    def check_replace(value, old, new, count=None, *_):
+        value, old, new = str(value), str(old), str(new)
+        times = len(value) + 1 if old == "" else value.count(old)
+        if isinstance(count, int) and 0 <= count < times:
+            times = count
+        check_length(len(value) + times * len(new), "replace")
+
+    def check_join(separator, items):
+        check_length(len(str(separator)) * max(len(items) - 1, 0) + sum(len(str(i)) for i in items), "join")
+
+    def check_indent(value, width=4, *_, **__):
+        check_width(width, "indent")
+        pad = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
+        value = str(value)
+        check_length(len(value) + (value.count("\n") + 1) * pad, "indent")
+
+    def check_wordwrap(value, width=79, break_long_words=True, wrapstring=None, *_, **__):
+        value = str(value)
+        line_end = len(str(wrapstring)) if wrapstring is not None else 2  # newline_sequence is at most \r\n
+        check_length(len(value) + (len(value) + 1) * line_end, "wordwrap")  # at worst a line per character
+
+    filter_checks = {
+        "center": lambda value, width=80, *_: check_width(width, "center"),
+        "indent": check_indent,
+        "format": lambda value, *args, **_: check_printf(value, args),
+        "replace": check_replace,
+        "batch": lambda value, linecount, fill_with=None, *_: fill_with is None or check_width(linecount, "batch"),
+        "slice": lambda value, slices, *_, **__: check_width(slices, "slice"),
+        "wordwrap": check_wordwrap,
+    }
+
+    def guard(original, check):
+        skip = 0 if getattr(original, "jinja_pass_arg", None) is None else 1  # environment / eval context
+
+        def filtered(*args, **kwargs):
+            check(*args[skip:], **kwargs)
+            return original(*args, **kwargs)
+
+        filtered.__dict__.update(original.__dict__)  # keeps @pass_environment & co.
+        return filtered
+
+    def join_filter(original):
+        def join(eval_ctx, value, d="", attribute=None):
+            items = list(value)
+            if attribute is None:
+                check_join(d, items)
+            else:
+                check_length(len(str(d)) * max(len(items) - 1, 0), "join")
+            return original(eval_ctx, items, d, attribute)
+
+        join.__dict__.update(original.__dict__)
+        return join
+
+    method_checks = {
+        "center": lambda s, width, *_: check_width(width, "center"),
+        "ljust": lambda s, width, *_: check_width(width, "ljust"),
+        "rjust": lambda s, width, *_: check_width(width, "rjust"),
+        "zfill": lambda s, width: check_width(width, "zfill"),
+        "expandtabs": lambda s, tabsize=8: check_width(tabsize, "expandtabs") or check_length(
+            len(s) + s.count("\t") * max(tabsize, 0), "expandtabs"),
+        "replace": check_replace,
+    }
+
     class Sandbox(base or ImmutableSandboxedEnvironment):
-        intercepted_binops = frozenset(["*", "**"])
+        intercepted_binops = frozenset(["*", "**", "%"])
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            for name, check in filter_checks.items():
+                self.filters[name] = guard(self.filters[name], check)
+            self.filters["join"] = join_filter(self.filters["join"])
 
         def call_binop(self, context, operator, left, right):
             if operator == "*":
                 for seq, n in ((left, right), (right, left)):
                     if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_REPEAT:
                         raise SecurityError(f"'*' would repeat to {len(seq) * n} items (at most {MAX_REPEAT})")
+            elif operator == "%":
+                check_printf(left, right)
             elif isinstance(left, int) and isinstance(right, int) and right > 0 \
                     and left.bit_length() * right > MAX_POWER_BITS:
                 raise SecurityError(f"'**' result too large (over {MAX_POWER_BITS} bits)")
             return super().call_binop(context, operator, left, right)
+
+        def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja's signature)
+            owner = getattr(__obj, "__self__", None)
+            if isinstance(owner, str):  # a str method: 'x'.center(n), ', '.join(items) ...
+                name = getattr(__obj, "__name__", None)
+                if name == "join" and args:
+                    items = list(args[0])
+                    check_join(owner, items)
+                    args = (items, *args[1:])
+                elif name in method_checks:
+                    method_checks[name](owner, *args, **kwargs)
+            return super().call(__context, __obj, *args, **kwargs)
+
+        def wrap_str_format(self, value):
+            wrapper = super().wrap_str_format(value)
+            if wrapper is not None:
+                from string import Formatter
+
+                for _, _, spec, _ in Formatter().parse(value.__self__):
+                    if spec and "{" in spec:
+                        raise SecurityError("a format width taken from an argument ('{:{}}') is not allowed")
+                    for number in _FORMAT_NUMBER.findall(spec or ""):
+                        check_width(int(number), "format")
+            return wrapper
 
     return Sandbox
 
@@ -117,7 +241,7 @@ def _failures() -> tuple:
     from jinja2 import TemplateError
     from jinja2.sandbox import SecurityError
 
-    return (TemplateError, SecurityError, TypeError, ValueError, ZeroDivisionError, KeyError, AttributeError, IndexError)
+    return (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, KeyError, AttributeError, IndexError)
 
 
 _PATH = re.compile(r"^\{\{\s*([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)\s*\}\}$")

@@ -66,3 +66,41 @@ def test_templates_cannot_build_huge_strings_or_numbers():
         with pytest.raises(ExprError) as info:
             expressions.evaluate(source, CONTEXT)
         assert fragment in info.value.message
+
+
+@pytest.mark.parametrize("source, fragment", [
+    ("{{ 'x' | center(10**9) }}", "center width 1000000000 is too large"),
+    ("{{ 'x' | indent(10**9) }}", "indent width"),
+    ("{{ ('x\n' * 5000) | indent('y' * 5000) }}", "indent would make"),
+    ("{{ '%999999999d' | format(1) }}", "'%' format width"),
+    ("{{ '%*d' | format(10**9, 1) }}", "'%' format width"),
+    ("{{ '%(a)999999999s' | format(a=1) }}", "'%' format width"),
+    ("{{ '%999999999d' % 1 }}", "'%' format width"),
+    ("{{ (range(99999) | join) | wordwrap(1, wrapstring='y' * 9000) }}", "wordwrap would make"),
+    ("{{ range(99999) | join('x' * 5000) }}", "join would make"),
+    ("{{ ('x' * 9000).join(range(99999)) }}", "join would make"),
+    ("{{ (range(99999) | join) | replace('', 'x' * 100) }}", "replace would make"),
+    ("{{ ('x' * 9000).replace('x', 'y' * 9000) }}", "replace would make"),
+    ("{{ 'x'.center(10**9) }}", "center width"),
+    ("{{ 'x'.ljust(10**9) }}", "ljust width"),
+    ("{{ '1'.zfill(10**9) }}", "zfill width"),
+    ("{{ ('\t' * 9000).expandtabs(9000) }}", "expandtabs would make"),
+    ("{{ '{:>999999999}'.format(1) }}", "format width"),
+    ("{{ '{:>{}}'.format(1, 10**9) }}", "format width taken from an argument"),
+    ("{{ [1] | batch(10**9, 0) | list }}", "batch width"),
+    ("{{ [1] | slice(10**9) | list }}", "slice width"),
+    ("{{ range(10**9) | join }}", "MAX_RANGE"),  # Jinja's own limit: an OverflowError, now a template problem too
+])
+def test_filters_and_string_methods_cannot_build_huge_strings(source, fragment):
+    with pytest.raises(ExprError) as info:
+        Expressions().render(source, CONTEXT)
+    assert fragment in info.value.message
+
+
+def test_the_limited_filters_and_methods_still_work():
+    source = ("{{ 'ab' | center(6) }}|{{ 'a\nb' | indent(2) }}|{{ '%3d' | format(5) }}|{{ '%05.1f' % 2.5 }}|"
+              "{{ [1, 2, 3] | join(', ') }}|{{ card.nested | join(',', attribute='x') if false else 'j' }}|"
+              "{{ 'aXb' | replace('X', '-') }}|{{ 'a b c' | wordwrap(2) }}|{{ 'x'.rjust(3) }}|{{ '{:>4}'.format(7) }}|"
+              "{{ ', '.join(['a', 'b']) }}|{{ [1, 2, 3] | batch(2, 0) | list }}|{{ 7 % 3 }}|{{ '%s!' % card.name }}")
+    assert Expressions().render(source, CONTEXT) == \
+        "  ab  |a\n  b|  5|002.5|1, 2, 3|j|a-b|a\nb\nc|  x|   7|a, b|[[1, 2], [3, 0]]|1|騎士!"

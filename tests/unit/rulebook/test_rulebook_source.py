@@ -89,3 +89,11 @@ def test_strict_map_reads_and_refuses():
         m.a.x
     with pytest.raises(TypeError):
         m.a = 1
+
+
+def test_a_huge_padding_or_join_is_a_located_problem(tmp_path):
+    _, problems = render(tmp_path, "ok\n\n{{ 'x' | center(10**9) }}\n{{ range(99999) | join('-' * 5000) }}\n")
+    assert [(p.location.line, p.message) for p in problems] == [(3, "center width 1000000000 is too large (at most 10000)")]
+    _, problems = render(tmp_path, "ok {{ 'x' | center(5) }}\n{{ range(99999) | join('-' * 5000) }}\n")
+    assert [(p.location.line, p.message) for p in problems] == [
+        (2, "join would make 500478885 characters (at most 1000000)")]
