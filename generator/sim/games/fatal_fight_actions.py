@@ -260,7 +260,16 @@ def _next_partner(state):
 
 
 def _to_target(state):
-    state.seat = state.turn_pos
+    s = state.seat = state.turn_pos
+    # The owner's "when your chain resolves" Specials change the chain that resolves (そのチェーン):
+    # fired now, while it is still open and before its target is chosen, since a launch widens the
+    # targets and AP/hit bonuses must count in this chain's damage (fired after resolving, they
+    # waited for a next chain the same turn and were mostly lost).
+    if state.chains_this_turn[0] == 0:
+        state.special(s, "first_chain_resolve")
+    state.special(s, "chain_resolve")
+    if state.phase == OVER:
+        return
     state.phase = TARGET
     legal = legal_unsorted(state)
     if len(legal) == 1:
@@ -310,11 +319,6 @@ def _resolve(state, a):
     state.chain, state.chain_mods = [], []
     state.seat, state.phase = s, MAIN
     state.chains_this_turn[0] += 1
-    if state.chains_this_turn[0] == 1:
-        state.special(s, "first_chain_resolve")
-    state.special(s, "chain_resolve")
-    if state.phase == OVER:
-        return
     if not state.boss_alive:
         state.clear_stage()
     else:

@@ -204,3 +204,64 @@ def test_numbers_come_from_the_tables(tables):
     tables["rules"]["group_cap"] = 3
     setup = ff.compile_setup(tables)
     assert set(setup.e_life) == {6} and setup.rules["group_cap"] == 3
+
+
+def _with_special(trigger, effect):
+    """Every character's Special replaced (the engine reads the turn player's)."""
+    import ff_tables
+
+    tables = ff_tables.tables()
+    for c in tables["characters"]:
+        c["special"] = {"name": "", "trigger": trigger, "text": "", "effect": effect}
+    return ff.compile_setup(tables)
+
+
+def _attack(setup, me, ap):
+    """An initial attack card of ``me`` with this AP and no sub-attribute."""
+    return next(c for c in range(len(setup.c_id)) if setup.c_id[c].startswith(f"{me}_i") and setup.c_ap[c] == ap
+                and setup.c_flags[c] == 0 and setup.c_attack[c])
+
+
+def test_a_chain_resolve_special_adds_its_ap_to_the_chain_that_resolves():
+    """Bruno's 怪力 (CQB -> AP+1): an AP 2 attack in close quarters kills a life-3 enemy."""
+    setup = _with_special("chain_resolve", [{"op": "chain_ap", "n": 1, "when": "cqb"}])
+    st = fresh(setup)
+    me = chars(st)[0]
+    a = _attack(setup, me, 2)
+    st.hand[0] = [a]
+    st.pos[0] = L_M
+    st.groups[1] = enemies(setup, 3)
+    st.apply_action((PLAY, a))
+    if st.phase == CHAIN:
+        st.apply_action((FINISH,))
+    assert ("special", 0, "chain_resolve") in st.log
+    chain = [e for e in st.log if e[0] == "chain"][-1]
+    assert chain[2] == 3 and chain[6] == 1 and not st.groups[1]   # AP 2 + 1, one kill
+    assert st.pending_mods == []
+
+
+def test_a_first_chain_special_launch_widens_that_chains_targets():
+    """Rex's 剛速球 (the turn's first chain gains launch): from the centre, a group on another line
+    is a target of that very chain, and the second chain of the turn does not get it."""
+    setup = _with_special("first_chain_resolve",
+                          [{"op": "chain_sub", "range": False, "pierce": False, "launch": True, "when": "always"}])
+    st = fresh(setup)
+    me = chars(st)[0]
+    a, b = _attack(setup, me, 1), _attack(setup, me, 2)
+    st.hand[0] = [a, b]
+    st.pos = [C_M, R_M]
+    st.groups[0] = enemies(setup, 1)        # L-U: another line, only a launch reaches it
+    st.groups[4] = enemies(setup, 3)        # R-M: in reach
+    st.apply_action((PLAY, a))
+    st.apply_action((FINISH,))
+    assert st.legal_actions() == [(TARGET_A, 0), (TARGET_A, 4)]
+    st.apply_action((TARGET_A, 0))
+    assert not st.groups[0]
+    st.groups[0] = enemies(setup, 1)
+    st.apply_action((PLAY, b))
+    if st.phase == CHAIN:
+        st.apply_action((FINISH,))
+    if st.phase != MAIN:
+        assert (TARGET_A, 0) not in st.legal_actions()
+        st.apply_action((TARGET_A, 4))
+    assert [e for e in st.log if e[0] == "chain"][-1][5] == 4 and st.groups[0]   # no launch the second time
