@@ -35,6 +35,8 @@ def legal_unsorted(state) -> list[tuple]:
         out = [(FINISH,)]
         if state.actions_left >= 1:
             out.extend((PLAY, c) for c in state.hand[s] if _attack_ok(state, s, c))
+        for c in state.carry[s]:  # an item does not close the chain (G16): "this chain AP+2" lands on it
+            out.extend(_with_target(state, s, ITEM, c))
         return out
     if phase == COMBO:
         return [(PASS,)] + [(JOIN, c) for c in state.hand[s] if _attack_ok(state, s, c)]
@@ -226,8 +228,8 @@ def _after_card(state):
     if not state.boss_alive:
         state.clear_stage()
     elif state.phase == CHAIN:
-        s = state.seat
-        if state.status[s] != ACTIVE or state.actions_left < 1 or not _has_attack(state, s):
+        s = state.seat  # the chain stays open while an item could still be used on it (G16)
+        if state.status[s] != ACTIVE or ((state.actions_left < 1 or not _has_attack(state, s)) and not state.carry[s]):
             state.log.append(("auto", s, (FINISH,)))
             _finish(state, None)
     else:
@@ -420,7 +422,7 @@ def _mega(state, a):
 HANDLERS = {
     (MAIN, END): _end, (MAIN, PLAY): _play, (MAIN, MOVE): _move, (MAIN, PAID_MOVE): _paid_move,
     (MAIN, TAKE): _take, (MAIN, ITEM): _item, (MAIN, SAVE): _save, (MAIN, GAUGE): _gauge, (MAIN, MEGA): _mega,
-    (CHAIN, PLAY): _play, (CHAIN, FINISH): _finish, (COMBO, JOIN): _join, (COMBO, PASS): _pass,
+    (CHAIN, PLAY): _play, (CHAIN, ITEM): _item, (CHAIN, FINISH): _finish, (COMBO, JOIN): _join, (COMBO, PASS): _pass,
     (TARGET, TARGET_A): _resolve, (TARGET, NO_TARGET): _resolve,
     (SHOP, UPGRADE): _upgrade, (SHOP, BUY): _buy, (SHOP, CURE): _cure, (SHOP, DONE): _done,
     (PICK, PICK_A): _pick,

@@ -6,7 +6,7 @@ import pytest
 from generator.errors import Location, ProblemsError
 from generator.sim.games import fatal_fight as ff
 from generator.sim.games import fatal_fight_combat as combat
-from generator.sim.games.fatal_fight_actions import DONE, FINISH, JOIN, PASS, PLAY, SAVE, TARGET_A
+from generator.sim.games.fatal_fight_actions import DONE, FINISH, ITEM, JOIN, PASS, PLAY, SAVE, TARGET_A
 from generator.sim.games.fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, RETURNING, SHOP
 from generator.sim.games.fatal_fight_setup import PIERCE, RANGE
 
@@ -265,3 +265,25 @@ def test_a_first_chain_special_launch_widens_that_chains_targets():
         assert (TARGET_A, 0) not in st.legal_actions()
         st.apply_action((TARGET_A, 4))
     assert [e for e in st.log if e[0] == "chain"][-1][5] == 4 and st.groups[0]   # no launch the second time
+
+
+def test_an_item_used_while_the_chain_is_open_adds_to_that_chain():
+    """G16: items do not close the chain; 鉄パイプ (this chain AP+2) used after the last card
+    lands on it, and the chain waits for the item before closing by itself."""
+    import ff_tables
+
+    tables = ff_tables.tables()
+    tables["supplies"].append({"id": "pipe", "name": "", "count": 1, "attributes": ["carry", "exile"], "text": "",
+                               "effect": [{"op": "chain_ap", "n": 2, "when": "always"}]})
+    setup = ff.compile_setup(tables)
+    st = fresh(setup)
+    me = chars(st)[0]
+    pipe = setup.supplies["pipe"][0]
+    a = _attack(setup, me, 1)
+    st.hand[0], st.carry[0], st.actions_left = [a], [pipe], 1
+    st.pos = [C_M, L_M]   # no partner on the square: the chain goes straight to its target
+    st.groups[4] = enemies(setup, 3)
+    st.apply_action((PLAY, a))
+    assert st.phase == CHAIN and (ITEM, pipe) in st.legal_actions()   # no action left, but the item
+    st.apply_action((ITEM, pipe))
+    assert [e for e in st.log if e[0] == "chain"][-1][2] == 3 and not st.groups[4]   # AP 1 + 2 kills life 3
