@@ -30,6 +30,10 @@ def test_trace_replays_one_game(in_repo):
     result = run("fatal-fight", "--players", "2", "--seed", "7", "--game", "3", "--trace")
     assert result.exit_code == 0, result.output
     assert "-- round 1" in result.output and "game 3:" in result.output
+    import re
+    party = next(line for line in result.output.splitlines() if line.startswith("party: "))
+    assert re.fullmatch(r"party: \w+（[^（）]+）, \w+（[^（）]+）", party), party   # ids with the printed names
+    assert re.search(r"spawn e\d_\w+（[^（）]+） at R\d", result.output)
 
 
 def test_unknown_agent_is_a_usage_problem(in_repo):

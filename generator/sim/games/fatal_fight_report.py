@@ -17,6 +17,11 @@ def _seat(state, s) -> str:
     return f"P{s + 1}:{state.setup.characters[state.chars[s]]['id']}"
 
 
+def _named(ident: str, name: str) -> str:
+    """``e1_punk（チンピラ）``: the id a designer searches the YAML for, and the name on the card."""
+    return f"{ident}（{name}）" if name else ident
+
+
 def _card(state, c) -> str:
     return state.setup.c_id[c]
 
@@ -246,9 +251,10 @@ def describe(state, ev) -> str:
     if kind == "stage":
         return f"== stage {ev[1]}"
     if kind == "party":
-        return "party: " + ", ".join(ev[1])
+        names = {c["id"]: _named(c["id"], c.get("name", "")) for c in state.setup.characters}
+        return "party: " + ", ".join(names.get(c, c) for c in ev[1])
     if kind == "spawn":
-        return f"    spawn {state.setup.e_id[ev[2]]} at R{ev[1] + 1}"
+        return f"    spawn {_named(state.setup.e_id[ev[2]], state.setup.e_name[ev[2]])} at R{ev[1] + 1}"
     if kind == "chain":
         where = f"R{ev[5] + 1}" if ev[5] >= 0 else "nothing"
         return f"    chain by {_seat(state, ev[1])}: AP {ev[2]}, {ev[4]} hit(s) -> {where}, {ev[6]} defeated"

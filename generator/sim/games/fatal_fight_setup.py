@@ -55,6 +55,7 @@ class Setup:
     c_mega: list = field(default_factory=list)
     characters: list = field(default_factory=list)  # dicts: id, order, life, actions, hand_size, ...
     e_id: list = field(default_factory=list)        # enemy instances
+    e_name: list = field(default_factory=list)      # their printed names, for traces
     e_stage: list = field(default_factory=list)
     e_life: list = field(default_factory=list)
     e_skill: list = field(default_factory=list)
@@ -130,7 +131,8 @@ def compile_setup(tables: dict, where=None) -> Setup:
         mine = [a for a in arts if a.get("character") == char["id"]]
         special = char.get("special") or {}
         setup.characters.append({
-            "id": char["id"], "order": char["order"], "life": char["life"], "actions": char["actions"],
+            "id": char["id"], "name": _text(char.get("name")), "order": char["order"], "life": char["life"],
+            "actions": char["actions"],
             "hand_size": char["hand_size"], "max_carry": char["max_carry"],
             "trigger": special.get("trigger"), "special": comp.effect(special.get("effect"), char, "special.effect"),
             "initial": [inst_of[a["id"]] for a in mine if a["tier"] == "initial"],
@@ -192,6 +194,7 @@ def _compile_enemies(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
     for enemy in _unique(tables.get("enemies")):
         for _ in range(copies_of(enemy)):
             setup.e_id.append(enemy["id"])
+            setup.e_name.append(_text(enemy.get("name")))
             setup.e_stage.append(enemy["stage"])
             setup.e_life.append(enemy["life"])
             setup.e_skill.append(enemy.get("skill") or "none")
@@ -256,3 +259,8 @@ def _compile_stages(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
             comp.problem("boss_spawn", f"boss stage card of stage {stage} has no boss_spawn", tables.get("rules"))
         if stage not in setup.bosses:
             comp.problem("boss_profiles", f"stage {stage} has no boss", tables.get("rules"))
+
+
+def _text(value) -> str:
+    """A printed text field as a trace shows it: the Japanese of a ``{ja, en}`` text."""
+    return str((value.get("ja") or value.get("en") or "") if isinstance(value, dict) else (value or ""))
