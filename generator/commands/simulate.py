@@ -168,11 +168,13 @@ def _replay(engine, setup, players, agent, seed, index, trace, as_json) -> None:
     from ..sim.runner import replay
 
     record, lines = replay(engine, setup, players=players, agent=agent, seed=seed, index=index)
-    if trace:
-        for line in lines:
-            click.echo(line)
     brief = {k: record.get(k) for k in ("index", "seed", "players", "agent", "outcome", "rounds", "party", "stage",
                                         "stage_rounds", "decisions", "error", "violations")}
+    if trace and as_json:  # one JSON document on stdout: the trace goes in it, not before it
+        brief["trace"] = lines
+    elif trace:
+        for line in lines:
+            click.echo(line)
     click.echo(json.dumps(brief, ensure_ascii=False) if as_json else
                f"game {index}: {record['outcome']} after {record.get('rounds')} rounds (stage {record.get('stage')}), "
                f"party {', '.join(record.get('party') or [])}")

@@ -93,3 +93,10 @@ def test_difficulty_of_a_game_without_levels_is_a_usage_problem(in_repo):
     assert result.exit_code == 2 and "--difficulty" in result.output and "no difficulty levels" in result.output
     result = run("metroidvania", "--games", "2", "--difficulty", "hard")
     assert result.exit_code == 2 and "'hard' is not one of normal, easy" in result.output
+
+
+def test_trace_with_json_is_one_json_document(in_repo):
+    result = run("fatal-fight", "--players", "2", "--seed", "7", "--game", "3", "--trace", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["index"] == 3 and out["trace"][0].startswith("party: ") and any("-- round 1" in t for t in out["trace"])
