@@ -61,6 +61,10 @@ def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: in
 
     previous = _read_index(target_dir / INDEX)
     old_files = {entry["file"]: entry for entry in previous.get("faces", [])}
+    # --component: the other components' images (and their index entries) stay as they are
+    kept = [e for e in old_files.values() if components and e.get("component") not in components]
+    for entry in kept:
+        del old_files[entry["file"]]
     entries, todo = [], []
     for face, frame in jobs:
         rel = f"{face.component.id}/{face.name}.png"
@@ -102,13 +106,20 @@ def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: in
         "title": text_in(game.meta["title"], lang),
         "profile": prof.name,
         "dpi": dpi,
-        "skipped_components": skipped,
-        "faces": entries,
+        "skipped_components": skipped + [c for c in previous.get("skipped_components", [])
+                                         if components and c not in components and c not in skipped],
+        "faces": _in_game_order(game, entries + kept),
     }
     result.written.append(write_atomic(target_dir / INDEX, json.dumps(index, ensure_ascii=False, indent=1) + "\n"))
     if not jobs:
         result.notes.append(f"export profile {prof.name!r} takes none of this game's components")
     return result
+
+
+def _in_game_order(game, entries):
+    """Entries by component as game.yaml lists them (as a full export writes them)."""
+    order = {c.id: n for n, c in enumerate(game.components)}
+    return sorted(entries, key=lambda e: order.get(e.get("component"), len(order)))
 
 
 def _name(component, index, lang):

@@ -75,6 +75,21 @@ def test_png_px_follow_the_formula_for_other_profiles(tiny, tmp_path):
     assert Image.open(tmp_path / "png/png-300/coins/coin1.png").size == (102, 102)       # 26 mm
 
 
+def test_png_component_export_keeps_the_other_components_images(tiny, tmp_path):
+    """--component re-exports that component only: the other components' images and index
+    entries are not "no longer a face of the game" (they were all deleted)."""
+    assert pnp("export", tiny, "--png", "--dpi", "30", "-o", tmp_path).returncode == 0
+    folder = tmp_path / "png" / "png-300"
+    before = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.png"))
+    index = json.loads((folder / "index.json").read_text())
+    assert any(p.startswith("coins/") for p in before) and any(p.startswith("heroes/") for p in before)
+    proc = pnp("export", tiny, "--png", "--dpi", "30", "--component", "heroes", "-o", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "removed" not in proc.stderr
+    assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.png")) == before
+    assert json.loads((folder / "index.json").read_text())["faces"] == index["faces"]
+
+
 def test_acceptance_fatal_fight_png_tgc_poker(tmp_path):
     """Every poker card face of Fatal Fight: one image per record front and per distinct back."""
     from generator.content import load_game
