@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+import struct
 from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
@@ -141,12 +142,20 @@ _SRGB = None
 
 
 def srgb_profile() -> bytes | None:
-    """An sRGB ICC profile to embed (Pillow's LittleCMS), or None where Pillow lacks it."""
+    """An sRGB ICC profile to embed (Pillow's LittleCMS), or None where Pillow lacks it.
+
+    LittleCMS stamps the profile with the time it was made (header bytes 24-35): a fixed date
+    there keeps exported images byte-identical from run to run. (The profile ID, bytes 84-99,
+    is an MD5 over the header; LittleCMS leaves it zero, "not computed", and so do we.)
+    """
     global _SRGB
     if _SRGB is None:
         try:
             from PIL import ImageCms
-            _SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+            data = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+            data[24:36] = struct.pack(">6H", 2000, 1, 1, 0, 0, 0)
+            data[84:100] = bytes(16)
+            _SRGB = bytes(data)
         except (ImportError, OSError, AttributeError):  # pragma: no cover - Pillow without lcms
             _SRGB = b""
     return _SRGB or None

@@ -1,4 +1,5 @@
 """Pixel sizes, fitting a face to a service's trim, exact-size rasterization, export profiles."""
+import io
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,25 @@ def test_rasterize_renders_exact_sizes_and_png_is_rgb_srgb():
     assert png.mode == "RGB" and png.size == (825, 1125)
     assert png.info.get("icc_profile"), "tagged sRGB"
     assert png.getpixel((2, 1120))[:3] == (255, 0, 0) and png.getpixel((800, 10))[:3] == (255, 255, 255)
+
+
+def test_png_bytes_are_the_same_in_every_run(monkeypatch):
+    """The embedded sRGB profile carried the time LittleCMS made it, so two exports of the same
+    faces differed in every PNG (and every TTS sheet) a second apart."""
+    import time
+
+    from PIL import Image, ImageCms
+
+    from generator.export import raster
+
+    image = Image.new("RGB", (4, 4), (10, 20, 30))
+    monkeypatch.setattr(raster, "_SRGB", None)
+    first = png_bytes(image, 300)
+    time.sleep(1.1)
+    monkeypatch.setattr(raster, "_SRGB", None)
+    assert png_bytes(image, 300) == first
+    profile = ImageCms.ImageCmsProfile(io.BytesIO(Image.open(io.BytesIO(first)).info["icc_profile"]))
+    assert "sRGB" in ImageCms.getProfileDescription(profile)
 
 
 def test_trim_frame_crops_to_trim():
