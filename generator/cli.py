@@ -55,8 +55,9 @@ class _NullBar:
 
 
 def _set_verbosity(ctx, _param, value):
-    if value:
-        ctx.ensure_object(dict)["verbosity"] = ctx.obj.get("verbosity", 0) + value
+    if value:  # (ctx.obj is None until ensure_object: `pnp -q build` gives -q before any command)
+        obj = ctx.ensure_object(dict)
+        obj["verbosity"] = obj.get("verbosity", 0) + value
 
 
 verbose_option = click.option("-v", "--verbose", count=True, expose_value=False, callback=_set_verbosity,

@@ -195,6 +195,14 @@ def test_list_build_and_validate_outside_a_project_say_there_are_no_games(tmp_pa
         assert "Error: no games under ./content" in proc.stderr and proc.stdout == ""
 
 
+def test_verbosity_options_work_before_the_command_too(tiny, tmp_path):
+    """`pnp -q export ...` (the option on pnp itself) ended in an AttributeError traceback."""
+    quiet = pnp("-q", "manifest", tiny)
+    assert quiet.returncode == 0 and quiet.stdout.startswith("tiny")
+    loud = pnp("-v", "export", tiny, "--png", "--dpi", "20", "--component", "coins", "-o", tmp_path)
+    assert loud.returncode == 0 and "wrote " in loud.stderr and "coin1.png" in loud.stderr
+
+
 def test_every_command_has_help():
     for command in ("build", "validate", "manifest", "list"):
         proc = pnp(command, "--help")
