@@ -194,6 +194,8 @@ def custom_deck_entry(deck: Deck, sheet: Sheet, base_url: str) -> dict:
 
 def saved_object(game, decks: list[Deck], base_url: str = "", lang: str = "ja") -> dict:
     """The saved-object JSON: one deck (or single card) per component, laid out in a row."""
+    if base_url and not base_url.endswith(("/", "\\")):  # a folder: https://host/pnp -> https://host/pnp/x.png
+        base_url += "/"
     objects = []
     for position, deck in enumerate(decks):
         component = deck.component

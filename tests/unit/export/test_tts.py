@@ -59,6 +59,17 @@ def test_tiny_export_matches_the_data(tiny, tmp_path):
     assert sum(1 for c in coins["ContainedObjects"]) == 6
 
 
+def test_a_base_url_without_a_final_slash_still_names_the_folder(tiny, tmp_path):
+    """--tts-base-url https://example.org/pnp gave https://example.org/pnpheroes-1.png."""
+    game, cards, problems = check_content(tiny)
+    assert not problems
+    export_tts(tiny, tmp_path, max_dpi=20, base_url="https://example.org/pnp", cards_in=(game, cards))
+    saved = json.loads((tmp_path / "tts" / "tiny.json").read_text())
+    entry = saved["ObjectStates"][0]["CustomDeck"]["1"]
+    assert entry["FaceURL"] == "https://example.org/pnp/heroes-1.png"
+    assert entry["BackURL"] == "https://example.org/pnp/heroes-back.png"
+
+
 def test_big_decks_split_into_sheets_of_69(tiny):
     records = "\n".join(f"- {{id: h{i:03d}, name: H{i}, life: 1}}" for i in range(150))
     (tiny / "heroes.yaml").write_text(records + "\n")
