@@ -46,6 +46,9 @@ class Target:
 
 def targets(profile) -> list[Target]:
     """Centre and corner targets, and where each one's scales go on the back page."""
+    if profile.print_shop:
+        raise BuildError(f"profile {profile.name!r} is a print-shop profile: the shop registers fronts and backs,"
+                         " and it takes no back_offset; calibrate the sheet profile you print at home with")
     axis = flip_axis(profile.paper, profile.duplex)
     if axis is None:
         raise BuildError(f"profile {profile.name!r} has duplex: none: there is no back page to calibrate"

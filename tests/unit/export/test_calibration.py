@@ -52,6 +52,14 @@ def test_no_duplex_has_nothing_to_calibrate():
         targets(profile(duplex="none"))
 
 
+def test_a_print_shop_profile_has_nothing_to_calibrate():
+    """Its calibration page asked for a back_offset that the profile then refuses."""
+    from dataclasses import replace
+
+    with pytest.raises(BuildError, match="print-shop"):
+        targets(replace(profile(), print_shop=True))
+
+
 def test_the_pdf_has_a_front_and_a_back_page(font_name):
     import pypdfium2 as pdfium
 
