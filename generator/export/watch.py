@@ -90,6 +90,15 @@ def _add(out: Snapshot, path: Path) -> None:
     out[path] = (stat.st_mtime_ns, stat.st_size)
 
 
+def _under(path: Path, roots) -> bool:
+    """Whether a snapshot's ``path`` lies in one of the ``roots`` it was scanned from."""
+    for root in roots:
+        root = Path(root)
+        if path == root or root in path.parents:
+            return True
+    return False
+
+
 def changed_files(before: Snapshot, after: Snapshot) -> list[Path]:
     """Files added, removed or rewritten between two snapshots, sorted."""
     keys = set(before) | set(after)
@@ -114,39 +123,46 @@ class WatchLoop:
     cycles: int = field(default=0, init=False)
 
     def run(self) -> int:
-        current = self.scan(self.roots())
+        roots = self.roots()
+        current = self.scan(roots)
         self._build([])
-        current = self._rescan(current)
+        current, roots = self._rescan(current)
         waiting = True
         while not self._done():
             if waiting and self.on_wait is not None:
                 self.on_wait()
                 waiting = False
             self.sleep(self.interval)
-            latest = self.scan(self.roots())
+            latest_roots = self.roots()
+            latest = self.scan(latest_roots)
             changed = changed_files(current, latest)
             if not changed:
                 continue
             # settle: wait until two polls agree, so a file being written is not built half-done
             while True:
                 self.sleep(min(self.interval, 0.3))
-                again = self.scan(self.roots())
+                latest_roots = self.roots()
+                again = self.scan(latest_roots)
                 if again == latest:
                     break
                 latest = again
-            changed = changed_files(current, latest)
-            current = latest
+            # files only one of the two snapshots watched (the roots widen to every layouts
+            # folder while the game does not load, and narrow again) were not edited
+            changed = [p for p in changed_files(current, latest)
+                       if _under(p, roots) and _under(p, latest_roots)]
+            current, roots = latest, latest_roots
             if changed:
                 self._build(changed)
-                current = self._rescan(current)
+                current, roots = self._rescan(current)
                 waiting = True
         return self.cycles
 
-    def _rescan(self, current: Snapshot) -> Snapshot:
+    def _rescan(self, current: Snapshot) -> tuple[Snapshot, list]:
         """After a build the roots may differ (game.yaml names other layouts): re-read them,
         keeping the known state of files already watched so an edit during the build counts."""
-        fresh = self.scan(self.roots())
-        return {path: current.get(path, state) for path, state in fresh.items()}
+        roots = self.roots()
+        fresh = self.scan(roots)
+        return {path: current.get(path, state) for path, state in fresh.items()}, roots
 
     def _build(self, changed: list) -> None:
         self.cycles += 1

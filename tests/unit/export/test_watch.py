@@ -72,6 +72,34 @@ def test_a_file_still_being_written_is_built_once_it_settles(tmp_path):
     assert target.read_text() == "v4"
 
 
+def test_files_that_only_enter_or_leave_the_watched_roots_are_not_changes(tmp_path):
+    """While a game does not load the watch covers every layouts folder: an edit that broke the
+    game was reported with every other game's layout files as "changed" (and again once fixed)."""
+    game, layouts = tmp_path / "game", tmp_path / "layouts"
+    for folder in (game, layouts / "mine", layouts / "other"):
+        folder.mkdir(parents=True)
+    target = game / "cards.yaml"
+    target.write_text("ok")
+    (layouts / "mine" / "a.yaml").write_text("a")
+    (layouts / "other" / "b.yaml").write_text("b")
+
+    def roots():
+        broken = target.read_text() == "broken"
+        return [game, layouts] if broken else [game, layouts / "mine"]
+
+    builds, sleeps = [], {"n": 0}
+
+    def fake_sleep(_seconds):
+        sleeps["n"] += 1
+        if sleeps["n"] == 3:
+            bump(target, "broken")
+        if sleeps["n"] == 9:
+            bump(target, "ok")
+
+    assert WatchLoop(roots, builds.append, interval=0.01, max_cycles=3, sleep=fake_sleep).run() == 3
+    assert builds == [[], [target], [target]]
+
+
 def test_watch_roots_cover_the_game_and_only_its_layout_folders(in_repo):
     from pathlib import Path
 
