@@ -27,7 +27,7 @@ from ..cli import _output_dir, common_options, reporter, resolve_game
 @common_options
 def watch(game, interval, once, max_cycles, balance, profile, png, png_profile, tts, output_dir):
     """Rebuild GAME when its content, layouts or art change (Ctrl-C to stop)."""
-    from ..export.watch import WatchLoop, watch_roots
+    from ..export.watch import WatchLoop, snapshot, watch_roots
 
     path = resolve_game(game)
     out = _output_dir(output_dir, path, several=False)
@@ -42,6 +42,7 @@ def watch(game, interval, once, max_cycles, balance, profile, png, png_profile, 
                                        png=png, png_profile=png_profile, tts=tts)
 
     loop = WatchLoop(lambda: watch_roots(path), build, interval=interval, max_cycles=1 if once else max_cycles,
+                     scan=lambda roots: snapshot(roots, exclude=[out]),  # -o inside the game: no endless rebuilds
                      on_wait=lambda: rep.info(f"watching {path} (Ctrl-C to stop) ..."))
     try:
         loop.run()

@@ -62,9 +62,11 @@ def _inside(path: Path, root: Path) -> bool:
         return False
 
 
-def snapshot(roots) -> Snapshot:
-    """``{path: (mtime_ns, size)}`` of every watched file under ``roots``."""
+def snapshot(roots, exclude=()) -> Snapshot:
+    """``{path: (mtime_ns, size)}`` of every watched file under ``roots``, except under the
+    ``exclude`` folders (the output folder: a build must not trigger the next one)."""
     out: Snapshot = {}
+    excluded = [Path(e).resolve() for e in exclude]
     for root in roots:
         root = Path(root)
         if root.is_file():
@@ -72,9 +74,13 @@ def snapshot(roots) -> Snapshot:
             continue
         if not root.is_dir():
             continue
+        real = root.resolve()
+        inside = [ex for ex in excluded if real in ex.parents]  # an output folder holding the game is not one
         for path in sorted(root.rglob("*")):
             rel = path.relative_to(root).parts
             if any(part.startswith(".") or part in IGNORED_DIRS for part in rel):
+                continue
+            if inside and any(ex == real.joinpath(*rel) or ex in real.joinpath(*rel).parents for ex in inside):
                 continue
             if path.name.endswith(IGNORED_SUFFIXES) or not path.is_file():
                 continue

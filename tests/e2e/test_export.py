@@ -339,6 +339,26 @@ def test_watch_rebuilds_on_an_edit_and_reports_the_card_and_the_problem(tiny, tm
     assert "FAILED" in output and watcher.returncode == 1, output
 
 
+def test_watch_with_its_output_inside_the_game_does_not_rebuild_on_its_own_files(tiny):
+    """-o inside the game folder: each build rewrote watched files and started the next build,
+    forever (a rebuild every half second with no edit)."""
+    out = tiny / "print"
+    assert pnp("build", tiny, "-o", out).returncode == 0      # outputs there from an earlier run
+    watcher = subprocess.Popen([sys.executable, "-m", "generator", "watch", str(tiny), "--max-cycles", "2",
+                                "--interval", "0.1", "-o", str(out)], cwd=REPO, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    try:
+        try:
+            output, _ = watcher.communicate(timeout=8)
+        except subprocess.TimeoutExpired:
+            output = None            # still waiting for an edit after its first build: right
+        assert output is None, f"a second build with no edit:\n{output}"
+    finally:
+        if watcher.poll() is None:
+            watcher.kill()
+            watcher.wait()
+
+
 def test_watch_stops_cleanly_on_ctrl_c(tiny, tmp_path):
     import signal
 
