@@ -38,19 +38,25 @@ CARD_TYPE = {"round": 4}                     # TTS CustomDeck Type: 0 rounded re
 POKER_WIDTH_MM = 63.0
 
 
-def tts_grid(cells: int) -> tuple[int, int]:
-    """Columns x rows for ``cells`` cells (cards + the hidden cell): the fewest cells, then the
-    fewest rows; at least 2 x 2 (TTS's deck importer offers 2..10 x 2..7)."""
+def tts_grid(cells: int, card_pt: tuple[float, float] | None = None,
+             max_dpi: float = DEFAULT_MAX_DPI) -> tuple[int, int]:
+    """Columns x rows for ``cells`` cells (cards + the hidden cell): with ``card_pt``, the grid
+    that gives the largest cells within 4096 px first (a 10 x 2 sheet of 19 crafts shrinks each
+    card to 409 px where 5 x 4 keeps 733); then the fewest cells, then the fewest rows; at least
+    2 x 2 (TTS's deck importer offers 2..10 x 2..7)."""
     if not 1 <= cells <= MAX_COLS * MAX_ROWS:
         raise ValueError(f"a TTS sheet holds 1..{MAX_COLS * MAX_ROWS} cells, not {cells}")
     best = None
     for rows in range(2, MAX_ROWS + 1):
         for cols in range(2, MAX_COLS + 1):
             if cols * rows >= cells:
-                key = (cols * rows, rows)
+                area = 0
+                if card_pt is not None:
+                    w, h = cell_px(card_pt, cols, rows, max_dpi)
+                    area = w * h
+                key = (-area, cols * rows, rows)
                 if best is None or key < best[0]:
                     best = (key, cols, rows)
-                break
     return best[1], best[2]
 
 
@@ -96,7 +102,7 @@ def plan_decks(cards, max_dpi: float, components=None, first_deck_id: int = 1) -
         records = list(range(len(component.records)))
         for start in range(0, len(records), MAX_CARDS):
             chunk = records[start:start + MAX_CARDS]
-            cols, rows = tts_grid(len(chunk) + 1)
+            cols, rows = tts_grid(len(chunk) + 1, component.size_pt, max_dpi)
             deck.sheets.append(Sheet(deck_id, chunk, cols, rows, cell_px(component.size_pt, cols, rows, max_dpi)))
             deck_id += 1
         decks.append(deck)

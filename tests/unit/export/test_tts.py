@@ -17,6 +17,25 @@ def test_grid_holds_the_cells_within_10_by_7(cells):
     assert not any(c * r >= cells and c * r < cols * rows for c in range(2, 11) for r in range(2, 8))
 
 
+@pytest.mark.parametrize("size", ["poker", "square", "tarot", "mini-us"])
+def test_the_grid_gives_the_largest_cells_any_grid_allows(size):
+    """The fewest-cells-then-fewest-rows grid put 19 crafts on 10 x 2 at 409 px per card (each
+    sheet stays within 4096 px) where 5 x 4 keeps 733 px; Fatal Fight's 28 stages went 10 x 3."""
+    card = named_size(size)
+    for cells in range(1, 71):
+        cols, rows = tts_grid(cells, card, 300)
+        assert cols * rows >= cells
+        w, h = cell_px(card, cols, rows, 300)
+        for c in range(2, 11):
+            for r in range(2, 8):
+                if c * r >= cells:
+                    a, b = cell_px(card, c, r, 300)
+                    assert a * b <= w * h, (cells, (cols, rows), (c, r))
+    if size == "poker":
+        assert tts_grid(20, card, 300) == (5, 4) and cell_px(card, 5, 4, 300) == (733, 1024)
+        assert tts_grid(20, card, 24) == tts_grid(20), "at a low dpi cap every grid ties: fewest cells"
+
+
 def test_grid_refuses_more_than_70_cells():
     with pytest.raises(ValueError):
         tts_grid(71)
@@ -79,6 +98,6 @@ def test_big_decks_split_into_sheets_of_69(tiny):
     decks = plan_decks(cards, 300)
     sheets = decks[0].sheets
     assert [len(s.records) for s in sheets] == [MAX_CARDS, MAX_CARDS, 12]
-    assert [(s.cols, s.rows) for s in sheets] == [(10, 7), (10, 7), (7, 2)]
+    assert [(s.cols, s.rows) for s in sheets] == [(10, 7), (10, 7), (5, 3)]   # 5 x 3: full 744 px cells
     assert [s.deck_id for s in sheets] == [1, 2, 3] and decks[1].sheets[0].deck_id == 4
     assert all(s.size[0] <= MAX_SHEET_PX and s.size[1] <= MAX_SHEET_PX for s in sheets)
