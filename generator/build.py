@@ -42,6 +42,8 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
         return result
     loaded = game_profile(game, profile)
     old_lock = read_lock(changed_since) if changed_since else None
+    if old_lock is not None:
+        _check_lock_game(old_lock, game, changed_since)
     hasher = FaceHasher(cards).watch()  # the lock's hashes are taken while faces are painted
     with _progress(reporter, "rendering") as progress:
         pdf = render_print_pdf(cards, loaded.profile, title=game.title, proof=proof, progress=progress)
@@ -85,6 +87,18 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     for name, data in outputs:
         result.written.append(write_atomic(Path(out_dir) / name, data))
     return result
+
+
+def _check_lock_game(lock: dict, game, path) -> None:
+    """Another game's lock would reprint every card as new and list all of its own as removed.
+    (A copy of the game in a folder of another name keeps its title, so it still matches.)"""
+    from .content.game import text_in
+    from .errors import BuildError
+
+    title = text_in(game.meta["title"], game.meta.get("lang", "ja"))
+    if lock.get("game") != game.id and lock.get("title") != title:
+        raise BuildError(f"{path}: a print lock of {lock.get('game')!r} ({lock.get('title')}), not of {game.id!r}"
+                         f" ({title}); give the print.lock.json of a print run of this game")
 
 
 @contextmanager

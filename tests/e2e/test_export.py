@@ -229,6 +229,22 @@ def test_changed_since_needs_a_lock(tiny, tmp_path):
     assert proc.returncode == 1 and "no such lock file" in proc.stderr
 
 
+def test_changed_since_refuses_the_lock_of_another_game(tiny, tmp_path):
+    """Valheim's lock given to Fatal Fight wrote an 84-page 'errata': 274 new cards, 169 removed."""
+    out = tmp_path / "out"
+    assert pnp("build", tiny, "-o", out, "--no-validate").returncode == 0
+    lock = json.loads((out / "print.lock.json").read_text())
+    other = tmp_path / "other.lock.json"
+    other.write_text(json.dumps(dict(lock, game="valheim", title="ヴァルヘイム")))
+    proc = pnp("build", tiny, "-o", out, "--no-validate", "--changed-since", other)
+    assert proc.returncode == 1 and "a print lock of 'valheim'" in proc.stderr, proc.stdout + proc.stderr
+    assert not (out / "errata.pdf").exists()
+    # a copy of the game in a folder of another name (another game id, same title) still matches
+    renamed = tmp_path / "renamed.lock.json"
+    renamed.write_text(json.dumps(dict(lock, game="tiny-old")))
+    assert pnp("build", tiny, "-o", out, "--no-validate", "--changed-since", renamed).returncode == 0
+
+
 # -- proof, duplex calibration, gutterfold ------------------------------------------------------
 
 def test_proof_build_writes_a_separate_file_with_card_ids(tiny, tmp_path):
