@@ -42,6 +42,8 @@ def export(game, png, profile, tts, tts_base_url, gutterfold, calibration, sheet
     path = resolve_game(game)
     out = _output_dir(output_dir, path, several=False)
     rep = reporter()
+    if components:
+        _check_components(path, components)
     rep.info(f"exporting {path} -> {out}")
     result = run_reporting(lambda: run_export(path, out, png=png, tts=tts, gutterfold=gutterfold,
                                               calibration=calibration, profile=profile, sheet=sheet, dpi=dpi,
@@ -82,3 +84,14 @@ def calibrate(game, sheet, output_dir):
     rep.info(f"wrote {written}")
     click.echo("Print both pages duplex at 100 %, hold the sheet to a light, read X and Y on page 2,"
                " then set back_offset: [current + X, current + Y] (mm) in the sheet profile.")
+
+
+def _check_components(path, components) -> None:
+    """An unknown ``--component`` is a usage error (exit 2), found before any face is built."""
+    from ..content import load_game
+
+    known = {c.id for c in run_reporting(lambda: load_game(path)).components}
+    unknown = [c for c in components if c not in known]
+    if unknown:
+        raise click.BadParameter(f"unknown component(s) {', '.join(unknown)}; this game has {', '.join(sorted(known))}",
+                                 param_hint="--component")
