@@ -399,8 +399,6 @@ def test_watch_stops_cleanly_on_ctrl_c(tiny, tmp_path):
 
 
 def test_an_unknown_component_is_a_usage_error_found_before_any_face_is_built(tiny, tmp_path):
-    started = time.perf_counter()
     proc = pnp("export", tiny, "--png", "--component", "nope", "-o", tmp_path / "out")
     assert proc.returncode == 2 and "--component" in proc.stderr and "unknown component(s) nope" in proc.stderr
     assert not (tmp_path / "out").exists()
-    assert time.perf_counter() - started < 60
