@@ -6,7 +6,8 @@ image (the card back), so a sheet holds at most 69 cards. Sheets stay within 409
 (cells are sized for that, at most ``max_dpi``), are RGB PNGs, and show every card cropped
 to its trim. A shared back is one image; per-card backs go on back sheets with the same grid
 (``UniqueBack``). ``<game>.json`` is a saved object: one deck per component (``CustomDeck``
-entries, ``DeckIDs``, ``ContainedObjects`` with every printed copy).
+entries, ``DeckIDs``, ``ContainedObjects`` with every printed copy); an export of some components
+(``--component``) writes ``<game>-<components>.json`` and leaves ``<game>.json`` as it was.
 
 Image references are relative file names (``enemies-1.png``) unless ``base_url`` is given:
 TTS loads images from URLs, so upload the PNGs and re-export with ``--tts-base-url``
@@ -125,7 +126,9 @@ def export_tts(path: Path, out_dir: Path, *, max_dpi: float | None = None, base_
             result.notes.append(f"{faces.component.id}: a {faces.component.kind} is not exported to TTS"
                                 " (use the print PDF or a PNG export)")
     saved = saved_object(game, decks, base_url, lang)
-    result.written.append(write_atomic(target / f"{game.id}.json",
+    # A partial export (--component) is a saved object of its own: <game>.json keeps every deck.
+    name = "-".join([game.id, *sorted(components)]) if components else game.id
+    result.written.append(write_atomic(target / f"{name}.json",
                                        json.dumps(saved, ensure_ascii=False, indent=1) + "\n"))
     return result
 

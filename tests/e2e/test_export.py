@@ -402,3 +402,13 @@ def test_an_unknown_component_is_a_usage_error_found_before_any_face_is_built(ti
     proc = pnp("export", tiny, "--png", "--component", "nope", "-o", tmp_path / "out")
     assert proc.returncode == 2 and "--component" in proc.stderr and "unknown component(s) nope" in proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_tts_export_of_one_component_leaves_the_whole_saved_object(tiny, tmp_path):
+    assert pnp("export", tiny, "--tts", "--dpi", "24", "-o", tmp_path).returncode == 0
+    whole = (tmp_path / "tts" / "tiny.json").read_bytes()
+    proc = pnp("export", tiny, "--tts", "--dpi", "24", "--component", "coins", "-o", tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "tts" / "tiny.json").read_bytes() == whole
+    part = json.loads((tmp_path / "tts" / "tiny-coins.json").read_text())
+    assert [o["Description"].split("/")[1].split(":")[0] for o in part["ObjectStates"]] == ["coins"]
