@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,6 +111,19 @@ def plan_decks(cards, max_dpi: float, components=None, first_deck_id: int = 1) -
     return decks
 
 
+def _remove_stale_sheets(target: Path, decks, written: set) -> list:
+    """Sheets an exported component had before but not now (a deck that got smaller, a shared back
+    that became per-card backs): left behind, they would look like part of the export."""
+    removed = []
+    for deck in decks:
+        mine = re.compile(rf"{re.escape(deck.component.id)}-(?:\d+(?:-back)?|back)\.png")
+        for file in sorted(target.glob(f"{deck.component.id}-*.png")):
+            if mine.fullmatch(file.name) and file not in written:
+                file.unlink()
+                removed.append(file)
+    return removed
+
+
 def export_tts(path: Path, out_dir: Path, *, max_dpi: float | None = None, base_url: str = "",
                components=None, cards_in=None) -> ExportResult:
     result = ExportResult()
@@ -121,6 +135,7 @@ def export_tts(path: Path, out_dir: Path, *, max_dpi: float | None = None, base_
     decks = plan_decks(cards, max_dpi or DEFAULT_MAX_DPI, components)
     for deck in decks:
         result.written += _render_deck(cards, deck, target)
+    result.removed += _remove_stale_sheets(target, decks, set(result.written))
     for faces in cards.faces:
         if faces.component.kind not in KINDS and (not components or faces.component.id in components):
             result.notes.append(f"{faces.component.id}: a {faces.component.kind} is not exported to TTS"

@@ -412,3 +412,16 @@ def test_a_tts_export_of_one_component_leaves_the_whole_saved_object(tiny, tmp_p
     assert (tmp_path / "tts" / "tiny.json").read_bytes() == whole
     part = json.loads((tmp_path / "tts" / "tiny-coins.json").read_text())
     assert [o["Description"].split("/")[1].split(":")[0] for o in part["ObjectStates"]] == ["coins"]
+
+
+def test_a_tts_export_removes_the_sheets_its_components_no_longer_have(tiny, tmp_path):
+    folder = tmp_path / "tts"
+    folder.mkdir()
+    stale = [folder / "coins-7.png", folder / "coins-7-back.png"]
+    kept = [folder / "coinsx-1.png", folder / "notes.png"]
+    for file in stale + kept:
+        file.write_bytes(b"old")
+    proc = pnp("export", tiny, "--tts", "--dpi", "24", "-o", tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert not any(f.exists() for f in stale) and all(f.exists() for f in kept)
+    assert "coins-7.png" in proc.stderr and (folder / "coins-1.png").exists()
