@@ -83,6 +83,9 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
         outputs.append(("errata.pdf", errata_pdf(cards, loaded.profile, diff, title=game.title,
                                                  since=str(changed_since))))
         result.notes.extend(diff.lines())
+    elif (Path(out_dir) / "errata.pdf").exists():  # kept (a build loses nothing), but said to be old
+        result.notes.append(f"note: {Path(out_dir) / 'errata.pdf'} is from an earlier --changed-since build, not this "
+                            "one; delete it, or build with --changed-since LOCK to make a new one")
     outputs.append((LOCK_NAME, lock_lines(lock)))
     for name, data in outputs:
         result.written.append(write_atomic(Path(out_dir) / name, data))

@@ -425,3 +425,17 @@ def test_a_tts_export_removes_the_sheets_its_components_no_longer_have(tiny, tmp
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert not any(f.exists() for f in stale) and all(f.exists() for f in kept)
     assert "coins-7.png" in proc.stderr and (folder / "coins-1.png").exists()
+
+
+def test_a_plain_build_says_an_errata_next_to_it_is_from_an_earlier_build(tiny, tmp_path):
+    out = tmp_path / "out"
+    assert pnp("build", tiny, "-o", out, "--no-validate").returncode == 0
+    lock = tmp_path / "old.lock.json"
+    shutil.copy(out / "print.lock.json", lock)
+    assert pnp("build", tiny, "-o", out, "--no-validate", "--changed-since", lock).returncode == 0
+    errata = (out / "errata.pdf").read_bytes()
+    again = pnp("build", tiny, "-o", out, "--no-validate")
+    assert again.returncode == 0 and "errata.pdf is from an earlier --changed-since build" in again.stdout
+    assert (out / "errata.pdf").read_bytes() == errata
+    quiet = pnp("build", tiny, "-o", tmp_path / "fresh", "--no-validate")
+    assert "errata" not in quiet.stdout
