@@ -43,15 +43,32 @@ def watch_roots(game_root: Path) -> list[Path]:
     return roots
 
 
+_PREFIXES: dict = {}  # game root -> (game.yaml's stat, prefixes): the watch loop asks once a poll
+
+
 def _layout_prefixes(game_root: Path):
+    """The layout prefixes the game's components name. They are written in game.yaml alone, so
+    they are loaded again only when game.yaml changes (loading the whole game every poll kept a
+    core busy); a game that does not load is tried again at the next poll."""
     from ..content import load_game
     from ..errors import GeneratorError
 
     try:
+        stat = (game_root / "game.yaml").stat()
+        key = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        key = None
+    cached = _PREFIXES.get(game_root)
+    if key is not None and cached is not None and cached[0] == key:
+        return cached[1]
+    try:
         game = load_game(game_root)
     except GeneratorError:
         return None
-    return {name.split("/")[0] for c in game.components for name in (c.layout, c.back) if name and "/" in name}
+    prefixes = {name.split("/")[0] for c in game.components for name in (c.layout, c.back) if name and "/" in name}
+    if key is not None:
+        _PREFIXES[game_root] = (key, prefixes)
+    return prefixes
 
 
 def _inside(path: Path, root: Path) -> bool:

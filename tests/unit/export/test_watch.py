@@ -107,3 +107,22 @@ def test_watch_roots_cover_the_game_and_only_its_layout_folders(in_repo):
     assert roots[0] == (in_repo / "content/fatal-fight").resolve()
     names = {r.name for r in roots[1:]}
     assert {"common", "profiles", "fatal-fight"} <= names and "valheim" not in names
+
+
+def test_watch_roots_load_the_game_again_only_when_game_yaml_changes(tiny, monkeypatch):
+    import os
+
+    from generator import content
+    from generator.export import watch as watch_module
+
+    calls = []
+    real = content.load_game
+    monkeypatch.setattr(content, "load_game", lambda root: calls.append(root) or real(root))
+    first = watch_roots(tiny)
+    assert watch_roots(tiny) == first and len(calls) == 1      # a poll with nothing changed: no load
+    game_yaml = tiny / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    stat = game_yaml.stat()
+    os.utime(game_yaml, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    assert watch_roots(tiny) == first and len(calls) == 2      # game.yaml edited: loaded again
+    watch_module._PREFIXES.clear()
