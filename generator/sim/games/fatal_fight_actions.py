@@ -95,7 +95,7 @@ def _main(state) -> list[tuple]:
     elif paid:
         cards = hand if rules["move_cards"] else [-1]
         out.extend((PAID_MOVE, sq, c) for sq in moves for c in cards)
-    if state.pickups.get(state.pos[s]) and len(state.carry[s]) < state.max_carry[s]:
+    if takeable(state, s) >= 0:
         if state.free_moves >= rules["pickup_move_cost"]:
             out.append((TAKE, -1))
         elif state.free_moves == 0 and rules["pickup_move_cost"] == 1 and paid:
@@ -115,6 +115,16 @@ def _main(state) -> list[tuple]:
         if m >= 0 and len(state.gauge[s]) >= rules["n8_size"] and life > setup.c_life_cost[m]:
             out.append((MEGA,))
     return out
+
+
+def takeable(state, s) -> int:
+    """Index of the first pickup on ``s``'s square they may take, else -1. A gold pickup goes to the
+    stage pool (N3/G25), so only a supply needs room under ``max_carry`` (G3)."""
+    room = len(state.carry[s]) < state.max_carry[s]
+    for i, (supply, _) in enumerate(state.pickups.get(state.pos[s]) or ()):
+        if room or not supply:
+            return i
+    return -1
 
 
 def is_legal(state, action) -> bool:
@@ -357,7 +367,7 @@ def _take(state, a):
         state.free_moves -= state.setup.rules["pickup_move_cost"]
     else:
         _pay(state, s, a[1])
-    supply, gold = state.pickups[state.pos[s]].pop(0)
+    supply, gold = state.pickups[state.pos[s]].pop(takeable(state, s))
     state.log.append(("take", s, state.pos[s]))
     if supply:
         state.give_supply(s, supply)

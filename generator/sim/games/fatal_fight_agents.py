@@ -15,7 +15,7 @@ from ..state import memo_table, setup_memo
 
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NEIGHBOURS, NO_TARGET,
-                                  PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, is_legal)
+                                  PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, is_legal, takeable)
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
 from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value,
@@ -114,8 +114,7 @@ class GreedyAgent:
                 value, neg = max(support)
                 if value >= 1.0 or (value > 0 and state.life[s] - danger <= LOW_LIFE):
                     return (PLAY, -neg)
-        if state.pickups.get(state.pos[s]) and state.free_moves >= rules["pickup_move_cost"] and \
-                len(state.carry[s]) < state.max_carry[s]:
+        if state.free_moves >= rules["pickup_move_cost"] and takeable(state, s) >= 0:
             return (TAKE, -1)
         if state.free_moves > 0 and rally is None:
             square = self.safest(state, s, boss_k, threat_here)

@@ -6,7 +6,7 @@ import pytest
 from generator.errors import Location, ProblemsError
 from generator.sim.games import fatal_fight as ff
 from generator.sim.games import fatal_fight_combat as combat
-from generator.sim.games.fatal_fight_actions import DONE, FINISH, ITEM, JOIN, PASS, PLAY, SAVE, TARGET_A
+from generator.sim.games.fatal_fight_actions import DONE, FINISH, ITEM, JOIN, PASS, PLAY, SAVE, TAKE, TARGET_A
 from generator.sim.games.fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, RETURNING, SHOP
 from generator.sim.games.fatal_fight_setup import PIERCE, RANGE
 
@@ -287,3 +287,18 @@ def test_an_item_used_while_the_chain_is_open_adds_to_that_chain():
     assert st.phase == CHAIN and (ITEM, pipe) in st.legal_actions()   # no action left, but the item
     st.apply_action((ITEM, pipe))
     assert [e for e in st.log if e[0] == "chain"][-1][2] == 3 and not st.groups[4]   # AP 1 + 2 kills life 3
+
+
+def test_a_gold_pickup_needs_no_carry_room(setup):
+    """N3/G25 pickups: a gold pickup goes to the stage pool, so a player whose carry is full
+    (G3 max_carry) may still take it; a supply pickup still needs room."""
+    st = fresh(setup)
+    st.carry[0] = list(setup.supplies["chicken"][:st.max_carry[0]])
+    st.pickups = {C_M: [(None, 2)]}
+    st._legal = None
+    assert (TAKE, -1) in st.legal_actions()
+    st.apply_action((TAKE, -1))
+    assert st.pool == 2 and len(st.carry[0]) == st.max_carry[0] and not st.pickups[C_M]
+    st.pickups = {C_M: [("knife", 0)]}
+    st.free_moves, st._legal = 1, None
+    assert not any(a[0] == TAKE for a in st.legal_actions())
