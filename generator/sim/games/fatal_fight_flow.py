@@ -97,14 +97,16 @@ class Flow:
         self.after_shopping()
 
     def after_shopping(self) -> None:
-        if self.stage == self.setup.rules["stages"] and self.setup.rules["fb_enabled"]:
+        if self.stage == self.setup.rules["stages"]:
             self.final_boss_setup()
         self.start_round()
 
     def final_boss_setup(self) -> None:
-        """G1: leftover gold removes rage cards, then lowers the final boss's life (to min_life)."""
+        """G1: the final boss deck is its skills plus its rage cards; leftover gold removes rage cards,
+        then lowers the final boss's life (to min_life). With final_boss_gold off, gold buys nothing
+        and every rage card stays."""
         rules, boss = self.setup.rules, self.setup.bosses[self.stage]
-        gold, step = sum(self.gold), rules["fb_step"] * self.n
+        gold, step = (sum(self.gold) if rules["fb_enabled"] else 0), rules["fb_step"] * self.n
         removed = min(len(boss["rage"]), rules["fb_max_rage"], gold // step)
         gold -= removed * step
         lowered = min(boss["life"] - boss["min_life"], gold // step)  # the same bonus is added to both
@@ -113,7 +115,7 @@ class Flow:
         self.boss_deck.extend(n_skills + i for i in range(removed, len(boss["rage"])))
         shuffle(self.boss_deck, self.rng)
         self.elife[self.setup.boss] = boss["life"] + self.boss_bonus(boss) - lowered
-        spent = sum(self.gold) - gold
+        spent = (sum(self.gold) - gold) if rules["fb_enabled"] else 0
         for s in range(self.n):
             take = min(self.gold[s], spent)
             self.gold[s] -= take

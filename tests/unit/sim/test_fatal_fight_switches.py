@@ -58,3 +58,31 @@ def test_n8_mega_art_starts_beside_the_player(setup):
     state = ff.new_game(ff.compile_setup(tables), 2, random.Random(1))
     for seat in range(2):
         assert state.mega_art[seat] >= 0 and state.mega_art[seat] not in state.deck[seat]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_final_boss_deck_holds_its_rage_cards_unless_gold_removes_them(enabled):
+    """G1: the final boss deck is 3 skills + 2 rage cards and leftover gold removes rage cards.
+    With final_boss_gold off gold buys nothing: both rage cards stay and nobody pays."""
+    import random
+
+    from generator.sim.games.fatal_fight_flow import SHOP
+    from generator.sim.games.fatal_fight_shop import DONE
+
+    tables = ff_tables.tables()
+    tables["rules"]["proposals"]["final_boss_gold"]["enabled"] = enabled
+    setup = ff.compile_setup(tables)
+    state = ff.new_game(setup, 2, random.Random(0))
+    state.stage, state.boss_alive, state.pool = 3, False, 0
+    state.clear_stage()                       # stage 3 cleared with an empty pool: 1 gold each
+    while state.phase == SHOP:
+        state.apply_action((DONE,))
+    boss = setup.bosses[4]
+    rage_left = sum(1 for top in state.boss_deck if top >= len(boss["skills"]))
+    assert state.stage == 4 and len(boss["rage"]) == 2
+    life = state.elife[setup.boss]
+    if enabled:   # 8 gold, 2 per step: both rage cards removed (4), then life 12 -> 10 (4)
+        assert (rage_left, sum(state.gold), life) == (0, 0, boss["life"] - 2)
+    else:
+        assert (rage_left, sum(state.gold), life) == (2, 8, boss["life"])
+        assert len(state.boss_deck) == len(boss["skills"]) + 2
