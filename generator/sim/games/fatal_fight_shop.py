@@ -11,7 +11,9 @@ def _shop(state) -> list[tuple]:
     gold, cost = state.gold[s], setup.c_cost
     deck = state.deck[s]
     out = [(DONE,)]
-    out.extend((UPGRADE, u) for u in state.upgrades_left[s] if cost[u] <= gold and setup.c_replaces[u] in deck)
+    mega = state.mega_art[s]  # N8: the mega art waits beside the player, not in the deck, and upgrades too
+    out.extend((UPGRADE, u) for u in state.upgrades_left[s]
+               if cost[u] <= gold and (setup.c_replaces[u] in deck or setup.c_replaces[u] == mega))
     out.extend((BUY, g) for g in state.gym if cost[g] <= gold)
     if rules["n11"] and gold >= rules["n11_cure"]:
         out.extend((CURE, d) for d in deck if setup.c_kind[d] == "wound")
@@ -24,11 +26,12 @@ def _upgrade(state, a):
     state.gold[s] -= setup.c_cost[u]
     state.upgrades_left[s].remove(u)
     old = setup.c_replaces[u]
-    state.deck[s].remove(old)
     state.exiled.append(old)
-    state.deck[s].append(u)
     if state.mega_art[s] == old:
         state.mega_art[s] = u
+    else:
+        state.deck[s].remove(old)
+        state.deck[s].append(u)
     state.log.append(("upgrade", s, u))
     _after_shop(state)
 

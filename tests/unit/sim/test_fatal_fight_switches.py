@@ -86,3 +86,23 @@ def test_final_boss_deck_holds_its_rage_cards_unless_gold_removes_them(enabled):
     else:
         assert (rage_left, sum(state.gold), life) == (2, 8, boss["life"])
         assert len(state.boss_deck) == len(boss["skills"]) + 2
+
+
+def test_n8_mega_art_beside_the_player_can_be_upgraded():
+    """N8 keeps the mega art out of the deck; P2 upgrades still apply to it (its upgraded card
+    becomes the new mega art, still outside the deck)."""
+    import random
+
+    from generator.sim.games.fatal_fight_shop import UPGRADE
+
+    tables = with_keywords(ff_tables.tables())
+    tables["rules"]["ideas"]["n8_power_gauge"]["enabled"] = True
+    setup = ff.compile_setup(tables)
+    state = ff.new_game(setup, 2, random.Random(1))
+    s, mega = state.seat, state.mega_art[state.seat]
+    up = next(u for u in state.upgrades_left[s] if setup.c_replaces[u] == mega)
+    state.gold[s], state._legal = 9, None
+    assert (UPGRADE, up) in state.legal_actions()
+    deck = list(state.deck[s])
+    state.apply_action((UPGRADE, up))
+    assert state.mega_art[s] == up and sorted(state.deck[s]) == sorted(deck) and mega in state.exiled
