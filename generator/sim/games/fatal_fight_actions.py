@@ -405,7 +405,8 @@ def _gauge(state, a):
 
 
 def _mega(state, a):
-    """N8: release the gauge; the mega art resolves as a one-card chain without Combination."""
+    """N8: release the gauge; an attack mega art resolves as a one-card chain without Combination,
+    a non-attack one (Marie's party heal) like a played support card: no chain, no HIT."""
     s = state.seat
     setup = state.setup
     size = setup.rules["n8_size"]
@@ -418,8 +419,9 @@ def _mega(state, a):
         if state.status[s] != ACTIVE:
             state.settle() if state.phase == MAIN else None
             return
-    _open_chain(state)
-    _add_to_chain(state, s, m)
+    if setup.c_attack[m]:  # an attack mega resolves as a one-card chain; any other mega as a plain card
+        _open_chain(state)
+        _add_to_chain(state, s, m)
     _sub(state, s, m)
     state.strike_target = None
     state.apply_effect(setup.c_effect[m], s, None)

@@ -106,3 +106,35 @@ def test_n8_mega_art_beside_the_player_can_be_upgraded():
     deck = list(state.deck[s])
     state.apply_action((UPGRADE, up))
     assert state.mega_art[s] == up and sorted(state.deck[s]) == sorted(deck) and mega in state.exiled
+
+
+def test_n8_a_non_attack_mega_is_not_a_chain():
+    """N8: "an attack mega as a one-card chain". A support mega (here heal 2 + action +1) applies
+    its sub-attributes and effect and opens no chain: no 0-AP chain, no HIT, and the turn's first
+    chain (Rex's Special) is still to come."""
+    import random
+
+    from generator.sim.games.fatal_fight_actions import MEGA
+    from generator.sim.games.fatal_fight_flow import MAIN, SHOP
+    from generator.sim.games.fatal_fight_shop import DONE
+
+    tables = ff_tables.tables()
+    for art in tables["arts"]:
+        if art["id"].endswith("_i11"):
+            art["mega"] = True            # ff_tables _i11: no attack, heal 2, gain_action 1
+    tables["rules"]["ideas"]["n8_power_gauge"]["enabled"] = True
+    setup = ff.compile_setup(tables)
+    state = ff.new_game(setup, 2, random.Random(0))
+    while state.phase == SHOP:
+        state.apply_action((DONE,))
+    s = state.seat
+    for g in state.groups:
+        g.clear()
+    state.groups[4] = [0]
+    state.gauge[s], state.hand[s] = state.hand[s][:3], state.hand[s][3:]
+    state.life[s], state.actions_left, state._legal = 5, 3, None
+    assert not setup.c_attack[state.mega_art[s]]
+    state.apply_action((MEGA,))
+    assert state.phase == MAIN and state.chains_this_turn == [0] and state.chain == []
+    assert not [e for e in state.log if e[0] == "chain"]
+    assert state.life[s] == 7 and state.actions_left == 4
