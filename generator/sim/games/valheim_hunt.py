@@ -22,6 +22,7 @@ class Hunt:
         self.peeked = False
         self.dive_bonus = 0
         self.pending = None
+        self.foe = None
         self.redraw = -1
         final = self.in_final()
         if final and self.setup.rules["final_battle.skip_dungeon_distance"]:
@@ -79,7 +80,11 @@ class Hunt:
             who = self.eligible()
             if not who:
                 break
+            if self.foe is None and not self.in_final() and not self.reveal_foe():
+                self.ap = 0  # no enemy card left to fight
+                break
             if len(who) > 1:
+                # the enemy is drawn and shown first, then a hunter takes the fight (seed 3-4, spec 3.5.4)
                 self.phase, self.seat = P_FIGHTER, who[0]
                 return
             if not self.fight(who[0]):
@@ -110,30 +115,39 @@ class Hunt:
                 continue
             return e
 
+    def reveal_foe(self) -> bool:
+        """Draw the next enemy card and lay it face up as ``foe`` (strength, vs, foe record): an
+        avatar already defeated is discarded and the next card drawn. False when no card is left."""
+        setup, rules = self.setup, self.setup.rules
+        while True:
+            e = self.draw_enemy()
+            if e is None:
+                return False
+            if setup.e_boss[e]:
+                b = setup.t_biome[self.s_tile[self.dungeon]]
+                if self.defeated[b]:
+                    self.ediscard.append(e)
+                    self.log.append(("no_boss", b))
+                    continue
+                self.foe = (self.avatar_strength(b) + self.dive_bonus, "boss", ("boss", e, b))
+            else:
+                r = min(self.round_id, rules["rounds"])
+                self.foe = (setup.e_strength[e][r - 1] + self.dive_bonus, "enemy", ("enemy", e))
+            return True
+
     def fight(self, s: int) -> bool:
         """One fight by seat s for one AP; False when it waits for a reroll decision."""
-        setup, rules = self.setup, self.setup.rules
+        rules = self.setup.rules
         self.fighter = s
         base_level = self.s_level[self.base]
         if self.in_final():
             strength, vs, foe = self.demon_str, "boss", ("demon", -1)
         else:
-            while True:
-                e = self.draw_enemy()
-                if e is None:
-                    self.ap = 0
-                    return True
-                if setup.e_boss[e]:
-                    b = setup.t_biome[self.s_tile[self.dungeon]]
-                    if self.defeated[b]:
-                        self.ediscard.append(e)
-                        self.log.append(("no_boss", b))
-                        continue
-                    strength, vs, foe = self.avatar_strength(b) + self.dive_bonus, "boss", ("boss", e, b)
-                else:
-                    r = min(self.round_id, rules["rounds"])
-                    strength, vs, foe = setup.e_strength[e][r - 1] + self.dive_bonus, "enemy", ("enemy", e)
-                break
+            if self.foe is None and not self.reveal_foe():  # a redraw after a failed avatar fight
+                self.ap = 0
+                return True
+            strength, vs, foe = self.foe
+            self.foe = None
         power = self.power(s, vs, base_level)
         roll = 1 + int(self.rng.random() * rules["hunt.die_sides"])
         self.pending = [foe, strength, power, roll, len(self.hand[s])]

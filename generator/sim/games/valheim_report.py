@@ -162,6 +162,8 @@ def check_invariants(state) -> list[str]:
     enemies = Counter(state.edeck + state.ediscard)
     if state.pending is not None and state.pending[0][0] != "demon":
         enemies[state.pending[0][1]] += 1
+    if state.foe is not None:  # drawn and face up, waiting for a fighter
+        enemies[state.foe[2][1]] += 1
     if any(k > 1 for k in enemies.values()) or set(enemies) != set(range(len(setup.e_id))):
         out.append("enemy cards lost or duplicated")
     tiles = Counter(state.s_tile + [t for p in state.piles for t in p] + list(state.drawn))
@@ -392,4 +394,8 @@ def state_text(state) -> str:
     for s in range(state.n):
         rows.append(f"P{s + 1} hand {[setup.c_id[c] for c in state.hand[s]]} deck {len(state.deck[s])} "
                     f"discard {len(state.discard[s])} gear {[setup.r_id[r] for r in state.equip[s] if r >= 0]}")
+    if state.foe is not None:
+        foe = state.foe[2]
+        rows.append("enemy face up: " + (f"AVATAR {setup.boss_id[foe[2]]}" if foe[0] == "boss" else setup.e_id[foe[1]])
+                    + f" (strength {state.foe[0]})")
     return "\n".join(rows)

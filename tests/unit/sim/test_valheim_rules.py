@@ -287,6 +287,27 @@ def test_fighters_alternate_and_a_loss_only_wastes_the_ap(S):
     assert not any(f[7] for f in fights) and st.pool[S.res.index("magic_stone")] == 0
 
 
+def test_the_enemy_is_drawn_and_shown_before_a_hunter_takes_the_fight(S):
+    # seed 3-4 「エネミー山から１枚引いて公開してください。そうしたら、「討伐」を公開しているいずれか１人の
+    # プレイヤーは…」; spec 3.5.4 steps 1 (draw) then 2 (fighter); rulebook 戦闘 1-2: the team sees the
+    # enemy (here an avatar) before it picks who fights it
+    st, d = _hunt_state(S, rolls=(6, 6, 6, 6, 6), enemies=("en_boss_appears", "en_fang_hare"))
+    commit_all(st, {0: [(red("hunt"), "hunt")], 1: [(blue("hunt"), "hunt")]})
+    boss = st.edeck[-1]
+    assert S.e_id[boss] == "en_boss_appears"
+    st.apply_action((R.DUNGEON, d))
+    assert st.phase == R.P_FIGHTER
+    grass = S.biomes.index("grassland")
+    assert boss not in st.edeck and st.foe == (st.avatar_strength(grass), "boss", ("boss", boss, grass))
+    assert "enemy face up: AVATAR boss_grassland" in str(st)
+    assert V.check_invariants(st) == []
+    twin = st.clone()
+    st.apply_action((R.FIGHTER, 1))
+    fight = events(st, "fight")[0]
+    assert fight[1] == 1 and fight[2] == "boss" and fight[3] == boss and st.defeated[grass]
+    assert twin.foe == (st.avatar_strength(grass), "boss", ("boss", boss, grass))  # the clone keeps its card
+
+
 def test_boss_appears_brings_the_dungeons_avatar_and_a_failed_fight_draws_again():
     # no player-count step, so the printed strength is fought (the shipped 2-player step makes the
     # grassland avatar beatable on a 1 with this hand)
