@@ -36,6 +36,12 @@ POWER_VS = ("all", "enemy", "boss", "raid")
 # What the engine supports of each enumerated switch (anything else is reported, not guessed).
 SUPPORTED = {
     "players.solo_variant": ("none", "two_decks"),
+    # hard-coded by the engine (valheim_flow's EXPLORE..CRAFT, one dungeon per hunt, one base per
+    # tile, AP lost when an action ends): listed so another value is reported, not silently ignored
+    "action_order": (["explore", "gather", "train", "hunt", "craft"],),
+    "hunt.dungeons_per_action": (1,),
+    "craft.bases_per_tile": (1,),
+    "ap.leftover_lost": (True,),
     "map.refill": ("up_to_printed", "stack"),
     "map.empty_pile": ("closed", "adjacent_tier"),
     "map.edges_must_match_neighbours": (False,),

@@ -591,6 +591,22 @@ def test_unsupported_switch_is_a_located_problem():
     assert any(p.field == "market.contains_crafts" for p in err.value.problems)
 
 
+@pytest.mark.parametrize("section, key, value, field", [
+    ("hunt", "dungeons_per_action", 2, "hunt.dungeons_per_action"),
+    ("craft", "bases_per_tile", 2, "craft.bases_per_tile"),
+    ("ap", "leftover_lost", False, "ap.leftover_lost"),
+    (None, "action_order", ["gather", "explore", "train", "hunt", "craft"], "action_order"),
+])
+def test_switches_the_engine_hard_codes_refuse_other_values(section, key, value, field):
+    # the engine plays one dungeon per hunt, one base per tile, loses leftover AP and resolves in the
+    # seed's order whatever rules.yaml says: another value is a located problem, never silently ignored
+    tables = vh_tables()
+    (tables["rules"][section] if section else tables["rules"])[key] = value
+    with pytest.raises(ProblemsError) as err:
+        V.compile_setup(tables)
+    assert any(p.field == field for p in err.value.problems)
+
+
 def test_numbers_come_from_the_tables():
     tables = vh_tables()
     for boss in tables["bosses"]:
