@@ -65,7 +65,18 @@ class Checks:
             guard += 1
         chk = Check("boss", self.pos[s])
         chk.boss, chk.action = b, self.b_ptr[b]
+        self._boss_terms(chk)
+        self.check = chk
+        self.step = ST_PRE
+
+    def _boss_terms(self, chk: Check) -> None:
+        """The boss action's difficulty/multi/slate, the area effects and the trait as they stand now.
+
+        Read when the check starts (the pre-roll window needs them) and again at the roll: a weakness
+        revealed in the pre-roll window (叡智の眼 sk102 “判定前：…弱点看破”) applies to this check."""
+        s, b = self.active, chk.boss
         chk.d, chk.multi, chk.slate = self.boss_action(b, s, chk.action)
+        chk.threats, chk.asc, chk.noskills, chk.crit, chk.fail = (), True, False, 0, 0
         self._area_rules(chk, "boss_checks")
         if self.trait_active(b, s):
             for op, p in self.setup.bosses[b]["trait"]:
@@ -80,8 +91,6 @@ class Checks:
                     chk.crit += int(p.get("n") or 0)
                 elif op == "damage_plus":
                     chk.fail += int(p.get("n") or 0)
-        self.check = chk
-        self.step = ST_PRE
 
     def _area_rules(self, chk: Check, scope: str) -> None:
         a = self.setup.area[chk.node]
@@ -99,6 +108,8 @@ class Checks:
         """Roll the check's dice (§3.4.1-2), or succeed at once under auto_success."""
         s, chk, r = self.active, self.check, self.setup.rules
         chk.rolled = True
+        if chk.kind == "boss":
+            self._boss_terms(chk)
         if self.has_mod(s, "auto") and self._single(chk):
             chk.auto = chk.success = True
             chk.side = 0

@@ -300,6 +300,32 @@ def test_ins_draws_one_more_card(setup):
     assert state.draw_count(0, "room") == 3
 
 
+def _ids(rows):
+    return {r["id"]: i for i, r in enumerate(rows)}
+
+
+def test_a_weakness_revealed_before_the_roll_counts_for_this_check(setup):
+    """sk102 叡智の眼 “判定前：この手番、:ins:に関係なくボスの弱点看破”: b03's weakness (action 3 difficulty
+    -2) applies to the check it is used for, not only to the pointer's regen after it."""
+    state = fresh(setup, 1)
+    b = _ids(setup.bosses)["b03"]
+    state.stacks[0][INS] = []
+    state.skills[0] = [[_ids(setup.skills)["sk102"], 0, False, 0]]
+    state.active = state.seat = 0
+    state.pos[0] = setup.bosses[b]["node"]
+    state.b_active[b], state.b_life[b], state.b_start[b], state.b_ptr[b] = True, 3, 3, 2
+    state.start_boss_check(b)
+    state._advance()
+    printed = setup.bosses[b]["actions"][2][0]
+    assert state.phase == mv.PRE and state.check.d == printed
+    state.apply_action(next(a for a in state.legal_actions() if a[0] == mv.USE))
+    while state.phase == mv.PEEK:
+        state.apply_action(state.legal_actions()[0])
+    state.apply_action((mv.ROLL,)) if state.phase == mv.PRE else None
+    assert state.phase == mv.POST and state.weakness_revealed(b, 0)
+    assert state.check.d == printed - 2 and state.spec().target == state.crit + printed - 2
+
+
 # ---- static map checks ---------------------------------------------------------------------------
 
 def test_shipped_map_passes_the_static_checks(setup):
