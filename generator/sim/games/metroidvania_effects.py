@@ -202,8 +202,9 @@ def op_boss_life(state, user, p, ctx):
     if b >= 0 and not state.b_dead[b]:
         n = int(p.get("n") or 0)
         state.b_delta[b] += n
-        if state.b_active[b]:
+        if state.b_active[b]:   # the fight's full life changes too: regen never climbs back above it
             state.b_life[b] = max(1, state.b_life[b] + n)
+            state.b_start[b] = max(1, state.b_start[b] + n)
         state.log.append(("boss_life", b, n))
 
 

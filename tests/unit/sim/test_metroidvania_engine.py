@@ -326,6 +326,24 @@ def test_a_weakness_revealed_before_the_roll_counts_for_this_check(setup):
     assert state.check.d == printed - 2 and state.spec().target == state.crit + printed - 2
 
 
+def test_a_boss_life_cut_during_the_fight_also_caps_its_regen(setup):
+    """s05 ゲブラー “そのボスのライフ−2（以後ずっと。戦闘中なら今のライフも−2、最低1）”: b01's regen
+    (“一巡して一番上に戻るたび、ライフ＋1”) may not climb back above the cut full life."""
+    from generator.sim.games.metroidvania_effects import OPS
+    state = fresh(setup, 1)
+    b = _ids(setup.bosses)["b01"]
+    state.stacks[0][INS] = []                                    # weakness (Ins 1) not revealed: regen is on
+    state.active = state.seat = 0
+    state.pos[0] = setup.bosses[b]["node"]
+    state.start_boss_check(b)
+    full = state.b_life[b]
+    OPS["boss_life"](state, 0, {"n": -2}, {"boss": b})
+    assert state.b_life[b] == max(1, full - 2)
+    for _ in setup.bosses[b]["actions"]:
+        state.advance_pointer(b, 0)                               # one wrap: regen +1, capped at full life
+    assert state.b_ptr[b] == 0 and state.b_life[b] == max(1, full - 2)
+
+
 # ---- static map checks ---------------------------------------------------------------------------
 
 def test_shipped_map_passes_the_static_checks(setup):
