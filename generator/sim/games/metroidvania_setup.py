@@ -51,6 +51,11 @@ SUPPORTED = {
     "danger_room.damage": ("danger",),
     "skills.thorn_targets": ("any_own_skill",),
     "death.to": ("start",),
+    # read nowhere else: the engine plays only these values (a skill once per turn, each servant once,
+    # S not a rest room); any other value is reported rather than silently ignored
+    "skills.uses_per_turn": (1,),
+    "setup.unique_servants": (True,),
+    "start_is_rest": (False,),
 }
 _NEEDED = ("players.min", "players.max", "rounds", "criterion.start", "criterion.every_rounds", "danger.start",
            "danger.min", "danger.max", "life.start", "life.max", "life.respawn", "move.base", "move.per_agi",
@@ -118,6 +123,9 @@ def _rules(comp: SetupCompiler, raw: dict) -> dict:
     r["scope"] = frozenset(r["area_effect_scope"] or ())
     r["blocked_key"] = "unexplored_key_room" in (r["move.blocked_by"] or ())
     r["blocked_boss"] = "undefeated_boss_room" in (r["move.blocked_by"] or ())
+    if r["life.respawn"] is not None and r["death.life"] is not None and r["life.respawn"] != r["death.life"]:
+        comp.problem("life.respawn", f"the simulator respawns with death.life ({r['death.life']!r}); "
+                     f"life.respawn says {r['life.respawn']!r}", raw)
     return r
 
 
@@ -173,7 +181,8 @@ def _compile_cards(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
         setup.skills.append({"id": rec["id"], "source": rec.get("source"), "tops": tuple(tops),
                              "stat_tops": stat_tops, "timing": timing,
                              "effect": comp.effect(rec.get("effect"), rec, "effect"),
-                             "max_level": int(rec.get("max_level") or 0)})
+                             "max_level": min(int(rec.get("max_level") or 0),
+                                              int(setup.rules["skills.max_level"] or 0))})
         setup.skills[-1]["ops"] = frozenset(op for op, _ in setup.skills[-1]["effect"])
         if rec.get("source") == "deck":
             setup.deck_skills.extend([skill_index[rec["id"]]] * int(rec.get("count") or 1))

@@ -294,6 +294,29 @@ def test_room_check_uses_will_for_die_size_and_piety_for_white_dice(setup):
     assert state.check.cols.count(mv.WHITE) == 2 and len(state.check.cols) == 5
 
 
+@pytest.mark.parametrize("path,value", [("skills.uses_per_turn", 2), ("setup.unique_servants", False),
+                                        ("start_is_rest", True), ("life.respawn", 2)])
+def test_rules_switches_the_engine_does_not_play_are_reported(tables, path, value):
+    """rules.yaml values the engine never read (it plays one value) are located problems, not silently ignored."""
+    from generator.errors import ProblemsError
+    rules = copy.deepcopy(tables["rules"])
+    node = rules
+    *parents, last = path.split(".")
+    for key in parents:
+        node = node[key]
+    node[last] = value
+    with pytest.raises(ProblemsError) as exc:
+        mv.compile_setup(dict(tables, rules=rules))
+    assert [p.field for p in exc.value.problems] == [path]
+
+
+def test_rules_skill_max_level_caps_the_cards(tables):
+    rules = copy.deepcopy(tables["rules"])
+    rules["skills"]["max_level"] = 1
+    capped = mv.compile_setup(dict(tables, rules=rules))
+    assert max(sk["max_level"] for sk in capped.skills) == 1
+
+
 def test_ins_draws_one_more_card(setup):
     state = fresh(setup, 1)
     state.stacks[0][INS] = [0, 0]
