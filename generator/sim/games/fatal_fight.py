@@ -21,9 +21,9 @@ from .fatal_fight_flow import ACTIVE, DOWN, MAIN, OVER, RETURNING, SHOP, Flow
 from .fatal_fight_setup import SQUARES, compile_setup  # noqa: F401  (module API)
 
 NAME = "fatal-fight"
-VERSION = "4"  # 2: chain Specials apply to the chain that triggers them; 3: items during an open chain (G16);
+VERSION = "5"  # 2: chain Specials apply to the chain that triggers them; 3: items during an open chain (G16);
 #   4: gold pickups need no carry room (N3/G25); the final boss keeps its rage cards with final_boss_gold off (G1);
-#      N8 mega arts can be upgraded, and a non-attack mega is no chain
+#      N8 mega arts can be upgraded, and a non-attack mega is no chain; 5: HIT+N counts for a 3HIT condition
 SEATS = "characters"  # a run's player count counts characters (one player may run several)
 _PER_SEAT = ("deck", "hand", "discard", "played_up", "played_down", "carry", "gauge", "upgrades_left")
 _FLAT = ("life", "max_life", "actions", "hand_size", "max_carry", "gold", "gold_earned", "gp", "status", "pos",

@@ -317,7 +317,7 @@ def _resolve(state, a):
     k = a[1] if a[0] == TARGET_A else -1
     ap, flags, hits = state.chain_ap, state.chain_flags, len(state.chain) + state.chain_hits
     for kind, value, when in state.chain_mods:
-        if (when == "cqb" and k >= 0 and combat.is_cqb(state.pos[s], k)) or (when == "hits_3" and len(state.chain) >= 3):
+        if (when == "cqb" and k >= 0 and combat.is_cqb(state.pos[s], k)) or (when == "hits_3" and len(state.chain) + state.chain_hits >= 3):
             if kind == "ap":
                 ap += value
             elif kind == "flags":

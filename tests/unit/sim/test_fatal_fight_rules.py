@@ -302,3 +302,29 @@ def test_a_gold_pickup_needs_no_carry_room(setup):
     st.pickups = {C_M: [("knife", 0)]}
     st.free_moves, st._legal = 1, None
     assert not any(a[0] == TAKE for a in st.legal_actions())
+
+
+def test_hit_plus_counts_towards_a_3hit_special():
+    """燕舞 (a chain of 3HIT or more: AP+1) counts the HITs 百裂拳 adds (このチェーンはHIT+1): two cards and
+    HIT+1 make 3 HITs, so AP 1 + 1 + 1 kills a life-3 enemy."""
+    import ff_tables
+
+    tables = ff_tables.tables()
+    for c in tables["characters"]:
+        c["special"] = {"name": "", "trigger": "chain_resolve", "text": "",
+                        "effect": [{"op": "chain_ap", "n": 1, "when": "hits_3"}]}
+    hundred = next(x for x in tables["extra_arts"] if x["ap"] == 2 and not any(x["sub"][k] for k in ("range", "pierce")))
+    hundred.update(ap=1, effect=[{"op": "add_hits", "n": 1, "when": "always"}])
+    setup = ff.compile_setup(tables)
+    st = fresh(setup)
+    me = chars(st)[0]
+    hundred, a = card(setup, hundred["id"]), _attack(setup, me, 1)
+    st.hand[0], st.actions_left = [hundred, a], 2
+    st.pos = [C_M, L_M]
+    st.groups[4] = enemies(setup, 3)
+    st.apply_action((PLAY, hundred))
+    st.apply_action((PLAY, a))
+    if st.phase == CHAIN:
+        st.apply_action((FINISH,))
+    chain = [e for e in st.log if e[0] == "chain"][-1]
+    assert chain[2] == 3 and chain[4] == 3 and not st.groups[4]   # AP 2 + 1, 3 HITs
