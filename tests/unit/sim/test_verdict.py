@@ -60,7 +60,8 @@ def test_game_without_a_simulator_gets_a_warning(tmp_path):
     assert "no simulator" in result.problems[0].message
 
 
-def test_cached_verdict_skips_unchanged_content(tmp_path, monkeypatch):
+def _small_game_counting_checks(tmp_path, monkeypatch):
+    """A 12-game 2-character game and the list that grows by one per real ``check_balance``."""
     small = {**BALANCE, "players": [2], "sampling": {"looks": [12], "z_interim": 2.576, "z_final": 1.96},
              "integrity": {"random_games": 12}}
     game = game_dir(tmp_path, ff_tables.tables(), balance=small)
@@ -72,6 +73,11 @@ def test_cached_verdict_skips_unchanged_content(tmp_path, monkeypatch):
         kwargs["write_report"] = False
         return real(*args, **kwargs)
     monkeypatch.setattr(verdict, "check_balance", counting)
+    return game, calls
+
+
+def test_cached_verdict_skips_unchanged_content(tmp_path, monkeypatch):
+    game, calls = _small_game_counting_checks(tmp_path, monkeypatch)
     first = verdict.cached_verdict(game, workers=1, output_dir=tmp_path / "out")
     second = verdict.cached_verdict(game, workers=1, output_dir=tmp_path / "out")
     assert len(calls) == 1 and second.cached and second.passed == first.passed
@@ -84,17 +90,7 @@ def test_cached_verdict_skips_unchanged_content(tmp_path, monkeypatch):
 def test_validate_leaves_its_verdict_for_the_build(tmp_path, monkeypatch):
     from generator.validate import run_balance
 
-    small = {**BALANCE, "players": [2], "sampling": {"looks": [12], "z_interim": 2.576, "z_final": 1.96},
-             "integrity": {"random_games": 12}}
-    game = game_dir(tmp_path, ff_tables.tables(), balance=small)
-    calls = []
-    real = verdict.check_balance
-
-    def counting(*args, **kwargs):
-        calls.append(1)
-        kwargs["write_report"] = False
-        return real(*args, **kwargs)
-    monkeypatch.setattr(verdict, "check_balance", counting)
+    game, calls = _small_game_counting_checks(tmp_path, monkeypatch)
     validated = run_balance(game, workers=1, output_dir=tmp_path / "out")              # pnp validate
     run_balance(game, workers=1, output_dir=tmp_path / "out")                          # validates again
     built = run_balance(game, workers=1, cached=True, output_dir=tmp_path / "out")     # pnp build
