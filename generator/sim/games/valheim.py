@@ -26,7 +26,7 @@ from .valheim_rules import HANDLERS, P_COMMIT, P_OVER, Mods, Rules
 from .valheim_setup import compile_setup  # noqa: F401  (module API)
 
 NAME = "valheim"
-VERSION = "2"
+VERSION = "3"  # 2: the enemy is shown before the fighter is chosen; 3: nobody fights twice in a row
 
 _LISTS = ("pool", "supply", "marker", "commits", "exiled", "s_tile", "s_pos", "s_rot", "s_level", "s_dives", "row",
           "mout", "edeck", "ediscard", "defeated", "facilities", "r_left", "n_act", "p_act", "pays", "drawn", "log",

@@ -58,9 +58,9 @@ class Hunt:
         if not self.setup.rules["hunt.fighter_rotation"]:
             return hunters
         left = [s for s in hunters if not self.fought >> s & 1]
-        if not left:
+        if not left:  # a new rotation, but still nobody twice in a row (seed 3-4; brainstorm: 2 players alternate)
             self.fought = 0
-            left = hunters
+            left = [s for s in hunters if s != self.fighter] or hunters
         return left
 
     def hunt_continue(self) -> None:
