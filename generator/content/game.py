@@ -172,6 +172,10 @@ class _Loader:
         return value
 
 
+_COMPONENT_KEYS = ("id", "kind", "file", "schema", "size")  # required in generator/schemas/game.yaml
+_DATA_KEYS = ("id", "file", "schema")
+
+
 def load_game(directory) -> Game:
     """Load and check a game directory; raise ContentError listing every problem."""
     root = Path(directory)
@@ -194,10 +198,14 @@ def load_game(directory) -> Game:
         loader.problems.append(Problem(Location(str(root), 0), "", "missing schema.yaml (the game's record types)"))
     types = compile_schema(schema_node, str(schema_file), loader.problems) if schema_node is not None else {}
 
-    components = [_load_component(loader, node, c, i, types) for i, c in enumerate(meta["components"])]
+    # An entry missing a required key was reported by the game.yaml check above; skip it.
+    components = [_load_component(loader, node, c, i, types) for i, c in enumerate(meta["components"])
+                  if all(key in c for key in _COMPONENT_KEYS)]
     components = [c for c in components if c is not None]
     tables = {c.id: c.records for c in components}
     for i, entry in enumerate(meta["data"]):
+        if not all(key in entry for key in _DATA_KEYS):
+            continue
         where = _item_location(node, ["data", i], str(game_file))
         if entry["id"] in tables:
             loader.problems.append(Problem(where, f"data[{i}].id", f"{entry['id']!r} is already a component id"))
@@ -332,6 +340,9 @@ def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> C
         return _item_location(game_node, ["components", index, key], game_path)
 
     field_path = f"components[{index}]"
+    if meta.get("back") and not meta.get("layout"):
+        loader.problems.append(Problem(at("back"), f"{field_path}.back",
+                                       "a back needs a front: add 'layout:' (a component without 'layout:' is not printed)"))
     if meta["schema"] not in types:
         if types:
             loader.problems.append(Problem(at("schema"), f"{field_path}.schema",
