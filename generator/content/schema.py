@@ -126,8 +126,10 @@ class SchemaCompiler:
         result = {}
         for key, _kn, value_node in mapping_items(node, self.path, self.problems, field_path):
             spec = self.compile(value_node, f"{field_path}.{key}")
-            if spec is not None:
-                result[str(key)] = spec
+            # A broken spec is reported here; keep the field (untyped, optional) so that records
+            # using it do not add an "unknown field" for every card.
+            result[str(key)] = spec if spec is not None else Spec(kind="any", optional=True,
+                                                                   location=node_location(self.path, value_node))
         return result
 
     def _variants(self, node, field_path) -> dict:
