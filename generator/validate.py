@@ -52,7 +52,7 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
     verdict = run_balance(game, workers=workers, reporter=reporter)
     result.problems.extend(verdict.problems)
     result.table = verdict.table
-    result.summary += ", balance " + ("passed" if verdict.passed else "FAILED")
+    result.summary += ", balance " + ("not checked" if not verdict.checked else "passed" if verdict.passed else "FAILED")
     return result
 
 

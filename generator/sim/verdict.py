@@ -42,6 +42,7 @@ class BalanceResult:
     table: str = ""
     report: dict = field(default_factory=dict)
     cached: bool = False
+    checked: bool = True    # False: no simulator or no balance.yaml, so nothing was judged
 
 
 # ---- balance.yaml ---------------------------------------------------------------------------------
@@ -230,7 +231,7 @@ def _command(game, name: str) -> str:
 def no_simulator(game, path: Path, lines: dict, name: str) -> BalanceResult:
     where = Location(str(path), lines.get("engine", 0)) if path.is_file() else Location(str(Path(game.root) / "game.yaml"), 0)
     problem = Problem(where, "", f"no simulator for this game yet ({name}); balance not checked", "warning")
-    return BalanceResult(passed=True, problems=[problem], table=f"balance: no simulator for {name} yet")
+    return BalanceResult(passed=True, problems=[problem], table=f"balance: no simulator for {name} yet", checked=False)
 
 
 def check_balance(game, *, workers: int | None = None, progress=None, executor=None, output_dir=None,
@@ -244,7 +245,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     if config is None:
         problem = Problem(Location(str(Path(game.root) / "game.yaml"), 0), "", "no balance.yaml: balance not checked",
                           "warning")
-        return BalanceResult(passed=True, problems=[problem], table="balance: no balance.yaml")
+        return BalanceResult(passed=True, problems=[problem], table="balance: no balance.yaml", checked=False)
     missing = [key for key in REQUIRED if _lookup(config, key) is None]
     if missing:  # balance.yaml is not always schema-checked (a game may not list it in game.yaml)
         problems = [Problem(Location(str(path), 0), key, "missing: the balance verdict needs this band") for key in missing]
@@ -540,9 +541,10 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
     if stored and stored.get("key") == key and not refresh:
         problems = [Problem(Location(p["path"], p["line"]), p["field"], p["message"], p["severity"])
                     for p in stored["problems"]]
-        return BalanceResult(passed=stored["passed"], problems=problems, table=stored["table"], cached=True)
+        return BalanceResult(passed=stored["passed"], problems=problems, table=stored["table"], cached=True,
+                             checked=stored.get("checked", True))
     result = check_balance(game, workers=workers, progress=progress, executor=executor, output_dir=out)
-    payload = {"key": key, "passed": result.passed, "table": result.table,
+    payload = {"key": key, "passed": result.passed, "checked": result.checked, "table": result.table,
                "problems": [{"path": p.location.path, "line": p.location.line, "field": p.field,
                              "message": p.message, "severity": p.severity} for p in result.problems]}
     from .report import write_atomic
