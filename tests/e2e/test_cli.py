@@ -222,3 +222,55 @@ def test_a_board_larger_than_the_paper_is_tiled_and_also_written_at_design_size(
     manifest = json.loads(pnp("manifest", tiny, "--json").stdout)
     pages = {c["id"]: c["pages"] for c in manifest["components"]}
     assert pages["boards"] == 5  # 4 A4 tiles + the assembly page
+
+
+@pytest.mark.parametrize("key", ["id", "kind", "file", "schema", "size"])
+def test_a_component_missing_a_required_key_is_located_not_a_traceback(tiny, key):
+    game = tiny / "game.yaml"
+    lines = game.read_text().splitlines(keepends=True)
+    line = {"id": "  - id: heroes\n"}.get(key, f"    {key}: ")
+    index = next(i for i, text in enumerate(lines) if text.startswith(line))
+    if key == "id":  # the entry then starts at its next key
+        lines[index + 1] = "  - " + lines[index + 1].lstrip()
+    del lines[index]
+    game.write_text("".join(lines))
+    proc = pnp("validate", tiny, "--no-balance")
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines() == [f"{tiny}/game.yaml:5: components[0].{key}: missing required field"]
+
+
+@pytest.mark.parametrize("key", ["id", "file", "schema"])
+def test_a_data_entry_missing_a_required_key_is_located_not_a_traceback(tiny, key):
+    game = tiny / "game.yaml"
+    entry = {"id": "id: rules", "file": "file: rules.yaml", "schema": "schema: rules"}
+    text = game.read_text()
+    game.write_text(text.replace(entry[key] + ", ", "").replace(", " + entry[key], ""))
+    proc = pnp("validate", tiny, "--no-balance")
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines() == [f"{tiny}/game.yaml:23: data[0].{key}: missing required field"]
+
+
+def test_a_back_without_a_front_layout_is_a_problem(tiny):
+    """Without `layout:` a component is not printed at all, so its `back:` was silently dropped."""
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace("    layout: tiny/hero\n", ""))
+    proc = pnp("validate", tiny, "--no-balance")
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines() == [f"{tiny}/game.yaml:11: components[0].back: a back needs a front: "
+                                        "add 'layout:' (a component without 'layout:' is not printed)"]
+
+
+def test_a_broken_field_spec_is_reported_once_not_once_per_record(tiny):
+    schema = tiny / "schema.yaml"
+    schema.write_text(schema.read_text().replace("life: {type: int,", "life: {tpye: int,", 1))
+    proc = pnp("validate", tiny, "--no-balance")
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines() == [
+        f"{tiny}/schema.yaml:7: types.hero.fields.life: a type spec needs 'type:' (or 'fields:' for a record)"]
+
+
+def test_a_game_without_a_simulator_does_not_say_balance_passed(tiny):
+    proc = pnp("validate", tiny)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"{tiny}: ok (2 components, 10 printed faces, balance not checked)" in proc.stderr
+    assert "balance passed" not in proc.stdout + proc.stderr
