@@ -6,6 +6,7 @@ Command bodies stay thin: they resolve arguments, call the library, and report.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -23,10 +24,13 @@ class Reporter:
         self.failed = False
 
     def problems(self, problems) -> None:
-        for problem in sort_problems(problems):
+        for problem, more in _grouped(sort_problems(problems)):
             if problem.severity == "error":
                 self.failed = True
-            click.echo(problem.display())
+            line = problem.display()
+            if more:  # one layout mistake fails every card drawn with it: one line, not one per card
+                line = line[:-1] + f"; and {more} more card(s) with the same problem)"
+            click.echo(line)
 
     def info(self, message: str) -> None:
         if self.verbosity >= 0:
@@ -41,6 +45,25 @@ class Reporter:
         if self.verbosity < 0 or not sys.stderr.isatty():
             return _NullBar(iterable)
         return click.progressbar(iterable, label=label, length=length, file=sys.stderr)
+
+
+_CARD_SUFFIX = re.compile(r" \(card (?P<path>\S+):(?P<line>\d+) [^()]*\)$")
+
+
+def _grouped(problems):
+    """``(problem, n_more)``: problems at the same place that differ only in the card they name
+    (a template error in a layout, reported once per card) become their first card's line, by
+    card line, with a count of the others."""
+    groups: dict = {}
+    for problem in problems:
+        found = _CARD_SUFFIX.search(problem.message)
+        key = (problem.location, problem.field, problem.severity,
+               problem.message[:found.start()] if found else problem.message)
+        groups.setdefault(key, []).append((int(found["line"]) if found else 0, found["path"] if found else "",
+                                           problem))
+    for members in groups.values():
+        members.sort(key=lambda m: (m[1], m[0]))
+        yield members[0][2], len(members) - 1
 
 
 class _NullBar:

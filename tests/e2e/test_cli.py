@@ -274,3 +274,15 @@ def test_a_game_without_a_simulator_does_not_say_balance_passed(tiny):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"{tiny}: ok (2 components, 10 printed faces, balance not checked)" in proc.stderr
     assert "balance passed" not in proc.stdout + proc.stderr
+
+
+def test_a_layout_mistake_every_card_shares_is_one_line_naming_the_first_card_and_the_count(tiny, tmp_path):
+    hero = tiny / "layouts" / "tiny" / "hero.yaml"
+    hero.write_text(hero.read_text().replace("{{ card.life }}", "{{ card.lief }}"))
+    proc = pnp("validate", tiny, "--no-balance")
+    assert proc.returncode == 1
+    lines = [line for line in proc.stdout.splitlines() if "lief" in line]
+    assert len(lines) == 1, proc.stdout
+    assert re.search(r"layouts/tiny/hero\.yaml:29: .*'dict object' has no attribute 'lief' "
+                     r"\(card \S+/heroes\.yaml:1 heroes\[0\]\.lief; and 2 more card\(s\) with the same problem\)$",
+                     lines[0]), lines[0]
