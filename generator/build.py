@@ -15,7 +15,7 @@ from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_lines, read_l
 from .outputs import write_atomic
 from .profiles import game_profile
 from .sheets import render_full_size_boards, render_print_pdf
-from .validate import check_content, has_rulebook, run_balance
+from .validate import check_content, has_rulebook, nothing_printed, run_balance
 
 
 @dataclass
@@ -74,7 +74,10 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     for component_id, board in render_full_size_boards(cards, loaded.profile, title=game.title).items():
         outputs.append((f"board-{component_id}.pdf", board))
     suffix = "-proof" if proof else ""
-    outputs.append((f"print-{loaded.paper_name}{suffix}.pdf", pdf))
+    faces = sum(len(f.copies) for f in cards.faces)
+    result.problems.extend(nothing_printed(game, faces))
+    if faces:  # a PDF of no page is not a valid PDF: nothing to print, no print file
+        outputs.append((f"print-{loaded.paper_name}{suffix}.pdf", pdf))
     lock = compute_lock(cards, hasher)
     if old_lock is not None:
         from .export.errata import errata_pdf  # only with --changed-since

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .cards import CardBuilder
 from .content import load_game
-from .errors import ProblemsError
+from .errors import Problem, ProblemsError
 from .profiles import game_profile
 
 
@@ -19,6 +19,15 @@ class ValidateResult:
     @property
     def passed(self) -> bool:
         return not any(p.severity == "error" for p in self.problems)
+
+
+def nothing_printed(game, faces: int) -> list:
+    """A warning when no component has a face to print (none names a ``layout:``): a build of it
+    writes no print file, as a PDF of no page is not a valid PDF."""
+    if faces:
+        return []
+    return [Problem(game.at("components"), "components", "nothing to print: no component names a layout "
+                    "(add `layout: <folder>/<name>` to a component)", "warning")]
 
 
 def check_content(path: Path, check_faces: bool = True):
@@ -44,6 +53,7 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
     if has_rulebook(game):
         result.problems.extend(check_rulebook(path))
     faces = sum(len(f.copies) for f in cards.faces)
+    result.problems.extend(nothing_printed(game, faces))
     result.summary = f"{len(game.components)} components, {faces} printed faces"
     if not result.passed or not balance:
         if not balance:

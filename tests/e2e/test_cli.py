@@ -286,3 +286,15 @@ def test_a_layout_mistake_every_card_shares_is_one_line_naming_the_first_card_an
     assert re.search(r"layouts/tiny/hero\.yaml:29: .*'dict object' has no attribute 'lief' "
                      r"\(card \S+/heroes\.yaml:1 heroes\[0\]\.lief; and 2 more card\(s\) with the same problem\)$",
                      lines[0]), lines[0]
+
+
+def test_a_game_with_nothing_to_print_says_so_and_writes_no_empty_pdf(tiny, tmp_path):
+    game = tiny / "game.yaml"
+    game.write_text("\n".join(line for line in game.read_text().splitlines()
+                              if not line.strip().startswith(("layout:", "back:"))) + "\n")
+    proc = pnp("validate", tiny, "--no-balance")
+    assert proc.returncode == 0 and "warning: components: nothing to print: no component names a layout" in proc.stdout
+    out = tmp_path / "out"
+    proc = pnp("build", tiny, "-o", out, "--no-validate")
+    assert proc.returncode == 0 and "nothing to print" in proc.stdout
+    assert not list(out.glob("print-*.pdf"))
