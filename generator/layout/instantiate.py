@@ -130,7 +130,10 @@ class Instantiator:
         raw = self._value(box, key, scope, None)
         if raw is None:
             return default
-        return _length_of(raw.strip()) if isinstance(raw, str) else parse_length(raw)
+        try:
+            return _length_of(raw.strip()) if isinstance(raw, str) else parse_length(raw)
+        except ValueError as exc:  # the box is located by its first line: say which of its keys
+            raise ValueError(f"{key}: {exc}") from None
 
     def _color(self, raw, scope, label, where):
         try:

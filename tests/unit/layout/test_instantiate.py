@@ -73,7 +73,7 @@ def test_extends_merges_boxes_by_id_and_remove(tiny):
 
 
 @pytest.mark.parametrize("box, message", [
-    ('{id: t, type: rect, w: 5, h: 1mm}', "a length needs a unit"),
+    ('{id: t, type: rect, w: 5, h: 1mm}', "w: a length needs a unit"),
     ('{id: t, type: rect, w: 1mm, h: 1mm, fill: "#ff000080"}', "is not a colour"),
     ('{id: t, type: rect, repeat: "card.name", w: 1mm, h: 1mm}', "repeat must be a count or a list"),
     ('{id: t, type: rect, repeat: "10000", w: 1mm, h: 1mm}', "outside 0..500"),
