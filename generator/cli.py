@@ -133,6 +133,23 @@ def resolve_games(names) -> list[Path]:
     return [content_root() / g for g in games]
 
 
+def each_game(func, path: Path, failed_tail: str = ""):
+    """``func()`` for one game of several: a game whose content cannot load gets its problems and
+    a FAILED line, and the next game still runs (``None`` returned instead of exiting)."""
+    rep = reporter()
+    try:
+        return func()
+    except ProblemsError as exc:
+        rep.problems(exc.problems)
+        errors = sum(p.severity == "error" for p in exc.problems)
+    except GeneratorError as exc:
+        click.echo(f"error: {exc}", err=True)
+        errors = 1
+    rep.failed = True
+    rep.info(f"{path}: FAILED ({errors} error(s) above){failed_tail}")
+    return None
+
+
 def run_reporting(func):
     """Turn GeneratorErrors into printed problems and exit code 1."""
     try:
@@ -208,7 +225,10 @@ def validate(games, no_balance, workers):
     failed = False
     for path in resolve_games(games):
         rep.info(f"validating {path} ...")
-        result = run_reporting(lambda: validate_game(path, balance=not no_balance, workers=workers, reporter=rep))
+        result = each_game(lambda: validate_game(path, balance=not no_balance, workers=workers, reporter=rep), path)
+        if result is None:
+            failed = True
+            continue
         rep.problems(result.problems)
         if result.table:
             click.echo(result.table)
@@ -240,9 +260,12 @@ def build(games, output_dir, profile, no_validate, workers, proof, changed_since
     for path in paths:
         out = _output_dir(output_dir, path, several=len(games) != 1)
         rep.info(f"building {path} -> {out}")
-        result = run_reporting(lambda: build_game(path, out, profile=profile, validate=not no_validate,
-                                                  workers=workers, reporter=rep, proof=proof,
-                                                  changed_since=changed_since))
+        result = each_game(lambda: build_game(path, out, profile=profile, validate=not no_validate,
+                                              workers=workers, reporter=rep, proof=proof,
+                                              changed_since=changed_since), path, ": no print file written")
+        if result is None:
+            failed = True
+            continue
         rep.problems(result.problems)
         for line in result.notes:
             click.echo(line)

@@ -298,3 +298,17 @@ def test_a_game_with_nothing_to_print_says_so_and_writes_no_empty_pdf(tiny, tmp_
     proc = pnp("build", tiny, "-o", out, "--no-validate")
     assert proc.returncode == 0 and "nothing to print" in proc.stdout
     assert not list(out.glob("print-*.pdf"))
+
+
+def test_a_game_that_cannot_load_fails_alone_and_the_next_game_still_runs(tiny, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(tiny, broken)
+    (broken / "heroes.yaml").write_text((broken / "heroes.yaml").read_text() + "\n- id: x\n  bad: [\n")
+    proc = pnp("validate", broken, tiny, "--no-balance")
+    assert proc.returncode == 1
+    assert re.search(rf"{re.escape(str(broken))}: FAILED \(\d+ error\(s\) above\)", proc.stderr), proc.stderr
+    assert f"{tiny}: ok" in proc.stderr, proc.stderr
+    out = tmp_path / "out"
+    proc = pnp("build", broken, tiny, "-o", out, "--no-validate")
+    assert proc.returncode == 1 and "no print file written" in proc.stderr
+    assert (out / "tiny" / "print-a4.pdf").exists() and not (out / "broken").exists()
