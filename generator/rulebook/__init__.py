@@ -102,7 +102,7 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None) -
         try:
             cover_refs.append(data.card_ref(component_id, record_id, caption=False))
         except RefError as exc:
-            where = Location(config.get("_path", ""), 0)
+            where = Location(config.get("_path", ""), config.get("_lines", {}).get(f"cover[{i}]", 0))
             problems.append(Problem(where, f"cover[{i}]", str(exc)))
 
     def make_story(pages):
@@ -154,7 +154,8 @@ def _cover_texts(config, context, data, problems) -> dict:
         try:
             return env.from_string(text).render(**context)
         except (TemplateError, RefError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
-            problems.append(Problem(at or where, field, str(exc)))
+            line = config.get("_lines", {}).get(field, 0)
+            problems.append(Problem(at or Location(where.path, line), field, str(exc)))
             return text
 
     for name, entry in (config.get("keywords") or {}).items():

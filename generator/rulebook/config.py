@@ -76,4 +76,22 @@ def load_config(game_root: Path, problems: list) -> dict:
     value = dict(value or {})
     value["_locations"] = ctx.locations
     value["_path"] = str(path)
+    value["_lines"] = _top_level_lines(node)
     return value
+
+
+def _top_level_lines(node) -> dict:
+    """Line of each top-level value (``cover``, ``tagline``, ...) and of each list item
+    (``cover[1]``, ``facts[0]``): the located place of a problem found after validation."""
+    import yaml
+
+    lines: dict = {}
+    if not isinstance(node, yaml.MappingNode):
+        return lines
+    for key_node, value_node in node.value:
+        key = str(key_node.value)
+        lines[key] = value_node.start_mark.line + 1
+        if isinstance(value_node, yaml.SequenceNode):
+            for i, item in enumerate(value_node.value):
+                lines[f"{key}[{i}]"] = item.start_mark.line + 1
+    return lines

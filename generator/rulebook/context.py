@@ -15,7 +15,7 @@ from functools import partial
 from ..cards import CardBuilder
 from ..content.game import Game, copies_of, text_in
 from ..content.schema import did_you_mean
-from ..errors import ContentError, Location, Problem
+from ..errors import ContentError, Problem
 from ..layout.instantiate import CardContext, Instantiator
 from ..units import to_mm
 from .source import RefError
@@ -277,21 +277,15 @@ class RulebookData:
                       f"{component_id}[{record_id}]")
 
     def _icon(self, name):
-        if self.builder.icons.get(name) is None:
-            self.warn_icon(name)
+        # an unknown name is warned about (at its line) when the Markdown it lands in is read
         return f":{name}:"
 
     def _icon_label(self, name):
         icon = self.builder.icons.get(name)
         if icon is None:
-            self.warn_icon(name)
-            return name
+            known = sorted(self.builder.icons.names())
+            raise RefError(f"icon {name!r} is not defined in the layouts' icons.yaml{did_you_mean(name, known)}")
         return text_in(icon.label, self.lang) if icon.label else name
-
-    def warn_icon(self, name, where: Location | None = None):
-        self.warnings.append(Problem(where or Location(str(self.game.root / "rulebook"), 0), "",
-                                     f"icon {name!r} is not defined in the layouts' icons.yaml (shown as text)",
-                                     severity="warning"))
 
     # -- card faces -------------------------------------------------------------------------
     def faces(self, ref: CardRef):

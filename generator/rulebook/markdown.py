@@ -396,6 +396,7 @@ class Converter:
             elif kind == "em":
                 self._inline(child, Style(style.bold, style.color or self.env.theme.accent, style.link, style.code), out)
             elif kind == "s":
+                self.error(child, "strikethrough (~~text~~) cannot be printed in the rulebook: remove the tildes")
                 self._inline(child, style, out)
             elif kind == "code_inline":
                 out.append(Span(child.content, Style(style.bold, style.color, style.link, True)))

@@ -45,12 +45,13 @@ def source_files(game_root: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.md") if p.is_file()) if folder.is_dir() else []
 
 
-_HEADING_ID = re.compile(r"^(#{1,6}[ \t].*?)\{#([A-Za-z0-9_-]+)\}[ \t]*$", re.M)
+_HEADING_ID = re.compile(r"^(#{1,6}[ \t].*?)\{#([A-Za-z0-9_-]+)((?:[ \t]+[^{}\s]+)*)[ \t]*\}[ \t]*$", re.M)
 
 
 def protect_heading_ids(source: str) -> str:
-    """``## Title {#id}`` would open a Jinja comment: write the id as ``{ #id }`` (same line)."""
-    return _HEADING_ID.sub(lambda m: f"{m.group(1)}{{ #{m.group(2)} }}", source)
+    """``## Title {#id}`` (or ``{#id -}``) would open a Jinja comment: write it as ``{ #id }``
+    (``{ #id - }``), on the same line."""
+    return _HEADING_ID.sub(lambda m: f"{m.group(1)}{{ #{m.group(2)}{m.group(3)} }}", source)
 
 
 def add_markers(source: str) -> str:

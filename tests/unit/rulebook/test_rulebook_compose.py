@@ -186,3 +186,25 @@ def test_a_source_that_is_not_utf8_is_located_at_its_line(tiny_book):
     [problem] = info.value.problems
     assert problem.location.path.endswith("rulebook/03-extra.md") and problem.location.line == 3
     assert problem.message == "not UTF-8 text (invalid continuation byte at byte 12)"
+
+
+def test_an_unknown_icon_from_icon_is_warned_once_at_its_line(tiny_book):
+    (tiny_book / "rulebook" / "03-extra.md").write_text("# 追加\n\n{{ icon('nope') }}です。\n", encoding="utf-8")
+    book = compose(tiny_book)
+    found = [(p.location.path.rsplit("/", 1)[-1], p.location.line) for p in book.warnings if "'nope'" in p.message]
+    assert found == [("03-extra.md", 3)]
+
+
+def test_cover_texts_and_cover_cards_are_located_at_their_line(tiny_book):
+    (tiny_book / "rulebook" / "rulebook.yaml").write_text(
+        "subtitle: x\ntagline: '{{ rules.nope }}'\nfacts:\n  - a\n  - '{{ nope }}'\ncover:\n  - heroes/knight\n"
+        "  - heroes/paladin\n", encoding="utf-8")
+    with pytest.raises(ContentError) as info:
+        compose(tiny_book)
+    assert sorted((p.location.line, p.field) for p in info.value.problems) == \
+        [(2, "tagline"), (5, "facts[1]")]
+    (tiny_book / "rulebook" / "rulebook.yaml").write_text(
+        "cover:\n  - heroes/knight\n  - heroes/paladin\n", encoding="utf-8")
+    with pytest.raises(ContentError) as info:
+        compose(tiny_book)
+    assert [(p.location.line, p.field) for p in info.value.problems if p.severity == "error"] == [(3, "cover[1]")]

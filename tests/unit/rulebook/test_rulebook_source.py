@@ -48,6 +48,14 @@ def test_heading_ids_do_not_open_jinja_comments(tmp_path):
     assert result.text.splitlines() == ["## ラウンド { #round }", "本文 です"]
 
 
+def test_a_heading_id_with_other_attributes_does_not_open_a_jinja_comment(tmp_path):
+    # "{#id -}" was "template syntax: Missing end of comment tag"
+    assert protect_heading_ids("## 付録 {#appendix -}\n") == "## 付録 { #appendix - }\n"
+    assert protect_heading_ids("## 付録 {#appendix .unnumbered}\n") == "## 付録 { #appendix .unnumbered }\n"
+    result, problems = render(tmp_path, "## 付録 {#appendix -}\n")
+    assert not problems and result.text == "## 付録 { #appendix - }\n"
+
+
 def test_unknown_field_is_located_with_a_suggestion(tmp_path):
     ctx = {"rules": StrictMap({"start_gold_per_player": 3}, "rules")}
     _, problems = render(tmp_path, "一行目\n\n開始時に{{ rules.start_gold }}金。\n", ctx)
