@@ -65,7 +65,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False))
     elif reporter().verbosity >= 0:  # -q: only failures
-        _print_summary(summary)
+        _print_summary(summary, getattr(engine, "SEATS", "players"))
     for line in failed:
         click.echo(line, err=True)
     raise SystemExit(1 if summary["errors"] else 0)
@@ -154,11 +154,11 @@ def _run(engine, game, tables, players, games, seed, agent, workers) -> dict:
     }
 
 
-def _print_summary(s: dict) -> None:
+def _print_summary(s: dict, seats: str) -> None:
     lo, hi = s["ci95"]
-    click.echo(f"{s['game']}: {s['games']} games, {s['players']} characters, agent {s['agent']}, seed {s['seed']}")
+    click.echo(f"{s['game']}: {s['games']} games, {s['players']} {seats}, agent {s['agent']}, seed {s['seed']}")
     click.echo(f"  win rate   {s['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] ({s['wins']}/{s['games']})")
-    click.echo(f"  outcomes   " + ", ".join(f"{k} {v}" for k, v in sorted(s["outcomes"].items())))
+    click.echo("  outcomes   " + ", ".join(f"{k} {v}" for k, v in sorted(s["outcomes"].items())))
     click.echo(f"  rounds     median {s['rounds']['median']:g}, p95 {s['rounds']['p95']:g}; "
                f"per stage median {s['stage_rounds_median']:g}")
     click.echo(f"  speed      {s['games_per_second']} games/s")

@@ -100,3 +100,8 @@ def test_trace_with_json_is_one_json_document(in_repo):
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     assert out["index"] == 3 and out["trace"][0].startswith("party: ") and any("-- round 1" in t for t in out["trace"])
+
+
+def test_the_summary_counts_seats_in_the_games_word(in_repo):
+    assert ", 2 players, agent" in run("valheim", "--players", "2", "--games", "4", "--workers", "1").output
+    assert ", 2 characters, agent" in run("fatal-fight", "--players", "2", "--games", "4", "--workers", "1").output
