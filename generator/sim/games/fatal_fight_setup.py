@@ -257,6 +257,12 @@ def _compile_stages(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
             comp.problem("stages", f"stage {stage} has no boss stage card", tables.get("rules"))
         elif entry["boss"]["boss_spawn"] is None:
             comp.problem("boss_spawn", f"boss stage card of stage {stage} has no boss_spawn", tables.get("rules"))
+        elif setup.rules.get("boss_respawn") and entry["boss"]["boss_spawn"][0] + 1 != setup.rules["boss_respawn"]:
+            # the stage card places the boss; rules.yaml names the same respawn for the rulebook: one
+            # number written twice must agree, or the printed rules and the simulated game differ
+            comp.problem("boss_spawn.respawn", f"the boss of stage {stage} enters at respawn "
+                         f"{entry['boss']['boss_spawn'][0] + 1}, but rules.yaml proposals.boss_entry_respawn says "
+                         f"{setup.rules['boss_respawn']}", _boss_card(tables, stage))
         if stage not in setup.bosses:
             comp.problem("boss_profiles", f"stage {stage} has no boss", tables.get("rules"))
 
@@ -264,3 +270,8 @@ def _compile_stages(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
 def _text(value) -> str:
     """A printed text field as a trace shows it: the Japanese of a ``{ja, en}`` text."""
     return str((value.get("ja") or value.get("en") or "") if isinstance(value, dict) else (value or ""))
+
+
+def _boss_card(tables: dict, stage: int):
+    """The boss stage card of ``stage`` (to locate a problem at it)."""
+    return next((c for c in tables.get("stages") or [] if c.get("stage") == stage and c.get("kind") == "boss"), None)

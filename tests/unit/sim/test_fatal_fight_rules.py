@@ -328,3 +328,14 @@ def test_hit_plus_counts_towards_a_3hit_special():
         st.apply_action((FINISH,))
     chain = [e for e in st.log if e[0] == "chain"][-1]
     assert chain[2] == 3 and chain[4] == 3 and not st.groups[4]   # AP 2 + 1, 3 HITs
+
+
+def test_the_boss_entry_respawn_written_twice_must_agree(tables):
+    """rules.yaml's proposals.boss_entry_respawn (the rulebook's number) and the boss stage card's
+    boss_spawn.respawn (what the engine plays) name the same respawn."""
+    card = next(c for c in tables["stages"] if c["stage"] == 2 and c["kind"] == "boss")
+    card["boss_spawn"]["respawn"] = 3
+    with pytest.raises(ProblemsError) as caught:
+        ff.compile_setup(tables)
+    assert any(p.field == "boss_spawn.respawn" and "stage 2 enters at respawn 3" in p.message
+               and "boss_entry_respawn says 5" in p.message for p in caught.value.problems)
