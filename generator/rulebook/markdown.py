@@ -528,7 +528,6 @@ class Converter:
 
     # -- tables -----------------------------------------------------------------------------
     def table(self, node):
-        theme = self.env.theme
         rows = []
         aligns = []
         header_rows = 0
