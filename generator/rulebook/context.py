@@ -201,11 +201,25 @@ class RulebookData:
         text = self.card_name(component, index) if caption is True else (caption or None)
         return CardRef(component, index, text)
 
+    @staticmethod
+    def _checked(caption, width, limit=None, columns=None):
+        """Block function arguments that would otherwise fail (or draw nothing) at layout time."""
+        if not (isinstance(caption, (bool, str)) or caption is None):
+            raise RefError(f"caption must be True, False or a text, not {caption!r}")
+        if width is not None and (isinstance(width, bool) or not isinstance(width, (int, float)) or width <= 0):
+            raise RefError(f"width must be a positive number of mm, not {width!r}")
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise RefError(f"limit must be a whole number of cards (1 or more), not {limit!r}")
+        if columns is not None and (isinstance(columns, bool) or not isinstance(columns, int) or columns < 1):
+            raise RefError(f"columns must be a whole number (1 or more), not {columns!r}")
+
     def _card(self, component_id, record_id, caption=True, width=None):
+        self._checked(caption, width)
         return self._block(Block("cards", {"refs": [self.card_ref(component_id, record_id, caption)],
                                            "width": width}))
 
     def _cards(self, component_id, *ids, where=None, limit=None, caption=True, width=None, **filters):
+        self._checked(caption, width, limit=limit)
         component = self.component(component_id)
         if ids:
             refs = [self.card_ref(component_id, i, caption) for i in ids]
@@ -232,6 +246,7 @@ class RulebookData:
         ``text_icons=False`` leaves out the icons the keyword glossary already explains."""
         if isinstance(exclude, str):
             exclude = [exclude]
+        self._checked(None, None, columns=columns)
         return self._block(Block("icon_legend", {"columns": int(columns), "exclude": tuple(exclude),
                                                  "text_icons": bool(text_icons)}))
 

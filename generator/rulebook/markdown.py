@@ -630,7 +630,7 @@ class Converter:
         ops = self.data.faces(ref)
         w, h = ref.component.size_pt
         if width_mm:
-            scale = width_mm * 72 / 25.4 / w
+            scale = min(width_mm * 72 / 25.4, self._avail_width()) / w     # at most the text width
         else:
             target = height or (theme.card_h if ref.component.kind in ("card", "tile") else theme.card_h * 0.6)
             scale = min(target / h, self._avail_width() / w, 1.0)

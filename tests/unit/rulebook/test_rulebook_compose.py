@@ -125,6 +125,30 @@ def test_reference_errors_point_at_the_markdown_line(tiny_book, source, line, ne
     assert found and found[0][0] == line and needle in found[0][1], info.value.problems
 
 
+@pytest.mark.parametrize("source, needle", [
+    ("{{ card('heroes', 'knight', width='a') }}", "width must be a positive number"),
+    ("{{ card('heroes', 'knight', width=-5) }}", "width must be a positive number"),
+    ("{{ card('heroes', 'knight', caption=3) }}", "caption must be True, False or a text"),
+    ("{{ cards('heroes', limit=-1) }}", "limit must be a whole number"),
+    ("{{ icon_legend(columns=0) }}", "columns must be a whole number"),
+    ("{{ icon_legend(columns=-1) }}", "columns must be a whole number"),
+])
+def test_bad_block_function_arguments_are_located_errors_not_tracebacks(tiny_book, source, needle):
+    md = tiny_book / "rulebook" / "03-extra.md"
+    md.write_text(f"# 追加\n\n{source}\n", encoding="utf-8")
+    with pytest.raises(ContentError) as info:
+        compose(tiny_book)
+    found = [(p.location.line, p.message) for p in info.value.problems
+             if p.severity == "error" and p.location.path.endswith("03-extra.md")]
+    assert found and found[0][0] == 3 and needle in found[0][1], info.value.problems
+
+
+def test_a_card_wider_than_the_page_is_drawn_at_the_text_width(tiny_book):
+    md = tiny_book / "rulebook" / "03-extra.md"
+    md.write_text("# 追加\n\n{{ card('heroes', 'knight', width=5000) }}\n", encoding="utf-8")
+    assert compose(tiny_book).pages > 0
+
+
 def test_a4_paper(tiny_book):
     book = compose(tiny_book, paper="a4")
     pdf = pdfium.PdfDocument(io.BytesIO(book.pdf))
