@@ -173,6 +173,8 @@ def toc_story(doc_model, env: Env, pages: Pages | None) -> list:
             continue
         page = pages.headings.get(h.key) if pages else None
         rows.append(TocRow(h.level, h.number, h.title, h.key, env, page))
+    for row, after in zip(rows[1:], rows[2:]):
+        row.keepWithNext = row.level == 1 and after.level == 2    # a chapter row never ends a page alone
     return rows
 
 

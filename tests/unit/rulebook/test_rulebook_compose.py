@@ -149,6 +149,21 @@ def test_a_card_wider_than_the_page_is_drawn_at_the_text_width(tiny_book):
     assert compose(tiny_book).pages > 0
 
 
+def test_a_chapter_row_of_the_contents_stays_with_its_sections(tiny_book):
+    chapters = [f"# 章{i}\n\n本文。\n\n" + "".join(f"## 節{i}.{j}\n\nテキスト。\n\n" for j in range(1, 6))
+                for i in range(1, 16)]
+    for md in (tiny_book / "rulebook").glob("*.md"):
+        md.unlink()
+    (tiny_book / "rulebook" / "01-title.md").write_text("# 題だけの章\n", encoding="utf-8")   # a chapter with only a title
+    (tiny_book / "rulebook" / "02-many.md").write_text("\n".join(chapters), encoding="utf-8")
+    book = compose(tiny_book)
+    contents = [t for t in pdf_text(book.pdf) if "目次" in t and "節" in t]
+    assert len(contents) >= 2                              # the contents span pages
+    for page in contents[:-1]:
+        rows = [line for line in page.splitlines() if "章" in line or "節" in line]
+        assert "節" in rows[-1], page                      # not a chapter row cut off from its sections
+
+
 def test_a4_paper(tiny_book):
     book = compose(tiny_book, paper="a4")
     pdf = pdfium.PdfDocument(io.BytesIO(book.pdf))
