@@ -59,7 +59,7 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None) -
     from .booklet import booklet_sheets
     from .config import load_config
     from .context import RulebookData
-    from .document import PrintCanvas, build_pdf, full_story, toc_story
+    from .document import PrintCanvas, TooLarge, build_pdf, full_story, toc_story
     from .flowables import Cover, Env, Theme
     from .markdown import Converter, parse
     from .source import RefError, render_file, source_files
@@ -118,16 +118,21 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None) -
         raise ContentError(problems + data.warnings)
 
     title = f"{game.title} ルールブック"
-    pdf, pages = build_pdf(make_story, env, title=title, subject=cover_info["subtitle"], header_title=game.title)
-    booklet_pdf = None
-    if booklet:
-        page_size = (theme.page_w, theme.page_h)
+    try:
+        pdf, pages = build_pdf(make_story, env, title=title, subject=cover_info["subtitle"], header_title=game.title)
+        booklet_pdf = None
+        if booklet:
+            page_size = (theme.page_w, theme.page_h)
 
-        class _Imposing(PrintCanvas):
-            imposition = staticmethod(lambda n: booklet_sheets(n, page_size))
+            class _Imposing(PrintCanvas):
+                imposition = staticmethod(lambda n: booklet_sheets(n, page_size))
 
-        booklet_pdf, _ = build_pdf(make_story, env, title=title + "（冊子）", subject=cover_info["subtitle"],
-                                   header_title=game.title, canvasmaker=_Imposing)
+            booklet_pdf, _ = build_pdf(make_story, env, title=title + "（冊子）", subject=cover_info["subtitle"],
+                                       header_title=game.title, canvasmaker=_Imposing)
+    except TooLarge as exc:
+        where = exc.where or Location(_display(root / "rulebook"), 0)
+        raise ContentError([Problem(where, "", f"this block is taller than a page (page {exc.page}): "
+                                               "split it (a table row, note, list or code block)")]) from None
     warnings = sorted(set(problems + data.warnings), key=lambda p: (p.location.path, p.location.line, p.message))
     return Rulebook(
         game_id=game.id, pdf=pdf, pages=pages.count, headings=list(doc_model.headings),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from reportlab.lib.colors import toColor
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate
+from reportlab.platypus import BaseDocTemplate, LayoutError, Frame, NextPageTemplate, PageBreak, PageTemplate
 
 from .flowables import Cover, Env, Heading, TextBlock, TocRow
 from .text import Span, Style
@@ -28,7 +28,22 @@ class Pages:
     count: int = 0
 
 
+class TooLarge(Exception):
+    """A block taller than a page; ``where`` is its source location when known."""
+
+    def __init__(self, where, page: int):
+        super().__init__(where, page)
+        self.where, self.page = where, page
+
+
 class _Doc(BaseDocTemplate):
+    def handle_flowable(self, flowables):
+        block = flowables[0] if flowables else None
+        try:
+            super().handle_flowable(flowables)
+        except LayoutError:
+            raise TooLarge(getattr(block, "pnp_where", None), self.page) from None
+
     def __init__(self, buf, env: Env, title: str, subject: str, header_title: str, **kw):
         theme = env.theme
         super().__init__(

@@ -242,7 +242,10 @@ class Converter:
     def blocks(self, nodes) -> list:
         out = []
         for node in nodes:
-            out.extend(self.block(node))
+            for flow in self.block(node):
+                if not hasattr(flow, "pnp_where"):
+                    flow.pnp_where = self._where(node)      # for a block too tall for any page
+                out.append(flow)
         return out
 
     def block(self, node) -> list:

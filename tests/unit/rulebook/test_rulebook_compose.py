@@ -164,6 +164,17 @@ def test_a_chapter_row_of_the_contents_stays_with_its_sections(tiny_book):
         assert "節" in rows[-1], page                      # not a chapter row cut off from its sections
 
 
+def test_a_table_row_taller_than_a_page_is_a_located_error_and_nothing_is_written(tiny_book, tmp_path):
+    md = tiny_book / "rulebook" / "03-extra.md"
+    md.write_text("# 追加\n\n| a | b |\n|--|--|\n| x | " + "長い文章です。" * 400 + " |\n", encoding="utf-8")
+    with pytest.raises(ContentError) as info:
+        build_rulebook(tiny_book, tmp_path / "out", booklet=True)
+    [problem] = info.value.problems
+    assert problem.location.path.endswith("rulebook/03-extra.md") and problem.location.line == 3
+    assert "taller than a page" in problem.message
+    assert not (tmp_path / "out").exists()
+
+
 def test_a4_paper(tiny_book):
     book = compose(tiny_book, paper="a4")
     pdf = pdfium.PdfDocument(io.BytesIO(book.pdf))
