@@ -65,12 +65,14 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     # new rulebook beside an old print file.
     outputs: list = []  # (file name, bytes or pieces), in the order they are written
     if has_rulebook(game):
-        from .rulebook import compose
+        from .rulebook import compose, stale_booklet_note
 
         # Raises ContentError (nothing written) if a rulebook reference is wrong.
         book = compose(path)
         result.problems.extend(book.warnings)
         outputs.append(("rulebook.pdf", book.pdf))
+        if note := stale_booklet_note(out_dir):
+            result.notes.append(note)
     for component_id, board in render_full_size_boards(cards, loaded.profile, title=game.title).items():
         outputs.append((f"board-{component_id}.pdf", board))
     suffix = "-proof" if proof else ""

@@ -20,7 +20,7 @@ from ..cli import _output_dir, common_options, reporter, resolve_game, run_repor
 @common_options
 def rulebook(game, booklet, paper, output_dir):
     """Write output/<game>/rulebook.pdf from content/<game>/rulebook/*.md and the game's data."""
-    from ..rulebook import build_rulebook
+    from ..rulebook import build_rulebook, stale_booklet_note
 
     path = resolve_game(game)
     out = _output_dir(output_dir, path, several=False)
@@ -30,3 +30,5 @@ def rulebook(game, booklet, paper, output_dir):
     rep.problems(warnings)
     for item in written:
         rep.info(f"wrote {item}")
+    if not booklet and (note := stale_booklet_note(out)):
+        click.echo(note)

@@ -173,6 +173,16 @@ def _cover_texts(config, context, data, problems) -> dict:
     }
 
 
+def stale_booklet_note(out_dir: Path) -> str | None:
+    """A note for a ``rulebook-booklet.pdf`` left by an earlier ``--booklet`` run beside a rulebook
+    written without one: kept (a build loses nothing), but said to be old."""
+    old = Path(out_dir) / "rulebook-booklet.pdf"
+    if not old.exists():
+        return None
+    return (f"note: {old} is from an earlier --booklet run, not this one; delete it, or run "
+            "pnp rulebook --booklet to make a new one")
+
+
 def build_rulebook(game_path: Path, out_dir: Path, *, booklet: bool = False, paper: str = "a5",
                    problems: list | None = None) -> list[Path]:
     """Write ``out_dir/rulebook.pdf`` (and ``rulebook-booklet.pdf`` with ``booklet``).

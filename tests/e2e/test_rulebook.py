@@ -95,3 +95,15 @@ def test_enemy_count_change_reaches_the_rulebook_without_touching_markdown(tmp_p
     text = "".join(pdf[i].get_textpage().get_text_bounded() for i in range(len(pdf))).replace("\r\n", "")
     assert "各ステージに登場する雑魚敵です（全43枚）" in text
     assert "ステージ1に13枚" in text
+
+
+def test_a_rulebook_without_booklet_says_an_old_booklet_beside_it_is_old(book_game, tmp_path):
+    out = tmp_path / "out"
+    assert pnp("rulebook", book_game, "--booklet", "-o", out).returncode == 0
+    booklet = (out / "rulebook-booklet.pdf").read_bytes()
+    proc = pnp("rulebook", book_game, "-o", out)
+    assert proc.returncode == 0 and "rulebook-booklet.pdf is from an earlier --booklet run" in proc.stdout
+    assert (out / "rulebook-booklet.pdf").read_bytes() == booklet           # kept: a build loses nothing
+    proc = pnp("build", book_game, "-o", out, "--no-validate")
+    assert proc.returncode == 0 and "rulebook-booklet.pdf is from an earlier --booklet run" in proc.stdout
+    assert "earlier --booklet" not in pnp("rulebook", book_game, "--booklet", "-o", out).stdout
