@@ -106,6 +106,16 @@ def test_a_missing_card_is_a_located_error_and_nothing_is_written(tiny_book, tmp
     assert not (tmp_path / "out").exists()
 
 
+def _extra_chapter_errors(tiny_book, source):
+    """``(line, message)`` of the errors composing reports in a chapter holding ``source`` on line 3."""
+    md = tiny_book / "rulebook" / "03-extra.md"
+    md.write_text(f"# 追加\n\n{source}\n", encoding="utf-8")
+    with pytest.raises(ContentError) as info:
+        compose(tiny_book)
+    return [(p.location.line, p.message) for p in info.value.problems
+            if p.severity == "error" and p.location.path.endswith("03-extra.md")], info.value.problems
+
+
 @pytest.mark.parametrize("source, line, needle", [
     ("{{ card('heroes', 'nobody') }}", 3, "no card 'nobody'"),
     ("{{ components.heros.found }}", 3, "did you mean 'heroes'"),
@@ -116,13 +126,8 @@ def test_a_missing_card_is_a_located_error_and_nothing_is_written(tiny_book, tmp
     ("{{ count('heroes', colour='red') }}", 3, "no field 'colour'"),
 ])
 def test_reference_errors_point_at_the_markdown_line(tiny_book, source, line, needle):
-    md = tiny_book / "rulebook" / "03-extra.md"
-    md.write_text(f"# 追加\n\n{source}\n", encoding="utf-8")
-    with pytest.raises(ContentError) as info:
-        compose(tiny_book)
-    found = [(p.location.line, p.message) for p in info.value.problems
-             if p.severity == "error" and p.location.path.endswith("03-extra.md")]
-    assert found and found[0][0] == line and needle in found[0][1], info.value.problems
+    found, problems = _extra_chapter_errors(tiny_book, source)
+    assert found and found[0][0] == line and needle in found[0][1], problems
 
 
 @pytest.mark.parametrize("source, needle", [
@@ -134,13 +139,8 @@ def test_reference_errors_point_at_the_markdown_line(tiny_book, source, line, ne
     ("{{ icon_legend(columns=-1) }}", "columns must be a whole number"),
 ])
 def test_bad_block_function_arguments_are_located_errors_not_tracebacks(tiny_book, source, needle):
-    md = tiny_book / "rulebook" / "03-extra.md"
-    md.write_text(f"# 追加\n\n{source}\n", encoding="utf-8")
-    with pytest.raises(ContentError) as info:
-        compose(tiny_book)
-    found = [(p.location.line, p.message) for p in info.value.problems
-             if p.severity == "error" and p.location.path.endswith("03-extra.md")]
-    assert found and found[0][0] == 3 and needle in found[0][1], info.value.problems
+    found, problems = _extra_chapter_errors(tiny_book, source)
+    assert found and found[0][0] == 3 and needle in found[0][1], problems
 
 
 def test_a_card_wider_than_the_page_is_drawn_at_the_text_width(tiny_book):
