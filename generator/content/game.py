@@ -172,10 +172,6 @@ class _Loader:
         return value
 
 
-_COMPONENT_KEYS = ("id", "kind", "file", "schema", "size")  # required in generator/schemas/game.yaml
-_DATA_KEYS = ("id", "file", "schema")
-
-
 def load_game(directory) -> Game:
     """Load and check a game directory; raise ContentError listing every problem."""
     root = Path(directory)
@@ -200,11 +196,11 @@ def load_game(directory) -> Game:
 
     # An entry missing a required key was reported by the game.yaml check above; skip it.
     components = [_load_component(loader, node, c, i, types) for i, c in enumerate(meta["components"])
-                  if all(key in c for key in _COMPONENT_KEYS)]
+                  if _complete(c, game_types["component"])]
     components = [c for c in components if c is not None]
     tables = {c.id: c.records for c in components}
     for i, entry in enumerate(meta["data"]):
-        if not all(key in entry for key in _DATA_KEYS):
+        if not _complete(entry, game_types["data_file"]):
             continue
         where = _item_location(node, ["data", i], str(game_file))
         if entry["id"] in tables:
@@ -219,6 +215,11 @@ def load_game(directory) -> Game:
         raise ContentError(loader.problems)
     return Game(id=root.resolve().name, root=root, meta=meta, types=types, components=components,
                 tables=tables, locations=loader.locations, source=node)
+
+
+def _complete(entry: dict, spec: Spec) -> bool:
+    """Whether ``entry`` has every key its (game.yaml) type requires."""
+    return all(name in entry for name, field_spec in spec.fields.items() if field_spec.required)
 
 
 def leaves_game(path, game_root) -> bool:
