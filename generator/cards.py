@@ -135,9 +135,8 @@ def game_fonts(game: Game) -> FontSet:
         return load_fonts(paths.get("regular"), paths.get("bold"))
     except FontError as exc:  # a font game.yaml names (CFF, WOFF, corrupt): located at its key
         for key, path in paths.items():
-            if str(exc).startswith(f"{path}: "):
-                reason = str(exc)[len(f"{path}: "):]
-                raise ContentError([Problem(game.at("fonts", key), f"fonts.{key}", f"{fonts[key]!r}: {reason}")]) from None
+            if exc.path == path:
+                raise ContentError([Problem(game.at("fonts", key), f"fonts.{key}", f"{fonts[key]!r}: {exc.reason}")]) from None
         raise
 
 

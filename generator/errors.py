@@ -70,7 +70,15 @@ class ContentError(ProblemsError):
 
 
 class FontError(GeneratorError):
-    """A font file cannot be used (missing, not TrueType, lacks glyphs)."""
+    """A font file cannot be used (missing, not TrueType, lacks glyphs).
+
+    ``FontError(path, reason)`` reads ``path: reason`` and keeps both, so a caller can say where
+    the font was named; ``FontError(message)`` is about no one file."""
+
+    def __init__(self, path_or_message, reason: str | None = None):
+        self.path = path_or_message if reason is not None else None
+        self.reason = reason
+        super().__init__(f"{path_or_message}: {reason}" if reason is not None else path_or_message)
 
 
 class BuildError(GeneratorError):

@@ -178,11 +178,11 @@ def register_font(path: Path | str) -> str:
     try:
         stat = path.stat()
     except FileNotFoundError:
-        raise FontError(f"{path}: font file not found") from None
+        raise FontError(path, "font file not found") from None
     except OSError as exc:
-        raise FontError(f"{path}: cannot read font file ({exc.strerror or exc})") from None
+        raise FontError(path, f"cannot read font file ({exc.strerror or exc})") from None
     if not path.is_file():
-        raise FontError(f"{path}: not a font file (it is a directory or special file)")
+        raise FontError(path, "not a font file (it is a directory or special file)")
     key = _file_key(path, stat)
     with _lock:
         name, _ = _registered.get(key, (None, None))
@@ -191,7 +191,7 @@ def register_font(path: Path | str) -> str:
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise FontError(f"{path}: cannot read font file ({exc.strerror or exc})") from None
+            raise FontError(path, f"cannot read font file ({exc.strerror or exc})") from None
         _check_signature(path, data)
         digest = hashlib.sha256(data).hexdigest()  # one pass over a 6 MB CJK font: its name and the lock's hash
         name = _font_name(path, digest)
@@ -210,7 +210,7 @@ def _parse(name: str, path: Path, data: bytes, digest: str) -> TTFont:
     except TTFError as exc:
         raise _font_error(path, exc) from None
     except (struct.error, ValueError, IndexError, KeyError, TypeError, AssertionError) as exc:
-        raise FontError(f"{path}: not a usable TrueType font (corrupt file: {exc})") from None
+        raise FontError(path, f"not a usable TrueType font (corrupt file: {exc})") from None
     fontcache.save(font, digest)
     return font
 
@@ -230,26 +230,20 @@ def _file_key(path: Path, stat) -> tuple[str, int, int]:
 def _check_signature(path: Path, data: bytes) -> None:
     head = data[:4]
     if len(data) < 12:
-        raise FontError(f"{path}: not a font file (too short to be a TrueType font)")
+        raise FontError(path, "not a font file (too short to be a TrueType font)")
     if head == b"OTTO":
-        raise FontError(f"{path}: {_CFF_REASON}")
+        raise FontError(path, _CFF_REASON)
     if head in (b"wOFF", b"wOF2"):
-        raise FontError(
-            f"{path}: a WOFF web font (compressed); ReportLab needs an uncompressed "
-            "TrueType .ttf file"
-        )
+        raise FontError(path, "a WOFF web font (compressed); ReportLab needs an uncompressed TrueType .ttf file")
     if head not in (b"\x00\x01\x00\x00", b"true", b"ttcf"):
-        raise FontError(
-            f"{path}: not a TrueType font (file starts with {head!r}, expected a TrueType "
-            "sfnt header)"
-        )
+        raise FontError(path, f"not a TrueType font (file starts with {head!r}, expected a TrueType sfnt header)")
 
 
 def _font_error(path: Path, exc: Exception) -> FontError:
     message = str(exc)
     if "postscript outlines" in message.lower():
-        return FontError(f"{path}: {_CFF_REASON}")
-    return FontError(f"{path}: not a usable TrueType font ({message})")
+        return FontError(path, _CFF_REASON)
+    return FontError(path, f"not a usable TrueType font ({message})")
 
 
 def _font_name(path: Path, digest: str) -> str:
