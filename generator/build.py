@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .export.faces import FaceHasher
 from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_lines, read_lock
-from .outputs import write_atomic
+from .outputs import older_output_note, write_atomic
 from .profiles import game_profile
 from .sheets import render_full_size_boards, render_print_pdf
 from .validate import check_content, has_rulebook, nothing_printed, run_balance
@@ -88,9 +88,9 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
         outputs.append(("errata.pdf", errata_pdf(cards, loaded.profile, diff, title=game.title,
                                                  since=str(changed_since))))
         result.notes.extend(diff.lines())
-    elif (Path(out_dir) / "errata.pdf").exists():  # kept (a build loses nothing), but said to be old
-        result.notes.append(f"note: {Path(out_dir) / 'errata.pdf'} is from an earlier --changed-since build, not this "
-                            "one; delete it, or build with --changed-since LOCK to make a new one")
+    elif note := older_output_note(Path(out_dir) / "errata.pdf", "--changed-since build",
+                                   "build with --changed-since LOCK"):
+        result.notes.append(note)
     outputs.append((LOCK_NAME, lock_lines(lock)))
     for name, data in outputs:
         result.written.append(write_atomic(Path(out_dir) / name, data))
@@ -100,10 +100,9 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
 def _check_lock_game(lock: dict, game, path) -> None:
     """Another game's lock would reprint every card as new and list all of its own as removed.
     (A copy of the game in a folder of another name keeps its title, so it still matches.)"""
-    from .content.game import text_in
     from .errors import BuildError
 
-    title = text_in(game.meta["title"], game.meta.get("lang", "ja"))
+    title = game.title
     if lock.get("game") != game.id and lock.get("title") != title:
         raise BuildError(f"{path}: a print lock of {lock.get('game')!r} ({lock.get('title')}), not of {game.id!r}"
                          f" ({title}); give the print.lock.json of a print run of this game")

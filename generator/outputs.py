@@ -54,3 +54,12 @@ def write_atomic(path: Path, data: bytes | str | Iterable[bytes | str]) -> Path:
 
 def _cannot_write(path: Path, exc: OSError) -> BuildError:
     return BuildError(f"cannot write {path}: {exc.strerror or exc}")
+
+
+def older_output_note(path: Path, made_by: str, remake: str) -> str | None:
+    """A note for an output an earlier run made with an option this run did not use (``errata.pdf``
+    of ``--changed-since``, ``rulebook-booklet.pdf`` of ``--booklet``): kept, since a build loses
+    nothing, but said to be old so that it is not printed by mistake. None when it is not there."""
+    if not Path(path).exists():
+        return None
+    return f"note: {path} is from an earlier {made_by}, not this one; delete it, or {remake} to make a new one"

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..content import load_game
 from ..content.game import leaves_game, text_in
 from ..errors import ContentError, Location, Problem
-from ..outputs import write_atomic
+from ..outputs import older_output_note, write_atomic
 
 __all__ = ["build_rulebook", "compose", "Rulebook", "PAPERS"]
 
@@ -174,13 +174,9 @@ def _cover_texts(config, context, data, problems) -> dict:
 
 
 def stale_booklet_note(out_dir: Path) -> str | None:
-    """A note for a ``rulebook-booklet.pdf`` left by an earlier ``--booklet`` run beside a rulebook
-    written without one: kept (a build loses nothing), but said to be old."""
-    old = Path(out_dir) / "rulebook-booklet.pdf"
-    if not old.exists():
-        return None
-    return (f"note: {old} is from an earlier --booklet run, not this one; delete it, or run "
-            "pnp rulebook --booklet to make a new one")
+    """The note for a ``rulebook-booklet.pdf`` left by an earlier ``--booklet`` run."""
+    return older_output_note(Path(out_dir) / "rulebook-booklet.pdf", "--booklet run",
+                             "run pnp rulebook --booklet")
 
 
 def build_rulebook(game_path: Path, out_dir: Path, *, booklet: bool = False, paper: str = "a5",
