@@ -133,18 +133,23 @@ def resolve_games(names) -> list[Path]:
     return [content_root() / g for g in games]
 
 
+def _report_failure(exc: GeneratorError) -> int:
+    """Print what a GeneratorError says (its located problems, or one line); the errors counted."""
+    if isinstance(exc, ProblemsError):
+        reporter().problems(exc.problems)
+        return sum(p.severity == "error" for p in exc.problems)
+    click.echo(f"error: {exc}", err=True)
+    return 1
+
+
 def each_game(func, path: Path, failed_tail: str = ""):
     """``func()`` for one game of several: a game whose content cannot load gets its problems and
     a FAILED line, and the next game still runs (``None`` returned instead of exiting)."""
-    rep = reporter()
     try:
         return func()
-    except ProblemsError as exc:
-        rep.problems(exc.problems)
-        errors = sum(p.severity == "error" for p in exc.problems)
     except GeneratorError as exc:
-        click.echo(f"error: {exc}", err=True)
-        errors = 1
+        errors = _report_failure(exc)
+    rep = reporter()
     rep.failed = True
     rep.info(f"{path}: FAILED ({errors} error(s) above){failed_tail}")
     return None
@@ -154,12 +159,8 @@ def run_reporting(func):
     """Turn GeneratorErrors into printed problems and exit code 1."""
     try:
         return func()
-    except ProblemsError as exc:
-        rep = reporter()
-        rep.problems(exc.problems)
-        raise SystemExit(1) from None
     except GeneratorError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _report_failure(exc)
         raise SystemExit(1) from None
 
 
