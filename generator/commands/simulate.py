@@ -25,7 +25,7 @@ def _seed(value: str):
 
 @click.command()
 @click.argument("game")
-@click.option("--players", type=click.IntRange(1, 8), default=3, show_default=True, help="Characters in play.")
+@click.option("--players", type=click.IntRange(1, 8), default=3, show_default=True, help="Players in play (Fatal Fight: characters).")
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
 @click.option("--seed", default="0", show_default=True, help="Run seed; game i is seeded from (seed, i).")
 @click.option("--agent", default="greedy", show_default=True, help="Player policy: greedy (every game), random, or one of the game's own (an unknown name lists them).")
