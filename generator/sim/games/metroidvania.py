@@ -69,7 +69,9 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
         self.log.append(("act", self.seat, action))
         self._legal = self._spec = self._usable = None
         if action[0] in (USE, FLOWER):  # the only decisions that can change where she may move this turn
-            self._dest = None
+            self._dest = None            # or, before a boss roll, the boss action's terms (Checks.roll)
+            if self.check is not None:
+                self.check.reread = True
         self._apply(action)
         self._advance()
         self._legal = self._spec = None

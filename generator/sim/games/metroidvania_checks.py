@@ -17,7 +17,7 @@ class Check:
 
     __slots__ = ("kind", "node", "card", "boss", "action", "d", "multi", "slate", "prompts", "size", "vals", "cols",
                  "rolled", "success", "fail", "side", "damage", "plan", "auto", "sub", "spec", "area", "crit",
-                 "threats", "asc", "noskills", "slate_dmg", "tokens")
+                 "threats", "asc", "noskills", "slate_dmg", "tokens", "reread")
 
     def __init__(self, kind, node):
         self.kind, self.node = kind, node
@@ -29,6 +29,7 @@ class Check:
         self.plan, self.spec, self.sub = None, None, 0
         self.area, self.crit, self.threats, self.asc, self.slate_dmg = -1, 0, (), True, 0
         self.tokens = []
+        self.reread = False  # a power or flower was used since the boss terms were read
 
     def copy(self) -> "Check":
         twin = Check.__new__(Check)
@@ -108,7 +109,7 @@ class Checks:
         """Roll the check's dice (§3.4.1-2), or succeed at once under auto_success."""
         s, chk, r = self.active, self.check, self.setup.rules
         chk.rolled = True
-        if chk.kind == "boss":
+        if chk.kind == "boss" and chk.reread:  # only a use in the pre-roll window can change them
             self._boss_terms(chk)
         if self.has_mod(s, "auto") and self._single(chk):
             chk.auto = chk.success = True
