@@ -6,14 +6,13 @@ Command bodies stay thin: they resolve arguments, call the library, and report.
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
 import click
 
 from . import __version__
-from .errors import GeneratorError, ProblemsError, sort_problems
+from .errors import GeneratorError, Problem, ProblemsError, sort_problems
 
 
 class Reporter:
@@ -47,23 +46,16 @@ class Reporter:
         return click.progressbar(iterable, label=label, length=length, file=sys.stderr)
 
 
-_CARD_SUFFIX = re.compile(r" \(card (?P<path>\S+):(?P<line>\d+) [^()]*\)$")
-
-
 def _grouped(problems):
     """``(problem, n_more)``: problems at the same place that differ only in the card they name
     (a template error in a layout, reported once per card) become their first card's line, by
     card line, with a count of the others."""
     groups: dict = {}
     for problem in problems:
-        found = _CARD_SUFFIX.search(problem.message)
-        key = (problem.location, problem.field, problem.severity,
-               problem.message[:found.start()] if found else problem.message)
-        groups.setdefault(key, []).append((int(found["line"]) if found else 0, found["path"] if found else "",
-                                           problem))
+        groups.setdefault((problem.location, problem.field, problem.severity, problem.message), []).append(problem)
     for members in groups.values():
-        members.sort(key=lambda m: (m[1], m[0]))
-        yield members[0][2], len(members) - 1
+        first = min(members, key=Problem.card_key)
+        yield first, len(members) - 1
 
 
 class _NullBar:

@@ -35,22 +35,30 @@ def _relative(path: str, cwd: Path | None) -> str:
 
 @dataclass(frozen=True, order=True)
 class Problem:
-    """One located problem: ``path:line: field.path: message``."""
+    """One located problem: ``path:line: field.path: message``, and `` (card path:line card.field)``
+    when a layout was drawing a card (the same template mistake is then one problem per card)."""
 
     location: Location
     field: str
     message: str
     severity: str = field(default="error", compare=False)  # "error" | "warning"
+    card: Location | None = None  # the card's record (or the card field's line) ...
+    card_field: str = ""          # ... and the card's field path, e.g. "enemies[3].name"
 
     def display(self, cwd: Path | None = None) -> str:
         head = self.location.display(cwd)
         middle = f" {self.field}:" if self.field else ""
         tag = "" if self.severity == "error" else f" {self.severity}:"
-        return f"{head}:{tag}{middle} {self.message}"
+        card = f" (card {self.card.display(cwd)} {self.card_field})" if self.card else ""
+        return f"{head}:{tag}{middle} {self.message}{card}"
+
+    def card_key(self) -> tuple:
+        """Orders the problems of one layout mistake by card (``()`` for a problem about no card)."""
+        return (self.card.path, self.card.line, self.card_field) if self.card else ()
 
 
 def sort_problems(problems) -> list[Problem]:
-    return sorted(set(problems), key=lambda p: (p.location.path, p.location.line, p.field, p.message))
+    return sorted(set(problems), key=lambda p: (p.location.path, p.location.line, p.field, p.message, p.card_key()))
 
 
 class GeneratorError(Exception):

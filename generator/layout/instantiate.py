@@ -106,7 +106,7 @@ class Instantiator:
         where = location or Location(str(scope.layout.path), 0)
         card_field = _card_field(source) if source else None  # a template naming card.<field>: that field's line
         card = f"{scope.ctx.field_prefix}.{card_field}" if card_field else scope.ctx.field_prefix
-        scope.problems.append(Problem(where, box_id, f"{message} (card {scope.ctx.at(card_field).display()} {card})"))
+        scope.problems.append(Problem(where, box_id, message, card=scope.ctx.at(card_field), card_field=card))
 
     def _vars(self, layout: Layout, scope: _Scope) -> dict:
         result: dict = {}

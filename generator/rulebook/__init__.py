@@ -133,7 +133,8 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None) -
         where = exc.where or Location(_display(root / "rulebook"), 0)
         raise ContentError([Problem(where, "", f"this block is taller than a page (page {exc.page}): "
                                                "split it (a table row, note, list or code block)")]) from None
-    warnings = sorted(set(problems + data.warnings), key=lambda p: (p.location.path, p.location.line, p.message))
+    warnings = sorted(set(problems + data.warnings), key=lambda p: (p.location.path, p.location.line, p.message,
+                                                                   p.card_key()))
     return Rulebook(
         game_id=game.id, pdf=pdf, pages=pages.count, headings=list(doc_model.headings),
         heading_pages=dict(pages.headings), component_rows=list(converter.component_rows),

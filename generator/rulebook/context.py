@@ -9,7 +9,7 @@ the Markdown is converted.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from ..cards import CardBuilder
@@ -393,4 +393,4 @@ def _first_pos(record, name) -> int:
 
 
 def _as_warnings(problems) -> list:
-    return [Problem(p.location, p.field, p.message, severity="warning") for p in problems]
+    return [replace(p, severity="warning") for p in problems]
