@@ -10,13 +10,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from generator.content import load_game  # noqa: E402
+from generator.sim.compile import played_tables  # noqa: E402
 from generator.sim.runner import few_collections, play_game, start_games  # noqa: E402
 
 
 def load(name: str):
     """``(game, tables)`` of a shipped game; ``tables`` as the simulator gets them."""
     game = load_game(ROOT / "content" / name)
-    return game, {k: v for k, v in game.tables.items() if k != "balance"}
+    return game, played_tables(game)
 
 
 def per_core(engine, setup, agent, players, games, checked, warm: int = 0) -> tuple[float, float]:

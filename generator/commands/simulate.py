@@ -109,7 +109,9 @@ def _check_run(engine, game, tables, players, agent):
 def _tables(game, engine, difficulty=None):
     """What the engine plays: the game's tables (its bands left out), with the run's difficulty
     for an engine that has levels (as the validator's EASY runs set it)."""
-    tables = {k: v for k, v in game.tables.items() if k != "balance"}
+    from ..sim.compile import played_tables
+
+    tables = played_tables(game)
     if difficulty is not None:
         levels = getattr(engine, "DIFFICULTIES", ())
         if not levels:

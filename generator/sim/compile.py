@@ -10,6 +10,12 @@ from __future__ import annotations
 from ..errors import Location, Problem
 
 
+def played_tables(game) -> dict:
+    """The tables an engine compiles: the game's tables without ``balance`` (the verdict's bands,
+    not content the game is played with)."""
+    return {k: v for k, v in game.tables.items() if k != "balance"}
+
+
 class SetupCompiler:
     """Collects located problems while an engine compiles its setup."""
 

@@ -28,6 +28,7 @@ import yaml
 from ..errors import Location, Problem, ProblemsError
 from . import games as registry
 from . import metrics
+from .compile import played_tables
 from .runner import start_games
 from .stats import band_decision, diff_interval, interval_decision, paired_diff_interval, wilson
 
@@ -250,7 +251,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     if missing:  # balance.yaml is not always schema-checked (a game may not list it in game.yaml)
         problems = [Problem(Location(str(path), 0), key, "missing: the balance verdict needs this band") for key in missing]
         return BalanceResult(passed=False, problems=problems, table="balance: incomplete balance.yaml")
-    tables = {k: v for k, v in game.tables.items() if k != "balance"}
+    tables = played_tables(game)
     try:
         setup = engine.compile_setup(tables, getattr(game, "where", None))
     except ProblemsError as exc:

@@ -71,6 +71,7 @@ def test_difficulty_plays_the_games_the_validators_easy_sample_plays(in_repo):
     """A Metroidvania EASY problem says `--difficulty easy --seed easy/<seed>`: those are the very
     games `_judge_easy` plays (its tables with difficulty easy, its seed)."""
     from generator.content import load_game
+    from generator.sim.compile import played_tables
     from generator.sim.games import metroidvania as engine
     from generator.sim.runner import run_games
 
@@ -78,7 +79,7 @@ def test_difficulty_plays_the_games_the_validators_easy_sample_plays(in_repo):
                  "--agent", "heuristic", "--workers", "1", "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    tables = {k: v for k, v in load_game("content/metroidvania").tables.items() if k != "balance"}
+    tables = played_tables(load_game("content/metroidvania"))
     easy = run_games(engine, dict(tables, difficulty="easy"), players=2, games=12, seed="easy/0", agent="heuristic",
                      workers=1)
     normal = run_games(engine, tables, players=2, games=12, seed="easy/0", agent="heuristic", workers=1)

@@ -281,12 +281,12 @@ def _keys_asked(job) -> set:
     from pathlib import Path
 
     from ...content import load_game
+    from ..compile import played_tables
     from ..runner import play_game
     from . import metroidvania as mv
     from . import metroidvania_dice as dice
 
-    tables = {k: v for k, v in load_game(Path(__file__).resolve().parents[3] / "content" / "metroidvania")
-              .tables.items() if k != "balance"}
+    tables = played_tables(load_game(Path(__file__).resolve().parents[3] / "content" / "metroidvania"))
     setup = mv.compile_setup(dict(tables, difficulty=difficulty) if difficulty else tables)
     asked, draw = set(), dice._mc_histogram
 

@@ -3,6 +3,7 @@ decision of many games, whatever the kept snapshot has worked out must equal a f
 answer, and a validity check that overlooks one input must be caught by that comparison."""
 import pytest
 
+from generator.sim.compile import played_tables
 from generator.sim.games import fatal_fight as ff
 from generator.sim.games import fatal_fight_combat as combat
 from generator.sim.games import fatal_fight_preview as preview
@@ -94,7 +95,7 @@ def test_shipped_content_kept_board_equals_a_fresh_one():
 
     from generator.content import load_game
     game = load_game(Path(__file__).resolve().parents[3] / "content" / "fatal-fight")
-    setup = ff.compile_setup({k: v for k, v in game.tables.items() if k != "balance"})
+    setup = ff.compile_setup(played_tables(game))
     checked, bad = _check_games(setup, 4, games=8)
     assert checked > 500
     assert bad == []
@@ -164,7 +165,7 @@ def _shipped_setup():
 
     from generator.content import load_game
     game = load_game(Path(__file__).resolve().parents[3] / "content" / "fatal-fight")
-    return ff.compile_setup({k: v for k, v in game.tables.items() if k != "balance"})
+    return ff.compile_setup(played_tables(game))
 
 
 def _chains_by_definition(setup, hand, acts, in_reach, cqb):

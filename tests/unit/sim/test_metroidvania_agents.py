@@ -7,6 +7,7 @@ import pytest
 
 from generator.content import load_game
 from generator.sim.agents import make_agent
+from generator.sim.compile import played_tables
 from generator.sim.games import metroidvania as mv
 from generator.sim.games import metroidvania_agents as agents_mod
 from generator.sim.games import metroidvania_dice as dice
@@ -19,7 +20,7 @@ CACHES = ("_boss_actions", "_goal", "_moves")
 @pytest.fixture(scope="module")
 def setups():
     game = load_game(CONTENT)
-    tables = {k: v for k, v in game.tables.items() if k != "balance"}
+    tables = played_tables(game)
     return [mv.compile_setup(tables), mv.compile_setup(dict(tables, difficulty="easy"))]
 
 

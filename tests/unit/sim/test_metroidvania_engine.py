@@ -13,6 +13,7 @@ import yaml
 from generator.content import load_game
 from generator.sim import verdict
 from generator.sim.api import TERMINAL
+from generator.sim.compile import played_tables
 from generator.sim.games import metroidvania as mv
 from generator.sim.games.metroidvania_agents import HeuristicAgent
 from generator.sim.games.metroidvania_report import map_checks
@@ -32,7 +33,7 @@ def game():
 
 @pytest.fixture(scope="module")
 def tables(game):
-    return {k: v for k, v in game.tables.items() if k != "balance"}
+    return played_tables(game)
 
 
 @pytest.fixture(scope="module")
@@ -385,7 +386,7 @@ def test_broken_map_gives_located_problems(tmp_path):
     text = text.replace("normal: [a1-05, a5-06, a8-06, a10-05]", "normal: [a1-05, a5-06, a8-06, a10-04]")
     path.write_text(text, encoding="utf-8")
     broken = load_game(copy_dir)
-    setup = mv.compile_setup({k: v for k, v in broken.tables.items() if k != "balance"}, broken.where)
+    setup = mv.compile_setup(played_tables(broken), broken.where)
     problems = map_checks(setup)
     lines = path.read_text(encoding="utf-8").splitlines()
 

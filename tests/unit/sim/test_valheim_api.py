@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.content import load_game
+from generator.sim.compile import played_tables
 from generator.sim.games import valheim as V
 from generator.sim.games import valheim_rules as R
 from generator.sim.rng import agent_rng, deal_rng
@@ -20,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[3]
 @lru_cache(maxsize=1)
 def _tables():
     game = load_game(ROOT / "content" / "valheim")
-    return {k: v for k, v in game.tables.items() if k != "balance"}
+    return played_tables(game)
 
 
 def vh_tables():
