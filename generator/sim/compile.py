@@ -16,6 +16,17 @@ def played_tables(game) -> dict:
     return {k: v for k, v in game.tables.items() if k != "balance"}
 
 
+def unique_records(records) -> list:
+    """The records of a table (any iterable of them), the first of each id only; what is not a
+    record (a stray value the validator reports) is left out."""
+    seen, out = set(), []
+    for r in records or []:
+        if isinstance(r, dict) and r.get("id") not in seen:
+            seen.add(r.get("id"))
+            out.append(r)
+    return out
+
+
 class SetupCompiler:
     """Collects located problems while an engine compiles its setup."""
 

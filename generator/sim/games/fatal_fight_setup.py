@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ...content.game import copies_of
 from ...errors import ProblemsError
-from ..compile import SetupCompiler
+from ..compile import SetupCompiler, unique_records
 from .fatal_fight_effects import OPS
 
 # Attack sub-attribute bits (the chain takes their union).
@@ -103,25 +103,15 @@ def _rules(comp: SetupCompiler, raw: dict) -> dict:
     return r
 
 
-def _unique(records) -> list:
-    seen, out = set(), []
-    for r in records or []:
-        if isinstance(r, dict) and r.get("id") not in seen:
-            seen.add(r.get("id"))
-            out.append(r)
-    return out
-
-
-
 def compile_setup(tables: dict, where=None) -> Setup:
     """Compile the game's plain tables; raise ``ProblemsError`` listing what cannot be simulated."""
     comp = SetupCompiler(where, OPS, nested={"breakable": "reward"})
     setup = Setup(rules=_rules(comp, tables.get("rules") or {}))
-    chars = sorted(_unique(tables.get("characters")), key=lambda c: c["order"])
+    chars = sorted(unique_records(tables.get("characters")), key=lambda c: c["order"])
     if setup.rules.get("turn_order") == "descending":
         chars.reverse()
     char_index = {c["id"]: i for i, c in enumerate(chars)}
-    arts = _unique(tables.get("arts"))
+    arts = unique_records(tables.get("arts"))
     inst_of: dict = {}
     for art in arts:
         if art.get("character") not in char_index:
@@ -144,9 +134,9 @@ def compile_setup(tables: dict, where=None) -> Setup:
                 comp.problem("upgrade_from", f"expected an initial art, got {art.get('upgrade_from')!r}", art)
             else:
                 setup.c_replaces[inst_of[art["id"]]] = base
-    for extra in _unique(tables.get("extra_arts")):
+    for extra in unique_records(tables.get("extra_arts")):
         setup.extra_arts.extend(_add_card(setup, comp, extra, "extra") for _ in range(copies_of(extra)))
-    for sup in _unique(tables.get("supplies")):
+    for sup in unique_records(tables.get("supplies")):
         setup.supplies[sup["id"]] = [_add_card(setup, comp, sup, "supply") for _ in range(copies_of(sup))]
     if setup.rules.get("n11"):
         wound = {"id": "wound", "ap": 0, "attributes": [], "sub": {}, "effect": []}
@@ -191,7 +181,7 @@ def _add_card(setup: Setup, comp: SetupCompiler, record: dict, kind: str) -> int
 
 
 def _compile_enemies(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
-    for enemy in _unique(tables.get("enemies")):
+    for enemy in unique_records(tables.get("enemies")):
         for _ in range(copies_of(enemy)):
             setup.e_id.append(enemy["id"])
             setup.e_name.append(_text(enemy.get("name")))
@@ -201,9 +191,9 @@ def _compile_enemies(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
             setup.e_guard.append(int(enemy.get("guard") or 0))
             setup.e_strike.append(int(enemy.get("strike") or 0))
             setup.e_call.append(int(enemy.get("call") or 0))
-    profiles = {p["id"]: p for p in _unique(tables.get("boss_profiles"))}
+    profiles = {p["id"]: p for p in unique_records(tables.get("boss_profiles"))}
     skills: dict = {}
-    for card in _unique(tables.get("bosses")):
+    for card in unique_records(tables.get("bosses")):
         if card.get("boss") not in profiles:
             comp.problem("boss", f"unknown boss {card.get('boss')!r}", card)
             continue
@@ -243,7 +233,7 @@ def _compile_stage_card(comp: SetupCompiler, card: dict) -> dict:
 
 
 def _compile_stages(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
-    for card in _unique(tables.get("stages")):
+    for card in unique_records(tables.get("stages")):
         entry = setup.stages.setdefault(card["stage"], {"normal": [], "boss": None})
         compiled = _compile_stage_card(comp, card)
         if card.get("kind") == "boss":

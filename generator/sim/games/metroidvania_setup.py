@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import Problem, ProblemsError
-from ..compile import SetupCompiler
+from ..compile import SetupCompiler, unique_records
 
 STATS = ("pie", "wil", "agi", "ins")
 PIE, WIL, AGI, INS = range(4)
@@ -129,15 +129,6 @@ def _rules(comp: SetupCompiler, raw: dict) -> dict:
     return r
 
 
-def _unique(records) -> list:
-    seen, out = set(), []
-    for r in records or []:
-        if isinstance(r, dict) and r.get("id") not in seen:
-            seen.add(r.get("id"))
-            out.append(r)
-    return out
-
-
 def _colour(value) -> int:
     return COLOURS.index(value) if value in COLOURS else -1
 
@@ -159,13 +150,13 @@ def compile_setup(tables: dict, where=None) -> Setup:
 
 
 def _compile_cards(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
-    for rec in _unique(tables.get("actions")):
+    for rec in unique_records(tables.get("actions")):
         t = TYPES.index(rec["type"]) if rec.get("type") in TYPES else -1
         if t < 0:
             comp.problem("type", f"unknown action type {rec.get('type')!r}", rec)
             continue
         setup.actions.extend([t] * int(rec.get("count") or 1))
-    skills = _unique(list(tables.get("skills") or []) + list(tables.get("servant_skills") or []))
+    skills = unique_records(list(tables.get("skills") or []) + list(tables.get("servant_skills") or []))
     skill_index = {}
     for rec in skills:
         cond = rec.get("condition") or {}
@@ -186,14 +177,14 @@ def _compile_cards(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
         setup.skills[-1]["ops"] = frozenset(op for op, _ in setup.skills[-1]["effect"])
         if rec.get("source") == "deck":
             setup.deck_skills.extend([skill_index[rec["id"]]] * int(rec.get("count") or 1))
-    for rec in _unique(tables.get("servants")):
+    for rec in unique_records(tables.get("servants")):
         a = rec.get("initial_action")
         first, second = skill_index.get(rec.get("initial_skill")), skill_index.get(rec.get("second_skill"))
         if a not in TYPES or first is None or second is None:
             comp.problem("servant", f"servant {rec.get('id')!r} needs a known initial action and two skills", rec)
             continue
         setup.servants.append({"id": rec["id"], "action": TYPES.index(a), "skill": first, "second": second})
-    for rec in _unique(tables.get("rooms")):
+    for rec in unique_records(tables.get("rooms")):
         check = rec.get("check") or {}
         room = {"id": rec["id"], "qte": check.get("kind") == "qte", "d": int(check.get("difficulty") or 0),
                 "multi": int(check.get("multi") or 1), "slate": _colour(check.get("slate")),
@@ -202,23 +193,23 @@ def _compile_cards(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
         if room["qte"] and not room["prompts"]:
             comp.problem("check.prompts", "a QTE room needs at least one prompt", rec)
         setup.rooms.extend(dict(room) for _ in range(int(rec.get("count") or 1)))
-    derived = _unique(tables.get("derived_events"))
+    derived = unique_records(tables.get("derived_events"))
     d_index = {rec["id"]: i for i, rec in enumerate(derived)}
     for rec in derived:
         setup.derived.append({"id": rec["id"], "number": rec.get("number"), "link": bool(rec.get("link")),
                               "effect": comp.effect(rec.get("effect"), rec, "effect")})
-    for rec in _unique(tables.get("events")):
+    for rec in unique_records(tables.get("events")):
         rows = sorted(rec.get("derived") or (), key=lambda d: d.get("flowers") or 0)
         links = tuple(d_index.get(d.get("event"), -1) for d in rows)
         if any(x < 0 for x in links):
             comp.problem("derived", "unknown derived event", rec)
             continue
         setup.events.append({"id": rec["id"], "derived": links})
-    for rec in _unique(tables.get("sefira")):
+    for rec in unique_records(tables.get("sefira")):
         effect = comp.effect(rec.get("effect"), rec, "effect")
         setup.sefira.append({"id": rec["id"], "timing": rec.get("timing"), "effect": effect,
                              "ops": frozenset(op for op, _ in effect)})
-    for rec in _unique(tables.get("bosses")):
+    for rec in unique_records(tables.get("bosses")):
         trait = rec.get("trait") or {}
         weak = rec.get("weakness")
         acts = rec.get("actions") or []

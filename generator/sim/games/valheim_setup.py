@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ...content.game import copies_of
 from ...errors import ProblemsError
-from ..compile import SetupCompiler
+from ..compile import SetupCompiler, unique_records
 
 DIRS = ("n", "e", "s", "w")              # printed edge order; world direction d = (printed + rotation) % 4
 STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))  # world offsets of n, e, s, w
@@ -147,16 +147,6 @@ class Setup:
     sinks: dict = field(default_factory=dict)       # resource -> list of where it is spent
 
 
-def _unique(records) -> list:
-    seen, out = set(), []
-    for r in records or []:
-        if isinstance(r, dict) and r.get("id") not in seen:
-            seen.add(r.get("id"))
-            out.append(r)
-    return out
-
-
-
 def _rules(comp: SetupCompiler, raw: dict) -> dict:
     rules = {key: comp.rule(raw, key) for key in RULE_KEYS}
     for key, allowed in SUPPORTED.items():
@@ -213,7 +203,7 @@ def _resmap(comp, mapping, res_index, field_path, *records) -> tuple:
 
 
 def _resources(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
-    for token in _unique(tables.get("resource_tokens")):
+    for token in unique_records(tables.get("resource_tokens")):
         setup.res.append(token["resource"])
         setup.supply.append(copies_of(token))
     if not setup.res:
@@ -221,8 +211,8 @@ def _resources(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
 
 
 def _biomes(setup: Setup, comp: SetupCompiler, tables: dict, res_index: dict) -> None:
-    rows = sorted((b for b in _unique(tables.get("biomes")) if b.get("kind") == "biome"), key=lambda b: b["tier"])
-    bosses = {b["biome"]: b for b in _unique(tables.get("bosses"))}
+    rows = sorted((b for b in unique_records(tables.get("biomes")) if b.get("kind") == "biome"), key=lambda b: b["tier"])
+    bosses = {b["biome"]: b for b in unique_records(tables.get("bosses"))}
     for row in rows:
         setup.biomes.append(row["id"])
         setup.biome_res.append(tuple(res_index[r] for r in row.get("resources") or [] if r in res_index))
@@ -255,7 +245,7 @@ def _tiles(setup: Setup, comp: SetupCompiler, tables: dict, res_index: dict, raw
     setup.piles = [[] for _ in setup.biomes]
     start_id = setup.rules.get("map.start_tile")
     found_start = False
-    for tile in _unique(tables.get("map_tiles")):
+    for tile in unique_records(tables.get("map_tiles")):
         b = biome_index.get(tile.get("biome"))
         if b is None:
             comp.problem("biome", f"unknown biome {tile.get('biome')!r}", tile)
@@ -340,7 +330,7 @@ def _effects(comp: SetupCompiler, effects, owner, field_path, ctx, where_: str) 
 def _cards(setup: Setup, comp: SetupCompiler, tables: dict, ctx: dict) -> None:
     act_index = ctx["act"]
     by_set: dict = {}
-    for card in _unique(tables.get("actions")):
+    for card in unique_records(tables.get("actions")):
         by_set.setdefault(card["set"], []).append(card)
     for name, cards in by_set.items():
         seat_cards = []
@@ -359,11 +349,11 @@ def _cards(setup: Setup, comp: SetupCompiler, tables: dict, ctx: dict) -> None:
         setup.set_names.append(name)
     tiers = []
     market_tables = [key for key in sorted(tables) if key.startswith("market")]
-    market_cards = _unique(card for key in market_tables for card in tables.get(key) or [])
+    market_cards = unique_records(card for key in market_tables for card in tables.get(key) or [])
     for card in market_cards:
         if card["tier"] not in tiers:
             tiers.append(card["tier"])
-    rounds = sorted(_unique(tables.get("rounds")), key=lambda r: r["round"])
+    rounds = sorted(unique_records(tables.get("rounds")), key=lambda r: r["round"])
     by_round = [r["market_tier"] for r in rounds]  # tiers in the order the round cards use them
     setup.tiers = sorted(tiers, key=lambda t: by_round.index(t) if t in by_round else len(by_round))
     setup.market = [[] for _ in setup.tiers]
@@ -408,7 +398,7 @@ def _add_card(setup: Setup, card_id, action, weight, effect, tier, cost) -> int:
 
 def _enemies(setup: Setup, comp: SetupCompiler, tables: dict, res_index: dict) -> None:
     rounds = setup.rules.get("rounds") or 0
-    for enemy in _unique(tables.get("enemies")):
+    for enemy in unique_records(tables.get("enemies")):
         boss = enemy.get("kind") == "boss_appears"
         strength = tuple(int(x) for x in enemy.get("strength_by_round") or ())
         if not boss and len(strength) < rounds:
@@ -429,7 +419,7 @@ def _enemies(setup: Setup, comp: SetupCompiler, tables: dict, res_index: dict) -
 def _crafts(setup: Setup, comp: SetupCompiler, tables: dict, ctx: dict) -> None:
     slots = list(setup.rules.get("craft.equipment_slots") or [])
     raids = bool(setup.rules.get("raids.enabled"))
-    for rec in _unique(tables.get("crafts")):
+    for rec in unique_records(tables.get("crafts")):
         kind = rec["kind"]
         slot = -1
         if kind == "equipment":
