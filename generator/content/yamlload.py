@@ -67,12 +67,8 @@ def parse_text(text: str, path: str) -> yaml.Node | None:
     loader = _Loader(text)
     try:
         return loader.get_single_node()
-    except yaml.MarkedYAMLError as exc:
-        raise _syntax_error(exc, path) from None
-    except yaml.reader.ReaderError as exc:
-        raise _reader_error(exc, text, path) from None
     except yaml.YAMLError as exc:
-        raise ContentError([Problem(Location(path, 0), "", f"YAML error: {exc}")]) from None
+        raise _yaml_error(exc, text, path) from None
     finally:
         loader.dispose()
 
@@ -112,14 +108,19 @@ def parse_items(path: Path, not_a_list: str = "expected a YAML list"):
             event = loader.get_event()
             raise ContentError([Problem(Location(where, event.start_mark.line + 1), "",
                                         "expected a single document (found a second '---')")])
-    except yaml.MarkedYAMLError as exc:
-        raise _syntax_error(exc, where) from None
-    except yaml.reader.ReaderError as exc:
-        raise _reader_error(exc, text, where) from None
     except yaml.YAMLError as exc:
-        raise ContentError([Problem(Location(where, 0), "", f"YAML error: {exc}")]) from None
+        raise _yaml_error(exc, text, where) from None
     finally:
         loader.dispose()
+
+
+def _yaml_error(exc: yaml.YAMLError, text: str, path: str) -> ContentError:
+    """The located problem for an error PyYAML raised reading ``text`` (the file ``path``)."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        return _syntax_error(exc, path)
+    if isinstance(exc, yaml.reader.ReaderError):
+        return _reader_error(exc, text, path)
+    return ContentError([Problem(Location(path, 0), "", f"YAML error: {exc}")])
 
 
 def _syntax_error(exc: yaml.MarkedYAMLError, path: str) -> ContentError:
