@@ -34,3 +34,15 @@ def named_size(name: str) -> tuple[float, float]:
         return _named_size(name)
     except UnknownSizeError as exc:
         raise ValueError(str(exc)) from None
+
+
+def parse_size(value, examples: str = "poker, square, a4-landscape") -> tuple[float, float]:
+    """A named size (``named_size``) or ``[width, height]`` with units, in points. Raises
+    ValueError with a message fit for the user, naming ``examples`` of sizes."""
+    if isinstance(value, str):
+        return named_size(value)
+    if isinstance(value, list) and len(value) == 2:
+        w, h = (parse_length(v) for v in value)
+        if w > 0 and h > 0:
+            return (w, h)
+    raise ValueError(f"expected a named size ({examples} ...) or [width, height], got {value!r}")

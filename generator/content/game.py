@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 import yaml
 
 from ..errors import ContentError, Location, Problem
-from ..units import parse_length, named_size
+from ..units import parse_size
 from .schema import Context, Spec, compile_schema, did_you_mean, validate
 from .yamlload import NodeBudget, mapping_items, node_location, parse_file, parse_items, parse_text
 
@@ -298,13 +298,7 @@ def _resolve_files(loader, spec, where, field_path) -> list[Path]:
 
 def _size(loader, value, where, field_path):
     try:
-        if isinstance(value, str):
-            return named_size(value)
-        if isinstance(value, list) and len(value) == 2:
-            w, h = (parse_length(v) for v in value)
-            if w > 0 and h > 0:
-                return (w, h)
-        raise ValueError(f"expected a named size (poker, square, a4-landscape ...) or [width, height], got {value!r}")
+        return parse_size(value)
     except ValueError as exc:
         loader.problems.append(Problem(where, field_path, str(exc)))
         return None

@@ -14,7 +14,7 @@ from ..content.schema import Context, Spec, compile_schema, validate
 from ..content.yamlload import NodeBudget, parse_file, parse_text
 from ..errors import ContentError, Location, Problem
 from ..layout.template import layout_search_path
-from ..units import named_size, parse_length
+from ..units import parse_size
 
 DEFAULT = "png-300"
 KINDS = ("card", "tile", "token", "board")
@@ -119,7 +119,7 @@ def load_export_profile(name: str | None, game_root: Path) -> ExportProfile:
     for i, item in enumerate((data or {}).get("products") or []):
         where = Location(str(path), 0)
         try:
-            size = _size(item["size"])
+            size = parse_size(item["size"], "poker, square")
         except ValueError as exc:
             problems.append(Problem(where, f"products[{i}].size", str(exc)))
             continue
@@ -130,13 +130,3 @@ def load_export_profile(name: str | None, game_root: Path) -> ExportProfile:
         raise ContentError(problems)
     return ExportProfile(path.stem, path, data["dpi"], data["bleed"], data["only_products"],
                          tuple(data["kinds"]), tuple(products))
-
-
-def _size(value) -> tuple[float, float]:
-    if isinstance(value, str):
-        return named_size(value)
-    if isinstance(value, list) and len(value) == 2:
-        w, h = (parse_length(v) for v in value)
-        if w > 0 and h > 0:
-            return (w, h)
-    raise ValueError(f"expected a named size (poker, square ...) or [width, height], got {value!r}")
