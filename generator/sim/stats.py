@@ -80,14 +80,7 @@ def band_decision(k: int, n: int, lo: float | None, hi: float | None, z: float) 
     ``"inside"`` when the whole interval lies in the band, ``"outside"`` when it lies wholly
     beyond one end, otherwise ``"unclear"``.
     """
-    ci_lo, ci_hi = wilson(k, n, z)
-    low = -math.inf if lo is None else lo
-    high = math.inf if hi is None else hi
-    if ci_lo >= low and ci_hi <= high:
-        return "inside"
-    if ci_hi < low or ci_lo > high:
-        return "outside"
-    return "unclear"
+    return interval_decision(*wilson(k, n, z), lo, hi)
 
 
 def looks_schedule(looks: list[int], cap: int) -> list[int]:
