@@ -73,14 +73,11 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
 
 def _engine(path):
     from ..content import load_game
-    from ..sim import games as registry
     from ..sim.api import SimulationError
-    from ..sim.verdict import _balance
+    from ..sim.verdict import _balance, engine_of
 
     game = load_game(path)
-    config, _, _ = _balance(game)
-    name = (config or {}).get("engine") or game.id
-    engine = registry.engine_for(name)
+    name, engine = engine_of(game, _balance(game)[0])
     if engine is None:
         raise SimulationError(f"no simulator for this game yet ({name})")
     return engine, game

@@ -223,6 +223,13 @@ class _Runs:
 
 # ---- the verdict ----------------------------------------------------------------------------------
 
+def engine_of(game, config: dict | None) -> tuple[str, object]:
+    """``(name, engine)``: the simulator the game's balance.yaml (``config``, see ``_balance``)
+    names in ``engine:``, else the game's id, and its engine module (None: no simulator yet)."""
+    name = (config or {}).get("engine") or game.id
+    return name, registry.engine_for(name)
+
+
 def _command(game, name: str) -> str:
     root = Path(game.root)
     shown = name if root.resolve().parent == (Path.cwd() / "content").resolve() else str(root)
@@ -239,8 +246,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
                   write_report: bool = True) -> BalanceResult:
     """Simulate ``game`` and judge every band of its balance.yaml (metrics M0-M5, M7-M9)."""
     config, path, lines = _balance(game)
-    name = (config or {}).get("engine") or game.id
-    engine = registry.engine_for(name)
+    name, engine = engine_of(game, config)
     if engine is None:
         return no_simulator(game, path, lines, name)
     if config is None:
@@ -528,8 +534,7 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
     """``check_balance`` unless ``<output>/.verdict.json`` holds the verdict of identical content;
     with ``refresh`` (``pnp validate``) always simulate, and keep the verdict for the next build."""
     config, path, lines = _balance(game)
-    name = (config or {}).get("engine") or game.id
-    engine = registry.engine_for(name)
+    name, engine = engine_of(game, config)
     if engine is None:
         return no_simulator(game, path, lines, name)
     out = Path(output_dir) if output_dir else Path("output") / game.id
