@@ -10,6 +10,8 @@ import re
 from .impose.sizes import POINTS_PER_MM as PT_PER_MM, UnknownSizeError, mm, to_mm
 from .impose.sizes import named_size as _named_size
 
+__all__ = ["PT_PER_MM", "mm", "named_size", "parse_length", "parse_size", "to_mm"]  # mm, to_mm: from impose.sizes
+
 _UNITS = {"mm": PT_PER_MM, "cm": 10 * PT_PER_MM, "in": 72.0, "pt": 1.0}
 _LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|cm|in|pt)\s*$")
 

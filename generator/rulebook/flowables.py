@@ -191,7 +191,6 @@ class Heading(Flowable):
         self.spaceAfter = {1: theme.body * 1.4, 2: theme.body * 0.7}.get(level, theme.body * 0.35)
 
     def wrap(self, availWidth, availHeight):
-        theme = self.env.theme
         if self.level == 1:
             self.badge = self.size * 1.9 if self.number else 0.0
             indent = self.badge + self.size * 0.6 if self.badge else 0.0

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from reportlab.pdfbase import pdfmetrics
 
-from generator import fonts as fonts_mod
 from generator.errors import FontError, GeneratorError
 from generator.fonts import FontSet, default_font_path, load_fonts, register_font
 

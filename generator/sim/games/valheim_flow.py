@@ -329,7 +329,7 @@ class Flow:
         self.briefing()
 
     def end_round(self) -> None:
-        setup, rules = self.setup, self.setup.rules
+        rules = self.setup.rules
         self.log.append(("round_end", self.round_id, self.cycle))
         if rules["raids.enabled"]:
             self.raid()

@@ -54,7 +54,6 @@ def test_clone_is_independent_and_replays_the_same_future(setup):
 
 def test_global_random_never_changes_a_game(setup):
     def play(pollute):
-        record, state = None, None
         if pollute:
             random.seed(12345)
         state = ff.new_game(setup, 3, deal_rng(7, 3))

@@ -1,5 +1,4 @@
 """The balance verdict on small sample sizes (fast), the no-simulator answer and the print-gate cache."""
-from pathlib import Path
 from types import SimpleNamespace
 
 import yaml
