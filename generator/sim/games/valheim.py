@@ -26,7 +26,8 @@ from .valheim_rules import HANDLERS, P_COMMIT, P_OVER, Mods, Rules
 from .valheim_setup import compile_setup  # noqa: F401  (module API)
 
 NAME = "valheim"
-VERSION = "3"  # 2: the enemy is shown before the fighter is chosen; 3: nobody fights twice in a row
+VERSION = "4"  # 2: the enemy is shown before the fighter is chosen; 3: nobody fights twice in a row;
+# 4: not even the card drawn again after a failed avatar fight
 
 _LISTS = ("pool", "supply", "marker", "commits", "exiled", "s_tile", "s_pos", "s_rot", "s_level", "s_dives", "row",
           "mout", "edeck", "ediscard", "defeated", "facilities", "r_left", "n_act", "p_act", "pays", "drawn", "log",
@@ -39,7 +40,7 @@ class State(Rules):
     __slots__ = ("setup", "rng", "n", "people", "outcome", "phase", "seat", "round_id", "cycle", "markers_left", "kept",
                  "unlimited", "grid", "_dist", "mtier", "demon_hp", "demon_str", "fac", "mods", "act", "base", "ap",
                  "ap_start", "free", "walker", "yield_left", "trash_left", "reroll_left", "open_ctx", "fought",
-                 "dungeon", "peeked", "dive_bonus", "pending", "foe", "redraw", "fighter", "leveled", "extra_left", "boss_bonus",
+                 "dungeon", "peeked", "dive_bonus", "pending", "foe", "fighter", "leveled", "extra_left", "boss_bonus",
                  "_legal", "memo", *_LISTS, *_NESTED)
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
@@ -162,7 +163,7 @@ def new_game(setup, players: int, rng) -> State:
     s.act, s.base, s.ap, s.ap_start, s.free, s.walker = -1, 0, 0, 0, 0, 0
     s.yield_left = s.trash_left = s.reroll_left = 0
     s.open_ctx = None
-    s.fought, s.dungeon, s.peeked, s.dive_bonus, s.pending, s.redraw, s.fighter = 0, -1, False, 0, None, -1, -1
+    s.fought, s.dungeon, s.peeked, s.dive_bonus, s.pending, s.fighter = 0, -1, False, 0, None, -1
     s.foe = None
     s.leveled, s.extra_left = {}, 0
     s.phase, s.seat, s.cycle = P_COMMIT, 0, 0

@@ -23,7 +23,6 @@ class Hunt:
         self.dive_bonus = 0
         self.pending = None
         self.foe = None
-        self.redraw = -1
         final = self.in_final()
         if final and self.setup.rules["final_battle.skip_dungeon_distance"]:
             self.hunt_continue()
@@ -66,11 +65,6 @@ class Hunt:
     def hunt_continue(self) -> None:
         """Fight with the remaining AP, stopping at each real decision."""
         while self.ap > 0 and self.phase != P_OVER:
-            if self.redraw >= 0:
-                s, self.redraw = self.redraw, -1
-                if not self.fight(s):
-                    return
-                continue
             if self.mods.peek and not self.peeked and not self.in_final():
                 self.peeked = True
                 self.top_up_enemies(self.mods.peek)
@@ -143,9 +137,6 @@ class Hunt:
         if self.in_final():
             strength, vs, foe = self.demon_str, "boss", ("demon", -1)
         else:
-            if self.foe is None and not self.reveal_foe():  # a redraw after a failed avatar fight
-                self.ap = 0
-                return True
             strength, vs, foe = self.foe
             self.foe = None
         power = self.power(s, vs, base_level)
@@ -193,7 +184,7 @@ class Hunt:
                     self.log.append(("reward", r, got))
         if consume:
             self.ap -= 1
-            self.fought |= 1 << s
-        else:
-            # a failed avatar fight draws again for the same AP, same fighter (seed, literal)
-            self.redraw = s
+        # else a failed avatar fight draws again for the same AP (seed 「撃退できなかった場合も、同様に
+        # エネミー山から引き直してください」); it was a fight all the same, so the card drawn again goes to
+        # the rotation like any other: with several hunters, another one fights it (seed 3-4)
+        self.fought |= 1 << s

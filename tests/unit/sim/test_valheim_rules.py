@@ -342,6 +342,27 @@ def test_a_defeated_avatar_is_skipped_and_beating_the_last_wins_at_once(S):
     assert events(st2, "no_boss") and events(st2, "fight")[0][2] == "enemy"
 
 
+def test_the_card_drawn_after_a_failed_avatar_fight_is_fought_by_the_next_hunter():
+    # seed 3-4 「「討伐」を公開しているプレイヤーが複数いたら、同じプレイヤーが連続して戦闘を行うことは
+    # できません」: the avatar fight was a fight, so the card drawn again after it (「撃退できなかった場合も、
+    # 同様にエネミー山から引き直してください」, still for the same AP) is shown and fought by another hunter
+    S = setup_with(hunt__strength_by_players={2: 0, 3: 0, 4: 0})
+    st, d = _hunt_state(S, rolls=(1, 6, 6, 6, 6),
+                        enemies=("en_boss_appears", "en_fang_hare", "en_fang_hare", "en_bone_crow", "en_bone_crow"))
+    commit_all(st, {0: [(red("hunt"), "hunt")], 1: [(blue("hunt"), "hunt")]})
+    assert st.ap == 2 * 2 + 1
+    st.apply_action((R.DUNGEON, d))            # 1 step: 4 AP
+    grass = S.biomes.index("grassland")
+    assert st.phase == R.P_FIGHTER and st.foe[1] == "boss"
+    st.apply_action((R.FIGHTER, 0))            # hand 3 + a 1 loses to the avatar
+    fights = events(st, "fight")
+    assert fights[0][1] == 0 and fights[0][2] == "boss" and not fights[0][7] and not st.defeated[grass]
+    # the redraw: the same AP, but P0 just fought, so P1 takes the hare; then they alternate
+    assert [f[1] for f in fights[1:3]] == [1, 0] and fights[1][2] == "enemy"
+    assert len(fights) == 5 and [f[1] for f in fights] == [0, 1, 0, 1, 0]   # 1 free redraw + 4 AP
+    assert V.check_invariants(st) == []
+
+
 def test_boss_fail_consumes_ap_switch():
     su = setup_with(hunt__boss_fail="consumes_ap")
     st, d = _hunt_state(su, rolls=(1, 6), enemies=("en_boss_appears", "en_fang_hare"))
