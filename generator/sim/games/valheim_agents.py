@@ -18,7 +18,7 @@ from __future__ import annotations
 from .valheim_rules import (BASE, BUY, COMMIT, CRAFT, DONE, DUNGEON, EXPLORE, FIGHTER, GATHER, HUNT, KEEP, LEVEL,
                             MAKE, MOVE, NEWBASE, OPEN, ORDER, P_BASE, P_COMMIT, P_CRAFT, P_EXPLORE, P_FIGHTER,
                             P_GATHER, P_HUNT, P_LEVEL, P_ORDER, P_PAY, P_PICK, P_REROLL, P_TRAIN, PAY, PICK,
-                            REROLL, REST, TAKE, TRAIN, TRASH, WILD)
+                            REROLL, REST, TAKE, TRAIN, TRASH, WILD, gather_waive)
 from .valheim_setup import STEP
 
 _DONE = (DONE,)
@@ -708,7 +708,7 @@ class GreedyAgent:
             tokens = live
             ap -= best[0]
             if free:
-                free -= min(free, best[4])
+                free -= gather_waive(best[4], free, base_cost, gdisc)[1]
                 for t in tokens:  # waived steps are spent: the rest cost their full distance again
                     raw = t[4] - min(free, t[4]) + base_cost
                     t[0] = min(raw, max(1, raw - gdisc)) if gdisc else raw

@@ -56,12 +56,8 @@ class Legal:
         return out
 
     def gather_cost(self, k: int, b_dist: list[int]):
-        rules = self.setup.rules
-        dist = b_dist[k]
-        waived = min(self.free, dist)
-        raw = dist - waived + rules["gather.base_cost"]
-        g = self.mods.gdisc
-        return (min(raw, max(1, raw - g)) if g else raw), waived
+        """(AP, free steps waived) to take a token from slot k."""
+        return gather_waive(b_dist[k], self.free, self.setup.rules["gather.base_cost"], self.mods.gdisc)
 
     def gather_options(self, first=False) -> list[tuple]:
         out = []
@@ -372,3 +368,21 @@ def _named(cards, acts):
                 rec(i + 1, a, acc + [(cards[i], a)])
     rec(0, 0, [])
     return out
+
+
+def gather_waive(dist: int, free: int, base_cost: int, g: int) -> tuple[int, int]:
+    """(AP, free steps waived) for a take ``dist`` steps away with ``free`` steps left and a gather
+    discount ``g`` (cr_cart: -g, at least 1). Free steps are a may (mk_mid_porter 「払わなくてよい」):
+    only those that lower the cost are waived. With the Cart a step that takes the cost below g + 1
+    would save nothing (the minimum 1 catches it), so it is kept for a farther take, where it saves
+    1 AP; the cost is the lowest either way, and every step waived saves exactly 1 AP, so the order of
+    the takes does not matter (no decision to offer)."""
+    waived = dist if dist < free else free
+    raw = dist - waived + base_cost
+    if not g:
+        return raw, waived
+    if raw > g:
+        return raw - g, waived
+    if raw > 0:
+        return 1, max(0, dist + base_cost - g - 1)
+    return 0, waived

@@ -24,7 +24,7 @@ from .valheim_flow import (ACTION_PHASE, BASE, BUY, COMMIT, CRAFT, DONE, DUNGEON
                            P_OVER, P_PAY, P_PICK, P_REROLL, P_TRAIN, PAY, PICK, REROLL, REST, TAKE, TRAIN, TRASH,
                            WILD, _DONE, Flow)
 from .valheim_hunt import Hunt
-from .valheim_legal import Legal
+from .valheim_legal import Legal, gather_waive  # noqa: F401
 from .valheim_map import INF, Map, place_tile  # noqa: F401
 
 

@@ -209,6 +209,36 @@ def test_gathering_costs_steps_plus_one_and_the_cart_discounts_it(S):
     assert V.check_invariants(st) == []
 
 
+def test_with_the_cart_free_steps_are_kept_where_they_would_not_lower_a_cost(S):
+    # mk_mid_porter 「歩数ぶんのAPを合計3まで払わなくてよい（＋1は払う）」 is a may; cr_cart 「資源1つを取る
+    # APが-1（最低1）」: one step away the Cart alone already brings the take to 1 AP, so a team keeps its
+    # free steps for a farther tile (each kept step is 1 AP saved there); without the Cart every waived
+    # step saves 1 AP, and they are all spent
+    st = game(S)
+    near = place(st, "grass_02", 1, 0)       # stone 2, 1 step from the base
+    place(st, "grass_06", 2, 0)
+    place(st, "grass_03", 3, 0)
+    far = place(st, "grass_08", 4, 0)        # flax 1 stone 1, 4 steps
+    set_hand(st, 0, ["mk_mid_porter", red("gather")])
+    set_hand(st, 1, [blue("explore")])
+    commit_all(st, {0: [("mk_mid_porter", "gather"), (red("gather"), "gather")], 1: [(blue("explore"), "explore")]})
+    st.apply_action((R.DONE,))               # explore
+    assert st.act == R.GATHER and st.free == 3 and st.ap == 3  # 2 cards, one player, + level 1
+    cart = S.r_id.index("cr_cart")
+    st.fac.add(*S.r_effect[cart][0])
+    st.mods.add(*S.r_effect[cart][0])
+    stone, flax = S.res.index("stone"), S.res.index("flax")
+    twin = st.clone()
+    st.apply_action((R.TAKE, near, stone))
+    assert st.ap == 2 and st.free == 3       # max(1, 1 + 1 - 1) = 1 with or without a free step
+    st.apply_action((R.TAKE, far, flax))
+    assert st.ap == 1 and st.free == 0       # 4 steps - 3 free + 1 - 1 = 1
+    twin.mods.gdisc = 0                      # no Cart: the free step saves 1 AP at once
+    twin.apply_action((R.TAKE, near, stone))
+    assert twin.ap == 2 and twin.free == 2
+    assert V.check_invariants(st) == [] and V.check_invariants(twin) == []
+
+
 # ---- train (3.5.3) --------------------------------------------------------------------------------
 
 def test_buying_goes_to_a_train_revealer_and_removing_costs_one_ap(S):
