@@ -27,7 +27,8 @@ from .valheim_setup import compile_setup  # noqa: F401  (module API)
 
 NAME = "valheim"
 VERSION = "4"  # 2: the enemy is shown before the fighter is chosen; 3: nobody fights twice in a row;
-# 4: not even the card drawn again after a failed avatar fight; the Cart keeps the free steps it would waste
+# 4: not even the card drawn again after a failed avatar fight; the Cart keeps the free steps it would waste;
+# the planner picks its fighter by the odds against the card face up
 
 _LISTS = ("pool", "supply", "marker", "commits", "exiled", "s_tile", "s_pos", "s_rot", "s_level", "s_dives", "row",
           "mout", "edeck", "ediscard", "defeated", "facilities", "r_left", "n_act", "p_act", "pays", "drawn", "log",

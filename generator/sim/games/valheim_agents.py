@@ -417,8 +417,7 @@ class GreedyAgent:
         if ph == P_LEVEL:
             return self.level(state)
         if ph == P_FIGHTER:
-            who = state.eligible()
-            return (FIGHTER, max(who, key=lambda s: (state.power(s, "boss"), -s)))
+            return (FIGHTER, self.fighter(state))
         if ph == P_REROLL:
             return (REROLL, 1)
         if ph == P_ORDER:
@@ -786,6 +785,19 @@ class GreedyAgent:
             if score > best_score:
                 best, best_score = k, score
         return (DUNGEON, best) if best is not None else _DONE
+
+    def fighter(self, state) -> int:
+        """The hunter with the best odds against the card face up (public: it is shown before the
+        fighter is chosen); among equal odds the weakest, so that the strongest may take the next
+        card (nobody fights twice in a row)."""
+        if state.foe is not None:
+            strength, vs = state.foe[0], state.foe[1]
+        else:  # the final battle: the demon lord
+            strength, vs = state.demon_str, "boss"
+        level = state.s_level[state.base]
+        odds = state.win_prob
+        power = state.power
+        return max(state.eligible(), key=lambda s: (odds(s, strength, vs, level), -power(s, vs, level), -s))
 
     def order(self, state):
         setup = state.setup

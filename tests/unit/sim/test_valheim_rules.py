@@ -338,6 +338,23 @@ def test_the_enemy_is_drawn_and_shown_before_a_hunter_takes_the_fight(S):
     assert twin.foe == (st.avatar_strength(grass), "boss", ("boss", boss, grass))  # the clone keeps its card
 
 
+def test_the_planner_gives_the_card_face_up_to_the_hunter_with_the_best_odds_and_spares_the_strongest(S):
+    # the enemy is shown before the fighter is chosen (public): the planner reads its strength. A hare
+    # (round 1: 4) is a sure win for both hunters, so the weaker takes it and the stronger may take the
+    # next card (nobody fights twice in a row); an avatar goes to the one with the best odds
+    st, d = _hunt_state(S, enemies=("en_fang_hare", "en_boss_appears"))
+    set_hand(st, 1, [blue("hunt"), blue("explore"), blue("gather"), blue("gather")])
+    commit_all(st, {0: [(red("hunt"), "hunt")], 1: [(blue("hunt"), "hunt")]})
+    st.apply_action((R.DUNGEON, d))
+    assert st.phase == R.P_FIGHTER and st.foe[1] == "enemy" and st.foe[0] == 4
+    assert st.power(0, "enemy") == 4 and st.power(1, "enemy") == 3   # hands 4 and 3: both win on any roll
+    greedy = V.AGENTS["greedy"](S, st.seat)
+    assert greedy.choose(st, random.Random(0)) == (R.FIGHTER, 1)
+    st.foe = (st.avatar_strength(S.biomes.index("forest")), "boss", st.foe[2])    # a stronger card
+    assert st.win_prob(0, st.foe[0], "boss") > st.win_prob(1, st.foe[0], "boss")
+    assert greedy.choose(st, random.Random(0)) == (R.FIGHTER, 0)
+
+
 def test_boss_appears_brings_the_dungeons_avatar_and_a_failed_fight_draws_again():
     # no player-count step, so the printed strength is fought (the shipped 2-player step makes the
     # grassland avatar beatable on a 1 with this hand)
@@ -384,7 +401,7 @@ def test_the_card_drawn_after_a_failed_avatar_fight_is_fought_by_the_next_hunter
     st.apply_action((R.DUNGEON, d))            # 1 step: 4 AP
     grass = S.biomes.index("grassland")
     assert st.phase == R.P_FIGHTER and st.foe[1] == "boss"
-    st.apply_action((R.FIGHTER, 0))            # hand 3 + a 1 loses to the avatar
+    st.apply_action((R.FIGHTER, 0))            # hand 4 + a 1 loses to the avatar (6)
     fights = events(st, "fight")
     assert fights[0][1] == 0 and fights[0][2] == "boss" and not fights[0][7] and not st.defeated[grass]
     # the redraw: the same AP, but P0 just fought, so P1 takes the hare; then they alternate
