@@ -21,9 +21,10 @@ from .fatal_fight_flow import ACTIVE, DOWN, MAIN, OVER, RETURNING, SHOP, Flow
 from .fatal_fight_setup import SQUARES, compile_setup  # noqa: F401  (module API)
 
 NAME = "fatal-fight"
-VERSION = "5"  # 2: chain Specials apply to the chain that triggers them; 3: items during an open chain (G16);
+VERSION = "6"  # 2: chain Specials apply to the chain that triggers them; 3: items during an open chain (G16);
 #   4: gold pickups need no carry room (N3/G25); the final boss keeps its rage cards with final_boss_gold off (G1);
-#      N8 mega arts can be upgraded, and a non-attack mega is no chain; 5: HIT+N counts for a 3HIT condition
+#      N8 mega arts can be upgraded, and a non-attack mega is no chain; 5: HIT+N counts for a 3HIT condition;
+#   6: over max_carry the player takes the supply and discards down by choice (G3)
 SEATS = "characters"  # a run's player count counts characters (one player may run several)
 _PER_SEAT = ("deck", "hand", "discard", "played_up", "played_down", "carry", "gauge", "upgrades_left")
 _FLAT = ("life", "max_life", "actions", "hand_size", "max_carry", "gold", "gold_earned", "gp", "status", "pos",
@@ -37,7 +38,7 @@ class State(Flow):
                  "round_in_stage", "round_id", "boss_placed", "boss_alive", "groups", "obstacles", "pool",
                  "pickups", "blocked", "phase", "seat", "turn_pos", "actions_left", "free_moves", "chain_ap",
                  "chain_flags", "chain_hits", "grapples", "partner_used", "strike_target", "picked_this_stage",
-                 "outcome", "_legal")
+                 "dropping", "outcome", "_legal")
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -63,6 +64,8 @@ class State(Flow):
         self._legal = None
         self.log.append(("act", self.seat, action))
         handler(self, action)
+        if self.dropping == () and self.phase != OVER:
+            actions.discard_down(self)
         self._legal = None
 
     def clone(self) -> "State":
@@ -192,11 +195,15 @@ class State(Flow):
             self.log.append(("strike", seat, ap, k, killed))
 
     def give_supply(self, s: int, supply_id: str) -> None:
+        """The player gets the supply even with a full carry; over ``max_carry`` they discard down
+        to it (G3), at the end of the action that gave it (``actions.discard_down``)."""
         taken = set(self.exiled).union(*self.carry)
         free = [i for i in self.setup.supplies.get(supply_id, []) if i not in taken]
-        if free and len(self.carry[s]) < self.max_carry[s]:
+        if free:
             self.carry[s].append(free[0])
             self.log.append(("supply", s, free[0]))
+            if len(self.carry[s]) > self.max_carry[s] and self.dropping is None:
+                self.dropping = ()
 
     def block_square(self, square: str) -> None:
         sq = SQUARES.index(square)
@@ -340,6 +347,7 @@ def new_game(setup, players: int, rng) -> State:
     s.chains_this_turn = [0]
     s.turn_pos, s.seat, s.strike_target = -1, 0, None
     s.picks, s.shop_queue, s.picked_this_stage = [], [], False
+    s.dropping = None
     s.stage_card, s.phase, s._legal = None, SHOP, None
     s.log.append(("party", tuple(c["id"] for c in roster)))
     if not rules["n10"]:

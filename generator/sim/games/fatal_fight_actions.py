@@ -5,6 +5,7 @@ Actions are tuples of ints, so legal lists sort deterministically::
     (END,)  (PLAY, card[, target])  (MOVE, square)  (PAID_MOVE, square, card|-1)  (TAKE, card|-1)
     (ITEM, card[, target])  (SAVE, seat, card, ...)  (GAUGE, card)  (MEGA,)  (FINISH,)  (JOIN, card)
     (PASS,)  (TARGET, k)  (NO_TARGET,)  (UPGRADE, card)  (BUY, card)  (CURE, card)  (DONE,)  (PICK, card)
+    (DROP, card)
 
 A card whose effect holds a ``strike`` carries its target in the action (-1: no legal target).
 ``legal_unsorted(state)`` lists the current phase's actions; ``HANDLERS[(phase, kind)]`` applies
@@ -16,11 +17,12 @@ from __future__ import annotations
 from itertools import combinations
 
 from . import fatal_fight_combat as combat
-from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, OVER, PICK, SHOP, TARGET
+from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, OVER, PICK, SHOP, TARGET
 from .fatal_fight_setup import CHAIN as CHAIN_FLAG, GRAPPLE, RANGE
 from .fatal_fight_shop import BUY, CURE, DONE, PICK_A, UPGRADE, _buy, _cure, _done, _pick, _shop, _upgrade
 
 (END, PLAY, MOVE, PAID_MOVE, TAKE, ITEM, SAVE, GAUGE, MEGA, FINISH, JOIN, PASS, TARGET_A, NO_TARGET) = range(14)
+DROP_A = 19  # after the stage-start kinds 14-18 of fatal_fight_shop
 NEIGHBOURS = tuple(tuple(b for b in range(9) if abs(b // 3 - a // 3) + abs(b % 3 - a % 3) == 1) for a in range(9))
 
 
@@ -47,6 +49,8 @@ def legal_unsorted(state) -> list[tuple]:
         return _shop(state)
     if phase == PICK:
         return [(PICK_A, c) for c in state.picks]
+    if phase == DROP:
+        return [(DROP_A, c) for c in drop_options(state, s)]
     return []
 
 
@@ -118,13 +122,48 @@ def _main(state) -> list[tuple]:
 
 
 def takeable(state, s) -> int:
-    """Index of the first pickup on ``s``'s square they may take, else -1. A gold pickup goes to the
-    stage pool (N3/G25), so only a supply needs room under ``max_carry`` (G3)."""
-    room = len(state.carry[s]) < state.max_carry[s]
-    for i, (supply, _) in enumerate(state.pickups.get(state.pos[s]) or ()):
-        if room or not supply:
-            return i
-    return -1
+    """Index of the first pickup on ``s``'s square, else -1. A full carry does not stop it: a
+    supply over ``max_carry`` is taken, then the player discards down (G3, ``discard_down``)."""
+    return 0 if state.pickups.get(state.pos[s]) else -1
+
+
+def drop_options(state, q) -> list[int]:
+    """The supplies ``q`` may discard: one per kind (the newest), so a choice is offered only
+    between different supplies."""
+    c_id, newest = state.setup.c_id, {}
+    for c in state.carry[q]:
+        newest[c_id[c]] = c
+    return sorted(newest.values())
+
+
+def discard_down(state) -> None:
+    """G3 (spec §5, rulebook 「超えた分を選んで捨てます」): a player holding more supplies than
+    ``max_carry`` discards down to it, choosing what to keep. Called after the action that gave
+    the supply: the decision (DROP) interrupts whatever came next and then gives it back; with
+    one kind of supply there is nothing to choose and the newest goes by itself."""
+    for q in range(state.n):
+        while len(state.carry[q]) > state.max_carry[q]:
+            options = drop_options(state, q)
+            if len(options) > 1:
+                if state.phase != DROP:
+                    state.dropping = (state.phase, state.seat)
+                state.phase, state.seat = DROP, q
+                return
+            state.log.append(("auto", q, (DROP_A, options[0])))
+            _discard_supply(state, q, options[0])
+    if state.phase == DROP:
+        state.phase, state.seat = state.dropping
+    state.dropping = None
+
+
+def _discard_supply(state, q, c) -> None:
+    state.carry[q].remove(c)  # back to the supply cards (not exiled: it was never used)
+    state.log.append(("drop", q, c))
+
+
+def _drop(state, a):
+    _discard_supply(state, state.seat, a[1])
+    discard_down(state)
 
 
 def is_legal(state, action) -> bool:
@@ -437,7 +476,7 @@ HANDLERS = {
     (CHAIN, PLAY): _play, (CHAIN, ITEM): _item, (CHAIN, FINISH): _finish, (COMBO, JOIN): _join, (COMBO, PASS): _pass,
     (TARGET, TARGET_A): _resolve, (TARGET, NO_TARGET): _resolve,
     (SHOP, UPGRADE): _upgrade, (SHOP, BUY): _buy, (SHOP, CURE): _cure, (SHOP, DONE): _done,
-    (PICK, PICK_A): _pick,
+    (PICK, PICK_A): _pick, (DROP, DROP_A): _drop,
 }
 # HANDLERS by phase, then kind: what apply_action looks up (no key tuple per action)
 HANDLERS_BY_PHASE = tuple({kind: h for (p, kind), h in HANDLERS.items() if p == phase} for phase in range(OVER + 1))

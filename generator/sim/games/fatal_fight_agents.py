@@ -14,10 +14,10 @@ from bisect import bisect_right
 from ..state import memo_table, setup_memo
 
 from . import fatal_fight_combat as combat
-from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NEIGHBOURS, NO_TARGET,
-                                  PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, is_legal, takeable)
+from .fatal_fight_actions import (BUY, CURE, DONE, DROP_A, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NEIGHBOURS,
+                                  NO_TARGET, PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, drop_options, is_legal, takeable)
 from .fatal_fight_effects import _who
-from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, PICK, SHOP, TARGET
+from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, PICK, SHOP, TARGET
 from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value,
                                   card_worth, worths, chains_of, current_board, reach_table)
 
@@ -51,6 +51,8 @@ class GreedyAgent:
             return self.shop(state, rng)
         if phase == PICK:
             return (PICK_A, max(state.picks, key=lambda c: (card_worth(self.setup, c), -c)))
+        if phase == DROP:  # over max_carry (G3): keep the most valuable supplies
+            return (DROP_A, min(drop_options(state, state.seat), key=lambda c: (card_worth(self.setup, c), c)))
         raise AssertionError(f"no decision in phase {phase}")
 
     # ---- the action phase -------------------------------------------------------------------
@@ -114,7 +116,7 @@ class GreedyAgent:
                 value, neg = max(support)
                 if value >= 1.0 or (value > 0 and state.life[s] - danger <= LOW_LIFE):
                     return (PLAY, -neg)
-        if state.free_moves >= rules["pickup_move_cost"] and takeable(state, s) >= 0:
+        if state.free_moves >= rules["pickup_move_cost"] and self.worth_taking(state, s):
             return (TAKE, -1)
         if state.free_moves > 0 and rally is None:
             square = self.safest(state, s, boss_k, threat_here)
@@ -132,6 +134,19 @@ class GreedyAgent:
                 if not setup.c_attack[c] and not setup.c_strike[c] and setup.c_guard[c]:
                     return (PLAY, c)
         return (END,)
+
+    def worth_taking(self, state, s) -> bool:
+        """A pickup here that adds something: gold, a supply with carry room, or (carry full, G3:
+        take it and discard down) a supply worth more than the least one carried."""
+        i = takeable(state, s)
+        if i < 0:
+            return False
+        supply = state.pickups[state.pos[s]][i][0]
+        if not supply or len(state.carry[s]) < state.max_carry[s]:
+            return True
+        instances = self.setup.supplies.get(supply)
+        worth = worths(self.setup)
+        return bool(instances) and worth[instances[0]] > min(worth[c] for c in state.carry[s])
 
     def doomed(self, state, s) -> bool:
         """The last one standing, about to fall to the coming enemy phase."""

@@ -6,9 +6,10 @@ the gimmick's identity for stage effects (else ``None``). Handlers change the st
 the state's primitives (``hurt``, ``heal``, ``draw``, ``spawn`` ...), which log events.
 
 Where the schema leaves a choice to a player ("one ally of the resolver's choice", "discards of
-their choice", "supplies of their choice"), the engine decides by a fixed, documented rule so
-effects never need extra decisions: ally = the active ally in the square with the least life;
-discards = the lowest-AP cards; surplus supplies = the newest are returned.
+their choice"), the engine decides by a fixed, documented rule so effects never need extra
+decisions: ally = the active ally in the square with the least life; discards = the lowest-AP
+cards. Supplies over ``max_carry`` (G3) are the one exception: the player chooses which to
+discard, after the action (``fatal_fight_actions.discard_down``).
 
 ``OPS`` is the vocabulary the setup compiler accepts; an op missing here is reported with its
 file and line instead of crashing a simulation.

@@ -9,7 +9,7 @@ from ...sim.rng import shuffle
 from .fatal_fight_combat import group_size, over_cap
 
 ACTIVE, DOWN, RETURNING = 0, 1, 2
-SHOP, MAIN, CHAIN, COMBO, TARGET, PICK, OVER = range(7)
+SHOP, MAIN, CHAIN, COMBO, TARGET, PICK, DROP, OVER = range(8)
 
 
 class Flow:

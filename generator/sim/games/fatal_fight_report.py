@@ -6,8 +6,8 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from .fatal_fight_actions import (BUY, CURE, DONE, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NO_TARGET, PAID_MOVE,
-                                  PASS, PICK_A, PLAY, SAVE, TAKE, TARGET_A, UPGRADE)
+from .fatal_fight_actions import (BUY, CURE, DONE, DROP_A, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NO_TARGET,
+                                  PAID_MOVE, PASS, PICK_A, PLAY, SAVE, TAKE, TARGET_A, UPGRADE)
 from .fatal_fight_flow import ACTIVE, DOWN, OVER
 from .fatal_fight_setup import SQUARES
 from ..variants import with_record_changed
@@ -221,9 +221,9 @@ def _neutral(record: dict) -> None:
 
 def action_text(state, a) -> str:
     kind = a[0]
-    if kind in (PLAY, JOIN, GAUGE, ITEM, UPGRADE, BUY, CURE, PICK_A):
+    if kind in (PLAY, JOIN, GAUGE, ITEM, UPGRADE, BUY, CURE, PICK_A, DROP_A):
         verb = {PLAY: "play", JOIN: "join combo with", GAUGE: "gauge", ITEM: "use item", UPGRADE: "upgrade to",
-                BUY: "buy", CURE: "cure", PICK_A: "take"}[kind]
+                BUY: "buy", CURE: "cure", PICK_A: "take", DROP_A: "discard supply"}[kind]
         aim = f" at R{a[2] + 1}" if len(a) > 2 and a[2] >= 0 else ""
         return f"{verb} {_card(state, a[1])}{aim}"
     if kind == TAKE:
@@ -287,6 +287,7 @@ def describe(state, ev) -> str:
         "end": lambda: f"== game over: {ev[1]}",
         "item": lambda: f"    {_seat(state, ev[1])} uses {_card(state, ev[2])}",
         "supply": lambda: f"    {_seat(state, ev[1])} gets {_card(state, ev[2])}",
+        "drop": lambda: f"    {_seat(state, ev[1])} discards {_card(state, ev[2])} (over max carry)",
         "exile": lambda: f"    {_card(state, ev[2])} is exiled",
         "final_boss": lambda: f"    final boss: {ev[1]} rage card(s) removed, life -{ev[2]}",
         "strike": lambda: f"    strike by {_seat(state, ev[1])}: AP {ev[2]} at R{ev[3] + 1}, {ev[4]} defeated",

@@ -6,8 +6,8 @@ import pytest
 from generator.errors import Location, ProblemsError
 from generator.sim.games import fatal_fight as ff
 from generator.sim.games import fatal_fight_combat as combat
-from generator.sim.games.fatal_fight_actions import DONE, FINISH, ITEM, JOIN, PASS, PLAY, SAVE, TAKE, TARGET_A
-from generator.sim.games.fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, MAIN, RETURNING, SHOP
+from generator.sim.games.fatal_fight_actions import DONE, DROP_A, FINISH, ITEM, JOIN, PASS, PLAY, SAVE, TAKE, TARGET_A
+from generator.sim.games.fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, RETURNING, SHOP
 from generator.sim.games.fatal_fight_setup import PIERCE, RANGE
 
 L_M, C_M, R_M = 1, 4, 7  # squares: area * 3 + line
@@ -291,7 +291,7 @@ def test_an_item_used_while_the_chain_is_open_adds_to_that_chain():
 
 def test_a_gold_pickup_needs_no_carry_room(setup):
     """N3/G25 pickups: a gold pickup goes to the stage pool, so a player whose carry is full
-    (G3 max_carry) may still take it; a supply pickup still needs room."""
+    (G3 max_carry) may take it and keeps every supply."""
     st = fresh(setup)
     st.carry[0] = list(setup.supplies["chicken"][:st.max_carry[0]])
     st.pickups = {C_M: [(None, 2)]}
@@ -299,9 +299,39 @@ def test_a_gold_pickup_needs_no_carry_room(setup):
     assert (TAKE, -1) in st.legal_actions()
     st.apply_action((TAKE, -1))
     assert st.pool == 2 and len(st.carry[0]) == st.max_carry[0] and not st.pickups[C_M]
+
+
+def test_over_max_carry_the_player_takes_it_and_chooses_what_to_discard(setup):
+    """G3 (spec §5: "If over, discard down to it"; rulebook 05-action 「超えた分を選んで捨てます」):
+    a full carry does not refuse a supply. The player takes it, then chooses which supply to
+    discard (one option per kind), and the turn goes on where it was."""
+    st = fresh(setup)
+    full = st.max_carry[0]
+    st.carry[0] = list(setup.supplies["chicken"][:full])
     st.pickups = {C_M: [("knife", 0)]}
-    st.free_moves, st._legal = 1, None
-    assert not any(a[0] == TAKE for a in st.legal_actions())
+    st._legal = None
+    assert (TAKE, -1) in st.legal_actions()
+    st.apply_action((TAKE, -1))
+    knife = setup.supplies["knife"][0]
+    assert st.phase == DROP and st.seat == 0 and knife in st.carry[0]
+    assert st.legal_actions() == sorted([(DROP_A, st.carry[0][full - 1]), (DROP_A, knife)])
+    st.apply_action((DROP_A, st.carry[0][full - 1]))
+    assert len(st.carry[0]) == full and knife in st.carry[0] and st.phase == MAIN and st.seat == 0
+    assert ("drop", 0, setup.supplies["chicken"][full - 1]) in st.log
+
+
+def test_over_max_carry_with_one_kind_of_supply_the_newest_goes_by_itself(setup):
+    """G3 with nothing to choose: an effect's supply of the kind already carried is discarded
+    down without a decision (no extra decision point)."""
+    st = fresh(setup)
+    full = st.max_carry[0]
+    st.carry[0] = list(setup.supplies["chicken"][:full])
+    st.give_supply(0, "chicken")
+    assert len(st.carry[0]) == full + 1 and st.dropping == ()
+    from generator.sim.games.fatal_fight_actions import discard_down
+    discard_down(st)
+    assert len(st.carry[0]) == full and st.phase == MAIN and st.dropping is None
+    assert st.log[-2][0] == "auto" and st.log[-1][0] == "drop"
 
 
 def test_hit_plus_counts_towards_a_3hit_special():
