@@ -365,7 +365,7 @@ def _resolve(state, a):
                 hits += value
     kills = combat.resolve(state, s, k, ap, flags, state.grapples) if k >= 0 else 0
     state.log.append(("chain", s, ap, flags, hits, k, kills))
-    if hits >= rules["combo_bonus_min_hits"]:
+    if hits >= rules["combo_bonus_min_hits"] and k >= 0:  # the bonus comes with the attack (L316-319): no target, no bonus
         state.add_gold(hits - rules["combo_bonus_min_hits"] + 1, "combo")
     state.chain, state.chain_mods = [], []
     state.seat, state.phase = s, MAIN

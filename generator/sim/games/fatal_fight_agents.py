@@ -341,11 +341,15 @@ class GreedyAgent:
         if limit <= 0 or not mine:
             return (PASS,)
         adds = mine[:limit]
+        square, grapples = state.pos[s], state.grapples
         if q < s:  # the bonus gold of j more hits only grows with j: adding them all tells
             hits, min_hits = len(state.chain) + state.chain_hits, setup.rules["combo_bonus_min_hits"]
             if max(0, hits + len(adds) - min_hits + 1) - max(0, hits - min_hits + 1) > 0:
-                return (JOIN, mine[0])
-        square, grapples = state.pos[s], state.grapples
+                flags = state.chain_flags
+                for c in adds:
+                    flags |= setup.c_flags[c]
+                if combat.targets(state, square, flags):  # no target, no bonus
+                    return (JOIN, mine[0])
         best_attack = current_board(state).best_attack
         ap, flags = state.chain_ap, state.chain_flags
         base = best_attack(state, square, combat.targets(state, square, flags), ap, flags, grapples)

@@ -369,3 +369,30 @@ def test_the_boss_entry_respawn_written_twice_must_agree(tables):
         ff.compile_setup(tables)
     assert any(p.field == "boss_spawn.respawn" and "stage 2 enters at respawn 3" in p.message
                and "boss_entry_respawn says 5" in p.message for p in caught.value.problems)
+
+
+def test_a_chain_with_no_target_earns_no_combo_bonus(setup):
+    """L316-319: the combo bonus is part of a chain's attack on the group chosen at its end
+    (L304); a chain with no legal target attacks nobody, so its HITs earn no gold, while a chain
+    that picks a group earns it even when it kills nobody."""
+    for with_target in (False, True):
+        st = fresh(setup, players=2)
+        me, ally = chars(st)
+        attacks = [card(setup, f"{me}_i0{j}") for j in range(3)]
+        helps = [card(setup, f"{ally}_i0{j}") for j in range(3)]
+        st.hand[0], st.hand[1] = list(attacks), list(helps) + [card(setup, f"{ally}_i09")]
+        st.pos = [C_M, C_M]
+        st.actions[1] = 8
+        st.groups[4] = enemies(setup, 1) if with_target else []
+        for c in attacks:
+            st.apply_action((PLAY, c))
+        for c in helps:
+            st.apply_action((JOIN, c))
+        while st.phase == COMBO:
+            st.apply_action((PASS,))
+        if st.phase != MAIN:
+            st.apply_action(st.legal_actions()[0])
+        chain = [e for e in st.log if e[0] == "chain"][-1]
+        assert chain[4] == 6 and (chain[5] >= 0) == with_target
+        bonus = max(0, 6 - setup.rules["combo_bonus_min_hits"] + 1)
+        assert st.pool == (bonus if with_target else 0)
