@@ -24,7 +24,8 @@ NAME = "fatal-fight"
 VERSION = "6"  # 2: chain Specials apply to the chain that triggers them; 3: items during an open chain (G16);
 #   4: gold pickups need no carry room (N3/G25); the final boss keeps its rage cards with final_boss_gold off (G1);
 #      N8 mega arts can be upgraded, and a non-attack mega is no chain; 5: HIT+N counts for a 3HIT condition;
-#   6: over max_carry the player takes the supply and discards down by choice (G3)
+#   6: over max_carry the player takes the supply and discards down by choice (G3); no target, no combo
+#      bonus (L316-319); the team chooses the rage cards its gold removes (G1)
 SEATS = "characters"  # a run's player count counts characters (one player may run several)
 _PER_SEAT = ("deck", "hand", "discard", "played_up", "played_down", "carry", "gauge", "upgrades_left")
 _FLAT = ("life", "max_life", "actions", "hand_size", "max_carry", "gold", "gold_earned", "gp", "status", "pos",
@@ -38,7 +39,7 @@ class State(Flow):
                  "round_in_stage", "round_id", "boss_placed", "boss_alive", "groups", "obstacles", "pool",
                  "pickups", "blocked", "phase", "seat", "turn_pos", "actions_left", "free_moves", "chain_ap",
                  "chain_flags", "chain_hits", "grapples", "partner_used", "strike_target", "picked_this_stage",
-                 "dropping", "outcome", "_legal")
+                 "dropping", "rage_to_remove", "outcome", "_legal")
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -347,7 +348,7 @@ def new_game(setup, players: int, rng) -> State:
     s.chains_this_turn = [0]
     s.turn_pos, s.seat, s.strike_target = -1, 0, None
     s.picks, s.shop_queue, s.picked_this_stage = [], [], False
-    s.dropping = None
+    s.dropping, s.rage_to_remove = None, 0
     s.stage_card, s.phase, s._legal = None, SHOP, None
     s.log.append(("party", tuple(c["id"] for c in roster)))
     if not rules["n10"]:

@@ -17,7 +17,7 @@ from . import fatal_fight_combat as combat
 from .fatal_fight_actions import (BUY, CURE, DONE, DROP_A, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NEIGHBOURS,
                                   NO_TARGET, PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, drop_options, is_legal, takeable)
 from .fatal_fight_effects import _who
-from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, PICK, SHOP, TARGET
+from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, PICK, RAGE, SHOP, TARGET
 from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value,
                                   card_worth, worths, chains_of, current_board, reach_table)
 
@@ -53,6 +53,8 @@ class GreedyAgent:
             return (PICK_A, max(state.picks, key=lambda c: (card_worth(self.setup, c), -c)))
         if phase == DROP:  # over max_carry (G3): keep the most valuable supplies
             return (DROP_A, min(drop_options(state, state.seat), key=lambda c: (card_worth(self.setup, c), c)))
+        if phase == RAGE:  # G1: remove the rage card that would hurt the team most
+            return max(state.legal_actions(), key=lambda a: (_rage_harm(state, a[1]), -a[1]))
         raise AssertionError(f"no decision in phase {phase}")
 
     # ---- the action phase -------------------------------------------------------------------
@@ -443,6 +445,24 @@ def _traits(setup) -> _Traits:
 
 def _attack_aps(setup, hand) -> tuple[int, ...]:
     return tuple(sorted([setup.c_ap[c] for c in hand if setup.c_attack[c]], reverse=True))
+
+
+def _rage_harm(state, top) -> float:
+    """A rough harm of the final boss's rage card ``top`` (a boss-deck index): damage and discards
+    count once per player they reach, each spawned enemy 1.5, boss guard 0.5 a point."""
+    boss = state.setup.bosses[state.stage]
+    harm = 0.0
+    for op, p in boss["rage"][top - len(boss["skills"])]:
+        n = p.get("n", 1)
+        if op in ("damage", "discard"):
+            harm += n * (state.n if p.get("target") == "all" else 1)
+        elif op == "spawn":
+            harm += 1.5 * n
+        elif op == "enemy_guard":
+            harm += 0.5 * n
+        else:
+            harm += 1.0
+    return harm
 
 
 def _with_cards(best, ordered):

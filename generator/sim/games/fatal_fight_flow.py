@@ -9,7 +9,7 @@ from ...sim.rng import shuffle
 from .fatal_fight_combat import group_size, over_cap
 
 ACTIVE, DOWN, RETURNING = 0, 1, 2
-SHOP, MAIN, CHAIN, COMBO, TARGET, PICK, DROP, OVER = range(8)
+SHOP, MAIN, CHAIN, COMBO, TARGET, PICK, DROP, RAGE, OVER = range(9)
 
 
 class Flow:
@@ -97,14 +97,14 @@ class Flow:
         self.after_shopping()
 
     def after_shopping(self) -> None:
-        if self.stage == self.setup.rules["stages"]:
-            self.final_boss_setup()
+        if self.stage == self.setup.rules["stages"] and self.final_boss_setup():
+            return  # the team chooses which rage cards its gold removes (RAGE), then the round starts
         self.start_round()
 
-    def final_boss_setup(self) -> None:
+    def final_boss_setup(self) -> bool:
         """G1: the final boss deck is its skills plus its rage cards; leftover gold removes rage cards,
         then lowers the final boss's life (to min_life). With final_boss_gold off, gold buys nothing
-        and every rage card stays."""
+        and every rage card stays. True when the team must choose the rage cards to remove."""
         rules, boss = self.setup.rules, self.setup.bosses[self.stage]
         gold, step = (sum(self.gold) if rules["fb_enabled"] else 0), rules["fb_step"] * self.n
         removed = min(len(boss["rage"]), rules["fb_max_rage"], gold // step)
@@ -112,8 +112,7 @@ class Flow:
         lowered = min(boss["life"] - boss["min_life"], gold // step)  # the same bonus is added to both
         gold -= lowered * step
         n_skills = len(boss["skills"])
-        self.boss_deck.extend(n_skills + i for i in range(removed, len(boss["rage"])))
-        shuffle(self.boss_deck, self.rng)
+        self.boss_deck.extend(n_skills + i for i in range(len(boss["rage"])))
         self.elife[self.setup.boss] = boss["life"] + self.boss_bonus(boss) - lowered
         spent = (sum(self.gold) - gold) if rules["fb_enabled"] else 0
         for s in range(self.n):
@@ -121,6 +120,29 @@ class Flow:
             self.gold[s] -= take
             spent -= take
         self.log.append(("final_boss", removed, lowered))
+        self.rage_to_remove = removed
+        return self.remove_rage()
+
+    def remove_rage(self) -> bool:
+        """G1: the rage cards the gold paid for leave the boss deck, chosen by the team (seat 0, first
+        in turn order, speaks for it: a RAGE decision) when fewer go than there are and they differ;
+        then the deck is shuffled. True while waiting for that choice."""
+        boss = self.setup.bosses[self.stage]
+        first_rage = len(boss["skills"])
+        while self.rage_to_remove:
+            rage = [top for top in self.boss_deck if top >= first_rage]
+            if self.rage_to_remove < len(rage) and any(boss["rage"][top - first_rage] != boss["rage"][rage[0] - first_rage]
+                                                       for top in rage):  # a choice between different cards
+                self.phase, self.seat, self._legal = RAGE, 0, None
+                return True
+            self.rage_out(rage[0])
+        shuffle(self.boss_deck, self.rng)
+        return False
+
+    def rage_out(self, top: int) -> None:
+        self.boss_deck.remove(top)
+        self.rage_to_remove -= 1
+        self.log.append(("rage_out", top))
 
     def clear_stage(self) -> None:
         """X: split the pool, win after the last stage, else heal, reshuffle and set up the next."""

@@ -1,9 +1,22 @@
-"""Fatal Fight: the stage-start decisions (spec §3 P) — shopping, curing wounds (N11) and taking
-free extra arts (N10). Action kinds 14-18 of ``fatal_fight_actions``.
+"""Fatal Fight: the stage-start decisions (spec §3 P) — shopping, curing wounds (N11), taking
+free extra arts (N10) and choosing the final boss's rage cards that gold removes (G1). Action
+kinds 14-18 and 20 of ``fatal_fight_actions``.
 """
 from __future__ import annotations
 
 UPGRADE, BUY, CURE, DONE, PICK_A = range(14, 19)
+RAGE_A = 20  # (RAGE_A, boss-deck card): after DROP_A = 19
+
+
+def _rages(state) -> list[tuple]:
+    first_rage = len(state.setup.bosses[state.stage]["skills"])
+    return [(RAGE_A, top) for top in state.boss_deck if top >= first_rage]
+
+
+def _rage(state, a):
+    state.rage_out(a[1])
+    if not state.remove_rage():
+        state.start_round()
 
 
 def _shop(state) -> list[tuple]:

@@ -138,3 +138,28 @@ def test_n8_a_non_attack_mega_is_not_a_chain():
     assert state.phase == MAIN and state.chains_this_turn == [0] and state.chain == []
     assert not [e for e in state.log if e[0] == "chain"]
     assert state.life[s] == 7 and state.actions_left == 4
+
+
+def test_the_team_chooses_which_rage_card_its_gold_removes():
+    """G1 (rulebook 07-clear): gold for one step removes one of the two rage cards, and the team
+    chooses which (seat 0 speaks for it), not the data order; then the round starts."""
+    import random
+
+    from generator.sim.games.fatal_fight_flow import MAIN, RAGE, SHOP
+    from generator.sim.games.fatal_fight_shop import DONE, RAGE_A
+
+    tables = ff_tables.tables()
+    fury = next(c for c in tables["bosses"] if c.get("rage") and c["skill"] == "r1")
+    fury["effect"] = [{"op": "damage", "n": 3, "target": "all", "pierce": False}]
+    setup = ff.compile_setup(tables)
+    state = ff.new_game(setup, 2, random.Random(0))
+    state.stage, state.boss_alive, state.pool, state.gold = 3, False, 0, [0, 0]
+    state.clear_stage()                       # 1 gold each: 2 gold = one step of 2
+    while state.phase == SHOP:
+        state.apply_action((DONE,))
+    first_rage = len(setup.bosses[4]["skills"])
+    assert state.phase == RAGE and state.seat == 0
+    assert state.legal_actions() == [(RAGE_A, first_rage), (RAGE_A, first_rage + 1)]
+    state.apply_action((RAGE_A, first_rage + 1))   # the second card, which data order would keep
+    assert state.phase == MAIN and sum(state.gold) == 0
+    assert [top for top in state.boss_deck if top >= first_rage] == [first_rage]
