@@ -25,10 +25,10 @@ VERSION = "6"  # 2: chain Specials apply to the chain that triggers them; 3: ite
 #   4: gold pickups need no carry room (N3/G25); the final boss keeps its rage cards with final_boss_gold off (G1);
 #      N8 mega arts can be upgraded, and a non-attack mega is no chain; 5: HIT+N counts for a 3HIT condition;
 #   6: over max_carry the player takes the supply and discards down by choice (G3); no target, no combo
-#      bonus (L316-319); the team chooses the rage cards its gold removes (G1)
+#      bonus (L316-319); the team chooses the rage cards its gold removes (G1); gold gifts at stage start (G21)
 SEATS = "characters"  # a run's player count counts characters (one player may run several)
 _PER_SEAT = ("deck", "hand", "discard", "played_up", "played_down", "carry", "gauge", "upgrades_left")
-_FLAT = ("life", "max_life", "actions", "hand_size", "max_carry", "gold", "gold_earned", "gp", "status", "pos",
+_FLAT = ("gifted", "life", "max_life", "actions", "hand_size", "max_carry", "gold", "gold_earned", "gp", "status", "pos",
          "mega_art", "taken", "stage_deck", "boss_deck", "enemy_deck", "enemy_discard", "escaped", "elife", "egp",
          "xgp", "gym_deck", "gym", "gym_gone", "exiled", "wound_pool", "chain", "chain_mods", "pending_mods",
          "partners", "shop_queue", "picks", "log", "gimmicks", "gauged", "chains_this_turn")
@@ -328,6 +328,7 @@ def new_game(setup, players: int, rng) -> State:
         setattr(s, name, [[] for _ in range(players)])
     s.upgrades_left = [list(c["upgrades"]) for c in roster]
     s.gold = [rules["start_gold_per_player"]] * players
+    s.gifted = [False] * players
     s.gold_earned, s.gp, s.taken, s.gauged = [0] * players, [0] * players, [0] * players, [0] * players
     s.status = [ACTIVE] * players
     s.pos = [rules["start_square"]] * players

@@ -5,7 +5,7 @@ Actions are tuples of ints, so legal lists sort deterministically::
     (END,)  (PLAY, card[, target])  (MOVE, square)  (PAID_MOVE, square, card|-1)  (TAKE, card|-1)
     (ITEM, card[, target])  (SAVE, seat, card, ...)  (GAUGE, card)  (MEGA,)  (FINISH,)  (JOIN, card)
     (PASS,)  (TARGET, k)  (NO_TARGET,)  (UPGRADE, card)  (BUY, card)  (CURE, card)  (DONE,)  (PICK, card)
-    (DROP, card)  (RAGE, boss card)
+    (DROP, card)  (RAGE, boss card)  (GIVE, seat)
 
 A card whose effect holds a ``strike`` carries its target in the action (-1: no legal target).
 ``legal_unsorted(state)`` lists the current phase's actions; ``HANDLERS[(phase, kind)]`` applies
@@ -19,8 +19,8 @@ from itertools import combinations
 from . import fatal_fight_combat as combat
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, OVER, PICK, RAGE, SHOP, TARGET
 from .fatal_fight_setup import CHAIN as CHAIN_FLAG, GRAPPLE, RANGE
-from .fatal_fight_shop import (BUY, CURE, DONE, PICK_A, RAGE_A, UPGRADE, _buy, _cure, _done, _pick, _rage, _rages, _shop,
-                               _upgrade)
+from .fatal_fight_shop import (BUY, CURE, DONE, GIVE, PICK_A, RAGE_A, UPGRADE, _buy, _cure, _done, _give, _pick, _rage,
+                               _rages, _shop, _upgrade)
 
 (END, PLAY, MOVE, PAID_MOVE, TAKE, ITEM, SAVE, GAUGE, MEGA, FINISH, JOIN, PASS, TARGET_A, NO_TARGET) = range(14)
 DROP_A = 19  # after the stage-start kinds 14-18 of fatal_fight_shop
@@ -478,7 +478,7 @@ HANDLERS = {
     (MAIN, TAKE): _take, (MAIN, ITEM): _item, (MAIN, SAVE): _save, (MAIN, GAUGE): _gauge, (MAIN, MEGA): _mega,
     (CHAIN, PLAY): _play, (CHAIN, ITEM): _item, (CHAIN, FINISH): _finish, (COMBO, JOIN): _join, (COMBO, PASS): _pass,
     (TARGET, TARGET_A): _resolve, (TARGET, NO_TARGET): _resolve,
-    (SHOP, UPGRADE): _upgrade, (SHOP, BUY): _buy, (SHOP, CURE): _cure, (SHOP, DONE): _done,
+    (SHOP, UPGRADE): _upgrade, (SHOP, BUY): _buy, (SHOP, CURE): _cure, (SHOP, DONE): _done, (SHOP, GIVE): _give,
     (PICK, PICK_A): _pick, (DROP, DROP_A): _drop, (RAGE, RAGE_A): _rage,
 }
 # HANDLERS by phase, then kind: what apply_action looks up (no key tuple per action)

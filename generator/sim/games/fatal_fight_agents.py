@@ -18,6 +18,7 @@ from .fatal_fight_actions import (BUY, CURE, DONE, DROP_A, END, FINISH, GAUGE, I
                                   NO_TARGET, PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, drop_options, is_legal, takeable)
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, PICK, RAGE, SHOP, TARGET
+from .fatal_fight_shop import GIVE, offers
 from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value,
                                   card_worth, worths, chains_of, current_board, reach_table)
 
@@ -409,10 +410,32 @@ class GreedyAgent:
             if ratio > 0:
                 scored.append((ratio, a))
         if not scored:
-            return (DONE,)
+            return self.gift(state) or (DONE,)
         top = max(r for r, _ in scored)
         near = sorted(a for r, a in scored if r >= 0.5 * top)
         return near[int(rng.random() * len(near))]
+
+    def gift(self, state):
+        """G21, with gold this player has no use for: 1 gold to the ally for whom it buys the best
+        thing (value per gold) that ally cannot afford yet, or None."""
+        s = state.seat
+        gold = state.gold[s]
+        if not gold or state.gifted[s]:
+            return None
+        setup, worth = self.setup, worths(self.setup)
+        best = None
+        for t in range(state.n):
+            if t == s:
+                continue
+            have = state.gold[t]
+            for kind, c in offers(state, t, have + gold):
+                if setup.c_cost[c] <= have:
+                    continue
+                gain = worth[c] - (worth[setup.c_replaces[c]] if kind == UPGRADE else DILUTION)
+                ratio = gain / max(1, setup.c_cost[c])
+                if ratio > 0 and (best is None or ratio > best[0]):
+                    best = (ratio, t)
+        return (GIVE, best[1]) if best else None
 
 
 class _Traits:

@@ -43,6 +43,7 @@ class Flow:
         if not rules["n10"] and stage > 1:
             self.refresh_gym()
         self.shop_queue = list(range(self.n))
+        self.gifted = [False] * self.n
         self.next_shopper()
 
     def boss_bonus(self, boss) -> int:

@@ -7,7 +7,7 @@ import itertools
 from collections import Counter
 
 from .fatal_fight_actions import (BUY, CURE, DONE, DROP_A, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NO_TARGET,
-                                  PAID_MOVE, PASS, PICK_A, PLAY, RAGE_A, SAVE, TAKE, TARGET_A, UPGRADE)
+                                  GIVE, PAID_MOVE, PASS, PICK_A, PLAY, RAGE_A, SAVE, TAKE, TARGET_A, UPGRADE)
 from .fatal_fight_flow import ACTIVE, DOWN, OVER
 from .fatal_fight_setup import SQUARES
 from ..variants import with_record_changed
@@ -236,6 +236,8 @@ def action_text(state, a) -> str:
         return f"save {_seat(state, a[1])} paying " + ", ".join(_card(state, c) for c in a[2:])
     if kind == TARGET_A:
         return f"target group R{a[1] + 1}"
+    if kind == GIVE:
+        return f"give 1 gold to {_seat(state, a[1])}"
     if kind == RAGE_A:
         return f"remove the boss's rage card #{a[1]}"
     return {END: "end turn", MEGA: "mega crash", FINISH: "close chain", PASS: "pass", NO_TARGET: "no target",
@@ -292,6 +294,7 @@ def describe(state, ev) -> str:
         "drop": lambda: f"    {_seat(state, ev[1])} discards {_card(state, ev[2])} (over max carry)",
         "exile": lambda: f"    {_card(state, ev[2])} is exiled",
         "final_boss": lambda: f"    final boss: {ev[1]} rage card(s) removed, life -{ev[2]}",
+        "give": lambda: f"    {_seat(state, ev[1])} gives 1 gold to {_seat(state, ev[2])}",
         "rage_out": lambda: f"    the boss's rage card #{ev[1]} is removed",
         "strike": lambda: f"    strike by {_seat(state, ev[1])}: AP {ev[2]} at R{ev[3] + 1}, {ev[4]} defeated",
     }.get(kind)

@@ -1,11 +1,12 @@
 """Fatal Fight: the stage-start decisions (spec §3 P) — shopping, curing wounds (N11), taking
-free extra arts (N10) and choosing the final boss's rage cards that gold removes (G1). Action
-kinds 14-18 and 20 of ``fatal_fight_actions``.
+free extra arts (N10), giving gold to another player (G21) and choosing the final boss's rage
+cards that gold removes (G1). Action kinds 14-18, 20 and 21 of ``fatal_fight_actions``.
 """
 from __future__ import annotations
 
 UPGRADE, BUY, CURE, DONE, PICK_A = range(14, 19)
 RAGE_A = 20  # (RAGE_A, boss-deck card): after DROP_A = 19
+GIVE = 21    # (GIVE, seat): 1 gold to that player at stage start (G21)
 
 
 def _rages(state) -> list[tuple]:
@@ -19,18 +20,44 @@ def _rage(state, a):
         state.start_round()
 
 
+def offers(state, s, gold) -> list[tuple]:
+    """The upgrades and Gym cards player ``s`` could pay for with ``gold``."""
+    setup, cost, deck = state.setup, state.setup.c_cost, state.deck[s]
+    mega = state.mega_art[s]  # N8: the mega art waits beside the player, not in the deck, and upgrades too
+    out = [(UPGRADE, u) for u in state.upgrades_left[s]
+           if cost[u] <= gold and (setup.c_replaces[u] in deck or setup.c_replaces[u] == mega)]
+    out.extend((BUY, g) for g in state.gym if cost[g] <= gold)
+    return out
+
+
 def _shop(state) -> list[tuple]:
     s, setup, rules = state.seat, state.setup, state.setup.rules
-    gold, cost = state.gold[s], setup.c_cost
-    deck = state.deck[s]
-    out = [(DONE,)]
-    mega = state.mega_art[s]  # N8: the mega art waits beside the player, not in the deck, and upgrades too
-    out.extend((UPGRADE, u) for u in state.upgrades_left[s]
-               if cost[u] <= gold and (setup.c_replaces[u] in deck or setup.c_replaces[u] == mega))
-    out.extend((BUY, g) for g in state.gym if cost[g] <= gold)
+    gold, deck = state.gold[s], state.deck[s]
+    out = [(DONE,)] + offers(state, s, gold)
     if rules["n11"] and gold >= rules["n11_cure"]:
         out.extend((CURE, d) for d in deck if setup.c_kind[d] == "wound")
+    if gold and not state.gifted[s]:  # G21; a player who was given gold gives none (no gold going round)
+        out.extend((GIVE, t) for t in range(state.n) if t != s and _gift_buys(state, t, gold))
     return out
+
+
+def _gift_buys(state, t, gold) -> bool:
+    """Whether ``gold`` more would let player ``t`` pay for something they cannot now: gold is
+    offered only where it buys something this stage start (no decision for a useless gift)."""
+    have, cost = state.gold[t], state.setup.c_cost
+    return any(cost[c] > have for _, c in offers(state, t, have + gold))
+
+
+def _give(state, a):
+    """G21: 1 gold to another player, who shops (again) after the others if they had already."""
+    s, t = state.seat, a[1]
+    state.gold[s] -= 1
+    state.gold[t] += 1
+    state.gifted[t] = True
+    if t not in state.shop_queue:
+        state.shop_queue.append(t)
+    state.log.append(("give", s, t))
+    _after_shop(state)
 
 
 def _upgrade(state, a):

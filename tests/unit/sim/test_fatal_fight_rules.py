@@ -396,3 +396,24 @@ def test_a_chain_with_no_target_earns_no_combo_bonus(setup):
         assert chain[4] == 6 and (chain[5] >= 0) == with_target
         bonus = max(0, 6 - setup.rules["combo_bonus_min_hits"] + 1)
         assert st.pool == (bonus if with_target else 0)
+
+
+def test_players_may_give_gold_at_stage_start(setup):
+    """G21 (rulebook 04-round, 09-faq: 「ステージ開始時にはプレイヤー同士で自由に渡し合えます」):
+    a player gives 1 gold at a time to an ally it lets buy something; the greedy player gives
+    gold it cannot use. The gift is offered only where it buys something, and a player who was
+    given gold gives none."""
+    from generator.sim.games.fatal_fight_agents import GreedyAgent
+    from generator.sim.games.fatal_fight_shop import GIVE, UPGRADE
+
+    st = ff.new_game(setup, 2, random.Random(0))
+    assert st.phase == SHOP and st.seat == 0
+    u = min(st.upgrades_left[1], key=lambda c: (setup.c_cost[c], c))
+    st.gym, st.upgrades_left[0] = [], []
+    st.gold = [1, setup.c_cost[u] - 1]
+    st._legal = None
+    assert st.legal_actions() == [(DONE,), (GIVE, 1)]
+    assert GreedyAgent(setup, 0).choose(st, random.Random(0)) == (GIVE, 1)
+    st.apply_action((GIVE, 1))
+    assert st.gold == [0, setup.c_cost[u]] and st.seat == 1 and st.phase == SHOP
+    assert (UPGRADE, u) in st.legal_actions() and not any(a[0] == GIVE for a in st.legal_actions())
