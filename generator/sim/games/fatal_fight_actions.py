@@ -90,6 +90,10 @@ def _main(state) -> list[tuple]:
     s, setup, rules = state.seat, state.setup, state.setup.rules
     hand, life = state.hand[s], state.life[s]
     out = [(END,)]
+    if state.gauged[s]:  # N8: feeding the gauge is the end of the turn; only more feeding is left
+        if state.gauged[s] < rules["n8_feed"]:
+            out.extend((GAUGE, c) for c in hand if setup.c_kind[c] != "wound")
+        return out
     acts = state.actions_left
     if acts >= 1:
         for c in hand:
@@ -178,21 +182,24 @@ def is_legal(state, action) -> bool:
         if c not in state.hand[s] or state.life[s] <= setup.c_life_cost[c]:
             return False
         if phase == MAIN:
-            return state.actions_left >= 1 and (setup.c_kind[c] != "wound" or state.life[s] > setup.rules["n11_life"])
+            return state.actions_left >= 1 and not state.gauged[s] and \
+                (setup.c_kind[c] != "wound" or state.life[s] > setup.rules["n11_life"])
         if phase == CHAIN:
             return state.actions_left >= 1 and setup.c_attack[c]
         return phase == COMBO and setup.c_attack[c]
     if (kind == END and phase == MAIN) or (kind == FINISH and phase == CHAIN) or (kind == PASS and phase == COMBO):
         return True
     if kind == MOVE and phase == MAIN:
-        sq = action[1]
-        return state.free_moves > 0 and sq in NEIGHBOURS[state.pos[state.seat]] and sq not in state.blocked
+        sq, s = action[1], state.seat
+        return state.free_moves > 0 and sq in NEIGHBOURS[state.pos[s]] and sq not in state.blocked and not state.gauged[s]
     return action in (state._legal if state._legal is not None else legal_unsorted(state))
 
 
 def has_choice(state) -> bool:
     """Whether the player in MAIN has anything to do but end the turn."""
     s = state.seat
+    if state.gauged[s]:  # N8: the turn is ending (see _main)
+        return len(_main(state)) > 1
     if state.carry[s]:
         return True
     blocked = state.blocked
@@ -438,6 +445,8 @@ def _save(state, a):
 
 
 def _gauge(state, a):
+    """N8: a hand card face down into the gauge, at the end of the turn (schema n8_power_gauge);
+    the turn ends once ``feed_per_round`` cards are in or nothing else can go in."""
     s, c = state.seat, a[1]
     state.hand[s].remove(c)
     state.gauge[s].append(c)

@@ -125,17 +125,16 @@ class GreedyAgent:
             square = self.safest(state, s, boss_k, threat_here)
             if square != state.pos[s]:
                 return (MOVE, square)
-        if rules["n8"]:
-            legal = state.legal_actions()
-            if (MEGA,) in legal:
-                return (MEGA,)
-            gauge = [a for a in legal if a[0] == GAUGE]
-            if gauge and len(hand) > 2:
-                return min(gauge, key=lambda a: (card_worth(setup, a[1]), a[1]))
+        if rules["n8"] and (MEGA,) in state.legal_actions():
+            return (MEGA,)
         if acts >= 1 and danger > 0:
             for c in hand:
                 if not setup.c_attack[c] and not setup.c_strike[c] and setup.c_guard[c]:
                     return (PLAY, c)
+        if rules["n8"]:  # feeding the gauge ends the turn (N8): the last thing done
+            gauge = [a for a in state.legal_actions() if a[0] == GAUGE]
+            if gauge and len(hand) > 2:
+                return min(gauge, key=lambda a: (card_worth(setup, a[1]), a[1]))
         return (END,)
 
     def worth_taking(self, state, s) -> bool:

@@ -163,3 +163,33 @@ def test_the_team_chooses_which_rage_card_its_gold_removes():
     state.apply_action((RAGE_A, first_rage + 1))   # the second card, which data order would keep
     assert state.phase == MAIN and sum(state.gold) == 0
     assert [top for top in state.boss_deck if top >= first_rage] == [first_rage]
+
+
+def test_n8_feeding_the_gauge_ends_the_turn():
+    """N8 timing (schema n8_power_gauge: "At the end of their own turn a player may put up to
+    feed_per_round hand cards ... into their gauge"): after gauging, nothing else is left in the
+    turn but more gauging up to feed_per_round; at the limit the turn ends by itself."""
+    import random
+
+    from generator.sim.games.fatal_fight_actions import END, GAUGE, MOVE, PLAY, is_legal
+    from generator.sim.games.fatal_fight_flow import MAIN, SHOP
+    from generator.sim.games.fatal_fight_shop import DONE
+
+    for feed in (1, 2):
+        tables = with_keywords(ff_tables.tables())
+        tables["rules"]["ideas"]["n8_power_gauge"].update(enabled=True, feed_per_round=feed)
+        state = ff.new_game(ff.compile_setup(tables), 2, random.Random(0))
+        while state.phase == SHOP:
+            state.apply_action((DONE,))
+        for g in state.groups:
+            g.clear()
+        assert state.phase == MAIN and state.seat == 0 and state.actions_left >= 1 and len(state.hand[0]) >= 3
+        first, second = state.hand[0][:2]
+        state.apply_action((GAUGE, first))
+        if feed == 1:
+            assert state.seat == 1 and state.gauge[0] == [first]
+            continue
+        assert state.seat == 0 and set(state.legal_actions()) == {(END,)} | {(GAUGE, c) for c in state.hand[0]}
+        assert not is_legal(state, (PLAY, second)) and not any(is_legal(state, (MOVE, q)) for q in range(9))
+        state.apply_action((GAUGE, second))
+        assert state.seat == 1 and state.gauge[0] == [first, second]
