@@ -29,10 +29,10 @@ VERSION = "6"  # 2: chain Specials apply to the chain that triggers them; 3: ite
 #      N8 gauging ends the turn
 SEATS = "characters"  # a run's player count counts characters (one player may run several)
 _PER_SEAT = ("deck", "hand", "discard", "played_up", "played_down", "carry", "gauge", "upgrades_left")
-_FLAT = ("gifted", "life", "max_life", "actions", "hand_size", "max_carry", "gold", "gold_earned", "gp", "status", "pos",
+_FLAT = ("life", "max_life", "actions", "hand_size", "max_carry", "gold", "gold_earned", "gp", "status", "pos",
          "mega_art", "taken", "stage_deck", "boss_deck", "enemy_deck", "enemy_discard", "escaped", "elife", "egp",
          "xgp", "gym_deck", "gym", "gym_gone", "exiled", "wound_pool", "chain", "chain_mods", "pending_mods",
-         "partners", "shop_queue", "picks", "log", "gimmicks", "gauged", "chains_this_turn")
+         "partners", "shop_queue", "picks", "log", "gimmicks", "gauged", "chains_this_turn", "gifted")
 
 
 class State(Flow):

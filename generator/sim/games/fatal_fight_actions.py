@@ -191,7 +191,8 @@ def is_legal(state, action) -> bool:
         return True
     if kind == MOVE and phase == MAIN:
         sq, s = action[1], state.seat
-        return state.free_moves > 0 and sq in NEIGHBOURS[state.pos[s]] and sq not in state.blocked and not state.gauged[s]
+        return (state.free_moves > 0 and sq in NEIGHBOURS[state.pos[s]] and sq not in state.blocked
+                and not state.gauged[s])
     return action in (state._legal if state._legal is not None else legal_unsorted(state))
 
 
@@ -375,7 +376,7 @@ def _resolve(state, a):
                 hits += value
     kills = combat.resolve(state, s, k, ap, flags, state.grapples) if k >= 0 else 0
     state.log.append(("chain", s, ap, flags, hits, k, kills))
-    if hits >= rules["combo_bonus_min_hits"] and k >= 0:  # the bonus comes with the attack (L316-319): no target, no bonus
+    if hits >= rules["combo_bonus_min_hits"] and k >= 0:  # part of the attack (L316-319): no target, no bonus
         state.add_gold(hits - rules["combo_bonus_min_hits"] + 1, "combo")
     state.chain, state.chain_mods = [], []
     state.seat, state.phase = s, MAIN

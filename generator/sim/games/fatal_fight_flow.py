@@ -132,8 +132,8 @@ class Flow:
         first_rage = len(boss["skills"])
         while self.rage_to_remove:
             rage = [top for top in self.boss_deck if top >= first_rage]
-            if self.rage_to_remove < len(rage) and any(boss["rage"][top - first_rage] != boss["rage"][rage[0] - first_rage]
-                                                       for top in rage):  # a choice between different cards
+            effects = [boss["rage"][top - first_rage] for top in rage]
+            if self.rage_to_remove < len(rage) and any(e != effects[0] for e in effects):  # different cards
                 self.phase, self.seat, self._legal = RAGE, 0, None
                 return True
             self.rage_out(rage[0])
