@@ -56,7 +56,7 @@ class Decisions:
             effect = (self.setup.skills[self.skills[self.active][j][0]] if src == 0 else
                       self.setup.sefira[self.sefira_area[j]])["effect"]
             out += [(USE, src, j, arg) for arg in self._args(effect)]
-        if phase in (MOVE, END) and self.flowers[self.active]:
+        if phase != SUCC and self.flower_window(phase):
             out += [(FLOWER, h) for h in self.flower_targets()]
         return out
 

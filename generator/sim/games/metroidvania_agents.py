@@ -30,6 +30,7 @@ SKILL_WORTH = {"ap_bonus": 3.0, "reroll": 2.5, "damage_reduce": 2.5, "heal": 2.0
 FIGHT_BONUS = 8.0
 AVOID = -10.0
 MIN_PRE_GAIN = 0.05  # a pre-roll skill or sefira is used only if it raises success by this much
+MID_ANY_OPS = frozenset(("danger", "criterion", "ignore_threat", "refresh_skills"))   # "any" effects after a roll
 PRE_ROLL_OPS = frozenset(("auto_success", "multi_minus", "ignore_slate", "extra_dice", "die_step", "criterion",
                           "ignore_threat"))   # the ops a pre-roll use is judged by (``_pre_worth``)
 
@@ -657,7 +658,12 @@ class HeuristicAgent:
         late = state.round >= 20
         if chk.tokens:
             return (REROLL, self._reroll_choice(state, spec))
-        for src, j, effect, ready, level, ops in self._uses(state, POST):
+        uses = self._uses(state, POST)
+        for src, j, effect, ready, level, ops in uses:
+            if not ops.isdisjoint(MID_ANY_OPS):   # an "any" effect now that the dice are seen
+                if self._any_worth(state, s, spec, key, effect, ready, src, lethal or finisher, uses):
+                    return (USE, src, j, -1)
+                continue
             if not (ready and src == 0 or lethal or finisher or (src == 1 and (late or chk.kind == "boss"))):
                 continue
             if "reroll" in ops:
@@ -678,6 +684,41 @@ class HeuristicAgent:
             if k2[:2] > key[:2]:
                 return (USE, src, j, -1)
         return (PLAN, plan)
+
+    def _any_worth(self, state, s, spec, key, effect, ready, src, urgent, uses) -> bool:
+        """After the roll: is this "any" effect (a danger or criterion cut, a threat ward, a refresh) worth
+        using now, before AP is chosen? A cut or ward only if it saves damage or turns the check into a
+        success, and then when it is free (a ready skill), she would die, the boss would fall, or it is a
+        cut she would make this turn anyway; a refresh only to ready a post-roll skill the check needs."""
+        if key[0] and key[1] == 0:
+            return False
+        ops = dict(effect)
+        if "refresh_skills" in ops:
+            return (ready and src == 0 or urgent) and not any(
+                op in ("ap_bonus", "reroll", "recolour") for u in uses for op in u[5])
+        if not (ready and src == 0 or urgent or "danger" in ops):
+            return False
+        trial = spec.copy()
+        r = state.setup.rules
+        if "danger" in ops:
+            cut = state.danger - max(r["danger.min"], state.danger + int(ops["danger"].get("n") or 0))
+            trial.fail -= cut
+            if r["slate_damage_per_die"] == "danger":
+                trial.slate_dmg -= cut
+        if "criterion" in ops:
+            n = int(ops["criterion"].get("n") or 0)
+            trial.target += n
+            trial.below += n
+            trial.prompts = tuple((c, t + n) for c, t in trial.prompts)
+        if "ignore_threat" in ops:
+            trial.threats = ()
+        _, k2 = dice.best_plan(trial, state.check.vals, state.check.cols)
+        if k2[:2] <= key[:2]:
+            return False
+        if ready and src == 0 or urgent:
+            return True
+        # a danger cut she is not pressed to make: now rather than at the end of the turn, if she would then
+        return state.danger >= 3 or (state.round >= 20 and state.danger >= 2)
 
     @staticmethod
     def _reroll_choice(state, spec):
@@ -708,10 +749,31 @@ class HeuristicAgent:
     def on_damage(self, state):
         s = state.active
         chk = state.check
-        lethal = chk.damage >= state.life[s]
-        for src, j, effect, ready, level, _ in self._uses(state, DMG):
-            if ready or lethal:
+        lethal = chk.damage - state.mod_sum(s, "dred") >= state.life[s]
+        heals = []
+        for src, j, effect, ready, level, ops in self._uses(state, DMG):
+            if "damage_reduce" in ops:
+                if ready or lethal:
+                    return (USE, src, j, -1)
+            elif "refresh_skills" in ops:
+                if ready and src == 0 or lethal:
+                    return (USE, src, j, -1)
+            elif lethal:
+                heals.append((src, j, effect, level))
+        if not lethal:
+            return (DONE,)
+        # the damage about to land would kill her (she respawns at S with her skills exhausted and her turn
+        # ends): heal first if that saves her, a skill before a one-use sefira
+        taken = chk.damage - state.mod_sum(s, "dred")
+        for src, j, effect, level in sorted(heals, key=lambda u: u[0]):
+            if state.life[s] + _heal_amount(state, s, effect, level) > taken:
                 return (USE, src, j, -1)
+        if state.flower_window(DMG):
+            for h in state.flower_targets():
+                ev, _, marks = state.held[h]
+                der = state.setup.derived[state.setup.events[ev]["derived"][marks]]
+                if state.life[s] + _heal_amount(state, s, der["effect"], 0) > taken:
+                    return (FLOWER, h)
         return (DONE,)
 
     def end(self, state):
@@ -719,6 +781,21 @@ class HeuristicAgent:
         if use is not None:
             return use
         return (ENDT,)
+
+
+def _heal_amount(state, s, effect, level) -> int:
+    """The life she would have gained from ``effect`` (heal, heal to full, more max life; capped at her max)."""
+    gain, room = 0, state.max_life[s] - state.life[s]
+    for op, p in effect:
+        if op == "heal":
+            gain += _num(state, s, p, level)
+        elif op == "heal_full":
+            gain += room
+        elif op == "max_life":
+            n = _num(state, s, p, level)
+            room += n
+            gain += n
+    return min(gain, room)
 
 
 def _party_low(state) -> bool:

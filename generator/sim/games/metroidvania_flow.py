@@ -33,7 +33,7 @@ class TurnFlow:
                     self.built = self.round
                     self.log.append(("build", self.round, tuple((self.stat(p, WIL), self.stat(p, PIE))
                                                                 for p in range(self.n))))
-                if self.destinations() or self.usable(MOVE) or (self.flowers[self.active] and self.flower_targets()):
+                if self.destinations() or self.usable(MOVE) or self.flower_window(MOVE):
                     self.phase = MOVE
                     return
                 self.log.append(("skip", self.active))
@@ -41,7 +41,7 @@ class TurnFlow:
                 self.step = ST_NEXT
             elif step == ST_PRE:
                 self.seat = self.active
-                if self.usable(PRE):
+                if self.usable(PRE) or self.flower_window(PRE):
                     self.phase = PRE
                     return
                 self.roll()
@@ -56,7 +56,7 @@ class TurnFlow:
                     return
                 self.step = ST_DMG
             elif step == ST_DMG:
-                if self.check.damage > 0 and self.usable(DMG):
+                if self.check.damage > 0 and (self.usable(DMG) or self.flower_window(DMG)):
                     self.seat = self.active
                     self.phase = DMG
                     return
@@ -65,7 +65,7 @@ class TurnFlow:
                 self.apply_damage()
             elif step == ST_END:
                 self.seat = self.active
-                if self.usable(END) or (self.flowers[self.active] and self.flower_targets()):
+                if self.usable(END) or self.flower_window(END):
                     self.phase = END
                     return
                 self.step = ST_NEXT

@@ -8,10 +8,17 @@ from __future__ import annotations
 from .metroidvania_effects import OPS, arg_kind
 from .metroidvania_flow import DMG, END, MOVE, OVER, POST, PRE, SUCC
 
-# "any" (いつでも) effects are offered in the two free windows of a turn (before moving, after the room):
-# the moments where a heal, a danger reduction or a refresh changes anything.
-WINDOW = {MOVE: ("move", "any"), PRE: ("pre_roll",), POST: ("post_roll",), SUCC: ("on_success",),
-          DMG: ("on_damage",), END: ("any",)}
+# "any" (いつでも: 自分の手番中ならいつでも) effects are offered in the two free windows of a turn (before
+# moving, after the room) and, mid-check, only where using one there can change the check (``_fits_any``):
+# before the roll a weakness reveal on a boss check; after the roll (the dice seen, before AP is chosen)
+# a danger or criterion cut or a threat ward; before damage lands a heal that saves her from dying (heal
+# later otherwise: never worse); in each window a refresh that readies a skill of that window's timing.
+WINDOW = {MOVE: ("move", "any"), PRE: ("pre_roll", "any"), POST: ("post_roll", "any"), SUCC: ("on_success",),
+          DMG: ("on_damage", "any"), END: ("any",)}
+_ANY_MID = {PRE: frozenset(("reveal_weakness", "refresh_skills")),
+            POST: frozenset(("danger", "criterion", "ignore_threat", "refresh_skills")),
+            DMG: frozenset(("heal", "heal_full", "max_life", "refresh_skills"))}
+_TIMING = {PRE: "pre_roll", POST: "post_roll", DMG: "on_damage"}
 # effects that only make sense after the roll
 _POST_OPS = ("ap_bonus", "reroll", "recolour")
 
@@ -59,13 +66,50 @@ class Powers:
                 sk = self.setup.skills[skill]
                 if exhausted or used == self.turn_serial or sk["timing"] not in timings:
                     continue
-                if self._fits(sk["ops"], phase, chk):
+                if self._fits_any(sk["ops"], phase, chk) if sk["timing"] == "any" else \
+                        self._fits(sk["ops"], phase, chk):
                     out.append((0, j))
         for j, sef in enumerate(self.sefira_area):
             sf = self.setup.sefira[sef]
-            if sf["timing"] in timings and self._fits(sf["ops"], phase, chk):
+            if sf["timing"] in timings and (self._fits_any(sf["ops"], phase, chk) if sf["timing"] == "any" else
+                                            self._fits(sf["ops"], phase, chk)):
                 out.append((1, j))
         return out
+
+    def _fits_any(self, ops, phase, chk) -> bool:
+        """May an "any" effect with these ``ops`` be used in ``phase``? Always in the free windows; mid-check
+        only where it can change the check (``WINDOW``)."""
+        mid = _ANY_MID.get(phase)
+        if mid is None:
+            return True
+        if chk is None or ops.isdisjoint(mid):
+            return False
+        if "refresh_skills" in ops and self._refreshable(_TIMING[phase]):
+            return True
+        if phase == PRE:
+            return "reveal_weakness" in ops and chk.boss >= 0 and not self.weakness_revealed(chk.boss, self.active) \
+                and self.setup.bosses[chk.boss]["weakness"] is not None
+        if phase == DMG:
+            return not ops.isdisjoint(("heal", "heal_full", "max_life")) and self.lethal_now()
+        return not ops.isdisjoint(("danger", "criterion", "ignore_threat"))
+
+    def _refreshable(self, timing: str) -> bool:
+        """Has she an exhausted skill of this timing not used this turn (a refresh would ready it now)?"""
+        skills, serial = self.setup.skills, self.turn_serial
+        return any(sk[2] and sk[3] != serial and skills[sk[0]]["timing"] == timing for sk in self.skills[self.active])
+
+    def lethal_now(self) -> bool:
+        """Would the damage about to land (after the reductions so far) kill her?"""
+        chk, s = self.check, self.active
+        return chk is not None and chk.damage > 0 and chk.damage - self.mod_sum(s, "dred") >= self.life[s]
+
+    def flower_window(self, phase: int) -> bool:
+        """May she use a memory flower now (自分の手番中であれば好きなタイミング)? Offered before moving, before
+        and after the roll, at the end of the turn and, before damage lands, when that damage would kill her
+        (a heal then saves her; any other derived event is as good at the end of the turn)."""
+        if not self.flowers[self.active] or (phase == DMG and not self.lethal_now()):
+            return False
+        return bool(self.flower_targets())
 
     def _fits(self, ops, phase, chk) -> bool:
         """May an effect with these ``ops`` be used in ``phase`` (some only make sense at one window)?"""

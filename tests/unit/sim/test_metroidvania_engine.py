@@ -368,6 +368,58 @@ def test_a_boss_life_cut_during_the_fight_also_caps_its_regen(setup):
     assert state.b_ptr[b] == 0 and state.b_life[b] == max(1, full - 2)
 
 
+def _boss_check_rolled(setup, skills, life, vals, danger=3):
+    """Maiden 0 alone in b01's room with these skills (ready, level 0), rolled to the post-roll window."""
+    state = fresh(setup, 1)
+    b = _ids(setup.bosses)["b01"]
+    sk = _ids(setup.skills)
+    state.skills[0] = [[sk[name], 0, False, 0] for name in skills]
+    state.sefira_area = []
+    state.flowers[0] = []
+    state.active = state.seat = 0
+    state.pos[0] = setup.bosses[b]["node"]
+    state.life[0], state.danger, state.crit = life, danger, 5   # every die of ``vals`` below the target
+    state.start_boss_check(b)
+    state._advance()
+    if state.phase == mv.PRE:
+        state.apply_action((mv.ROLL,))
+    state.check.vals = list(vals)
+    state._spec = state._legal = state._usable = None
+    return state
+
+
+def _uses_now(state):
+    return {state.setup.skills[state.skills[0][a[2]][0]]["id"] for a in state.legal_actions() if a[0] == mv.USE}
+
+
+def test_an_any_time_heal_may_land_before_lethal_damage(setup):
+    """いつでも (rulebook 07-growth: 自分の手番中ならいつでも; seed: skills are used in the turn): sk109 “いつでも：
+    ライフ＋1＋:level:” used as the damage that would kill her is about to land saves her. It is offered there only
+    when that damage is lethal (healing after the damage is never worse otherwise)."""
+    state = _boss_check_rolled(setup, ["sk109"], life=3, vals=[1] * 4, danger=3)
+    assert state.phase == mv.POST
+    state.apply_action(HeuristicAgent(setup, 0).choose(state, None))        # the best plan: a failure, 3 damage
+    assert state.phase == mv.DMG and "sk109" in _uses_now(state)
+    state.apply_action(HeuristicAgent(setup, 0).choose(state, None))        # the heuristic heals first
+    while state.phase == mv.DMG:
+        state.apply_action((mv.DONE,))
+    assert state.deaths[0] == 0 and state.life[0] == 3 + 1 - 3
+
+    calm = _boss_check_rolled(setup, ["sk109"], life=6, vals=[1] * 4, danger=3)
+    calm.apply_action(HeuristicAgent(setup, 0).choose(calm, None))
+    assert calm.phase != mv.DMG                                            # not lethal: no window, heal at the end
+
+
+def test_an_any_time_danger_cut_may_come_after_the_roll(setup):
+    """sk013 “いつでも：デンジャーレベル−1” after the dice are seen lowers the failure damage of this check; it is
+    offered in the post-roll window (and not before the roll, where it could change nothing more)."""
+    state = _boss_check_rolled(setup, ["sk013"], life=6, vals=[1] * 4, danger=3)
+    assert state.phase == mv.POST and "sk013" in _uses_now(state)
+    before = state.spec().fail
+    state.apply_action(next(a for a in state.legal_actions() if a[0] == mv.USE))
+    assert state.danger == 2 and state.spec().fail == before - 1
+
+
 # ---- static map checks ---------------------------------------------------------------------------
 
 def test_shipped_map_passes_the_static_checks(setup):
