@@ -551,11 +551,16 @@ class HeuristicAgent:
                 b = state.context_boss()
                 want = (b >= 0 and (state.setup.bosses[b]["final"] or state.b_life[b] <= 3)) or late
             elif "reveal_weakness" in ops:
-                b = state.context_boss() if state.context_boss() >= 0 else self.goal(state, s)
-                weak = state.setup.bosses[b]["weakness"] if b >= 0 else None
-                party_ins = max(state.stat(o, INS) for o in range(state.n))
-                want = weak is not None and not state.weakness_revealed(b, s) and (
-                    phase == PRE or (src == 1 and party_ins < weak[0] and self._near_goal(state, s, b)))
+                if phase == PRE and state.check.boss < 0:
+                    # a room check: no boss is fought this turn, so the reveal (叡智の眼 sk102: この手番) is
+                    # wasted; use it only when free (condition met) for the room-deck peek that comes with it
+                    want = ready and src == 0 and "peek_deck" in ops
+                else:
+                    b = state.context_boss() if state.context_boss() >= 0 else self.goal(state, s)
+                    weak = state.setup.bosses[b]["weakness"] if b >= 0 else None
+                    party_ins = max(state.stat(o, INS) for o in range(state.n))
+                    want = weak is not None and not state.weakness_revealed(b, s) and (
+                        phase == PRE or (src == 1 and party_ins < weak[0] and self._near_goal(state, s, b)))
             elif "peek_deck" in ops:
                 want = phase == MOVE and ready
             elif "criterion" in ops and src == 1:

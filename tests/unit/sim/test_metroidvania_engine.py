@@ -368,6 +368,20 @@ def test_a_boss_life_cut_during_the_fight_also_caps_its_regen(setup):
     assert state.b_ptr[b] == 0 and state.b_life[b] == max(1, full - 2)
 
 
+def test_the_heuristic_keeps_the_weakness_reveal_for_a_boss_check(setup):
+    """sk102 叡智の眼 “判定前：この手番、:ins:に関係なくボスの弱点看破。さらにルーム山の上2枚を見て並べ替える”: before a
+    room check no boss is fought this turn, so the reveal is wasted; with its condition unmet the use would also
+    exhaust the card. The heuristic rolls instead (it still uses it before a boss check)."""
+    state = fresh(setup, 1)
+    state.stacks[0] = [[], [], [], []]                               # no top cards: the condition is not met
+    state.skills[0] = [[_ids(setup.skills)["sk102"], 0, False, 0]]
+    state.active = state.seat = 0
+    state.start_room_check(0)
+    state._advance()
+    assert state.phase == mv.PRE and any(a[0] == mv.USE for a in state.legal_actions())
+    assert HeuristicAgent(setup, 0).choose(state, None) == (mv.ROLL,)
+
+
 def _boss_check_rolled(setup, skills, life, vals, danger=3):
     """Maiden 0 alone in b01's room with these skills (ready, level 0), rolled to the post-roll window."""
     state = fresh(setup, 1)
