@@ -37,11 +37,17 @@ class Powers:
         return all(self.stacks[s][k] and self.stacks[s][k][-1] == t for k, t in sk["stat_tops"])
 
     def skills_blocked(self, s: int) -> bool:
-        """No skills: a no_skills area where she stands, or a boss check under a forbidding trait."""
-        a = self.setup.area[self.pos[s]]
+        """No skills: a no_skills area where she stands, or a fight under a forbidding trait (b06 時計仕掛けの結界
+        “この戦闘中、スキルを使えない”): its checks, and her whole turn while she is in that boss's room."""
+        node = self.pos[s]
+        a = self.setup.area[node]
         if a >= 0 and "no_skills" in self.setup.areas[a]["effects"] and self.area_active(a):
             return True
-        return self.check is not None and self.check.noskills
+        if self.check is not None and self.check.noskills:
+            return True
+        b = self.setup.node_boss[node]
+        return b >= 0 and self.b_active[b] and not self.b_dead[b] and self.setup.bosses[b]["forbids_skills"] \
+            and self.trait_active(b, s)
 
     def usable(self, phase: int) -> list:
         """(source, index) of every skill and sefira usable by the turn player now (read-only result).

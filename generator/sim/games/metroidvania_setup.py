@@ -230,6 +230,9 @@ def _compile_cards(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
         setup.bosses[-1]["weak_mods"] = tuple(
             (int(p.get("index") or 0), int(p.get("difficulty") or 0), int(p.get("multi_minus") or 0),
              bool(p.get("remove_slate"))) for op, p in (weak[1] if weak else ()) if op == "boss_action_mod")
+        # a trait that forbids skills holds for the whole fight (this boss's checks and her turns in its room)
+        setup.bosses[-1]["forbids_skills"] = any(op == "forbid" and p.get("what") != "ascension"
+                                                 for op, p in setup.bosses[-1]["trait"])
         if rec.get("final"):
             setup.final_boss = len(setup.bosses) - 1
     if setup.final_boss < 0:

@@ -382,6 +382,24 @@ def test_the_heuristic_keeps_the_weakness_reveal_for_a_boss_check(setup):
     assert HeuristicAgent(setup, 0).choose(state, None) == (mv.ROLL,)
 
 
+def test_a_skill_forbidding_trait_holds_for_the_whole_fight(setup):
+    """b06 時計仕掛けの結界 “この戦闘中、スキルを使えない”: not only in its checks but in her whole turn in its room
+    (before she moves out, after the check); once the trait is off (weakness, derived event) skills are back."""
+    state = fresh(setup, 1)
+    b = _ids(setup.bosses)["b06"]
+    state.stacks[0][INS] = []                                        # weakness (Ins 2) not revealed
+    state.skills[0] = [[_ids(setup.skills)["sk109"], 0, False, 0]]   # いつでも：ライフ＋1＋:level:
+    state.life[0] = 3
+    at_move(state, 0, setup.bosses[b]["node"])
+    state.b_active[b], state.b_life[b], state.b_start[b] = True, 3, 3
+    for phase in (mv.MOVE, mv.END):
+        state._usable = None
+        assert state.usable(phase) == []
+    state.b_trait_off[b] = True
+    state._usable = None
+    assert state.usable(mv.END) == [(0, 0)]
+
+
 def _boss_check_rolled(setup, skills, life, vals, danger=3):
     """Maiden 0 alone in b01's room with these skills (ready, level 0), rolled to the post-roll window."""
     state = fresh(setup, 1)
