@@ -545,8 +545,8 @@ class HeuristicAgent:
                     want = missing >= n if ready else state.life[s] <= 2
             elif "danger" in ops:
                 want = state.danger >= (2 if ready and src == 0 else 3) or (late and state.danger >= 2)
-            elif "refresh_skills" in ops:
-                want = _exhausted(state, s) >= (1 if src == 0 else 2)
+            elif "refresh_skills" in ops:   # used without its condition, a refresh card is exhausted by the use
+                want = _exhausted(state, s) >= (1 if src == 0 and ready else 2)
             elif "boss_life" in ops:
                 b = state.context_boss()
                 want = (b >= 0 and (state.setup.bosses[b]["final"] or state.b_life[b] <= 3)) or late
@@ -844,7 +844,7 @@ class RushAgent(HeuristicAgent):
 
 def _holds_refresh(state, s) -> bool:
     """Holding a ready "refresh your skills" card, exhausting another skill costs little: treat it as ready
-    (a refresh used without its condition refreshes itself too, so it is reusable every turn)."""
+    (one refresh readies them all, even if the refresh card itself is then exhausted)."""
     skills, serial = state.setup.skills, state.turn_serial
     return any(not sk[2] and sk[3] != serial and "refresh_skills" in skills[sk[0]]["ops"] for sk in state.skills[s])
 

@@ -167,10 +167,10 @@ class Powers:
             sk = self.setup.skills[skill]
             met = self.condition_met(s, skill)
             entry[3] = self.turn_serial
-            if not met:
-                entry[2] = True
             self.log.append(("use", s, sk["id"], met))
             self.apply_effect(sk["effect"], s, {"level": entry[1], "boss": self.context_boss(), "arg": arg})
+            if not met:   # 使用すると消耗: turned sideways by the use, so a refresh (sk024) does not ready itself
+                entry[2] = True
         else:
             sef = self.sefira_area.pop(j)
             self.log.append(("sefira_out", sef))  # used sefira leave the game (§3.11)

@@ -400,6 +400,19 @@ def test_a_skill_forbidding_trait_holds_for_the_whole_fight(setup):
     assert state.usable(mv.END) == [(0, 0)]
 
 
+def test_a_refresh_used_without_its_condition_does_not_ready_itself(setup):
+    """sk024 “いつでも：消耗した自分のスキルを全て縦置きに戻す” with its condition unmet: the seed turns a skill used so
+    sideways as the result of the use (使用すると消耗してしまいます…レストルームで縦置きに戻されるまで再使用できなく
+    なります), so it readies the other exhausted skills but stays exhausted itself."""
+    state = fresh(setup, 1)
+    sk = _ids(setup.skills)
+    state.stacks[0] = [[], [], [], []]                               # no top cards: the condition is not met
+    state.skills[0] = [[sk["sk024"], 0, False, 0], [sk["sk001"], 0, True, 0]]
+    state.active = state.seat = 0
+    state.use(0, 0, -1)
+    assert state.skills[0][1][2] is False and state.skills[0][0][2] is True
+
+
 def _boss_check_rolled(setup, skills, life, vals, danger=3):
     """Maiden 0 alone in b01's room with these skills (ready, level 0), rolled to the post-roll window."""
     state = fresh(setup, 1)
