@@ -729,7 +729,7 @@ class HeuristicAgent:
     def _reroll_choice(state, spec):
         chk = state.check
         options = state.reroll_options()
-        n = chk.tokens[0][0]
+        n = chk.tokens[0][0] if chk.tokens[0][0] >= 0 else len(chk.cols)
         if spec.slate >= 0:
             xs = [i for i, c in enumerate(chk.cols) if c == spec.slate]
             if xs and (xs[0],) in options and chk.vals[xs[0]] < spec.target:

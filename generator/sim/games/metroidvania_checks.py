@@ -7,6 +7,8 @@ sub-event and death, in the spec's order.
 """
 from __future__ import annotations
 
+from itertools import combinations
+
 from . import metroidvania_dice as dice
 from .metroidvania_flow import ST_DMG, ST_END, ST_NEXT, ST_POST, ST_PRE, ST_SUCC
 from .metroidvania_setup import PIE, WHITE
@@ -164,16 +166,15 @@ class Checks:
                          white_prompts=r["ascension_white_dice_in_qte"] == "also_prompts")
 
     def reroll_options(self) -> list:
+        """The dice the pending reroll may take: any set of up to n (「n個まで」「好きなだけ」), or every die (「全て」)."""
         chk = self.check
         if not chk.tokens:
             return []
         n, colour = chk.tokens[0]
         cands = [i for i, c in enumerate(chk.cols) if colour < 0 or c == colour]
-        cands.sort(key=lambda i: (chk.vals[i], i))
-        out = {(i,) for i in cands}
-        for j in range(2, min(n, len(cands)) + 1):
-            out.add(tuple(sorted(cands[:j])))
-        return sorted(out)
+        if n < 0:
+            return [tuple(cands)]
+        return [c for j in range(1, min(n, len(cands)) + 1) for c in combinations(cands, j)]
 
     def do_reroll(self, dice_idx) -> None:
         chk = self.check

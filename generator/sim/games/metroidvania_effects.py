@@ -90,8 +90,8 @@ def op_ap_bonus(state, user, p, ctx):
 
 def op_reroll(state, user, p, ctx):
     """A reroll token: used now if the dice are on the table (post-roll), else kept for the next roll."""
-    colour = p.get("colour") or "any"
-    token = (num(state, user, p, ctx), COLOURS.index(colour) if colour in COLOURS else -1)
+    colour = p.get("colour") or "any"   # n -1: every die (all: true)
+    token = (-1 if p.get("all") else num(state, user, p, ctx), COLOURS.index(colour) if colour in COLOURS else -1)
     chk = state.check
     if chk is not None and chk.rolled and chk.vals and user == state.active:
         chk.tokens.append(token)

@@ -413,6 +413,30 @@ def test_a_refresh_used_without_its_condition_does_not_ready_itself(setup):
     assert state.skills[0][1][2] is False and state.skills[0][0][2] is True
 
 
+def test_rerolls_take_any_dice_up_to_their_count_or_every_die(setup):
+    """sk004 “サイコロを1＋:level:個まで振り直す”: any dice up to that count, not only one die or the lowest ones;
+    sk020 “全てのサイコロを振り直す”: every die (none kept); s08 “好きなだけ”: any set."""
+    from generator.sim.games.metroidvania_effects import OPS
+    sk = {r["id"]: r for r in setup.skills}
+    state = fresh(setup, 1)
+    state.active = state.seat = 0
+    state.stacks[0][mv.PIE] = [0]                                                   # 4 dice
+    state.start_room_check(0)
+    state.roll()
+    state.check.vals = [5, 1, 2, 6]
+    n = len(state.check.cols)
+    OPS["reroll"](state, 0, dict(sk["sk004"]["effect"][0][1]), {"level": 1})       # up to 2 dice
+    options = state.reroll_options()
+    assert (0, 2) in options and (3,) in options and all(len(o) <= 2 for o in options)
+    state.check.tokens = []
+    OPS["reroll"](state, 0, dict(sk["sk020"]["effect"][0][1]), {"level": 0})
+    assert state.reroll_options() == [tuple(range(n))]
+    state.check.tokens = []
+    s08 = next(r for r in setup.sefira if r["id"] == "s08")
+    OPS["reroll"](state, 0, dict(s08["effect"][0][1]), {"level": 0})
+    assert len(state.reroll_options()) == 2 ** n - 1
+
+
 def _boss_check_rolled(setup, skills, life, vals, danger=3):
     """Maiden 0 alone in b01's room with these skills (ready, level 0), rolled to the post-roll window."""
     state = fresh(setup, 1)
