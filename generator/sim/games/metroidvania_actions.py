@@ -34,8 +34,8 @@ class Decisions:
             return [(LEVEL_A, j) for j, sk in enumerate(self.skills[s])
                     if sk[1] < self.setup.skills[sk[0]]["max_level"]]
         if phase == PEEK:
-            deck = getattr(self, self.tasks[0][2] + "_deck")
-            k = min(self.tasks[0][3], len(deck))
+            task = self.tasks[0]
+            k = min(task[3], len(getattr(self, task[2] + "_deck"))) - (task[4] if len(task) > 4 else 0)
             return [(TOP, i) for i in range(k)]
         out = []
         if phase == MOVE:
@@ -102,11 +102,14 @@ class Decisions:
             task = self.tasks.pop(0)
             self.skills[task[1]][a[1]][1] += 1
             self.log.append(("thorn", task[1], self.setup.skills[self.skills[task[1]][a[1]][0]]["id"]))
-        elif kind == TOP:
+        elif kind == TOP:   # 好きな順で戻す: the peeked cards are put back one place at a time, from the top
             task = self.tasks.pop(0)
+            depth = task[4] if len(task) > 4 else 0
             deck = getattr(self, task[2] + "_deck")
-            card = deck.pop(len(deck) - 1 - a[1])
-            deck.append(card)
+            card = deck.pop(len(deck) - 1 - depth - a[1])
+            deck.insert(len(deck) - depth, card)
+            if min(task[3], len(deck)) - depth > 2:
+                self.tasks.insert(0, task[:4] + (depth + 1,))
         elif kind == USE:
             self.use(a[1], a[2], a[3])
         elif kind == FLOWER:

@@ -447,10 +447,11 @@ class HeuristicAgent:
         task = state.tasks[0]
         s = task[1]
         deck = getattr(state, task[2] + "_deck")
-        k = min(task[3], len(deck))
+        depth = task[4] if len(task) > 4 else 0
+        k = min(task[3], len(deck)) - depth
         if task[2] != "room":
             return (TOP, 0)
-        values = [self.room_value(state, s, deck[len(deck) - 1 - i]) for i in range(k)]
+        values = [self.room_value(state, s, deck[len(deck) - 1 - depth - i]) for i in range(k)]
         return (TOP, max(range(k), key=lambda i: (values[i], -i)))
 
     # ---- skill, sefira and flower use -----------------------------------------------------------

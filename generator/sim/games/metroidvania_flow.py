@@ -109,9 +109,9 @@ class TurnFlow:
                 return False
             self.phase = LEVEL
             return True
-        if kind == "peek":
+        if kind == "peek":   # ("peek", s, deck, n[, depth]): the cards above ``depth`` are already in place
             deck = getattr(self, task[2] + "_deck")
-            if len(deck) < 2:
+            if min(task[3], len(deck)) - (task[4] if len(task) > 4 else 0) < 2:
                 self.tasks.pop(0)
                 return False
             self.phase = PEEK

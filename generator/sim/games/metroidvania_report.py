@@ -302,7 +302,9 @@ def action_text(state, a) -> str:
     if kind == mv.LEVEL_A:
         return f"thorn on {setup.skills[state.skills[state.tasks[0][1]][a[1]][0]]['id']}"
     if kind == mv.TOP:
-        return f"put card {a[1] + 1} on top"
+        task = state.tasks[0] if state.tasks and state.tasks[0][0] == "peek" else ()
+        depth = task[4] if len(task) > 4 else 0
+        return f"put card {depth + a[1] + 1} on top" if not depth else f"put card {depth + a[1] + 1} at {depth + 1}"
     return {mv.SKIP: "skip (no destination)", mv.ROLL: "roll", mv.DONE: "done", mv.ENDT: "end turn"}.get(kind, str(a))
 
 

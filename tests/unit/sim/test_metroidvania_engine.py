@@ -437,6 +437,24 @@ def test_rerolls_take_any_dice_up_to_their_count_or_every_die(setup):
     assert len(state.reroll_options()) == 2 ** n - 1
 
 
+def test_a_peek_puts_the_cards_back_in_any_order(setup):
+    """sk016 “ルーム山の上から2＋:level:枚を見て、好きな順で戻す” (s02 likewise 5, sk102 並べ替える): every order of the
+    peeked cards can be made, one place at a time from the top; the cards below are untouched."""
+    from generator.sim.games.metroidvania_effects import OPS
+    state = fresh(setup, 1)
+    state.active = state.seat = 0
+    third, second, first = state.room_deck[-3:]                     # the list's end is the top of the deck
+    below = state.room_deck[:-3]
+    OPS["peek_deck"](state, 0, {"deck": "room", "n": 3, "reorder": True}, {"level": 0})
+    state._advance()
+    assert state.phase == mv.PEEK and state.legal_actions() == [(mv.TOP, 0), (mv.TOP, 1), (mv.TOP, 2)]
+    state.apply_action((mv.TOP, 2))          # the third card on top; first and second are left, in that order
+    assert state.phase == mv.PEEK and state.legal_actions() == [(mv.TOP, 0), (mv.TOP, 1)]
+    state.apply_action((mv.TOP, 1))          # then the second card: the first goes last
+    assert state.phase != mv.PEEK
+    assert state.room_deck[-3:] == [first, second, third] and state.room_deck[:-3] == below
+
+
 def _boss_check_rolled(setup, skills, life, vals, danger=3):
     """Maiden 0 alone in b01's room with these skills (ready, level 0), rolled to the post-roll window."""
     state = fresh(setup, 1)
