@@ -17,6 +17,7 @@ from .errors import ImposeError
 from .sizes import fmt_mm, mm, named_size
 
 DUPLEX_MODES = ("long-edge", "short-edge", "none")
+FIT_MODES = ("marks", "tightest")
 LENGTH_KEYS = ("margin", "bleed", "gutter", "mark_length", "mark_offset", "mark_width")
 BOOL_KEYS = ("crop_marks", "cut_lines", "print_shop", "allow_rotate")
 
@@ -44,6 +45,11 @@ class Profile:
     ``max(mark_offset, bleed)`` beyond the trim, never inside the bleed.
     ``back_offset`` (x, y) is added to every back page's slots (a duplex
     calibration; +x moves backs right as seen on the back page).
+
+    ``fit`` is how the grid is chosen: ``"marks"`` (the default) keeps room on every outer
+    side of the grid for the crop marks' offset and at least 2 mm of mark when ``crop_marks``
+    is on, even if that puts fewer cards on a sheet; ``"tightest"`` puts the most cards on a
+    sheet, and marks that find no room are shortened or left out.
     """
 
     name: str
@@ -60,6 +66,7 @@ class Profile:
     mark_width: float = 0.3
     print_shop: bool = False
     allow_rotate: bool = True
+    fit: str = "marks"
 
     def __post_init__(self):
         _check(self)
@@ -88,6 +95,8 @@ def _check(p: Profile) -> None:
         raise ImposeError(
             "a duplex calibration is a few mm; expected offsets within 20 mm, got"
             f" ({fmt_mm(p.back_offset[0])}, {fmt_mm(p.back_offset[1])}) mm", "back_offset")
+    if p.fit not in FIT_MODES:
+        raise ImposeError(f"expected one of {', '.join(FIT_MODES)}, got {p.fit!r}", "fit")
     if p.mark_length <= 0:
         raise ImposeError(f"expected a length > 0, got {fmt_mm(p.mark_length)} mm", "mark_length")
     if not 0.1 <= p.mark_width <= 2.0:
@@ -129,6 +138,8 @@ def profile_from_mapping(name: str, mapping) -> Profile:
     if "duplex" in values and not isinstance(values["duplex"], str):
         raise ImposeError(f"expected one of {', '.join(DUPLEX_MODES)}, got {values['duplex']!r}",
                           "duplex")
+    if "fit" in values and not isinstance(values["fit"], str):
+        raise ImposeError(f"expected one of {', '.join(FIT_MODES)}, got {values['fit']!r}", "fit")
     if "back_offset" in values:
         values["back_offset"] = _pair(values["back_offset"], "back_offset")
     if values.get("print_shop"):

@@ -18,9 +18,12 @@ from .errors import ImposeError
 from .marks import crop_marks, cut_lines, footer_boxes
 from .page import SheetPage, Slot
 from .profile import Profile
-from .sizes import fmt_mm, paper_name
+from .sizes import fmt_mm, mm, paper_name
 
 EPS = 1e-6
+#: the least crop mark the auto-fit keeps room for (marks.py shortens longer ones at the printable
+#: edge); 3x3 poker cards on A4 portrait keep their 2.5 mm side marks
+MIN_FIT_MARK = mm(2)
 
 
 @dataclass(frozen=True)
@@ -73,22 +76,45 @@ class Grid:
         return Slot(index, x, y, w, h, self.rotated, self.bleed, bleed_box=box)
 
 
-def _count(avail: float, cell: float, bleed: float, gutter: float) -> int:
-    """How many cells of trim ``cell`` fit in ``avail`` with outer bleed and gutters."""
-    return max(0, math.floor((avail - 2 * bleed + gutter) / (cell + gutter) + EPS))
+def _count(avail: float, cell: float, bleed: float, gutter: float, room: float = 0.0) -> int:
+    """How many cells of trim ``cell`` fit in ``avail`` with outer bleed (and ``room`` beyond it
+    on both sides) and gutters."""
+    return max(0, math.floor((avail - 2 * (bleed + room) + gutter) / (cell + gutter) + EPS))
+
+
+def mark_room(profile: Profile) -> float:
+    """What the auto-fit keeps clear beyond the outer bleed on every side of the grid: the crop
+    marks' offset past the bleed and ``min(mark_length, MIN_FIT_MARK)`` of mark, when
+    ``crop_marks`` is on and the profile does not ask for ``fit: tightest``; else 0."""
+    if not profile.crop_marks or profile.fit == "tightest":
+        return 0.0
+    offset = max(profile.mark_offset, profile.bleed)
+    return offset - profile.bleed + min(profile.mark_length, MIN_FIT_MARK)
 
 
 def best_fit(aw: float, ah: float, card_w: float, card_h: float, profile: Profile):
     """``(rotated, cols, rows, cell w, cell h)`` holding the most cards in ``aw`` x ``ah`` with the
     profile's bleed and gutter, turned 90° only if that fits more (and ``allow_rotate``); None if
-    not one card fits."""
+    not one card fits.
+
+    The grid leaves ``mark_room`` around it so that every crop mark prints, even if that
+    fits fewer cards; only a card that fits no other way gets a grid without that room (its
+    marks are shortened or left out, see ``marks.crop_marks``)."""
+    room = mark_room(profile)
+    best = _best_fit(aw, ah, card_w, card_h, profile, room)
+    if best is None and room:
+        best = _best_fit(aw, ah, card_w, card_h, profile, 0.0)
+    return best
+
+
+def _best_fit(aw, ah, card_w, card_h, profile: Profile, room: float):
     b, g = profile.bleed, profile.gutter
     options = [(False, card_w, card_h)]
     if profile.allow_rotate and abs(card_w - card_h) > EPS:
         options.append((True, card_h, card_w))
     best = None
     for rotated, cw, ch in options:
-        cols, rows = _count(aw, cw, b, g), _count(ah, ch, b, g)
+        cols, rows = _count(aw, cw, b, g, room), _count(ah, ch, b, g, room)
         if cols * rows and (best is None or cols * rows > best[1] * best[2]):
             best = (rotated, cols, rows, cw, ch)
     return best
@@ -97,9 +123,10 @@ def best_fit(aw: float, ah: float, card_w: float, card_h: float, profile: Profil
 def plan_grid(card_w: float, card_h: float, profile: Profile) -> Grid:
     """The grid with the most cards per sheet; upright wins ties.
 
-    Every card's outer bleed box lies inside the paper minus the margin. Cards
-    are turned 90° when that fits more (or is the only fit) and
-    ``profile.allow_rotate``. Raises ``ImposeError`` when nothing fits.
+    Every card's outer bleed box lies inside the paper minus the margin, and with crop
+    marks on the grid leaves room for them (``best_fit``). Cards are turned 90° when that
+    fits more (or is the only fit) and ``profile.allow_rotate``. Raises ``ImposeError`` when
+    nothing fits.
     """
     if not (card_w > 0 and card_h > 0):
         raise ImposeError(f"expected a positive card size, got {fmt_mm(card_w)}x{fmt_mm(card_h)} mm")

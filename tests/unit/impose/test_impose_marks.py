@@ -1,9 +1,13 @@
 """Crop marks, cut lines and the footer rectangle: never over art, always printable."""
 import math
+from pathlib import Path
 
 import pytest
 
-from generator.impose import Profile, impose, mm, named_size
+from generator.impose import Profile, impose, load_profile_plain, mm, named_size, plan_grid, to_mm
+from generator.impose.sheet import MIN_FIT_MARK, mark_room
+
+PROFILES_DIR = Path(__file__).resolve().parents[3] / "layouts" / "profiles"
 
 POKER = named_size("poker")
 
@@ -117,3 +121,86 @@ def test_sheets_with_the_same_slots_share_their_marks_and_each_page_gets_its_own
     for page in pages:
         assert page.marks == crop_marks(page.slots, prof)
         assert page.cut_lines == cut_lines(page.slots, prof)
+
+
+# -- the auto-fit keeps room for the crop marks (fit: marks, the default) ----------------------
+
+SHIPPED_PROFILES = ("a4-portrait", "a4-landscape", "letter-portrait", "letter-landscape")
+# every card, tile and token size of the shipped games (mm)
+SHIPPED_SIZES = [(63, 88), (70, 120), (70, 70), (25, 45)] + [(d, d) for d in (12, 14, 16, 18, 20, 22, 25)]
+
+
+def _trim_lines(page):
+    xs = sorted({round(v, 6) for s in page.slots for v in (s.x, s.x + s.w)})
+    ys = sorted({round(v, 6) for s in page.slots for v in (s.y, s.y + s.h)})
+    return xs, ys
+
+
+def _assert_every_trim_line_has_both_marks(page, least):
+    xs, ys = _trim_lines(page)
+    top = max(s.y + s.h for s in page.slots)
+    left = min(s.x for s in page.slots)
+    for x in xs:
+        marks = [m for m in page.marks if m.x0 == m.x1 and abs(m.x0 - x) < 1e-4]
+        above = [m for m in marks if m.y0 > top]
+        assert len(marks) == 2 and len(above) == 1, f"column line at {to_mm(x):.1f} mm: {marks}"
+        assert min(m.length for m in marks) >= least - 1e-6
+    for y in ys:
+        marks = [m for m in page.marks if m.y0 == m.y1 and abs(m.y0 - y) < 1e-4]
+        before = [m for m in marks if m.x1 < left]
+        assert len(marks) == 2 and len(before) == 1, f"row line at {to_mm(y):.1f} mm: {marks}"
+        assert min(m.length for m in marks) >= least - 1e-6
+
+
+@pytest.mark.parametrize("name", SHIPPED_PROFILES)
+@pytest.mark.parametrize("size", SHIPPED_SIZES)
+def test_shipped_profiles_leave_room_for_every_crop_mark(name, size):
+    prof = load_profile_plain(PROFILES_DIR / f"{name}.yaml")
+    page = impose(500, mm(size[0]), mm(size[1]), prof)[0]
+    _assert_every_trim_line_has_both_marks(page, MIN_FIT_MARK)
+
+
+def test_fatal_fight_counters_keep_their_column_marks():
+    # 20 mm counters on A4 portrait: 14 rows (280 + 2 x 3 mm bleed = 286 of 287 mm) left no room
+    # for the column marks; 13 rows leave 3.5 mm of mark above and below
+    prof = load_profile_plain(PROFILES_DIR / "a4-portrait.yaml")
+    grid = plan_grid(mm(20), mm(20), prof)
+    assert (grid.cols, grid.rows) == (9, 13)
+    page = impose(124, mm(20), mm(20), prof)[0]
+    _assert_every_trim_line_has_both_marks(page, mm(3.5))
+
+
+def test_fit_tightest_puts_the_most_cards_on_a_sheet():
+    prof = profile("a4", fit="tightest")
+    assert (plan_grid(mm(20), mm(20), prof).cols, plan_grid(mm(20), mm(20), prof).rows) == (9, 14)
+    page = impose(126, mm(20), mm(20), prof)[0]
+    assert not [m for m in page.marks if m.x0 == m.x1]        # no room above or below: dropped
+
+
+def test_without_crop_marks_no_room_is_kept():
+    grid = plan_grid(mm(20), mm(20), profile("a4", crop_marks=False))
+    assert (grid.cols, grid.rows) == (9, 14)
+
+
+def test_room_is_offset_plus_at_least_min_fit_mark():
+    assert mark_room(profile("a4", mark_offset=mm(3))) == pytest.approx(mm(2))
+    assert mark_room(profile("a4", mark_offset=mm(5))) == pytest.approx(mm(4))
+    assert mark_room(profile("a4", mark_offset=mm(3), mark_length=mm(1))) == pytest.approx(mm(1))
+    assert mark_room(profile("a4", mark_offset=mm(3), fit="tightest")) == 0
+
+
+def test_a_card_that_fits_only_without_mark_room_still_imposes():
+    # 200 x 280 mm + 3 mm bleed fills A4's 200 x 287 mm printable area (upright, no room for marks)
+    # would raise if the room were required; it gets the tight grid and loses only its marks
+    grid = plan_grid(mm(194), mm(280), profile("a4", allow_rotate=False))
+    assert (grid.cols, grid.rows) == (1, 1)
+
+
+def test_letter_portrait_turns_poker_cards_to_keep_the_marks():
+    # 3 upright rows leave 0.7 mm for the column marks on Letter portrait (4 mm margins): 8 turned
+    # cards keep every mark; fit: tightest gives the 9 upright without the column marks
+    prof = load_profile_plain(PROFILES_DIR / "letter-portrait.yaml")
+    grid = plan_grid(*POKER, prof)
+    assert (grid.cols, grid.rows, grid.rotated) == (2, 4, True)
+    tight = plan_grid(*POKER, Profile(**{**prof.__dict__, "fit": "tightest"}))
+    assert (tight.cols, tight.rows, tight.rotated) == (3, 3, False)

@@ -64,7 +64,7 @@ def test_parse_length_needs_a_unit():
 
 @pytest.mark.parametrize("name, paper, margin", [
     ("a4-portrait", (210, 297), 5), ("a4-landscape", (297, 210), 5),
-    # 4 mm on Letter portrait so 3 rows of poker cards (270 mm with bleed) fit upright
+    # 4 mm on Letter portrait (most home printers print to ~3-4 mm)
     ("letter-portrait", (215.9, 279.4), 4), ("letter-landscape", (279.4, 215.9), 5),
 ])
 def test_shipped_home_profiles_load(name, paper, margin):
@@ -75,10 +75,20 @@ def test_shipped_home_profiles_load(name, paper, margin):
     assert p.crop_marks and not p.print_shop
 
 
-def test_poker_cards_come_nine_upright_on_a4_and_letter():
-    for name in ("a4-portrait", "letter-portrait"):
-        grid = plan_grid(mm(63), mm(88), load_profile_plain(PROFILES / f"{name}.yaml"))
-        assert (grid.cols, grid.rows, grid.rotated) == (3, 3, False), name
+def test_poker_cards_come_nine_upright_on_a4_and_eight_turned_on_letter():
+    # Letter portrait's 3 upright rows would leave no room for the column crop marks
+    grid = plan_grid(mm(63), mm(88), load_profile_plain(PROFILES / "a4-portrait.yaml"))
+    assert (grid.cols, grid.rows, grid.rotated) == (3, 3, False)
+    grid = plan_grid(mm(63), mm(88), load_profile_plain(PROFILES / "letter-portrait.yaml"))
+    assert (grid.cols, grid.rows, grid.rotated) == (2, 4, True)
+
+
+def test_fit_must_be_marks_or_tightest():
+    with pytest.raises(ImposeError) as info:
+        profile_from_mapping("x", {"paper": "a4", "fit": "tight"})
+    assert (info.value.message, info.value.field) == ("expected one of marks, tightest, got 'tight'", "fit")
+    assert profile_from_mapping("x", {"paper": "a4", "fit": "tightest"}).fit == "tightest"
+    assert profile_from_mapping("x", {"paper": "a4"}).fit == "marks"
 
 
 def test_shipped_print_shop_profile_loads():
