@@ -11,22 +11,28 @@ from ..cli import _output_dir, common_options, reporter, resolve_game, run_repor
 @click.command()
 @click.argument("game")
 @click.option("--booklet", is_flag=True,
-              help="Also write rulebook-booklet.pdf: pages imposed 2-up on A4 landscape for saddle "
+              help="Also write rulebook-booklet.pdf: pages imposed 2-up on landscape sheets for saddle "
                    "stitching (print duplex, flip on the short edge, fold, staple).")
+@click.option("--sheet", "--profile", "sheet", default=None, metavar="PROFILE",
+              help="Sheet profile whose paper the booklet is printed on (layouts/profiles/<name>.yaml, as "
+                   "pnp build --profile), e.g. letter-portrait for US Letter; default: the game's.")
 @click.option("--paper", type=click.Choice(["a5", "a4"]), default="a5", show_default=True,
               help="Page size of rulebook.pdf.")
 @click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output directory (default: output/<game>/).")
 @common_options
-def rulebook(game, booklet, paper, output_dir):
+def rulebook(game, booklet, sheet, paper, output_dir):
     """Write output/<game>/rulebook.pdf from content/<game>/rulebook/*.md and the game's data."""
     from ..rulebook import build_rulebook, stale_booklet_note
 
+    if sheet and not booklet:
+        raise click.UsageError("--sheet picks the paper of the booklet: use it with --booklet")
     path = resolve_game(game)
     out = _output_dir(output_dir, path, several=False)
     rep = reporter()
     warnings: list = []
-    written = run_reporting(lambda: build_rulebook(path, out, booklet=booklet, paper=paper, problems=warnings))
+    written = run_reporting(lambda: build_rulebook(path, out, booklet=booklet, paper=paper, sheet=sheet,
+                                                   problems=warnings))
     rep.problems(warnings)
     for item in written:
         rep.info(f"wrote {item}")

@@ -49,8 +49,13 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None) -> Rulebook:
+def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
+            sheet: str | None = None) -> Rulebook:
     """Load the game and its rulebook sources and lay the rulebook out.
+
+    With ``booklet``, the booklet is imposed on the paper of the sheet profile ``sheet``
+    (``layouts/profiles/<name>.yaml``, as ``pnp build --profile``; default: the game's
+    ``print.profile``), turned landscape: A4 or Letter as the print sheets are.
 
     Raises :class:`ContentError` with every located problem (warnings included) when anything
     is wrong; otherwise returns the rulebook, with its warnings.
@@ -76,6 +81,11 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None) -
     config = load_config(root, problems)
     if problems:
         raise ContentError(problems)
+    sheet_paper = None
+    if booklet:
+        from ..profiles import game_profile
+
+        sheet_paper = game_profile(game, sheet, "--sheet").profile.paper
     builder = CardBuilder(game)
     data = RulebookData(game, builder, config)
     context = data.context()
@@ -125,7 +135,7 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None) -
             page_size = (theme.page_w, theme.page_h)
 
             class _Imposing(PrintCanvas):
-                imposition = staticmethod(lambda n: booklet_sheets(n, page_size))
+                imposition = staticmethod(lambda n: booklet_sheets(n, page_size, sheet_paper))
 
             booklet_pdf, _ = build_pdf(make_story, env, title=title + "（冊子）", subject=cover_info["subtitle"],
                                        header_title=game.title, canvasmaker=_Imposing)
@@ -181,15 +191,16 @@ def stale_booklet_note(out_dir: Path) -> str | None:
 
 
 def build_rulebook(game_path: Path, out_dir: Path, *, booklet: bool = False, paper: str = "a5",
-                   problems: list | None = None) -> list[Path]:
-    """Write ``out_dir/rulebook.pdf`` (and ``rulebook-booklet.pdf`` with ``booklet``).
+                   problems: list | None = None, sheet: str | None = None) -> list[Path]:
+    """Write ``out_dir/rulebook.pdf`` (and ``rulebook-booklet.pdf`` with ``booklet``, on the paper
+    of the sheet profile ``sheet``, default the game's).
 
     Raises :class:`ContentError` (a :class:`ProblemsError`) listing located problems when the
     content, the rulebook sources or a reference in them is wrong; nothing is written then.
     Warnings (a card layout that is not ready yet, a keyword without a description) do not
     stop the build: they are appended to ``problems`` when a list is given.
     """
-    book = compose(game_path, paper=paper, booklet=booklet)
+    book = compose(game_path, paper=paper, booklet=booklet, sheet=sheet)
     if problems is not None:
         problems.extend(book.warnings)
     out = Path(out_dir)

@@ -52,10 +52,16 @@ def reading_order(sides: list) -> list:
     return first_half + second_half
 
 
+def sheet_for(paper: tuple) -> tuple:
+    """The booklet sheet of a profile's ``paper`` (either orientation): the same paper, landscape
+    (the fold is vertical)."""
+    return (max(paper), min(paper))
+
+
 def booklet_sheets(n_pages: int, page_size: tuple, sheet_size: tuple = landscape(A4)) -> list[Sheet]:
     """Two pages side by side on each landscape sheet, scaled to fit a half, centred."""
     pw, ph = page_size
-    sw, sh = sheet_size
+    sw, sh = sheet_for(sheet_size)
     half = sw / 2
     scale = min(half / pw, sh / ph, 1.0)
     w, h = pw * scale, ph * scale

@@ -107,3 +107,13 @@ def test_a_rulebook_without_booklet_says_an_old_booklet_beside_it_is_old(book_ga
     proc = pnp("build", book_game, "-o", out, "--no-validate")
     assert proc.returncode == 0 and "rulebook-booklet.pdf is from an earlier --booklet run" in proc.stdout
     assert "earlier --booklet" not in pnp("rulebook", book_game, "--booklet", "-o", out).stdout
+
+
+def test_booklet_on_letter_and_sheet_needs_booklet(book_game, tmp_path):
+    out = tmp_path / "out"
+    proc = pnp("rulebook", book_game, "--booklet", "--sheet", "letter-portrait", "-o", out)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert pdfium.PdfDocument(out / "rulebook-booklet.pdf")[0].get_size() == pytest.approx((792, 612))
+    proc = pnp("rulebook", book_game, "--sheet", "letter-portrait", "-o", out)
+    assert proc.returncode == 2
+    assert "--sheet picks the paper of the booklet: use it with --booklet" in proc.stderr

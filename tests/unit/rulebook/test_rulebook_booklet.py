@@ -1,8 +1,8 @@
 """Saddle-stitch imposition as arithmetic: every page once, folded stack reads in order."""
 import pytest
-from reportlab.lib.pagesizes import A4, A5, landscape
+from reportlab.lib.pagesizes import A4, A5, LETTER, landscape
 
-from generator.rulebook.booklet import booklet_sheets, padded, reading_order, saddle_sides
+from generator.rulebook.booklet import booklet_sheets, padded, reading_order, saddle_sides, sheet_for
 
 
 def test_padding_to_a_multiple_of_four():
@@ -49,3 +49,21 @@ def test_a4_pages_are_scaled_into_the_halves():
     left, right = sheet.slots
     assert left.scale == pytest.approx(min(w / 2 / A4[0], h / A4[1]))
     assert left.x + A4[0] * left.scale == pytest.approx(w / 2)    # pages meet at the fold
+
+
+def test_a_booklet_sheet_is_the_profile_paper_turned_landscape():
+    assert sheet_for(LETTER) == landscape(LETTER) and sheet_for(landscape(LETTER)) == landscape(LETTER)
+    assert booklet_sheets(4, A5, LETTER)[0].size == landscape(LETTER)
+
+
+def test_a5_pages_on_letter_landscape_are_scaled_into_the_halves_and_meet_at_the_fold():
+    w, h = landscape(LETTER)                           # 792 x 612 pt: halves of 396 x 612
+    sheets = booklet_sheets(6, A5, LETTER)
+    assert [(a.page, b.page) for a, b in (s.slots for s in sheets)] == saddle_sides(6)
+    for sheet in sheets:
+        assert sheet.size == (w, h)
+        left, right = sheet.slots
+        scale = min(w / 2 / A5[0], h / A5[1])          # 396 / 419.5: the width decides
+        assert left.scale == right.scale == pytest.approx(scale) and scale < 1
+        assert left.x + A5[0] * scale == pytest.approx(w / 2) and right.x == pytest.approx(w / 2)
+        assert left.y == right.y == pytest.approx((h - A5[1] * scale) / 2)

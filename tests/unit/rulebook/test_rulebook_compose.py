@@ -258,3 +258,27 @@ def test_cover_texts_and_cover_cards_are_located_at_their_line(tiny_book):
     with pytest.raises(ContentError) as info:
         compose(tiny_book)
     assert [(p.location.line, p.field) for p in info.value.problems if p.severity == "error"] == [(3, "cover[1]")]
+
+
+def test_a_letter_booklet_from_the_letter_sheet_profile(tiny_book):
+    book = compose(tiny_book, booklet=True, sheet="letter-portrait")
+    sheets = pdfium.PdfDocument(io.BytesIO(book.booklet))
+    assert len(sheets) == padded(book.pages) // 2
+    assert [sheets[i].get_size() for i in range(len(sheets))] == [pytest.approx((792, 612))] * len(sheets)
+    total = padded(book.pages)
+    first = sheets[0].get_textpage()
+    left = first.get_text_bounded(0, 0, 396, 612)
+    right = first.get_text_bounded(396, 0, 792, 612)
+    assert "ちいさなゲーム" in right and "ちいさなゲーム" not in left   # page 1 (cover) right of the fold
+    assert left.strip() in ("", str(total))                          # the last page (blank or numbered) left
+    # the game's own sheet (a4-portrait) by default, as before
+    default = pdfium.PdfDocument(io.BytesIO(compose(tiny_book, booklet=True).booklet))
+    assert default[0].get_size() == pytest.approx((841.89, 595.28), abs=0.1)
+
+
+def test_an_unknown_booklet_sheet_names_the_known_ones(tiny_book):
+    with pytest.raises(ContentError) as info:
+        compose(tiny_book, booklet=True, sheet="legal-portrait")
+    [problem] = info.value.problems
+    assert problem.field == "--sheet"
+    assert problem.message.startswith("unknown sheet profile 'legal-portrait'; known: a4-landscape, a4-portrait,")
