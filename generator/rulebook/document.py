@@ -14,7 +14,7 @@ from reportlab.lib.colors import toColor
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, LayoutError, Frame, NextPageTemplate, PageBreak, PageTemplate
 
-from .flowables import Cover, Env, Heading, TextBlock, TocRow
+from .flowables import Cover, Env, Heading, TextBlock, TocRow, toc_number_width
 from .text import Span, Style
 
 TOC_TITLE = "目次"
@@ -183,11 +183,13 @@ def toc_story(doc_model, env: Env, pages: Pages | None) -> list:
     title = _TocTitle([Span(TOC_TITLE, Style(bold=True))], env, size=theme.size("h1"), leading=1.3, align="left",
                       space_after=theme.body * 1.2)
     rows = [title]
-    for h in doc_model.headings:
-        if h.level > 2:
-            continue
+    listed = [h for h in doc_model.headings if h.level <= 2]
+    # one number column per level, as wide as its widest number: titles align past chapter 9
+    widths = {level: toc_number_width(env, level, [h.number for h in listed if h.level == level])
+              for level in {h.level for h in listed}}
+    for h in listed:
         page = pages.headings.get(h.key) if pages else None
-        rows.append(TocRow(h.level, h.number, h.title, h.key, env, page))
+        rows.append(TocRow(h.level, h.number, h.title, h.key, env, page, widths[h.level]))
     for row, after in zip(rows[1:], rows[2:]):
         row.keepWithNext = row.level == 1 and after.level == 2    # a chapter row never ends a page alone
     return rows

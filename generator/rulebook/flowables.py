@@ -568,36 +568,55 @@ class Thumb(Flowable):
 # --- contents ------------------------------------------------------------------------------------
 
 class TocRow(Flowable):
-    """A row of the table of contents: title, dot leader, page number; the row links to the heading."""
+    """A row of the table of contents: number, title, dot leader, page number; the row links to the heading.
 
-    def __init__(self, level: int, number: str, title: str, key: str, env: Env, page: int | None):
+    The number sits in a column ``number_width`` wide (the widest number of the row's level
+    and a full-width space, see ``toc_number_width``), so every title of a level starts at
+    the same x whether its number has one digit or two; a title that wraps hangs under its
+    first line. Without ``number_width`` the column fits this row's own number.
+    """
+
+    def __init__(self, level: int, number: str, title: str, key: str, env: Env, page: int | None,
+                 number_width: float | None = None):
         super().__init__()
         self.level, self.number, self.title, self.key, self.env, self.page = level, number, title, key, env, page
         theme = env.theme
-        self.size = theme.size("toc") if level == 1 else theme.size("small")
+        self.size = toc_row_size(theme, level)
         self.indent = 0.0 if level == 1 else self.size * 2.2 * (level - 1)
         bold = level == 1
-        spans = []
+        self.number_block = None
+        self.number_width = 0.0
         if number:
-            spans.append(Span(number + "　", Style(bold=bold, color=theme.accent)))
-        spans.append(Span(title, Style(bold=bold)))
-        self.text = TextBlock(spans, env, size=self.size, leading=1.45, align="left")
+            self.number_block = TextBlock([Span(number, Style(bold=bold, color=theme.accent))], env,
+                                          size=self.size, leading=1.45, align="left")
+            own = toc_number_width(env, level, [number])
+            self.number_width = max(own, number_width or 0.0)
+        self.text = TextBlock([Span(title, Style(bold=bold))], env, size=self.size, leading=1.45, align="left")
         self.spaceBefore = theme.body * (0.7 if level == 1 else 0.05)
+
+    @property
+    def title_x(self) -> float:
+        """Where the title starts (and where its wrapped lines hang)."""
+        return self.indent + self.number_width
 
     def wrap(self, availWidth, availHeight):
         self.width = availWidth
         self.num_w = self.size * 2.6
-        _, self.height = self.text.wrap(availWidth - self.indent - self.num_w - self.size, availHeight)
+        _, self.height = self.text.wrap(availWidth - self.title_x - self.num_w - self.size, availHeight)
+        if self.number_block is not None:
+            self.number_block.wrap(self.number_width, availHeight)
         return availWidth, self.height
 
     def draw(self):
         c = self.canv
         theme = self.env.theme
-        self.text.drawOn(c, self.indent, 0)
+        if self.number_block is not None:
+            self.number_block.drawOn(c, self.indent, self.height - self.number_block.height)
+        self.text.drawOn(c, self.title_x, 0)
         last = self.text.lines[-1] if self.text.lines else None
         baseline = self.text.first_baseline() + (len(self.text.lines) - 1) * self.text.leading_pt
         y = self.height - baseline
-        start = self.indent + (last.width if last else 0) + self.size * 0.5
+        start = self.title_x + (last.width if last else 0) + self.size * 0.5
         end = self.width - self.num_w
         c.saveState()
         c.setFillColor(toColor(theme.muted))
@@ -612,6 +631,18 @@ class TocRow(Flowable):
         c.restoreState()
         if _links_on(c):
             c.linkRect("", self.key, (self.indent, 0, self.width, self.height), relative=1, thickness=0)
+
+
+def toc_row_size(theme, level: int) -> float:
+    return theme.size("toc") if level == 1 else theme.size("small")
+
+
+def toc_number_width(env: Env, level: int, numbers) -> float:
+    """The number column of a contents level: its widest number and a full-width space after it."""
+    size = toc_row_size(env.theme, level)
+    widest = max((TextBlock([Span(n, Style(bold=level == 1))], env, size=size).natural_width()
+                  for n in numbers if n), default=0.0)
+    return widest + size if widest else 0.0
 
 
 class Cover(Flowable):

@@ -282,3 +282,40 @@ def test_an_unknown_booklet_sheet_names_the_known_ones(tiny_book):
     [problem] = info.value.problems
     assert problem.field == "--sheet"
     assert problem.message.startswith("unknown sheet profile 'legal-portrait'; known: a4-landscape, a4-portrait,")
+
+
+def _title_lefts(data: bytes, titles) -> dict:
+    """The x of the first character of each title on the contents pages (the first match)."""
+    pdf = pdfium.PdfDocument(io.BytesIO(data))
+    found = {}
+    for i in range(1, len(pdf)):
+        text = pdf[i].get_textpage()
+        if "目次" not in text.get_text_bounded():                 # the contents pages' header
+            break
+        for title in titles:
+            if title in found:
+                continue
+            match = text.search(title).get_next()
+            if match:
+                found[title] = round(text.get_charbox(match[0])[0], 2)
+    return found
+
+
+def test_contents_titles_align_past_chapter_nine(tiny_book):
+    for md in (tiny_book / "rulebook").glob("*.md"):
+        md.unlink()
+    chapters = [f"# 題{chr(0x30A2 + 2 * i)}あ\n\n本文。\n\n"
+                + "".join(f"## 節{chr(0x30A2 + 2 * i)}{chr(0x30A2 + 2 * j)}い\n\nテキスト。\n\n" for j in range(11))
+                for i in range(12)]
+    (tiny_book / "rulebook" / "01-many.md").write_text("\n".join(chapters[:2]), encoding="utf-8")
+    (tiny_book / "rulebook" / "02-more.md").write_text("\n".join(chapters[2:]), encoding="utf-8")
+    book = compose(tiny_book)
+    numbers = {h.title: h.number for h in book.headings}
+    chapter_titles = [h.title for h in book.headings if h.level == 1]
+    assert [numbers[t] for t in chapter_titles][8:10] == ["9", "10"]
+    lefts = _title_lefts(book.pdf, chapter_titles)
+    assert len(lefts) == 12 and len(set(lefts.values())) == 1, lefts       # 1 .. 12: one column
+    sections = [h.title for h in book.headings if h.level == 2 and h.number.startswith("1.")]
+    assert [numbers[t] for t in sections][8:10] == ["1.9", "1.10"]
+    lefts = _title_lefts(book.pdf, sections)
+    assert len(lefts) == 11 and len(set(lefts.values())) == 1, lefts       # 1.1 .. 1.11
