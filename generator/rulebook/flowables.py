@@ -423,6 +423,10 @@ class CardFigure:
             self.caption_block = TextBlock([Span(caption)], env, size=theme.size("caption"), leading=1.3,
                                            align="center", color=theme.muted)
 
+    def scaled(self, factor: float) -> "CardFigure":
+        """The same figure ``factor`` times the size (the caption keeps its type size)."""
+        return CardFigure(self.env, self.component, self.ops, self.caption, self.scale * factor)
+
     def caption_height(self, width) -> float:
         if not self.caption_block:
             return 0.0
@@ -478,8 +482,18 @@ class CardFigure:
         block.drawOn(c, 2, (self.h - h) / 2)
 
 
+#: a card grid that does not fit the rest of a page shrinks down to this much of its size before
+#: it moves to the next page (which can leave a page with little but the figure on it)
+MIN_FIGURE_SHRINK = 0.8
+
+
 class CardGrid(Flowable):
-    """Card figures in rows, centred; splits between rows."""
+    """Card figures in rows, centred; splits between rows.
+
+    A grid none of whose rows fits the rest of the page is drawn smaller instead, down to
+    ``MIN_FIGURE_SHRINK`` of its size, when that makes it fit (captions keep their size);
+    only below that does it move to the next page.
+    """
 
     def __init__(self, figures: list, env: Env, gap: float | None = None):
         super().__init__()
@@ -516,8 +530,6 @@ class CardGrid(Flowable):
 
     def split(self, availWidth, availHeight):
         rows = self._rows(availWidth)
-        if len(rows) < 2:
-            return []
         used, k = 0.0, 0
         for i, r in enumerate(rows):
             h = self._row_height(r) + (self.gap * 0.8 if i else 0.0)
@@ -525,14 +537,28 @@ class CardGrid(Flowable):
                 break
             used += h
             k = i + 1
-        if k == 0 or k == len(rows):
-            return [] if k == 0 else [self]
+        if k == 0:
+            shrunk = self._shrunk_to(availWidth, availHeight)
+            return [shrunk] if shrunk is not None else []
+        if k == len(rows):
+            return [self]
         first = [f for r in rows[:k] for f in r]
         second = [f for r in rows[k:] for f in r]
         a, b = CardGrid(first, self.env, self.gap), CardGrid(second, self.env, self.gap)
         a.spaceAfter = 0.0
         b.spaceBefore = 0.0
         return [a, b]
+
+    def _shrunk_to(self, availWidth, availHeight):
+        """The grid at the largest scale (in 1 % steps, at least ``MIN_FIGURE_SHRINK``) whose
+        height fits ``availHeight``, or None."""
+        steps = round((1 - MIN_FIGURE_SHRINK) * 100)
+        for k in range(99, 99 - steps, -1):
+            twin = CardGrid([f.scaled(k / 100) for f in self.figures], self.env, self.gap)
+            twin.spaceBefore, twin.spaceAfter = self.spaceBefore, self.spaceAfter
+            if twin.wrap(availWidth, availHeight)[1] <= availHeight + 1e-6:
+                return twin
+        return None
 
     def draw(self):
         c = self.canv
