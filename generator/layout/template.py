@@ -86,11 +86,11 @@ class LayoutLoader:
         path = find_layout_file(name, self.search)
         if path is None:
             where = referenced_at or Location("layouts", 0)
-            known = sorted(str(p.relative_to(root).with_suffix("")) for root in self.search
-                           for p in root.rglob("*.yaml") if "profiles" not in p.parts and p.name != "icons.yaml")
-            close = difflib.get_close_matches(name, known, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            problems.append(Problem(where, field, f"layout {name!r} not found in {', '.join(map(str, self.search))}{hint}"))
+            known = sorted({p.relative_to(root).with_suffix("").as_posix() for root in self.search
+                            for p in root.rglob("*.yaml") if "profiles" not in p.parts and p.name != "icons.yaml"})
+            hint = _missing_hint(name, known, back=field.endswith(".back"))
+            problems.append(Problem(where, field, f"layout {name!r} not found{hint}; searched "
+                                                  f"{describe_search_path(self.search, self.game_root)}"))
             return None, None
         if self.game_root is not None and leaves_game(path, self.game_root):
             problems.append(Problem(referenced_at or Location(str(self.game_root), 0), field,
@@ -156,6 +156,51 @@ class LayoutLoader:
             raw["boxes"] = []
             return
         _check_boxes(boxes, path, problems, "boxes")
+
+
+def is_back_layout(name: str) -> bool:
+    """A back layout is named ``back`` or ``<something>-back`` (``tiny/back``, ``valheim/enemy-back``),
+    or is a base of backs (``fatal-fight/back-base``)."""
+    return "back" in name.rsplit("/", 1)[-1].replace("_", "-").split("-")
+
+
+def _missing_hint(name: str, known: list[str], back: bool) -> str:
+    """The did-you-mean of a layout that is not found: for a component's ``back``, only back
+    layouts (the front's own name is never the answer), and when there is none close, the back
+    layouts of the same folder, or that it has none; for anything else, any layout but backs."""
+    choices = [k for k in known if is_back_layout(k) == back]
+    close = difflib.get_close_matches(name, choices, n=1)
+    if close:
+        return f" (did you mean '{close[0]}'?)"
+    if not back:
+        return ""
+    folder = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
+    mine = [k for k in choices if k.startswith(folder) and "/" not in k[len(folder):]]
+    if mine:
+        return f" (back layouts in {folder or 'the top folder'}: {', '.join(mine)})"
+    return f" (there is no back layout in {folder or 'the top folder'} yet: name one back or <type>-back)"
+
+
+def describe_search_path(search: list[Path], game_root: Path | None = None) -> str:
+    """The layout folders, each with whose it is: ``content/tiny/layouts (the game's), layouts
+    (the project's), /opt/pnp/layouts (built in)``; when the project (the working directory) has
+    no ./layouts, it says so, since that is where a project's own layouts would go."""
+    project = Path("layouts").resolve()
+    game = (Path(game_root) / "layouts").resolve() if game_root is not None else None
+    parts, has_project = [], False
+    for folder in search:
+        where = folder.resolve()
+        if where == game:
+            parts.append(f"{folder} (the game's)")
+        elif where == project:
+            has_project = True
+            parts.append(f"{folder} (the project's)" if str(folder) == "layouts" else f"{folder} (the project's: ./layouts)")
+        else:
+            parts.append(f"{folder} (built in)")
+    text = ", ".join(parts)
+    if not has_project:
+        text += f"; the project's folder, ./layouts in {Path.cwd()}, does not exist"
+    return text
 
 
 def _hint(word, choices):
