@@ -50,12 +50,14 @@ def _display(path: Path) -> str:
 
 
 def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
-            sheet: str | None = None) -> Rulebook:
+            sheet: str | None = None, progress=None) -> Rulebook:
     """Load the game and its rulebook sources and lay the rulebook out.
 
     With ``booklet``, the booklet is imposed on the paper of the sheet profile ``sheet``
     (``layouts/profiles/<name>.yaml``, as ``pnp build --profile``; default: the game's
     ``print.profile``), turned landscape: A4 or Letter as the print sheets are.
+    ``progress(done, total)`` is called as each chapter is laid out; the total assumes two
+    layout passes (and one for the booklet): a rare third pass holds the count at the total.
 
     Raises :class:`ContentError` with every located problem (warnings included) when anything
     is wrong; otherwise returns the rulebook, with its warnings.
@@ -128,8 +130,18 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
         raise ContentError(problems + data.warnings)
 
     title = f"{game.title} ルールブック"
+    on_chapter = None
+    if progress is not None:
+        chapters = max(1, sum(1 for h in doc_model.headings if h.level == 1))
+        total = chapters * (3 if booklet else 2)
+        done = [0]
+
+        def on_chapter():
+            done[0] += 1
+            progress(min(done[0], total), total)
     try:
-        pdf, pages = build_pdf(make_story, env, title=title, subject=cover_info["subtitle"], header_title=game.title)
+        pdf, pages = build_pdf(make_story, env, title=title, subject=cover_info["subtitle"], header_title=game.title,
+                               on_chapter=on_chapter)
         booklet_pdf = None
         if booklet:
             page_size = (theme.page_w, theme.page_h)
@@ -138,7 +150,8 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
                 imposition = staticmethod(lambda n: booklet_sheets(n, page_size, sheet_paper))
 
             booklet_pdf, _ = build_pdf(make_story, env, title=title + "（冊子）", subject=cover_info["subtitle"],
-                                       header_title=game.title, canvasmaker=_Imposing)
+                                       header_title=game.title, canvasmaker=_Imposing, on_chapter=on_chapter,
+                                       pages=pages)
     except TooLarge as exc:
         where = exc.where or Location(_display(root / "rulebook"), 0)
         raise ContentError([Problem(where, "", f"this block is taller than a page (page {exc.page}): "
@@ -191,7 +204,7 @@ def stale_booklet_note(out_dir: Path) -> str | None:
 
 
 def build_rulebook(game_path: Path, out_dir: Path, *, booklet: bool = False, paper: str = "a5",
-                   problems: list | None = None, sheet: str | None = None) -> list[Path]:
+                   problems: list | None = None, sheet: str | None = None, progress=None) -> list[Path]:
     """Write ``out_dir/rulebook.pdf`` (and ``rulebook-booklet.pdf`` with ``booklet``, on the paper
     of the sheet profile ``sheet``, default the game's).
 
@@ -200,7 +213,7 @@ def build_rulebook(game_path: Path, out_dir: Path, *, booklet: bool = False, pap
     Warnings (a card layout that is not ready yet, a keyword without a description) do not
     stop the build: they are appended to ``problems`` when a list is given.
     """
-    book = compose(game_path, paper=paper, booklet=booklet, sheet=sheet)
+    book = compose(game_path, paper=paper, booklet=booklet, sheet=sheet, progress=progress)
     if problems is not None:
         problems.extend(book.warnings)
     out = Path(out_dir)

@@ -55,6 +55,7 @@ class _Doc(BaseDocTemplate):
             showBoundary=0, allowSplitting=1, **kw)
         self.env = env
         self.header_title = header_title
+        self.on_chapter = None         # called after each chapter heading is placed (progress)
         self.pages = Pages()
         self.chapter = ""
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
@@ -71,6 +72,8 @@ class _Doc(BaseDocTemplate):
             self.pages.headings.setdefault(flowable.key, self.page)
             if flowable.level == 1:
                 self.chapter = flowable.title
+                if self.on_chapter is not None:
+                    self.on_chapter()
         elif isinstance(flowable, _TocTitle):
             self.pages.headings.setdefault(TOC_KEY, self.page)
             self.chapter = TOC_TITLE
@@ -196,22 +199,28 @@ def toc_story(doc_model, env: Env, pages: Pages | None) -> list:
 
 
 def build_pdf(make_story, env: Env, *, title: str, subject: str, header_title: str,
-              canvasmaker=PnpCanvas) -> tuple[bytes, Pages]:
-    """Lay out until the contents' page numbers are stable; return the PDF bytes and the pages."""
-    pages = None
+              canvasmaker=PnpCanvas, on_chapter=None, pages: Pages | None = None) -> tuple[bytes, Pages]:
+    """Lay out until the contents' page numbers are stable; return the PDF bytes and the pages.
+    ``on_chapter()`` is called as each chapter heading is placed, in every layout pass.
+    ``pages`` from an earlier ``build_pdf`` of the same story skips straight to the last pass
+    (the booklet is the rulebook's stable layout drawn on another canvas)."""
+    if pages is not None and canvasmaker is not PnpCanvas:
+        data, _ = _build_once(make_story, env, pages, title, subject, header_title, canvasmaker, on_chapter)
+        return data, pages
     for _attempt in range(3):
-        data, found = _build_once(make_story, env, pages, title, subject, header_title, PnpCanvas)
+        data, found = _build_once(make_story, env, pages, title, subject, header_title, PnpCanvas, on_chapter)
         if pages is not None and found.headings == pages.headings:
             break
         pages = found
     if canvasmaker is not PnpCanvas:
-        data, _ = _build_once(make_story, env, pages, title, subject, header_title, canvasmaker)
+        data, _ = _build_once(make_story, env, pages, title, subject, header_title, canvasmaker, on_chapter)
     return data, pages
 
 
-def _build_once(make_story, env, pages, title, subject, header_title, canvasmaker):
+def _build_once(make_story, env, pages, title, subject, header_title, canvasmaker, on_chapter=None):
     buf = io.BytesIO()
     doc = _Doc(buf, env, title, subject, header_title)
+    doc.on_chapter = on_chapter
     doc.build(make_story(pages), canvasmaker=canvasmaker)
     found = doc.pages
     return buf.getvalue(), found

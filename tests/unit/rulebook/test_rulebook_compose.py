@@ -319,3 +319,12 @@ def test_contents_titles_align_past_chapter_nine(tiny_book):
     assert [numbers[t] for t in sections][8:10] == ["1.9", "1.10"]
     lefts = _title_lefts(book.pdf, sections)
     assert len(lefts) == 11 and len(set(lefts.values())) == 1, lefts       # 1.1 .. 1.11
+
+
+def test_progress_is_reported_per_chapter_and_ends_at_the_total(tiny_book):
+    calls = []
+    book = compose(tiny_book, booklet=True, progress=lambda done, total: calls.append((done, total)))
+    chapters = sum(1 for h in book.headings if h.level == 1)
+    assert chapters >= 2
+    total = chapters * 3                                   # two layout passes and the booklet's
+    assert calls == [(n, total) for n in range(1, total + 1)]
