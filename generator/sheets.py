@@ -176,7 +176,7 @@ def render_print_pdf(cards: CardSet, profile, *, title: str, components=None, pr
         if wanted and faces.component.id not in wanted:
             continue
         if faces.component.kind == "board":
-            _render_board(canvas, cards, faces, profile, proof)
+            _render_board(canvas, cards, faces, profile, title, proof)
         else:
             _render_cards(canvas, cards, faces, profile, title, proof, forms)
     if finish is not None:
@@ -259,32 +259,31 @@ def render_full_size_boards(cards: CardSet, profile, *, title: str) -> dict:
     return out
 
 
-def _render_board(canvas, cards: CardSet, faces: Faces, profile, proof: bool = False):
-    from .impose import plan_tiles, render_assembly_page, render_tiles
+def _render_board(canvas, cards: CardSet, faces: Faces, profile, title: str, proof: bool = False):
+    """A board that fits the printable area: one page a copy, on the paper turned like the board,
+    with crop marks (and cut lines) as the profile gives a sheet of cards; one the paper holds
+    only edge to edge: the same page, with no room for marks; a larger one: tiled, its outer
+    edges marked (``impose.render_tiles``)."""
+    from .impose import board_pages, plan_tiles, render_assembly_page, render_pages, render_tiles
 
     component = faces.component
     w, h = component.size_pt
     painter = Painter(cards.fonts, cards.icons, h)
     mode = board_mode(component, profile)
     overlay = _proof(cards, faces, profile, proof)
-    for index in faces.copies:
-        ops = faces.fronts[index]
+    name = text_in(component.name, cards.game.meta.get("lang", "ja"))
 
-        def paint(c, ops=ops, index=index):
-            painter.paint(c, ops)
-            if overlay is not None:
-                overlay(c, index, "front")
-        if mode == "tiled":
-            plan = plan_tiles(w, h, *profile.paper, profile.margin, _overlap(component))
-            render_assembly_page(canvas, plan, font_name=cards.fonts.regular,
-                                 title=text_in(component.name, cards.game.meta.get("lang", "ja")))
-            render_tiles(canvas, plan, paint, font_name=cards.fonts.regular)
-            continue
-        landscape = w > h
-        pw, ph = sorted(profile.paper, reverse=landscape)
-        canvas.setPageSize((pw, ph))
-        canvas.saveState()
-        canvas.translate((pw - w) / 2, (ph - h) / 2)
-        paint(canvas)
-        canvas.restoreState()
-        canvas.showPage()
+    def draw(c, copy, _side="front"):
+        record = faces.copies[copy]
+        painter.paint(c, faces.fronts[record])
+        if overlay is not None:
+            overlay(c, record, "front")
+    if mode != "tiled":
+        render_pages(canvas, board_pages(len(faces.copies), w, h, profile), draw, font_name=cards.fonts.regular,
+                     label=lambda page, total: f"{title} · {name} · {page.number}/{total}")
+        return
+    plan = plan_tiles(w, h, *profile.paper, profile.margin, _overlap(component))
+    for copy in range(len(faces.copies)):
+        render_assembly_page(canvas, plan, font_name=cards.fonts.regular, title=name)
+        render_tiles(canvas, plan, lambda c, copy=copy: draw(c, copy), font_name=cards.fonts.regular,
+                     profile=profile)

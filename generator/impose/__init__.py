@@ -1,7 +1,7 @@
 """Imposition: card faces on printer sheets, and boards tiled over several pages.
 
 Geometry (pure numbers, unit-tested as arithmetic): ``plan_grid``, ``impose``,
-``plan_tiles``. Drawing through callbacks: ``render_pages``, ``render_tiles``,
+``board_pages``, ``plan_tiles``. Drawing through callbacks: ``render_pages``, ``render_tiles``,
 ``render_assembly_page``. Units are PDF points; sizes are stored once, in mm
 (``sizes.py``).
 """
@@ -9,7 +9,7 @@ from .errors import ImposeError
 from .page import Mark, SheetPage, Slot
 from .profile import Profile, load_profile_plain, parse_length, profile_from_mapping
 from .render import render_pages
-from .sheet import Grid, count_pages, impose, plan_grid
+from .sheet import Grid, board_pages, count_pages, impose, plan_grid
 from .sizes import CARD, CARD_MM, PAPER, PAPER_MM, mm, named_size, to_mm
 
 # Boards larger than a sheet are rare: their tiling is imported when first asked for, so that a
@@ -27,7 +27,7 @@ def __getattr__(name):
 
 __all__ = [
     "CARD", "CARD_MM", "PAPER", "PAPER_MM", "Grid", "ImposeError", "Mark", "Profile", "SheetPage",
-    "Slot", "Tile", "TilePlan", "count_pages", "impose", "load_profile_plain", "mm", "named_size", "parse_length",
-    "plan_grid", "plan_tiles", "profile_from_mapping", "render_assembly_page", "render_pages",
+    "Slot", "Tile", "TilePlan", "board_pages", "count_pages", "impose", "load_profile_plain", "mm", "named_size",
+    "parse_length", "plan_grid", "plan_tiles", "profile_from_mapping", "render_assembly_page", "render_pages",
     "render_tiles", "to_mm",
 ]

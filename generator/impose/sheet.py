@@ -11,7 +11,7 @@ The data classes (Slot, Mark, SheetPage) live in ``page.py``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .duplex import back_slots
 from .errors import ImposeError
@@ -214,6 +214,24 @@ def _sheet_page(side: str, number: int, slots: tuple[Slot, ...], profile: Profil
     marks, cuts, footers = found
     return SheetPage(side, number, slots, marks, cuts, None, None, profile.paper, footers[0] if footers else None,
                      profile.mark_width, footers[1:])
+
+
+def board_pages(n_copies: int, board_w: float, board_h: float, profile: Profile) -> list[SheetPage]:
+    """Pages for ``n_copies`` copies of a board that fits the printable area, one a page.
+
+    Each copy is one slot (its ``index`` the copy's number) centred on the paper turned like the
+    board (landscape for a wide one), with the crop marks and cut lines of the profile around it,
+    as a sheet's cards have them, and a footer box. The paper each page has is the page's
+    ``page_size``. In print-shop mode each copy is a page of its own size, as a card's.
+    """
+    if profile.print_shop:
+        return _print_shop_pages(n_copies, board_w, board_h, profile, False)
+    paper = tuple(sorted(profile.paper, reverse=board_w > board_h))
+    turned = replace(profile, paper=paper)
+    slot = Slot(0, (paper[0] - board_w) / 2, (paper[1] - board_h) / 2, board_w, board_h, False, profile.bleed)
+    furniture: dict = {}
+    return [_sheet_page("front", number, (replace(slot, index=number - 1),), turned, furniture)
+            for number in range(1, n_copies + 1)]
 
 
 def _print_shop_pages(n_cards, card_w, card_h, profile, with_backs) -> list[SheetPage]:

@@ -6,11 +6,14 @@ positions come from the ``TilePlan`` (``tiling.py``).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from .render import draw_label
+from .marks import CLEARANCE, crop_marks, cut_lines
+from .page import Mark, Slot
+from .render import _draw_lines, draw_label
 from .sizes import fmt_mm, mm
 from .tiling import TilePlan
 
@@ -22,12 +25,16 @@ HALO_WIDTH = 1.4
 
 
 def render_tiles(canvas, plan: TilePlan, draw_board: DrawBoard, *, font_name: str,
-                 title: str | None = None) -> None:
+                 title: str | None = None, profile=None) -> None:
     """One page per tile in reading order: board part, glue and cut lines, crosses, caption.
 
     The caption (``"A2 — row A, column 2 · glue under A1's right edge"``,
     prefixed by ``title``) sits just under the tile; when the tile fills the
     printable area that is the bottom margin, which some printers cannot reach.
+
+    With a sheet ``profile`` the board's own edges are finished as a card's: the art runs
+    ``profile.bleed`` past them (as far as the printable area allows) and the profile's crop
+    marks and cut lines continue every edge the tile is trimmed along (``tile_marks``).
     """
     pw, ph = plan.page_size
     for number, tile in enumerate(plan.tiles, start=1):
@@ -36,7 +43,7 @@ def render_tiles(canvas, plan: TilePlan, draw_board: DrawBoard, *, font_name: st
         canvas.setBleedBox(None)
         px, py, w, h = tile.placement
         canvas.saveState()
-        _clip(canvas, (px, py, px + w, py + h))
+        _clip(canvas, _art_box(plan, tile, profile.bleed if profile is not None else 0.0))
         canvas.translate(px - tile.src[0], py - tile.src[1])
         draw_board(canvas)
         canvas.restoreState()
@@ -48,14 +55,54 @@ def render_tiles(canvas, plan: TilePlan, draw_board: DrawBoard, *, font_name: st
         _stroke(canvas, [seg for cx, cy in tile.crosses for seg in _cross(cx, cy, CROSS_ARM)])
         canvas.restoreState()
         _stroke(canvas, [(m.x0, m.y0, m.x1, m.y1) for m in tile.cut_edges], halo=False)
+        marks = tile_marks(plan, tile, profile) if profile is not None else ()
+        if marks:
+            _draw_lines(canvas, marks, profile.mark_width)
 
         caption = f"{tile.caption} · page {number}/{len(plan.tiles)}"
         if title:
             caption = f"{title} · {caption}"
-        band = (plan.margin, max(1.0, py - 10), pw - plan.margin, py - 2)
+        # between the marks below the tile's corners, when there are any
+        x0, x1 = (px + CLEARANCE, px + w - CLEARANCE) if marks else (plan.margin, pw - plan.margin)
+        band = (x0, max(1.0, py - 10), x1, py - 2)
         if band[3] - band[1] >= 4:
             draw_label(canvas, band, caption, font_name)
         canvas.showPage()
+
+
+def _outer_edges(plan: TilePlan, tile) -> dict:
+    """Which edges of ``tile`` are the board's own (not a seam with a neighbour)."""
+    return {"left": tile.col == 0, "right": tile.col == plan.cols - 1,
+            "bottom": tile.row == plan.rows - 1, "top": tile.row == 0}
+
+
+def _art_box(plan: TilePlan, tile, bleed: float):
+    """Where the tile's art is drawn (page coordinates): the tile, plus ``bleed`` beyond the board's
+    own edges, within the printable area."""
+    px, py, w, h = tile.placement
+    pw, ph = plan.page_size
+    m = plan.margin
+    outer = _outer_edges(plan, tile)
+    return (max(m, px - bleed) if outer["left"] else px, max(m, py - bleed) if outer["bottom"] else py,
+            min(pw - m, px + w + bleed) if outer["right"] else px + w,
+            min(ph - m, py + h + bleed) if outer["top"] else py + h)
+
+
+def tile_marks(plan: TilePlan, tile, profile) -> tuple[Mark, ...]:
+    """The profile's crop marks (and cut lines, if it asks for them) for one tile: around the tile
+    as around a card (``marks.crop_marks``), on the paper of the plan, along every edge the tile
+    is trimmed along: the board's own edges and the seams it lies on top of (right and bottom).
+    Its left and top seam edges, glue strips under a neighbour, are never cut: no mark there."""
+    px, py, w, h = tile.placement
+    turned = replace(profile, paper=plan.page_size, margin=plan.margin)
+    slot = Slot(0, px, py, w, h, False, profile.bleed)
+    found = (crop_marks((slot,), turned) if profile.crop_marks else ()) + \
+        (cut_lines((slot,), turned) if profile.cut_lines else ())
+    glue_x = px if tile.col else None
+    glue_y = py + h if tile.row else None
+    return tuple(m for m in found
+                 if not (m.x0 == m.x1 and glue_x is not None and abs(m.x0 - glue_x) < 1e-6)
+                 and not (m.y0 == m.y1 and glue_y is not None and abs(m.y0 - glue_y) < 1e-6))
 
 
 def _clip(canvas, box) -> None:
