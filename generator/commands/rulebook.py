@@ -15,7 +15,9 @@ from ..cli import _output_dir, common_options, reporter, resolve_game, run_repor
                    "stitching (print duplex, flip on the short edge, fold, staple).")
 @click.option("--sheet", "--profile", "sheet", default=None, metavar="PROFILE",
               help="Sheet profile whose paper the booklet is printed on (layouts/profiles/<name>.yaml, as "
-                   "pnp build --profile), e.g. letter-portrait for US Letter; default: the game's.")
+                   "pnp build --profile), e.g. letter-portrait for US Letter; default: the game's. On "
+                   "other paper than the game's the booklet is rulebook-booklet-<paper>.pdf "
+                   "(rulebook-booklet-letter.pdf).")
 @click.option("--paper", type=click.Choice(["a5", "a4"]), default="a5", show_default=True,
               help="Page size of rulebook.pdf.")
 @click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -38,5 +40,6 @@ def rulebook(game, booklet, sheet, paper, output_dir):
     rep.problems(warnings)
     for item in written:
         rep.info(f"wrote {item}")
-    if not booklet and (note := stale_booklet_note(out)):
+    # an earlier run's booklet (on this paper when this run made none, on another when it did)
+    if note := stale_booklet_note(out, written[1].name if booklet and len(written) > 1 else None):
         click.echo(note)

@@ -6,8 +6,9 @@ generated blocks come from helper calls (``{{ component_table() }}``, ``{{ gloss
 ``{{ card("enemies", "e1_thug") }}`` or ``![caption](card:enemies/e1_thug)``). A reference the
 content cannot satisfy is a problem at ``content/<game>/rulebook/<file>.md:<line>``.
 
-:func:`build_rulebook` writes ``rulebook.pdf`` (and ``rulebook-booklet.pdf``); :func:`compose`
-returns the laid-out rulebook for tests and other tools.
+:func:`build_rulebook` writes ``rulebook.pdf`` (and ``rulebook-booklet.pdf``, or
+``rulebook-booklet-<paper>.pdf`` on another paper than the game's); :func:`compose` returns the
+laid-out rulebook for tests and other tools.
 """
 from __future__ import annotations
 
@@ -20,9 +21,17 @@ from ..content.game import leaves_game, text_in
 from ..errors import ContentError, Location, Problem
 from ..outputs import older_output_note, write_atomic
 
-__all__ = ["build_rulebook", "compose", "Rulebook", "PAPERS"]
+__all__ = ["build_rulebook", "compose", "Rulebook", "PAPERS", "BOOKLET", "booklet_file_name"]
 
 PAPERS = ("a5", "a4")
+BOOKLET = "rulebook-booklet.pdf"          # a booklet on the paper of the game's print.profile
+
+
+def booklet_file_name(paper_name: str, game_paper_name: str) -> str:
+    """``rulebook-booklet.pdf`` on the paper the game prints on, else named after its paper
+    (``rulebook-booklet-letter.pdf``), as ``pnp build --profile`` names ``print-<paper>.pdf``: a
+    booklet on other paper never overwrites the game's."""
+    return BOOKLET if paper_name == game_paper_name else f"rulebook-booklet-{paper_name}.pdf"
 
 
 @dataclass
@@ -38,6 +47,7 @@ class Rulebook:
     glossary_rows: list
     warnings: list = field(default_factory=list)
     booklet: bytes | None = None
+    booklet_name: str = BOOKLET                # the file name the booklet is written under
 
 
 def _display(path: Path) -> str:
@@ -83,11 +93,14 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
     config = load_config(root, problems)
     if problems:
         raise ContentError(problems)
-    sheet_paper = None
+    sheet_paper, booklet_name = None, BOOKLET
     if booklet:
         from ..profiles import game_profile
 
-        sheet_paper = game_profile(game, sheet, "--sheet").profile.paper
+        loaded = game_profile(game, sheet, "--sheet")
+        sheet_paper = loaded.profile.paper
+        if sheet:
+            booklet_name = booklet_file_name(loaded.paper_name, game_profile(game).paper_name)
     builder = CardBuilder(game)
     data = RulebookData(game, builder, config)
     context = data.context()
@@ -161,7 +174,8 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
     return Rulebook(
         game_id=game.id, pdf=pdf, pages=pages.count, headings=list(doc_model.headings),
         heading_pages=dict(pages.headings), component_rows=list(converter.component_rows),
-        glossary_rows=list(converter.glossary_rows), warnings=warnings, booklet=booklet_pdf)
+        glossary_rows=list(converter.glossary_rows), warnings=warnings, booklet=booklet_pdf,
+        booklet_name=booklet_name)
 
 
 def _cover_texts(config, context, data, problems) -> dict:
@@ -197,16 +211,30 @@ def _cover_texts(config, context, data, problems) -> dict:
     }
 
 
-def stale_booklet_note(out_dir: Path) -> str | None:
-    """The note for a ``rulebook-booklet.pdf`` left by an earlier ``--booklet`` run."""
-    return older_output_note(Path(out_dir) / "rulebook-booklet.pdf", "--booklet run",
-                             "run pnp rulebook --booklet")
+def stale_booklet_note(out_dir: Path, written: str | None = None) -> str | None:
+    """The note (a line a booklet) for the booklets (``rulebook-booklet.pdf``, or on other paper
+    ``rulebook-booklet-<paper>.pdf``) left in ``out_dir`` by an earlier ``--booklet`` run: every
+    one but the booklet this run ``written``; None when there is none."""
+    out = Path(out_dir)
+    found = sorted(p.name for p in out.glob("rulebook-booklet*.pdf")
+                   if p.name == BOOKLET or p.name.startswith("rulebook-booklet-"))
+    notes = []
+    for name in found:
+        if name == written:
+            continue
+        paper = name[len("rulebook-booklet-"):-len(".pdf")] if name != BOOKLET else None
+        remake = f"run pnp rulebook --booklet --sheet PROFILE (a {paper} profile)" if paper \
+            else "run pnp rulebook --booklet"
+        if note := older_output_note(out / name, "--booklet run", remake):
+            notes.append(note)
+    return "\n".join(notes) or None
 
 
 def build_rulebook(game_path: Path, out_dir: Path, *, booklet: bool = False, paper: str = "a5",
                    problems: list | None = None, sheet: str | None = None, progress=None) -> list[Path]:
-    """Write ``out_dir/rulebook.pdf`` (and ``rulebook-booklet.pdf`` with ``booklet``, on the paper
-    of the sheet profile ``sheet``, default the game's).
+    """Write ``out_dir/rulebook.pdf`` (and with ``booklet`` the booklet, on the paper of the sheet
+    profile ``sheet``, default the game's: ``rulebook-booklet.pdf``, or ``rulebook-booklet-<paper>.pdf``
+    on another paper than the game's print.profile, so that neither overwrites the other).
 
     Raises :class:`ContentError` (a :class:`ProblemsError`) listing located problems when the
     content, the rulebook sources or a reference in them is wrong; nothing is written then.
@@ -219,5 +247,5 @@ def build_rulebook(game_path: Path, out_dir: Path, *, booklet: bool = False, pap
     out = Path(out_dir)
     written = [write_atomic(out / "rulebook.pdf", book.pdf)]
     if booklet and book.booklet is not None:
-        written.append(write_atomic(out / "rulebook-booklet.pdf", book.booklet))
+        written.append(write_atomic(out / book.booklet_name, book.booklet))
     return written

@@ -110,10 +110,24 @@ def test_a_rulebook_without_booklet_says_an_old_booklet_beside_it_is_old(book_ga
 
 
 def test_booklet_on_letter_and_sheet_needs_booklet(book_game, tmp_path):
+    """A booklet on other paper than the game's is named after it and sits beside the game's one
+    (as build --profile writes print-letter.pdf beside print-a4.pdf); each run notes the other."""
     out = tmp_path / "out"
+    assert pnp("rulebook", book_game, "--booklet", "-o", out).returncode == 0          # A4, the game's
+    a4 = (out / "rulebook-booklet.pdf").read_bytes()
     proc = pnp("rulebook", book_game, "--booklet", "--sheet", "letter-portrait", "-o", out)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert pdfium.PdfDocument(out / "rulebook-booklet.pdf")[0].get_size() == pytest.approx((792, 612))
+    assert sorted(p.name for p in out.iterdir()) == ["rulebook-booklet-letter.pdf", "rulebook-booklet.pdf",
+                                                      "rulebook.pdf"]
+    assert pdfium.PdfDocument(out / "rulebook-booklet-letter.pdf")[0].get_size() == pytest.approx((792, 612))
+    assert (out / "rulebook-booklet.pdf").read_bytes() == a4                           # not overwritten
+    assert "rulebook-booklet.pdf is from an earlier --booklet run" in proc.stdout
+    assert "rulebook-booklet-letter.pdf is from" not in proc.stdout
+    proc = pnp("rulebook", book_game, "--booklet", "--sheet", "a4-landscape", "-o", out)  # A4 again: the game's
+    assert proc.returncode == 0 and (out / "rulebook-booklet.pdf").read_bytes() == a4
+    assert "rulebook-booklet-letter.pdf is from an earlier --booklet run, not this one; delete it, or run pnp " \
+           "rulebook --booklet --sheet PROFILE (a letter profile)" in proc.stdout
+    assert "rulebook-booklet.pdf is from" not in proc.stdout
     proc = pnp("rulebook", book_game, "--sheet", "letter-portrait", "-o", out)
     assert proc.returncode == 2
     assert "--sheet picks the paper of the booklet: use it with --booklet" in proc.stderr

@@ -67,3 +67,20 @@ def test_a5_pages_on_letter_landscape_are_scaled_into_the_halves_and_meet_at_the
         assert left.scale == right.scale == pytest.approx(scale) and scale < 1
         assert left.x + A5[0] * scale == pytest.approx(w / 2) and right.x == pytest.approx(w / 2)
         assert left.y == right.y == pytest.approx((h - A5[1] * scale) / 2)
+
+
+def test_a_booklet_on_other_paper_than_the_games_is_named_after_it(tmp_path):
+    from generator.rulebook import booklet_file_name, stale_booklet_note
+
+    assert booklet_file_name("a4", "a4") == "rulebook-booklet.pdf"
+    assert booklet_file_name("letter", "a4") == "rulebook-booklet-letter.pdf"
+    assert booklet_file_name("a4", "letter") == "rulebook-booklet-a4.pdf"
+    assert stale_booklet_note(tmp_path) is None
+    for name in ("rulebook-booklet.pdf", "rulebook-booklet-letter.pdf", "rulebook.pdf"):
+        (tmp_path / name).write_bytes(b"%PDF")
+    lines = stale_booklet_note(tmp_path).splitlines()
+    assert [line.split()[1].rsplit("/", 1)[-1] for line in lines] == ["rulebook-booklet-letter.pdf",
+                                                                      "rulebook-booklet.pdf"]
+    assert lines[0].endswith("run pnp rulebook --booklet --sheet PROFILE (a letter profile) to make a new one")
+    assert lines[1].endswith("run pnp rulebook --booklet to make a new one")
+    assert stale_booklet_note(tmp_path, "rulebook-booklet.pdf") == lines[0]
