@@ -6,7 +6,6 @@ not printed.
 """
 from __future__ import annotations
 
-from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from .export.faces import FaceHasher
 from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_lines, read_lock
 from .outputs import older_output_note, write_atomic
 from .profiles import game_profile
+from .progress import progress_callback
 from .sheets import render_full_size_boards, render_print_pdf
 from .validate import check_content, has_rulebook, nothing_printed, run_balance
 
@@ -45,7 +45,7 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     if old_lock is not None:
         _check_lock_game(old_lock, game, changed_since)
     hasher = FaceHasher(cards).watch()  # the lock's hashes are taken while faces are painted
-    with _progress(reporter, "rendering") as progress:
+    with progress_callback(reporter, "rendering") as progress:
         pdf = render_print_pdf(cards, loaded.profile, title=game.title, proof=proof, progress=progress)
     for faces in cards.faces:
         faces.check_all()  # faces no page showed are checked too
@@ -106,22 +106,3 @@ def _check_lock_game(lock: dict, game, path) -> None:
     if lock.get("game") != game.id and lock.get("title") != title:
         raise BuildError(f"{path}: a print lock of {lock.get('game')!r} ({lock.get('title')}), not of {game.id!r}"
                          f" ({title}); give the print.lock.json of a print run of this game")
-
-
-@contextmanager
-def _progress(reporter, label: str):
-    """``reporter.progress`` (a bar on a terminal only) as a ``callback(done, total)`` for the
-    renderer, which prints nothing itself; the bar opens at the first call, when the total is known."""
-    if reporter is None:
-        yield None
-        return
-    with ExitStack() as stack:
-        state = {"bar": None, "done": 0}
-
-        def advance(done, total):
-            if state["bar"] is None:
-                state["bar"] = stack.enter_context(reporter.progress(range(total), label, total))
-            if hasattr(state["bar"], "update") and done > state["done"]:
-                state["bar"].update(done - state["done"])
-                state["done"] = done
-        yield advance

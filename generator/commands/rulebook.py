@@ -25,7 +25,7 @@ from ..cli import _output_dir, common_options, reporter, resolve_game, run_repor
 @common_options
 def rulebook(game, booklet, sheet, paper, output_dir):
     """Write output/<game>/rulebook.pdf from content/<game>/rulebook/*.md and the game's data."""
-    from ..build import _progress
+    from ..progress import progress_callback
     from ..rulebook import build_rulebook, stale_booklet_note
 
     if sheet and not booklet:
@@ -34,7 +34,7 @@ def rulebook(game, booklet, sheet, paper, output_dir):
     out = _output_dir(output_dir, path, several=False)
     rep = reporter()
     warnings: list = []
-    with _progress(rep, "laying out chapters") as progress:
+    with progress_callback(rep, "laying out chapters") as progress:
         written = run_reporting(lambda: build_rulebook(path, out, booklet=booklet, paper=paper, sheet=sheet,
                                                        problems=warnings, progress=progress))
     rep.problems(warnings)

@@ -107,3 +107,19 @@ def test_without_a_terminal_or_with_quiet_there_is_no_bar(monkeypatch):
     assert not hasattr(Reporter(-1).progress(range(3), "rendering", 3), "update")
     monkeypatch.setattr(Terminal, "isatty", lambda self: False)
     assert not hasattr(Reporter(0).progress(range(3), "rendering", 3), "update")
+
+
+def test_progress_callback_opens_the_bar_at_the_first_call_and_advances_it_by_the_difference():
+    """The callback pnp build and pnp rulebook hand their renderers (generator.progress)."""
+    from generator.progress import progress_callback
+
+    with progress_callback(None, "rendering") as progress:
+        assert progress is None                       # no reporter: nothing to call
+    reporter = _Bars()
+    with progress_callback(reporter, "laying out chapters"):
+        pass
+    assert reporter.bars == []                        # never called: no bar
+    with progress_callback(reporter, "laying out chapters") as progress:
+        for done in (1, 1, 3, 5, 4):                  # repeated or going back: no step
+            progress(done, 5)
+    assert reporter.bars == [{"label": "laying out chapters", "length": 5, "updates": [1, 2, 2]}]
