@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from .stats import median, percentile, wilson
+from .stats import median, percentile, ratio_interval, wilson
 
 
 def outcomes(records) -> Counter:
@@ -50,7 +50,27 @@ def run_summary(records) -> dict:
             "loss_stage": dict(Counter(r["stage"] for r in played if r["outcome"] != "win")),
             "empty_pool_round_share": sum(r["empty_pool_rounds"] for r in played) / total_rounds,
         })
+        summary["pressure_ci"] = pressure_intervals(played)
     return summary
+
+
+# The pressure/economy counters as ratios of per-game sums: key -> (numerator, denominator, is a share).
+PRESSURE_RATIOS = {
+    "mass_round_share": (lambda r: r["mass_rounds"], lambda r: r.get("rounds", 0), True),
+    "down_game_share": (lambda r: 1 if r["downs"] else 0, lambda r: 1, True),
+    "gold_per_player": (lambda r: r["gold_per_player"], lambda r: 1, False),
+    "upgrade_share": (lambda r: r["upgrades_bought"], lambda r: r["upgrades_total"], True),
+    "mean_group_size": (lambda r: r["group_size_sum"], lambda r: r["group_size_n"], False),
+    "combo_boss_round_share": (lambda r: r["combo_boss_rounds"], lambda r: r["boss_rounds"], True),
+    "empty_pool_round_share": (lambda r: r["empty_pool_rounds"], lambda r: r.get("rounds", 0), True),
+}
+
+
+def pressure_intervals(played, z: float = 1.959963984540054) -> dict:
+    """key -> [lo, hi]: 95% intervals of the pressure counters with the game as the sampling unit
+    (shared/VALIDATOR.md: statistical decisions use intervals, not point estimates)."""
+    return {key: list(ratio_interval([num(r) for r in played], [den(r) for r in played], z, share))
+            for key, (num, den, share) in PRESSURE_RATIOS.items()}
 
 
 def card_usage(records) -> dict:

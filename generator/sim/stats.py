@@ -113,6 +113,28 @@ def paired_diff_interval(both: int, only_first: int, only_second: int, n: int, z
     return d, max(-1.0, d - half), min(1.0, d + half)
 
 
+def ratio_interval(nums, dens, z: float = Z95, proportion: bool = False) -> tuple[float, float]:
+    """Interval for a ratio of sums over games, R = sum(nums) / sum(dens) (a share of rounds, a mean
+    per game, ...), with the game as the sampling unit: rounds of one game are not independent, so a
+    Wilson interval over rounds would be too narrow. Linearised (delta-method) standard error of the
+    ratio estimator. With ``proportion`` the cluster variance becomes a design effect and the result
+    is a Wilson interval on the effective sample size, which stays sensible at 0 and 1 (a share of 0
+    in 3,000 boss rounds of 400 games is bounded like 0 of 3,000, not by a zero-width interval)."""
+    n, total = len(nums), float(sum(dens))
+    if n < 2 or total <= 0:
+        return (0.0, 1.0) if proportion else (-math.inf, math.inf)
+    r = sum(nums) / total
+    resid = sum((y - r * x) ** 2 for y, x in zip(nums, dens))
+    se = math.sqrt(n / (n - 1) * resid) / total
+    if proportion:
+        r = min(1.0, max(0.0, r))
+        binom = math.sqrt(r * (1 - r) / total) if 0 < r < 1 else 0.0
+        deff = max(1.0, (se / binom) ** 2) if binom > 0 else 1.0
+        n_eff = total / deff
+        return wilson(min(n_eff, r * n_eff), n_eff, z)
+    return (r - z * se, r + z * se)
+
+
 def interval_decision(lo: float, hi: float, band_lo: float | None, band_hi: float | None) -> str:
     """``inside`` / ``outside`` / ``unclear`` for an interval against a band (ends may be open)."""
     low = -math.inf if band_lo is None else band_lo

@@ -33,7 +33,7 @@ from .runner import start_games
 from .stats import band_decision, diff_interval, interval_decision, paired_diff_interval, wilson
 
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
-SIM_VERSION = "1"  # bump when the core (runner, metrics, verdict) changes what a verdict means
+SIM_VERSION = "2"  # bump when the core (runner, metrics, verdict) changes what a verdict means
 
 
 @dataclass
@@ -410,12 +410,28 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
                           f"{judge.seats} offer 2+ options (min {dmin})", "warning")
     for key, band in config.get("pressure", {}).items():
         if key in s:
-            ok = band["min"] <= s[key] <= band["max"]
-            judge.row(f"   {key.replace('_', ' ')}", n, f"{s[key]:.3f}", _band(band["min"], band["max"]),
-                      "pass" if ok else "warn")
-            if not ok:
-                judge.problem(f"pressure.{key}", "spec §6 band", f"{key} with {n} {judge.seats} is {s[key]:.3f}, "
+            value, status, shown = pressure_status(s, key, band)
+            judge.row(f"   {key.replace('_', ' ')}", n, shown, _band(band["min"], band["max"]), status)
+            if status == "warn":
+                judge.problem(f"pressure.{key}", "spec §6 band", f"{key} with {n} {judge.seats} is {shown}, "
                               f"outside {_band(band['min'], band['max'])}", "warning")
+
+
+def pressure_status(summary: dict, key: str, band: dict) -> tuple[float, str, str]:
+    """(value, status, shown) of a pressure/economy band (a warning band). Decided on the 95%
+    interval over games when the summary has one (metrics.pressure_intervals): ``warn`` only when the
+    whole interval lies outside the band; an interval that straddles an end is ``pass?`` or ``warn?``
+    by its point estimate and raises no warning (these bands do not play more games, so a straddle is
+    no evidence either way). Without an interval the point estimate decides, as before."""
+    value = summary[key]
+    ci = (summary.get("pressure_ci") or {}).get(key)
+    inside = band["min"] <= value <= band["max"]
+    if ci is None or not all(math.isfinite(x) for x in ci):
+        return value, ("pass" if inside else "warn"), f"{value:.3f}"
+    shown = f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}] ({summary.get('games', 0)})"
+    decision = interval_decision(ci[0], ci[1], band["min"], band["max"])
+    status = {"inside": "pass", "outside": "warn"}.get(decision) or ("pass?" if inside else "warn?")
+    return value, status, shown
 
 
 def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts):

@@ -215,3 +215,17 @@ def test_count_messages_use_the_games_word_for_seats_and_say_when_no_stage_was_c
         rows = {row[0]: row for row in judge.rows}
         assert rows["M3 rounds per stage (median)"][2] == "none cleared"
         assert "M2 skill gap (heuristic-random)" in rows
+
+
+def test_pressure_bands_warn_only_when_the_interval_is_outside():
+    band = {"min": 0.10, "max": 0.40}
+    summary = {"games": 400, "x": 0.088, "pressure_ci": {"x": [0.072, 0.106]}}
+    assert verdict.pressure_status(summary, "x", band)[1] == "warn?"      # straddles 0.10: no warning
+    summary["pressure_ci"]["x"] = [0.075, 0.098]
+    assert verdict.pressure_status(summary, "x", band)[1] == "warn"       # wholly below
+    summary.update(x=0.12, pressure_ci={"x": [0.095, 0.15]})
+    assert verdict.pressure_status(summary, "x", band)[1] == "pass?"
+    summary["pressure_ci"]["x"] = [0.11, 0.13]
+    value, status, shown = verdict.pressure_status(summary, "x", band)
+    assert status == "pass" and shown == "0.120 [0.110, 0.130] (400)"
+    assert verdict.pressure_status({"x": 0.05}, "x", band)[1] == "warn"   # no interval: the point decides
