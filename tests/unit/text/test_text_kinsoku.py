@@ -261,3 +261,23 @@ def test_combining_mark_stays_with_its_base():
     lines = break_text(text, lambda s: 10.0 * sum(1 for c in s if c != "\u3099"), 30)
     assert all(not s.startswith("\u3099") for s in lines)
     assert "".join(lines) == text
+
+
+def _em_or_icon(tok):
+    return 10.0 if isinstance(tok, Icon) else em_measure(tok.text)
+
+
+def test_a_double_dash_is_never_split_on_either_path():
+    # plain text takes the fast path; an icon in the paragraph sends it down the general path
+    assert break_text("あいう——えお", em_measure, 40) == ["あいう", "——えお"]
+    assert break_text("あいう――えお", em_measure, 40) == ["あいう", "――えお"]
+    lines = wrap([Icon("guard"), Text("あい——えお")], _em_or_icon, 40).lines
+    assert [line.text for line in lines] == ["あい", "——えお"]
+
+
+def test_spaces_after_an_atom_wider_than_the_line_do_not_start_the_next_line():
+    # every character is wider than the 5 pt line: each sits alone on an overfull line
+    assert break_text("あ い", em_measure, 5) == ["あ", "い"]
+    lines = wrap([Text("あ"), Icon("guard"), Text(" い")], _em_or_icon, 5).lines
+    assert [(line.text, line.overfull) for line in lines] == [("あ", True), ("", True), ("い", True)]
+    assert [len(line.pieces) for line in lines] == [1, 1, 1]
