@@ -67,6 +67,19 @@ def test_partial_last_page_backs_land_behind_their_fronts():
                                              width - f.bleed_box[0], f.bleed_box[3]))
 
 
+def test_short_edge_partial_last_page_backs_land_behind_their_fronts():
+    prof = profile(duplex="short-edge")
+    front, back = impose(11, *POKER, prof, with_backs=True)[-2:]
+    grid = plan_grid(*POKER, prof)
+    assert [cell(grid, s) for s in back.slots] == [(0, 2), (1, 2)]
+    # physically: flipping the sheet about its horizontal axis puts each back on its front
+    height = prof.paper[1]
+    for f, b in zip(front.slots, back.slots):
+        assert height - (b.y + b.h) == pytest.approx(f.y) and b.x == pytest.approx(f.x)
+        assert b.bleed_box == pytest.approx((f.bleed_box[0], height - f.bleed_box[3],
+                                             f.bleed_box[2], height - f.bleed_box[1]))
+
+
 def test_landscape_long_edge_flips_about_the_horizontal_axis():
     assert flip_axis(named_size("a4"), "long-edge") == "x"
     assert flip_axis(named_size("a4"), "short-edge") == "y"

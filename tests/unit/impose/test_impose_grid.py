@@ -66,6 +66,22 @@ def test_card_that_fits_nowhere_has_an_exact_message():
         " needs 306x406 mm, the printable area is 200x287 mm (not even rotated)")
 
 
+def test_a_row_that_fits_exactly_counts_its_gutters_between_cards_only():
+    # 3*62 + 2*4 (gutters between cards, none outside) + 2*3 bleed = 200 mm = the printable width
+    grid = plan_grid(mm(62), mm(88), profile("a4", gutter=mm(4)))
+    assert (grid.cols, grid.rows, grid.rotated) == (3, 3, False)
+    assert [to_mm(v) for v in grid.origin] == pytest.approx([8, 12.5])   # 194 x 272 mm of trim, centred
+    # 0.1 mm wider and the third column no longer fits: rotated 2x4 holds more than upright 2x3
+    grid = plan_grid(mm(62.1), mm(88), profile("a4", gutter=mm(4)))
+    assert (grid.cols, grid.rows, grid.rotated) == (2, 4, True)
+
+
+def test_upright_wins_a_tie():
+    # 45x80 on A4: upright 4x3 = 12, rotated 2x6 = 12
+    grid = plan_grid(mm(45), mm(80), profile("a4"))
+    assert (grid.cols, grid.rows, grid.rotated) == (4, 3, False)
+
+
 def test_rotation_only_when_it_fits_more():
     # mini-us 41x63 on A4: upright 4x4 = 16, rotated 3x6 = 18
     grid = plan_grid(*named_size("mini-us"), profile("a4"))
