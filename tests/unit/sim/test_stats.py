@@ -2,7 +2,9 @@ import math
 
 import pytest
 
-from generator.sim.stats import band_decision, diff_interval, percentile, ratio_interval, samples_for_halfwidth, wilson
+from generator.sim.stats import (band_decision, diff_interval, interval_decision, percentile, ratio_interval,
+                                 samples_for_halfwidth, wilson)
+from generator.sim.verdict import _Runs
 
 
 def test_wilson_known_values():
@@ -10,6 +12,11 @@ def test_wilson_known_values():
     assert math.isclose(lo, 0.4038, abs_tol=1e-4) and math.isclose(hi, 0.5962, abs_tol=1e-4)
     assert wilson(0, 0) == (0.0, 1.0)
     assert wilson(0, 1000)[1] < 0.004  # about the rule of three
+    # Newcombe (1998), Stat. Med. 17:857, table I, method 3 (Wilson score, 95%): the asymmetric
+    # cases check the centre correction that 50/100 cannot
+    for (k, n), expected in {(81, 263): (0.2553, 0.3662), (15, 148): (0.0624, 0.1605),
+                             (0, 20): (0.0, 0.1611), (1, 29): (0.0061, 0.1718)}.items():
+        assert [round(v, 4) for v in wilson(k, n)] == list(expected), (k, n)
 
 
 def test_percentile_interpolates_like_numpy():
@@ -21,6 +28,55 @@ def test_band_decision_three_ways():
     assert band_decision(500, 1000, 0.4, 0.6, 1.96) == "inside"
     assert band_decision(900, 1000, 0.4, 0.6, 1.96) == "outside"
     assert band_decision(41, 100, 0.4, 0.6, 1.96) == "unclear"
+    # the interval is taken at the z asked for: 60/100 is [0.502, 0.691] at 1.96, [0.471, 0.716] at 2.576
+    assert band_decision(60, 100, 0.5, None, 1.96) == "inside"
+    assert band_decision(60, 100, 0.5, None, 2.576) == "unclear"
+
+
+def test_interval_decision_band_ends_are_closed_and_may_be_open():
+    assert interval_decision(0.4, 0.6, 0.4, 0.6) == "inside"       # touching both ends is inside
+    assert interval_decision(0.3, 0.4, 0.4, 0.6) == "unclear"      # touching from outside is not outside
+    assert interval_decision(0.6, 0.7, 0.4, 0.6) == "unclear"
+    assert interval_decision(0.1, 0.39, 0.4, 0.6) == "outside"
+    assert interval_decision(0.61, 0.9, 0.4, 0.6) == "outside"
+    assert interval_decision(0.0, 0.99, None, None) == "inside"
+    assert interval_decision(0.7, 0.9, None, 0.6) == "outside" and interval_decision(0.1, 0.3, 0.4, None) == "outside"
+
+
+def _play_stream(stream, wins):
+    """Feed a verdict sample stream made-up records (``wins[i]`` wins in its i-th batch):
+    ``(the batches it asked for, what it returned)``."""
+    asked = []
+    request = stream.send(None)
+    try:
+        while True:
+            asked.append(request)
+            games, won = request[2], wins[len(asked) - 1]
+            request = stream.send([{"outcome": "win"}] * won + [{"outcome": "loss"}] * (games - won))
+    except StopIteration as end:
+        records, decision, z = end.value
+        return asked, (len(records), decision, z)
+
+
+def test_sequential_sampling_stops_at_the_first_clear_look_with_that_looks_z():
+    # 30/40 at z 2.576 is [0.547, 0.882]: inside [0.35, 0.99] at the interim look, no more games
+    stream = _Runs.sequential_stream(2, "greedy", [40, 80], 0.35, 0.99, 2.576, 1.96, first_checked=False)
+    assert _play_stream(stream, [30]) == ([(2, "greedy", 40, 0, False)], (40, "inside", 2.576))
+    # random-agent games are all checked; 30/40 is wholly above a 0.2 ceiling
+    stream = _Runs.sequential_stream(3, "random", [40, 80], None, 0.2, 2.576, 1.96, first_checked=True)
+    assert _play_stream(stream, [30]) == ([(3, "random", 40, 0, True)], (40, "outside", 2.576))
+
+
+def test_sequential_sampling_uses_the_interim_z_before_the_last_look_and_the_final_z_at_it():
+    # 21/40 would be inside at 1.96 ([0.375, 0.671]) but is not at the interim 2.576 ([0.333, 0.710]);
+    # 37/80 is inside at the final 1.96 ([0.357, 0.571]) though not at 2.576 ([0.327, 0.603])
+    stream = _Runs.sequential_stream(2, "greedy", [40, 80], 0.35, 0.99, 2.576, 1.96, first_checked=False)
+    assert _play_stream(stream, [21, 16]) == (
+        [(2, "greedy", 40, 0, False), (2, "greedy", 40, 40, False)], (80, "inside", 1.96))
+    # still unclear at the last look: the stream ends there, unclear
+    stream = _Runs.sequential_stream(2, "greedy", [40, 80], 0.35, 0.99, 2.576, 1.96, first_checked=False)
+    assert _play_stream(stream, [21, 14]) == (
+        [(2, "greedy", 40, 0, False), (2, "greedy", 40, 40, False)], (80, "unclear", 1.96))
 
 
 def test_two_percent_needs_about_2400_games():
