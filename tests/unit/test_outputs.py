@@ -92,3 +92,18 @@ def test_an_oserror_of_the_pieces_themselves_is_not_turned_into_a_write_error(tm
     assert not isinstance(info.value, BuildError)
     assert path.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["print.pdf"]
+
+
+def test_the_temporary_file_is_a_hidden_name_in_the_targets_folder(tmp_path, monkeypatch):
+    """os.replace is atomic only within one file system: the temporary must sit beside the target."""
+    renames = []
+    real_replace = os.replace
+
+    def spy(src, dst):
+        renames.append((src, dst))
+        return real_replace(src, dst)
+    monkeypatch.setattr(os, "replace", spy)
+    path = write_atomic(tmp_path / "out" / "print.pdf", b"%PDF")
+    (src, dst), = renames
+    assert os.path.dirname(src) == str(tmp_path / "out") and dst == path
+    assert os.path.basename(src).startswith(".print.pdf.") and src.endswith(".tmp")
