@@ -417,3 +417,20 @@ def test_players_may_give_gold_at_stage_start(setup):
     st.apply_action((GIVE, 1))
     assert st.gold == [0, setup.c_cost[u]] and st.seat == 1 and st.phase == SHOP
     assert (UPGRADE, u) in st.legal_actions() and not any(a[0] == GIVE for a in st.legal_actions())
+
+
+class _Draws:
+    """An rng whose random() returns the given values in order."""
+
+    def __init__(self, *values):
+        self.values = list(values)
+
+    def random(self):
+        return self.values.pop(0)
+
+
+def test_a_d6_respawn_is_a_fair_die_over_the_six_respawns_and_a_number_names_one(setup):
+    st = fresh(setup)
+    st.rng = _Draws(0.0, 0.1666, 0.1667, 0.4999, 0.5, 0.8333, 0.8334, 0.9999)
+    assert [st.respawn_index("d6") for _ in range(8)] == [0, 0, 1, 2, 3, 4, 5, 5]
+    assert [st.respawn_index(n) for n in (1, "3", 6)] == [0, 2, 5]   # respawn 1..6 is index 0..5

@@ -1,5 +1,6 @@
 """Metroidvania dice rules (spec §3.4): ascension, slate, double/triple, QTE, threat — and the exact
 chances against the spec's Appendix A tables."""
+import math
 import random
 
 import pytest
@@ -266,3 +267,20 @@ def test_stored_estimates_are_the_seeded_draws():
     assert HISTOGRAMS
     for key, hist in HISTOGRAMS.items():
         assert dice._mc_histogram(*key) == hist, key
+
+
+@pytest.mark.parametrize("size,targets,others,pie,max_pairs", [
+    (6, (5,), 3, 2, 0), (6, (4, 6), 3, 2, 0), (6, (6, 6), 4, 3, 0), (8, (7, 5), 3, 2, 1), (6, (6, 5), 4, 2, 1)])
+def test_qte_chance_is_the_share_of_all_rolls_the_pairs_can_lift(size, targets, others, pie, max_pairs):
+    """Each prompt die short of its target needs ceil(shortfall / Pie) pairs of the other dice."""
+    from itertools import product
+
+    wins = 0
+    for roll in product(range(1, size + 1), repeat=len(targets) + others):
+        prompt, rest = roll[:len(targets)], roll[len(targets):]
+        pairs = sum(rest.count(v) // 2 for v in set(rest))
+        pairs = min(pairs, max_pairs) if max_pairs else pairs
+        need = sum(math.ceil((t - v) / pie) for v, t in zip(prompt, targets) if v < t)
+        wins += need <= pairs
+    assert dice.qte_chance(size, targets, others, True, pie, max_pairs) == pytest.approx(
+        wins / size ** (len(targets) + others), rel=1e-12)

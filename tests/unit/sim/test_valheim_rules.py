@@ -778,3 +778,32 @@ def test_planner_tally_and_tables_match_a_fresh_count(S):
     tables, fresh = A._tables(S), A._Tables(S)
     assert [getattr(tables, f) for f in A._Tables.__slots__] == [getattr(fresh, f) for f in A._Tables.__slots__]
     assert looked > 500
+
+
+def test_a_reroll_card_offers_each_lost_fight_a_reroll_until_the_rerolls_are_spent(S):
+    # 不屈: 「このフェイズ、戦闘のダイスを合計2回まで振り直せる。すべての戦闘で戦力+1。」
+    st, d = _hunt_state(S, rolls=(1, 6, 1, 2), enemies=("en_horned_bear", "en_grey_wolf"))
+    set_hand(st, 0, [red("hunt"), "mk_late_indomitable", red("gather"), red("gather")])
+    commit_all(st, {0: [(red("hunt"), "hunt"), ("mk_late_indomitable", "hunt")], 1: [(blue("explore"), "explore")]})
+    st.apply_action((R.DONE,))                 # explore
+    assert st.act == R.HUNT and st.ap == 3 and st.reroll_left == 2
+    st.apply_action((R.DUNGEON, d))            # 1 step, then the bear (7): hand 2 + 1 + a 1 loses
+    assert st.phase == R.P_REROLL and st.seat == 0 and st.legal_actions() == [(R.REROLL, 0), (R.REROLL, 1)]
+    st.apply_action((R.REROLL, 1))             # a 6: won; the wolf (5): 3 + a 1 loses, one reroll left
+    assert st.phase == R.P_REROLL and st.reroll_left == 1
+    st.apply_action((R.REROLL, 1))             # a 2: 3 + 2 ties the wolf, and a tie wins
+    assert st.reroll_left == 0 and st.phase != R.P_REROLL
+    assert [ev[1:] for ev in events(st, "reroll")] == [(0, 1, 6), (0, 1, 2)]
+    assert [(S.e_id[ev[3]], ev[4], ev[5], ev[6], ev[7]) for ev in events(st, "fight")] == [
+        ("en_horned_bear", 7, 3, 6, True), ("en_grey_wolf", 5, 3, 2, True)]
+
+
+def test_a_peek_past_the_enemy_deck_shuffles_the_discard_in_under_the_cards_still_there(S):
+    st = game(S)
+    deck, used = st.edeck[-2:], st.edeck[:3]
+    st.edeck, st.ediscard = list(deck), list(used)
+    st.top_up_enemies(2)                       # two cards are enough: nothing changes
+    assert st.edeck == deck and st.ediscard == used
+    st.top_up_enemies(3)
+    assert st.edeck[-2:] == deck               # the cards on top stay on top, in their order
+    assert sorted(st.edeck[:3]) == sorted(used) and st.ediscard == []
