@@ -83,12 +83,6 @@ def band_decision(k: int, n: int, lo: float | None, hi: float | None, z: float) 
     return interval_decision(*wilson(k, n, z), lo, hi)
 
 
-def looks_schedule(looks: list[int], cap: int) -> list[int]:
-    """The sample sizes to look at: the given looks up to ``cap``, ending exactly at ``cap``."""
-    sizes = sorted({n for n in looks if 0 < n < cap})
-    return sizes + [cap]
-
-
 def diff_interval(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float, float]:
     """Newcombe's hybrid score interval for p1 - p2 (independent samples, Wilson-based)."""
     p1, p2 = (k1 / n1 if n1 else 0.0), (k2 / n2 if n2 else 0.0)
