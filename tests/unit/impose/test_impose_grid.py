@@ -68,11 +68,12 @@ def test_card_that_fits_nowhere_has_an_exact_message():
 
 def test_a_row_that_fits_exactly_counts_its_gutters_between_cards_only():
     # 3*62 + 2*4 (gutters between cards, none outside) + 2*3 bleed = 200 mm = the printable width
-    grid = plan_grid(mm(62), mm(88), profile("a4", gutter=mm(4)))
+    # (the tightest fit: the arithmetic of the grid alone, no room kept for crop marks)
+    grid = plan_grid(mm(62), mm(88), profile("a4", gutter=mm(4), fit="tightest"))
     assert (grid.cols, grid.rows, grid.rotated) == (3, 3, False)
     assert [to_mm(v) for v in grid.origin] == pytest.approx([8, 12.5])   # 194 x 272 mm of trim, centred
     # 0.1 mm wider and the third column no longer fits: rotated 2x4 holds more than upright 2x3
-    grid = plan_grid(mm(62.1), mm(88), profile("a4", gutter=mm(4)))
+    grid = plan_grid(mm(62.1), mm(88), profile("a4", gutter=mm(4), fit="tightest"))
     assert (grid.cols, grid.rows, grid.rotated) == (2, 4, True)
 
 
