@@ -33,7 +33,8 @@ from .runner import start_games
 from .stats import band_decision, diff_interval, interval_decision, paired_diff_interval, wilson
 
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
-SIM_VERSION = "2"  # bump when the core (runner, metrics, verdict) changes what a verdict means
+SIM_VERSION = "2"  # 2: pressure bands on intervals, M5 plays an unclear paired check on more seeds; bump when
+# the core (runner, metrics, verdict) changes what a verdict means
 
 
 @dataclass
@@ -485,6 +486,16 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts):
 # M5 defaults for a balance.yaml that leaves them out (the games' schema.yaml documents the same);
 # balance.yaml is not always schema-checked, so the verdict cannot rely on the schema filling them.
 PAIRED_CARDS, PAIRED_GAMES = 2, 300
+PAIRED_GROWTH = 4  # an unclear paired check is played again on this many times the seeds
+
+
+def _paired(base, again) -> tuple[float, float, float]:
+    """``(delta, lo, hi)`` of the win rate with the card minus without it, on the same seeds."""
+    won = [(a["outcome"] == "win", b["outcome"] == "win") for a, b in zip(base, again)]
+    both = sum(1 for x, y in won if x and y)
+    only_with = sum(1 for x, y in won if x and not y)
+    only_without = sum(1 for x, y in won if y and not x)
+    return paired_diff_interval(both, only_with, only_without, len(won))
 
 
 def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts):
@@ -500,19 +511,40 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
         judge.row("M5 card impact (paired)", "-", note, f"|delta| < {ci['swing']}", "info")
         return
     n = counts[len(counts) // 2]
-    base = runs_by_count[n]["reference"][:ci.get("paired_games", PAIRED_GAMES)]
+    first = ci.get("paired_games", PAIRED_GAMES)
+    reference = runs_by_count[n]["reference"]
     swing = ci["swing"]
-    batches = {card: runs.start((n, agent, len(base), 0, False), ablate(tables, card)) for card in candidates}
+    # first look on `first` seeds; a card whose interval straddles +-swing is played again on
+    # PAIRED_GROWTH times as many seeds (VALIDATOR.md: decide by the interval, run more games when
+    # it is unclear); only at that last look does the point estimate decide
+    arms = {card: ([], []) for card in candidates}  # card -> (games with it, games with the filler)
+    wanted = {card: first for card in candidates}
+    for look in (0, 1):
+        todo = [card for card in candidates if len(arms[card][0]) < wanted[card]]
+        if not todo:
+            break
+        need = max(wanted[card] for card in todo)
+        base = reference[:need]
+        if len(base) < need:  # the reference run was shorter: play its next seeds too
+            more = runs.start((n, agent, need - len(base), len(base), False))
+            reference = reference + runs.collect(more)  # for this check only: the bands keep their sample
+            base = reference[:need]
+        batches = {card: runs.start((n, agent, wanted[card] - len(arms[card][1]), len(arms[card][1]), False),
+                                    ablate(tables, card)) for card in todo}
+        for card in todo:
+            arms[card][1].extend(runs.collect(batches[card]))
+            arms[card] = (base[:len(arms[card][1])], arms[card][1])
+            if look == 0:
+                d, lo, hi = _paired(*arms[card])
+                if interval_decision(lo, hi, -swing, swing) == "unclear":
+                    wanted[card] = first * PAIRED_GROWTH
     for card in candidates:
-        again = runs.collect(batches[card])
-        won = [(a["outcome"] == "win", b["outcome"] == "win") for a, b in zip(base, again)]
-        both = sum(1 for x, y in won if x and y)
-        only_with = sum(1 for x, y in won if x and not y)
-        only_without = sum(1 for x, y in won if y and not x)
-        d, lo, hi = paired_diff_interval(both, only_with, only_without, len(won))
+        d, lo, hi = _paired(*arms[card])
+        won = arms[card][1]
         trap, swingy = hi < 0 and d <= -swing, lo > 0 and d >= swing
         status = "warn" if trap or swingy else "info"
-        judge.row(f"M5 card impact (paired): {card}", n, f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]", f"|delta| < {swing}", status)
+        judge.row(f"M5 card impact (paired): {card}", n, f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] ({len(won)})",
+                  f"|delta| < {swing}", status)
         data["card_impact_paired"][card] = {"players": n, "games": len(won), "delta": round(d, 4),
                                             "ci95": [round(lo, 4), round(hi, 4)]}
         if trap:

@@ -229,3 +229,29 @@ def test_pressure_bands_warn_only_when_the_interval_is_outside():
     value, status, shown = verdict.pressure_status(summary, "x", band)
     assert status == "pass" and shown == "0.120 [0.110, 0.130] (400)"
     assert verdict.pressure_status({"x": 0.05}, "x", band)[1] == "warn"   # no interval: the point decides
+
+
+def test_paired_card_impact_straddling_the_swing_is_played_on_more_seeds(tmp_path, monkeypatch):
+    """M5 decides by the paired interval: one that straddles +-swing is not a verdict yet, so the
+    card is played again on PAIRED_GROWTH times the seeds (the same seeds first), and only that
+    last look may flag it; the bands' own sample is left as it was."""
+    from generator.sim.games import fatal_fight as ff
+
+    monkeypatch.setattr(ff, "ablate", lambda tables, card_id: tables)
+    sizes = []
+
+    def paired(base, again):
+        assert [r["index"] for r in base] == [r["index"] for r in again] == list(range(len(base)))
+        sizes.append(len(base))
+        return (0.3, 0.1, 0.5) if len(base) < 40 * verdict.PAIRED_GROWTH else (0.3, 0.25, 0.35)
+
+    monkeypatch.setattr(verdict, "_paired", paired)
+    monkeypatch.setattr(verdict.metrics, "card_impact", lambda records, min_games: {"some_card": (0.3, 20, 20)})
+    balance = _paired_balance()
+    balance["card_impact"] = {**balance["card_impact"], "swing": 0.2}
+    result = verdict.check_balance(game_dir(tmp_path, ff_tables.tables(), balance), workers=1, write_report=False)
+    assert sizes[0] == 40 and sizes[-1] == 40 * verdict.PAIRED_GROWTH
+    (paired_row,) = result.report["card_impact_paired"].values()
+    assert paired_row["games"] == 40 * verdict.PAIRED_GROWTH
+    assert [p for p in result.problems if "M5 swingy card" in p.message and "160 seeds" in p.message]
+    assert result.report["per_players"][2]["reference"]["games"] == 40
