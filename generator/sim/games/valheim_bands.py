@@ -8,7 +8,7 @@ verdict; every other band is a warning (reported, does not block printing).
 """
 from __future__ import annotations
 
-from ...sim.stats import band_decision, percentile, wilson
+from ...sim.stats import band_decision, interval_decision, paired_diff_interval, percentile, wilson
 
 
 def judge_extra(judge, config, setup, tables, records, runs) -> dict:
@@ -54,6 +54,18 @@ class _Rows:
                                agent=self.agent, games=games or m)
         return p
 
+    def interval(self, key, metric, d, a, b, m, lo, hi, what):
+        """A difference ``d`` with its 95% interval ``[a, b]`` over ``m`` games, judged like ``prop``."""
+        dec = interval_decision(a, b, lo, hi)
+        ok = dec == "inside" or (dec == "unclear" and (lo is None or d >= lo) and (hi is None or d <= hi))
+        shown = f"{d:+.3f} [{a:+.3f}, {b:+.3f}] ({m})"
+        self.judge.row(metric, self.n, shown, _band(lo, hi), self.status(ok, key))
+        if not ok:
+            self.judge.problem(f"expedition.{key}", f"spec §6 {metric.strip()}", f"{what} with {self.n} players is "
+                               f"{shown}, outside {_band(lo, hi)}", self.severity(key), players=self.n,
+                               agent=self.agent, games=m)
+        return ok
+
     def value(self, key, metric, value, lo, hi, what, games, fmt="{:.3f}"):
         ok = (lo is None or value >= lo) and (hi is None or value <= hi)
         self.judge.row(metric, self.n, fmt.format(value), _band(lo, hi), self.status(ok, key))
@@ -95,10 +107,11 @@ def _judge_count(j: _Rows, band, setup, ref, recs) -> dict:
                "share of wins from the final battle")
     oracle = [r for r in recs.get("oracle", []) if r["outcome"] in ("win", "loss")]
     if oracle and band.get("oracle_gap_min") is not None:
-        gap = sum(r["outcome"] == "win" for r in oracle) / len(oracle) - len(wins) / m
+        gap, lo, hi, pairs = oracle_gap(ref, oracle)
         out["oracle_gap"] = gap
-        j.value("oracle_gap_min", "   oracle - reference win rate", gap, band["oracle_gap_min"], None,
-                "the all-seeing planner's advantage", len(oracle))
+        out["oracle_gap_ci95"] = [lo, hi]
+        j.interval("oracle_gap_min", "   oracle - reference win rate (paired)", gap, lo, hi, pairs,
+                   band["oracle_gap_min"], None, "the all-seeing planner's advantage on the same seeds")
     # 3. bosses
     last = setup.rules["rounds"]
     j.prop("avatars_three_min", "   3+ avatars by round %d" % last, sum(r["avatars_in_time"] >= 3 for r in ref), m,
@@ -166,6 +179,21 @@ def _judge_count(j: _Rows, band, setup, ref, recs) -> dict:
     if hand_n:
         j.judge.row("   fighter hand at fight (mean)", j.n, f"{out['fight_hand_mean']:.2f}", "report", "info")
     return out
+
+
+def oracle_gap(ref, oracle) -> tuple[float, float, float, int]:
+    """``(gap, lo, hi, pairs)``: the oracle's win rate minus the reference agent's on the same seeds.
+    Game i of every run is dealt from the same seed, so the oracle's games pair with the reference
+    agent's first games (a paired interval: most pairs agree, far narrower than comparing 200 oracle
+    games with 400+ reference games as two samples; only games both finished count)."""
+    by_index = {r["index"]: r["outcome"] == "win" for r in ref}
+    pairs = [(r["outcome"] == "win", by_index[r["index"]]) for r in oracle
+             if r["outcome"] in ("win", "loss") and r["index"] in by_index]
+    both = sum(1 for o, g in pairs if o and g)
+    only_oracle = sum(1 for o, g in pairs if o and not g)
+    only_ref = sum(1 for o, g in pairs if g and not o)
+    gap, lo, hi = paired_diff_interval(both, only_oracle, only_ref, len(pairs))
+    return gap, lo, hi, len(pairs)
 
 
 def _judge_pooled(judge, band, hard, setup, records, agent) -> None:

@@ -84,3 +84,24 @@ def test_sabotaged_copy_exits_1_naming_the_band(tmp_path):
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 1
     assert "win_rate" in proc.stdout + proc.stderr and "M1 win rate" in proc.stdout + proc.stderr
+
+
+def test_oracle_gap_pairs_the_oracle_with_the_reference_games_on_the_same_seeds():
+    """spec §6 oracle - heuristic: game i of both runs is dealt from the same seed, so the gap is a
+    paired difference with its interval (not two point estimates on 200 and 400+ games)."""
+    from generator.sim.games.valheim_bands import oracle_gap
+    from generator.sim.stats import paired_diff_interval
+
+    def recs(wins, n):
+        return [{"index": i, "outcome": "win" if i in wins else "loss"} for i in range(n)]
+
+    ref = recs(set(range(0, 400, 2)), 400)              # 0.5 over 400 games, even seeds win
+    oracle = recs(set(range(0, 200, 2)) | {1, 3}, 200)  # the same 100 wins on the first 200 seeds, plus 2
+    gap, lo, hi, pairs = oracle_gap(ref, oracle)
+    assert pairs == 200 and gap == 2 / 200
+    assert (gap, lo, hi) == paired_diff_interval(100, 2, 0, 200)
+    assert -0.01 < lo < gap < hi < 0.03  # paired: the 198 agreeing seeds carry no noise
+    same = oracle_gap(ref, recs(set(range(0, 200, 2)), 200))
+    assert same == (0.0, 0.0, 0.0, 200)
+    timeouts = [dict(r, outcome="timeout") if r["index"] < 10 else r for r in oracle]
+    assert oracle_gap(ref, timeouts)[3] == 190
