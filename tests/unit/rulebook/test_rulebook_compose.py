@@ -143,10 +143,24 @@ def test_bad_block_function_arguments_are_located_errors_not_tracebacks(tiny_boo
     assert found and found[0][0] == 3 and needle in found[0][1], problems
 
 
-def test_a_card_wider_than_the_page_is_drawn_at_the_text_width(tiny_book):
+def test_a_card_wider_than_the_page_is_drawn_at_the_text_width(tiny_book, monkeypatch):
+    from generator.rulebook import flowables
+
     md = tiny_book / "rulebook" / "03-extra.md"
     md.write_text("# 追加\n\n{{ card('heroes', 'knight', width=5000) }}\n", encoding="utf-8")
-    assert compose(tiny_book).pages > 0
+    text_widths, drawn = [], []
+    wrap, draw = flowables.CardGrid.wrap, flowables.CardFigure.draw
+    monkeypatch.setattr(flowables.CardGrid, "wrap",
+                        lambda self, w, h: (text_widths.append(w), wrap(self, w, h))[1])
+    monkeypatch.setattr(flowables.CardFigure, "draw",
+                        lambda self, c, *a: (drawn.append((self.component.id, self.w)), draw(self, c, *a))[1])
+    compose(tiny_book)
+    text_width = max(text_widths)
+    assert text_width < 148 * 72 / 25.4 - 20                   # the A5 page's text width, not the paper
+    cid, widest = max(drawn, key=lambda d: d[1])
+    # 5,000 pt asked: cut to the text width (and then, too tall for the page, shrunk at most to
+    # MIN_FIGURE_SHRINK of that rather than moved on alone)
+    assert cid == "heroes" and flowables.MIN_FIGURE_SHRINK * text_width <= widest <= text_width
 
 
 def test_a_chapter_row_of_the_contents_stays_with_its_sections(tiny_book):
