@@ -33,8 +33,8 @@ from .runner import start_games
 from .stats import band_decision, diff_interval, interval_decision, paired_diff_interval, wilson
 
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
-SIM_VERSION = "2"  # 2: pressure bands on intervals, M5 plays an unclear paired check on more seeds; bump when
-# the core (runner, metrics, verdict) changes what a verdict means
+SIM_VERSION = "2"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
+# more seeds; bump when the core (runner, metrics, verdict) changes what a verdict means
 
 
 @dataclass
@@ -309,6 +309,8 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress) -> 
             for name, games in controls.items():
                 streams[n, name] = runs.once_stream(n, name, games)
         played = runs.drive(streams)
+        if wr.get("count_spread_max") is not None:
+            _settle_spread(runs, played, counts, agent, looks[-1], wr, z_f)
         all_ref, all_random, runs_by_count = [], [], {}
         for n in counts:
             ref, dec, z = played[n, "reference"]
@@ -323,13 +325,47 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress) -> 
             _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra)
             for message in engine.static_checks(setup, n):
                 judge.problem("softlocks", "M8 unwinnable setup", f"{message} ({n} {judge.seats})")
-        _judge_pooled(judge, config, data, agent, all_ref, all_random, counts)
+        _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count)
         _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts)
         hook = getattr(engine, "judge_extra", None)  # optional: a game's own bands (rows, problems, more runs)
         if hook is not None:
             data.update(hook(judge, config, setup, tables, runs_by_count, runs) or {})
     data["games_played"] = runs.done
     return data
+
+
+def _spread(samples: dict, z=1.96):
+    """``(best, worst, spread, lo, hi)``: of ``{player count: reference records}``, the counts with
+    the highest and lowest win rate, their difference and its interval (independent samples)."""
+    tally = {n: (sum(r["outcome"] == "win" for r in recs), len(recs)) for n, recs in samples.items()}
+    rates = {n: k / m if m else 0.0 for n, (k, m) in tally.items()}
+    best, worst = max(rates, key=rates.get), min(rates, key=rates.get)
+    lo, hi = diff_interval(*tally[best], *tally[worst], z)
+    return best, worst, rates[best] - rates[worst], lo, hi
+
+
+def _settle_spread(runs, played, counts, agent, last, wr, z_final):
+    """The M1 spread is judged by the interval of best - worst, like every proportion. The
+    sequential looks stop a count as soon as its own win rate is clearly inside the band, often at
+    the first look, which leaves the spread too wide to judge; when the interval straddles the
+    maximum, the best and the worst counts are played on to the last look (the same games the
+    sequential stream would have played) and their M1 decision is taken again on all their games."""
+    for _ in counts:
+        best, worst, _, lo, hi = _spread({n: played[n, "reference"][0] for n in counts})
+        if interval_decision(lo, hi, None, wr["count_spread_max"]) != "unclear":
+            return
+        short = [n for n in dict.fromkeys((best, worst)) if len(played[n, "reference"][0]) < last]
+        if not short:
+            return
+        batches = {}
+        for n in short:
+            have = len(played[n, "reference"][0])
+            batches[n] = runs.start((n, agent, last - have, have, False))
+        for n in short:
+            records = played[n, "reference"][0] + runs.collect(batches[n])
+            wins = sum(r["outcome"] == "win" for r in records)
+            played[n, "reference"] = (records, band_decision(wins, len(records), wr["min"], wr["max"], z_final),
+                                      z_final)
 
 
 def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
@@ -435,16 +471,24 @@ def pressure_status(summary: dict, key: str, band: dict) -> tuple[float, str, st
     return value, status, shown
 
 
-def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts):
+def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count):
     rates = {n: data["per_players"][n]["reference"]["win_rate"] for n in counts}
-    spread = max(rates.values()) - min(rates.values())
     smax = config["win_rate"].get("count_spread_max")
     if smax is not None:
-        judge.row("M1 spread between counts", "all", f"{spread:.3f}", f"<= {smax}", "pass" if spread <= smax else "warn")
-        if spread > smax:
-            judge.problem("win_rate.count_spread_max", "M1 spread", f"win rates by character count "
-                          f"{', '.join(f'{n}: {r:.3f}' for n, r in rates.items())} differ by {spread:.3f} "
-                          f"(max {smax})", "warning")
+        # judged by the interval of best - worst (see _settle_spread): clearly above the maximum
+        # warns; a straddling interval (both counts already at the last look) is decided by the point
+        best, worst, spread, lo, hi = _spread({n: runs_by_count[n]["reference"] for n in counts})
+        decision = interval_decision(lo, hi, None, smax)
+        warn = decision == "outside" or (decision == "unclear" and spread > smax)
+        judge.row("M1 spread between counts", "all", f"{spread:.3f} [{lo:.3f}, {hi:.3f}] ({best} vs {worst})",
+                  f"<= {smax}", ("warn" if decision == "outside" else "warn?") if warn else
+                  ("pass" if decision == "inside" else "pass?"))
+        if warn:
+            judge.problem("win_rate.count_spread_max", "M1 spread", f"win rates by {judge.seats} count "
+                          f"{', '.join(f'{n}: {r:.3f}' for n, r in rates.items())}: {best} and {worst} differ by "
+                          f"{spread:.3f} [{lo:.3f}, {hi:.3f}] (max {smax})"
+                          + ("" if decision == "outside" else ", above the maximum only as a point estimate"),
+                          "warning")
     dc = config["dead_cards"]
     usage = metrics.card_usage(all_ref)
     dead = metrics.dead_cards(usage, dc["max_use_rate"], dc["min_exposures"])
@@ -498,6 +542,20 @@ def _paired(base, again) -> tuple[float, float, float]:
     return paired_diff_interval(both, only_with, only_without, len(won))
 
 
+def impact_verdict(d: float, lo: float, hi: float, swing: float) -> str | None:
+    """M5 on a paired difference ``d [lo, hi]``: ``"swingy"`` (raises the win rate) or ``"trap"``
+    (lowers it) only when the whole interval lies beyond the swing, like every statistical decision
+    of the verdict; ``"unclear"`` when the point estimate is beyond it but the interval reaches back
+    inside (more paired games would decide); else None."""
+    if lo > 0 and lo >= swing:
+        return "swingy"
+    if hi < 0 and hi <= -swing:
+        return "trap"
+    if abs(d) >= swing and abs(d) > 0:
+        return "unclear"
+    return None
+
+
 def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts):
     """M5 proper: the cards the screening flagged, each replaced by a neutral filler and played
     again on the very same seeds (paired), at the middle player count."""
@@ -541,8 +599,9 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
     for card in candidates:
         d, lo, hi = _paired(*arms[card])
         won = arms[card][1]
-        trap, swingy = hi < 0 and d <= -swing, lo > 0 and d >= swing
-        status = "warn" if trap or swingy else "info"
+        verdict_ = impact_verdict(d, lo, hi, swing)
+        trap, swingy = verdict_ == "trap", verdict_ == "swingy"
+        status = "warn" if trap or swingy else ("info?" if verdict_ == "unclear" else "info")
         judge.row(f"M5 card impact (paired): {card}", n, f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] ({len(won)})",
                   f"|delta| < {swing}", status)
         data["card_impact_paired"][card] = {"players": n, "games": len(won), "delta": round(d, 4),

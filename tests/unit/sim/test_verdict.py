@@ -255,3 +255,58 @@ def test_paired_card_impact_straddling_the_swing_is_played_on_more_seeds(tmp_pat
     assert paired_row["games"] == 40 * verdict.PAIRED_GROWTH
     assert [p for p in result.problems if "M5 swingy card" in p.message and "160 seeds" in p.message]
     assert result.report["per_players"][2]["reference"]["games"] == 40
+
+
+def test_card_impact_is_flagged_only_when_its_interval_lies_beyond_the_swing():
+    # Metroidvania d09 (s6): +0.050 [+0.021, +0.079] on 300 paired seeds was warned about as swingy
+    # because the point estimate touched 0.05; its interval reaches back to 0.021
+    assert verdict.impact_verdict(0.050, 0.021, 0.079, 0.05) == "unclear"
+    assert verdict.impact_verdict(0.080, 0.055, 0.105, 0.05) == "swingy"
+    assert verdict.impact_verdict(-0.080, -0.105, -0.052, 0.05) == "trap"
+    assert verdict.impact_verdict(-0.060, -0.090, -0.030, 0.05) == "unclear"
+    assert verdict.impact_verdict(0.020, -0.010, 0.050, 0.05) is None
+    assert verdict.impact_verdict(0.0, 0.0, 0.0, 0.0) is None  # an unchanged card, swing 0
+    assert verdict.impact_verdict(0.1, 0.02, 0.18, 0.0) == "swingy"
+
+
+class _ScriptedRuns:
+    """Stands in for verdict._Runs: game i of count n is a win iff ``wins(n, i)``."""
+
+    def __init__(self, wins):
+        self.wins, self.started = wins, []
+
+    def start(self, request):
+        self.started.append(request)
+        return request
+
+    def collect(self, request):
+        n, _agent, games, start, _checked = request
+        return [{"outcome": "win" if self.wins(n, i) else "loss"} for i in range(start, start + games)]
+
+
+def _played(runs, sizes):
+    return {(n, "reference"): (runs.collect((n, "greedy", m, 0, False)), "inside", 2.576) for n, m in sizes.items()}
+
+
+WR = {"min": 0.35, "max": 0.65, "count_spread_max": 0.15}
+
+
+def test_a_spread_straddling_its_maximum_plays_the_best_and_worst_counts_on_to_the_last_look():
+    # 2 players win 1 game in 2; 3 players 3 in 4 over the first 40 games, then 11 in 20: at 40 games
+    # each the spread 0.25 has an interval far too wide to judge; at 400 it is clearly inside
+    runs = _ScriptedRuns(lambda n, i: i % 2 == 0 if n == 2 else (i % 4 != 0 if i < 40 else i % 20 < 11))
+    played = _played(runs, {2: 40, 3: 40})
+    best, worst, spread, lo, hi = verdict._spread({n: played[n, "reference"][0] for n in (2, 3)})
+    assert (best, worst, round(spread, 2)) == (3, 2, 0.25) and lo < 0.15 < hi
+    verdict._settle_spread(runs, played, [2, 3], "greedy", 400, WR, 1.96)
+    assert sorted((r[0], r[2], r[3]) for r in runs.started) == [(2, 360, 40), (3, 360, 40)]
+    assert all(len(played[n, "reference"][0]) == 400 and played[n, "reference"][2] == 1.96 for n in (2, 3))
+    best, worst, spread, lo, hi = verdict._spread({n: played[n, "reference"][0] for n in (2, 3)})
+    assert hi <= 0.15 and round(spread, 3) == 0.07
+
+
+def test_a_spread_clearly_outside_or_inside_plays_no_more_games():
+    runs = _ScriptedRuns(lambda n, i: i % 10 < (2 if n == 2 else 8))  # 0.2 vs 0.8
+    played = _played(runs, {2: 100, 3: 100})
+    verdict._settle_spread(runs, played, [2, 3], "greedy", 400, WR, 1.96)
+    assert runs.started == []
