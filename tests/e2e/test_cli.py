@@ -140,7 +140,7 @@ def test_an_unknown_sheet_profile_fails_validate_too_located_where_it_is_named(t
     for command in (["validate", tiny, "--no-balance"], ["build", tiny, "-o", tmp_path / "out", "--no-validate"]):
         proc = pnp(*command)
         assert proc.returncode == 1
-        assert f"{tiny}/game.yaml:3: print.profile: unknown sheet profile 'a4-portait'; known: a4-landscape," \
+        assert f"{tiny}/game.yaml:3: print.profile: unknown sheet profile 'a4-portait'; known: a3-landscape, a3-portrait, a4-landscape," \
             in proc.stdout
     proc = pnp("build", tiny, "-o", tmp_path / "out", "--no-validate", "--profile", "leter-portrait")
     assert proc.returncode == 1

@@ -16,7 +16,7 @@ from generator.validate import check_content
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name for p in (REPO / "content").iterdir() if (p / "game.yaml").is_file())
-PROFILES = [None, "a4-landscape", "letter-portrait", "letter-landscape"]  # None: the game's own
+PROFILES = [None, "a4-landscape", "letter-portrait", "letter-landscape", "a3-portrait"]  # None: the game's own
 EPS = 1e-6
 
 

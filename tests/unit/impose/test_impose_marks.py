@@ -125,7 +125,8 @@ def test_sheets_with_the_same_slots_share_their_marks_and_each_page_gets_its_own
 
 # -- the auto-fit keeps room for the crop marks (fit: marks, the default) ----------------------
 
-SHIPPED_PROFILES = ("a4-portrait", "a4-landscape", "letter-portrait", "letter-landscape")
+SHIPPED_PROFILES = ("a4-portrait", "a4-landscape", "letter-portrait", "letter-landscape", "a3-portrait",
+                    "a3-landscape")
 # every card, tile and token size of the shipped games (mm)
 SHIPPED_SIZES = [(63, 88), (70, 120), (70, 70), (25, 45)] + [(d, d) for d in (12, 14, 16, 18, 20, 22, 25)]
 

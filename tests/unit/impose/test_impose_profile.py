@@ -66,6 +66,7 @@ def test_parse_length_needs_a_unit():
     ("a4-portrait", (210, 297), 5), ("a4-landscape", (297, 210), 5),
     # 4 mm on Letter portrait (most home printers print to ~3-4 mm)
     ("letter-portrait", (215.9, 279.4), 4), ("letter-landscape", (279.4, 215.9), 5),
+    ("a3-portrait", (297, 420), 5), ("a3-landscape", (420, 297), 5),
 ])
 def test_shipped_home_profiles_load(name, paper, margin):
     p = load_profile_plain(PROFILES / f"{name}.yaml")

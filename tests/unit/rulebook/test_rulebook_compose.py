@@ -295,7 +295,7 @@ def test_an_unknown_booklet_sheet_names_the_known_ones(tiny_book):
         compose(tiny_book, booklet=True, sheet="legal-portrait")
     [problem] = info.value.problems
     assert problem.field == "--sheet"
-    assert problem.message.startswith("unknown sheet profile 'legal-portrait'; known: a4-landscape, a4-portrait,")
+    assert problem.message.startswith("unknown sheet profile 'legal-portrait'; known: a3-landscape, a3-portrait, a4-landscape, a4-portrait,")
 
 
 def _title_lefts(data: bytes, titles) -> dict:
