@@ -14,7 +14,7 @@ from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_lines, read_l
 from .outputs import older_output_note, write_atomic
 from .profiles import game_profile
 from .progress import progress_callback
-from .sheets import render_full_size_boards, render_print_pdf
+from .sheets import paper_sized_warnings, render_full_size_boards, render_print_pdf
 from .validate import check_content, has_rulebook, nothing_printed, run_balance
 
 
@@ -31,9 +31,10 @@ class BuildResult:
 
 def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validate: bool = True,
                workers: int | None = None, reporter=None, proof: bool = False,
-               changed_since: Path | None = None) -> BuildResult:
+               changed_since: Path | None = None, paper_sized: str | None = None) -> BuildResult:
     """Write ``print-<paper>.pdf`` (``print-<paper>-proof.pdf`` with ``proof``) and
-    ``print.lock.json``; with ``changed_since`` (an earlier lock) also ``errata.pdf``."""
+    ``print.lock.json``; with ``changed_since`` (an earlier lock) also ``errata.pdf``.
+    ``paper_sized`` (full | tiled | fit) overrides every board's ``paper_sized`` for this build."""
     # One pass: faces are instantiated (and checked) as they are painted, so memory stays flat;
     # the PDF is only written if no face had a problem.
     game, cards, problems = check_content(path, check_faces=False)
@@ -41,6 +42,11 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     if not result.ok:
         return result
     loaded = game_profile(game, profile)
+    if paper_sized:
+        for component in game.components:
+            if component.kind == "board":
+                component.paper_sized = paper_sized  # this build only: the content is not touched
+    result.problems.extend(paper_sized_warnings(cards, loaded.profile))
     old_lock = read_lock(changed_since) if changed_since else None
     if old_lock is not None:
         _check_lock_game(old_lock, game, changed_since)

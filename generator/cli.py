@@ -240,8 +240,13 @@ def validate(games, no_balance, workers):
 @click.option("--proof", is_flag=True, help="Write print-<paper>-proof.pdf (trim, bleed, safe-zone lines and card ids) instead of the print file.")
 @click.option("--changed-since", "changed_since", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="An earlier print.lock.json: also write errata.pdf with only new or changed cards.")
+@click.option("--paper-sized-boards", "paper_sized", type=click.Choice(["full", "tiled", "fit"]), default=None,
+              help="How a board the size of the paper prints (overrides each board's paper_sized): full = edge to"
+                   " edge, no crop marks, the printer's margin is lost (default); tiled = split onto pages with"
+                   " overlaps and marks; fit = scaled to the printable area, the scale in the page label (not for"
+                   " boards that cards are laid on).")
 @common_options
-def build(games, output_dir, profile, no_validate, workers, proof, changed_since):
+def build(games, output_dir, profile, no_validate, workers, proof, changed_since, paper_sized):
     """Build print-ready PDFs of GAMES (default: every game under ./content)."""
     from .build import build_game
 
@@ -255,7 +260,8 @@ def build(games, output_dir, profile, no_validate, workers, proof, changed_since
         rep.info(f"building {path} -> {out}")
         result = each_game(lambda: build_game(path, out, profile=profile, validate=not no_validate,
                                               workers=workers, reporter=rep, proof=proof,
-                                              changed_since=changed_since), path, ": no print file written")
+                                              changed_since=changed_since, paper_sized=paper_sized),
+                            path, ": no print file written")
         if result is None:
             failed = True
             continue

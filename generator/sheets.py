@@ -105,15 +105,69 @@ def _fits(w, h, area_w, area_h) -> bool:
     return (w <= area_w + 0.01 and h <= area_h + 0.01) or (h <= area_w + 0.01 and w <= area_h + 0.01)
 
 
+PAPER_SIZED_MODES = ("full", "tiled", "fit")
+
+
 def board_mode(component, profile) -> str:
-    """'page' (fits the printable area), 'full' (fits the paper: printed edge to edge) or 'tiled'."""
+    """'page' (fits the printable area), 'tiled' (larger than the paper), or for a board the size
+    of the paper (it fits the sheet only edge to edge) what its ``paper_sized`` asks: 'full'
+    (edge to edge, the default: the printer's margin is lost), 'tiled' or 'fit' (scaled to
+    the printable area, ``fit_scale``)."""
     w, h = component.size_pt
     pw, ph = profile.paper
     if _fits(w, h, pw - 2 * profile.margin, ph - 2 * profile.margin):
         return "page"
     if _fits(w, h, pw, ph):
-        return "full"
+        return getattr(component, "paper_sized", None) or "full"
     return "tiled"
+
+
+def fit_scale(component, profile) -> float:
+    """The scale a board printed 'fit' is drawn at: its trim, bleed and crop marks (as a page
+    board has them) inside the printable area of the paper turned like the board, with a
+    label's height below it; rounded down to 0.1 %, so the label's figure is exact."""
+    import math
+
+    from .impose.marks import FOOTER_HEIGHT
+    from .impose.sheet import mark_room
+
+    w, h = component.size_pt
+    pw, ph = sorted(profile.paper, reverse=w > h)
+    room = mark_room(profile)
+    side = profile.margin + profile.bleed + room
+    end = profile.margin + profile.bleed + max(room, FOOTER_HEIGHT)
+    return min(1.0, math.floor(min((pw - 2 * side) / w, (ph - 2 * end) / h) * 1000) / 1000)
+
+
+def paper_sized_warnings(cards: CardSet, profile) -> list:
+    """One warning per board the size of the paper that prints edge to edge because nothing
+    chose how it prints (``paper_sized`` unset): a home printer leaves its edge strip blank.
+    A board that says ``paper_sized: full`` (it is printed borderless) is not warned about."""
+    from .errors import Problem
+    from .impose.sizes import fmt_mm, named_size, paper_name
+
+    problems = []
+    for faces in cards.faces:
+        component = faces.component
+        if (component.kind != "board" or not faces.copies or component.paper_sized
+                or board_mode(component, profile) != "full"):
+            continue
+        w, h = component.size_pt
+        paper = paper_name(tuple(sorted(profile.paper, reverse=w > h)))
+        a3 = named_size("a3")
+        larger = "a larger sheet profile"
+        if max(profile.paper) < max(a3) - 0.01 and _fits(w, h, a3[0] - 2 * profile.margin, a3[1] - 2 * profile.margin):
+            larger += f" (pnp build --profile a3-{'portrait' if profile.paper[0] < profile.paper[1] else 'landscape'})"
+        index = cards.game.components.index(component)
+        problems.append(Problem(
+            component.at("size"), f"components[{index}].size",
+            f"board {component.id!r} is {fmt_mm(w)}x{fmt_mm(h)} mm, the size of the {paper} paper: it prints"
+            f" edge to edge with no crop marks, and a home printer leaves the outer {fmt_mm(profile.margin)} mm"
+            " (the profile's margin) blank, so the board loses its edge strip. Ways out: print borderless"
+            f" (a profile with margin: 0mm), {larger}, or tiled pages (paper_sized: tiled on the"
+            " component, or pnp build --paper-sized-boards tiled); paper_sized: full keeps it edge to edge"
+            " without this warning", "warning"))
+    return problems
 
 
 def pages_for(component, profile) -> int:
@@ -238,8 +292,9 @@ def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str, pro
 
 
 def render_full_size_boards(cards: CardSet, profile, *, title: str) -> dict:
-    """Boards the paper cannot hold, each as its own PDF at design size (for an A3/A2 printer
-    or a copy shop), ``{component id: bytes}``; the print file carries them tiled."""
+    """Boards printed tiled (the paper cannot hold them, or a board the size of the paper asked
+    for it), each as its own PDF at design size (for a larger or borderless printer or a copy
+    shop), ``{component id: bytes}``; the print file carries them tiled."""
     out = {}
     for faces in cards.faces:
         component = faces.component
@@ -262,8 +317,9 @@ def render_full_size_boards(cards: CardSet, profile, *, title: str) -> dict:
 def _render_board(canvas, cards: CardSet, faces: Faces, profile, title: str, proof: bool = False):
     """A board that fits the printable area: one page a copy, on the paper turned like the board,
     with crop marks (and cut lines) as the profile gives a sheet of cards; one the paper holds
-    only edge to edge: the same page, with no room for marks; a larger one: tiled, its outer
-    edges marked (``impose.render_tiles``)."""
+    only edge to edge: the same page, with no room for marks ('full'), or as a page board
+    scaled by ``fit_scale`` ('fit', the scale in the label), or tiled ('tiled'); a larger one:
+    tiled, its outer edges marked (``impose.render_tiles``)."""
     from .impose import board_pages, plan_tiles, render_assembly_page, render_pages, render_tiles
 
     component = faces.component
@@ -278,6 +334,16 @@ def _render_board(canvas, cards: CardSet, faces: Faces, profile, title: str, pro
         painter.paint(c, faces.fronts[record])
         if overlay is not None:
             overlay(c, record, "front")
+    if mode == "fit":
+        scale = fit_scale(component, profile)
+
+        def draw_scaled(c, copy, _side="front"):
+            c.scale(scale, scale)
+            draw(c, copy)
+        render_pages(canvas, board_pages(len(faces.copies), w * scale, h * scale, profile), draw_scaled,
+                     font_name=cards.fonts.regular,
+                     label=lambda page, total: f"{title} · {name} · {page.number}/{total} · scaled to {scale:.1%}")
+        return
     if mode != "tiled":
         render_pages(canvas, board_pages(len(faces.copies), w, h, profile), draw, font_name=cards.fonts.regular,
                      label=lambda page, total: f"{title} · {name} · {page.number}/{total}")

@@ -34,6 +34,7 @@ class Component:
     records: list
     location: Location
     tiling: dict | None = None
+    paper_sized: str | None = None   # full | tiled | fit: a board the size of the paper (sheets.board_mode)
     key_locations: dict = field(default_factory=dict, repr=False)  # game.yaml key -> Location
 
     def at(self, key: str) -> Location:
@@ -338,6 +339,10 @@ def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> C
     if meta.get("back") and not meta.get("layout"):
         loader.problems.append(Problem(at("back"), f"{field_path}.back",
                                        "a back needs a front: add 'layout:' (a component without 'layout:' is not printed)"))
+    if meta.get("paper_sized") and meta["kind"] != "board":
+        loader.problems.append(Problem(at("paper_sized"), f"{field_path}.paper_sized",
+                                       f"only a board prints edge to edge, tiled or scaled; a {meta['kind']} is imposed"
+                                       " on sheets: remove 'paper_sized:'"))
     if meta["schema"] not in types:
         if types:
             loader.problems.append(Problem(at("schema"), f"{field_path}.schema",
@@ -362,6 +367,7 @@ def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> C
                      schema=meta["schema"], size_pt=size, shape=meta["shape"], layout=meta.get("layout"),
                      back=meta.get("back"), back_per_card=meta["back_per_card"], expected=expected,
                      records=records, location=at("expected") if "expected" in meta else where, tiling=meta.get("tiling"),
+                     paper_sized=meta.get("paper_sized"),
                      key_locations={key: at(key) for key in meta})
 
 

@@ -224,6 +224,30 @@ def test_a_board_larger_than_the_paper_is_tiled_and_also_written_at_design_size(
     assert pages["boards"] == 5  # 4 A4 tiles + the assembly page
 
 
+def test_a_board_the_size_of_the_paper_is_warned_about_once_and_the_flag_tiles_it(tiny, tmp_path):
+    (tiny / "boards.yaml").write_text("- {id: map, value: 1, count: 2}\n")
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace("data:\n", "  - {id: boards, kind: board, file: boards.yaml, schema: coin,"
+                                                       " size: a4-landscape, layout: tiny/coin}\ndata:\n"))
+    assert "--paper-sized-boards [full|tiled|fit]" in pnp("build", "--help").stdout
+    out = tmp_path / "out"
+    proc = pnp("build", tiny, "-o", out, "--no-validate")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    line = next(i for i, text in enumerate(game.read_text().splitlines(), start=1) if "id: boards" in text)
+    assert proc.stdout.splitlines() == [
+        f"{tiny}/game.yaml:{line}: warning: components[2].size: board 'boards' is 297x210 mm, the size of the A4"
+        " landscape paper: it prints edge to edge with no crop marks, and a home printer leaves the outer 5 mm"
+        " (the profile's margin) blank, so the board loses its edge strip. Ways out: print borderless (a profile"
+        " with margin: 0mm), a larger sheet profile (pnp build --profile a3-portrait), or tiled pages"
+        " (paper_sized: tiled on the component, or pnp build --paper-sized-boards tiled); paper_sized: full keeps"
+        " it edge to edge without this warning"]
+    full = len(re.findall(rb"/Type /Page\b", (out / "print-a4.pdf").read_bytes()))
+    proc = pnp("build", tiny, "-o", out, "--no-validate", "--paper-sized-boards", "tiled")
+    assert proc.returncode == 0 and proc.stdout == "", proc.stdout + proc.stderr
+    assert len(re.findall(rb"/Type /Page\b", (out / "print-a4.pdf").read_bytes())) == full + 2 * 2  # 2 tiles + assembly, not 1 page
+    assert (out / "board-boards.pdf").exists()
+
+
 @pytest.mark.parametrize("key", ["id", "kind", "file", "schema", "size"])
 def test_a_component_missing_a_required_key_is_located_not_a_traceback(tiny, key):
     game = tiny / "game.yaml"
