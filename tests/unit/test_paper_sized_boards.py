@@ -3,6 +3,7 @@ edge to edge, where a home printer prints nothing: the build says so, once per c
 ``paper_sized`` (game.yaml) or ``pnp build --paper-sized-boards`` chooses how it prints: ``full``
 (edge to edge, the default), ``tiled`` (pages with overlaps, marks and an assembly page) or
 ``fit`` (scaled to the printable area, the scale in the page label)."""
+import re
 import shutil
 from pathlib import Path
 
@@ -17,7 +18,20 @@ from generator.profiles import game_profile, load_profile
 from generator.validate import check_content
 
 REPO = Path(__file__).resolve().parents[2]
-FATAL_FIGHT = REPO / "content" / "fatal-fight"
+SHIPPED = REPO / "content" / "fatal-fight"
+CHOICE = re.compile(r"(?:    #[^\n]*\n)*    paper_sized: full\n")   # the shipped choice and its comment
+
+
+@pytest.fixture(scope="module")
+def unchosen(tmp_path_factory) -> Path:
+    """Fatal Fight as a designer who has not chosen how its A4 boards print (the shipped game.yaml
+    says ``paper_sized: full``, so it builds without the warning)."""
+    copy = tmp_path_factory.mktemp("unchosen") / "fatal-fight"
+    shutil.copytree(SHIPPED, copy)
+    text = (copy / "game.yaml").read_text(encoding="utf-8")
+    assert len(CHOICE.findall(text)) == 1
+    (copy / "game.yaml").write_text(CHOICE.sub("", text), encoding="utf-8")
+    return copy
 
 WARNING = (
     "board 'boards' is 297x210 mm, the size of the A4 landscape paper: it prints edge to edge with no crop"
@@ -28,8 +42,8 @@ WARNING = (
 
 
 @pytest.fixture
-def fatal_fight():
-    game, cards, _ = check_content(FATAL_FIGHT, check_faces=False)
+def fatal_fight(unchosen):
+    game, cards, _ = check_content(unchosen, check_faces=False)
     return game, cards, game_profile(game).profile
 
 
@@ -43,15 +57,15 @@ def _size_line(game_yaml: Path) -> int:
     return next(i for i in range(start, len(lines)) if lines[i].strip().startswith("size:")) + 1
 
 
-def test_the_fatal_fight_boards_are_warned_about_once_with_the_ways_out(fatal_fight):
+def test_the_fatal_fight_boards_are_warned_about_once_with_the_ways_out(fatal_fight, unchosen):
     game, cards, profile = fatal_fight
     assert game.component("boards").found == 3                 # three copies ...
     (warning,) = sheets.paper_sized_warnings(cards, profile)   # ... one warning
     assert warning.severity == "warning"
     assert warning.message == WARNING
     assert warning.field == "components[7].size"
-    assert (Path(warning.location.path), warning.location.line) == (FATAL_FIGHT / "game.yaml",
-                                                                    _size_line(FATAL_FIGHT / "game.yaml"))
+    assert (Path(warning.location.path), warning.location.line) == (unchosen / "game.yaml",
+                                                                    _size_line(unchosen / "game.yaml"))
 
 
 @pytest.mark.parametrize("profile_name, mode", [
@@ -143,11 +157,11 @@ def test_fit_scales_the_board_into_the_printable_area_with_its_marks_and_the_sca
     assert image.getpixel((int((slot.x + mm(1)) * 2), int(ph))) != (255, 255, 255)
 
 
-def test_build_warns_once_and_the_flag_overrides_the_content(fatal_fight, tmp_path):
-    default = build.build_game(FATAL_FIGHT, tmp_path / "default", validate=False)
+def test_build_warns_once_and_the_flag_overrides_the_content(unchosen, tmp_path):
+    default = build.build_game(unchosen, tmp_path / "default", validate=False)
     assert [p.message for p in default.problems if p.severity == "warning"] == [WARNING]
     assert not (tmp_path / "default" / "board-boards.pdf").exists()
-    tiled = build.build_game(FATAL_FIGHT, tmp_path / "tiled", validate=False, paper_sized="tiled")
+    tiled = build.build_game(unchosen, tmp_path / "tiled", validate=False, paper_sized="tiled")
     assert tiled.ok and not [p for p in tiled.problems if p.severity == "warning"]
     assert pdfium.PdfDocument(tmp_path / "tiled" / "board-boards.pdf")[0].get_size() == \
         pytest.approx((mm(297), mm(210)))   # the design size too, for a borderless printer
@@ -155,9 +169,9 @@ def test_build_warns_once_and_the_flag_overrides_the_content(fatal_fight, tmp_pa
     assert pages["tiled"] == pages["default"] + 3 * 2
 
 
-def test_paper_sized_in_game_yaml_is_read_and_only_a_board_takes_it(tmp_path):
+def test_paper_sized_in_game_yaml_is_read_and_only_a_board_takes_it(unchosen, tmp_path):
     copy = tmp_path / "fatal-fight"
-    shutil.copytree(FATAL_FIGHT, copy)
+    shutil.copytree(unchosen, copy)
     game_yaml = copy / "game.yaml"
     text = game_yaml.read_text(encoding="utf-8")
     game_yaml.write_text(text.replace("    size: a4-landscape\n", "    size: a4-landscape\n    paper_sized: fit\n"),
@@ -179,3 +193,9 @@ def test_paper_sized_in_game_yaml_is_read_and_only_a_board_takes_it(tmp_path):
         check_content(copy, check_faces=False)
     (problem,) = info.value.problems
     assert problem.field == "components[7].paper_sized" and "'shrink'" in problem.message, problem.display()
+
+
+def test_the_shipped_fatal_fight_chose_edge_to_edge_and_builds_without_the_warning():
+    game, cards, _ = check_content(SHIPPED, check_faces=False)
+    assert game.component("boards").paper_sized == "full"
+    assert sheets.paper_sized_warnings(cards, game_profile(game).profile) == []
