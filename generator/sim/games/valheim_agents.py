@@ -908,35 +908,119 @@ class GreedyAgent:
 
 
 class OracleAgent(GreedyAgent):
-    """The same planner, but its commit reads every hand (spec §6 "oracle": an upper bound on what
-    pre-coordination would be worth): when the designated fighter holds no hunt card, the avatar
-    hunt goes to the best-geared player who does, if that player's chance is still good enough."""
+    """The same planner committing for the whole team with every hand visible (spec §6 "oracle": an
+    upper bound on what pre-coordination would be worth).
+
+    What it reads beyond the public state: every player's hand (what the team would share by naming
+    cards at the table, which G21 forbids). It never reads a future chance outcome: not the order of
+    any deck (the enemy deck is read as its contents, the share of "boss appears" cards still in it,
+    which the face-up discards make public), not a die. Every other decision is the planner's.
+
+    The joint commit is a small search over the team's reveals of the avatar dive: the planner's
+    fighter reveals one hunt card and keeps just enough cards, as the planner has it; on top of the
+    planner's commit, any set of the other players who hold a hunt card may reveal it too — doubling
+    the hunt's AP, so more enemy cards are drawn and the avatar is more likely to appear — where
+    independent planners keep their hunt cards, not knowing who holds one. The set that maximises the
+    chance to beat the avatar in this hunt wins (the fighters take the draws in turn; each
+    fighter's chance is exact from hand kept + gear + d6). Only players whose extra reveal cannot shorten
+    the round may join: one who has already taken a marker, or one whose deck and hand are not the
+    thickest of those still without one (the round ends when the last player runs out of cards:
+    revealing the pace setter's kept card costs the team a cycle, which measured dearer than the
+    extra fights).
+
+    Tried and measured worse than the planner (paired, same seeds): handing the dive to a stand-in
+    when the fighter holds no hunt card (the previous oracle; 2 players -7 points), or to whichever
+    holder has the best chance (2 players -3): the stand-in keeps cards that the planner plays, and at
+    2 players a kept card also loses its action's doubling; nor when the stand-in is allowed only
+    where no action loses its doubling (2 players -6, 4 players +10 against +6 here).
+    """
 
     name = "oracle"
 
     def commit(self, state, rng):
-        p = plan_for(state)
-        vals = self.action_values(state, p)
-        s = state.seat
-        setup = state.setup
-        act = setup.c_action
-        fighter = None
-        if vals[HUNT] >= 3.0:
-            fighter = p.fighter
-            holders = [x for x in range(state.n) if any(act[c] in (HUNT, WILD) for c in state.hand[x])]
-            if holders and fighter not in holders:
-                best = max(holders, key=lambda x: (state.equip_level(x), -x))
-                if p.final or self.strong_enough(state, best, p):
-                    fighter = best
-        chosen = self.pick_cards(state, s, p, vals, list(state.hand[s]), fighter)
+        chosen = self.team_commit(state)[state.seat]
         if chosen:
             return (COMMIT, tuple(sorted(chosen)))
-        return super().commit(state, rng)
+        return super().commit(state, rng)  # nothing to reveal: the planner's rest
 
-    def strong_enough(self, state, x, p) -> bool:
-        """A stand-in fighter keeping all but one card is as likely to win as the designated one."""
-        hand = len(state.hand[x]) - 1
-        return _chance(state, x, state.avatar_strength(p.target), hand) >= max(BOSS_HUNT_P, p.boss_p)
+    def team_commit(self, state) -> list:
+        """Every seat's reveal for this cycle, chosen once (the first seat to commit) and shared."""
+        memo = state.memo
+        key = (state.round_id, state.cycle)
+        if memo.get("team_key") == key:
+            return memo["team"]
+        p = plan_for(state)
+        vals = self.action_values(state, p)
+        hands = [list(h) for h in state.hand]
+        fighter = p.fighter if vals[HUNT] >= 3.0 else None
+        team = [self.pick_cards(state, s, p, vals, hands[s], fighter) for s in range(state.n)]
+        if fighter is not None and not p.final and p.boss_dungeon >= 0:
+            team = self.dive_team(state, p, team, hands)
+        memo["team_key"], memo["team"] = key, team
+        return team
+
+    def dive_team(self, state, p, team, hands) -> list:
+        """The planner's commits ``team`` with the helpers that give the best chance to beat the avatar."""
+        setup = state.setup
+        act, weight = setup.c_action, setup.c_weight
+        f = p.fighter
+        if not any(a == HUNT for _, a in team[f]):
+            return team  # the fighter holds no hunt card: no dive this cycle (as the planner)
+        vals = self.action_values(state, p)
+        helpers = [x for x in range(state.n) if x != f and self.free_to_help(state, x, hands)
+                   and any(act[c] in (HUNT, WILD) for c in hands[x]) and not any(a == HUNT for _, a in team[x])]
+        if not helpers:
+            return team
+        strength = state.avatar_strength(p.target)
+        level = state.s_level
+        reach = max(level[b] - state.dist(b)[p.boss_dungeon] for b in state.bases())
+        deck = state.edeck or state.ediscard
+        q = sum(1 for e in deck if setup.e_boss[e]) / len(deck) if deck else 0.0
+        rules = setup.rules
+        mult, group = rules["ap.group_multiplier"], rules["ap.group_min_players"]
+        best, best_key = team, None
+        for mask in range(1 << len(helpers)):
+            joined = [x for i, x in enumerate(helpers) if mask >> i & 1]
+            trial = list(team)
+            for h in joined:
+                trial[h] = self.helper_cards(state, h, p, vals, hands[h])
+            cards, revealers = 0, 0
+            for s in range(state.n):
+                k = sum(weight[c] for c, a in trial[s] if a == HUNT)
+                if k:
+                    cards, revealers = cards + k, revealers + 1
+            ap = cards * (mult if revealers >= group else 1) + reach
+            order = [f] + joined
+            miss = 1.0
+            for i in range(max(0, ap)):
+                x = order[i % len(order)]
+                miss *= 1.0 - q * _chance(state, x, strength, len(hands[x]) - len(trial[x]))
+            key = (round(1.0 - miss, 9), -len(joined), -mask)
+            if best_key is None or key > best_key:
+                best, best_key = trial, key
+        return best
+
+    def free_to_help(self, state, h, hands) -> bool:
+        """Revealing one more card cannot end the round sooner: h has taken its marker, or another
+        player still without one has a thicker deck and hand."""
+        if state.marker[h]:
+            return True
+        pace = len(state.deck[h]) + len(hands[h])
+        return any(not state.marker[x] and len(state.deck[x]) + len(hands[x]) > pace
+                   for x in range(state.n) if x != h)
+
+    def helper_cards(self, state, s, p, vals, hand) -> list[tuple]:
+        """A helper's commit: every card with a use, its hunt card among them (a wild card named
+        hunt if it holds no hunt card)."""
+        named = self.pick_cards(state, s, p, vals, hand, None)
+        if any(a == HUNT for _, a in named):
+            return named
+        act = state.setup.c_action
+        for i, (c, a) in enumerate(named):
+            if act[c] == WILD:
+                named[i] = (c, HUNT)
+                return _canonical(state.setup, hand, named)
+        return named
 
 
 def _canonical(setup, hand, picks) -> list[tuple]:

@@ -807,3 +807,85 @@ def test_a_peek_past_the_enemy_deck_shuffles_the_discard_in_under_the_cards_stil
     st.top_up_enemies(3)
     assert st.edeck[-2:] == deck               # the cards on top stay on top, in their order
     assert sorted(st.edeck[:3]) == sorted(used) and st.ediscard == []
+
+
+def _dive_commit_state(setup, players=3):
+    """A commit of a greedy game where the planner dives for the avatar (spec §6: the fighter's
+    exact chance >= 0.5, a dungeon of the target biome on the map), before anyone has committed."""
+    from generator.sim.games.valheim_agents import GreedyAgent, plan_for
+    from generator.sim.rng import agent_rng, deal_rng
+    for index in range(20):
+        state = V.new_game(setup, players, deal_rng(11, index))
+        agents = [V.AGENTS["greedy"](setup, s) for s in range(players)]
+        rngs = [agent_rng(11, index, s) for s in range(players)]
+        while not state.is_terminal():
+            if state.phase == R.P_COMMIT and all(c is None for c in state.commits):
+                p = plan_for(state)
+                if not p.final and p.boss_dungeon >= 0 and GreedyAgent.action_values(agents[0], state, p)[R.HUNT] >= 3.0:
+                    return state, p
+            seat = state.current_player()
+            state.apply_action(agents[seat].choose(state, rngs[seat]))
+    raise AssertionError("no avatar dive in 20 games")
+
+
+def _own(state, s, action):
+    """The id of one basic card of this action in seat s's set."""
+    setup = state.setup
+    for c in state.deck[s] + state.hand[s] + state.discard[s]:
+        if setup.c_tier[c] < 0 and setup.c_action[c] == action:
+            return setup.c_id[c]
+    raise AssertionError(f"seat {s} owns no basic card for action {action}")
+
+
+def test_oracle_doubles_the_avatar_hunt_with_a_hunt_card_independent_planners_keep(S):
+    """spec §6 oracle: seeing every hand, the team has a second player reveal the hunt card the
+    independent planners keep (they cannot know who holds one): the hunt is revealed by 2 players,
+    so its AP doubles, and the avatar is more likely to appear. A helper who would end the round
+    sooner (the thickest deck still without a marker) keeps it, as the planner does."""
+    from generator.sim.games.valheim_agents import GreedyAgent, OracleAgent
+    state, p = _dive_commit_state(S)
+    f = p.fighter
+    h, other = [s for s in range(3) if s != f]
+    set_hand(state, f, [_own(state, f, R.HUNT), _own(state, f, R.GATHER), _own(state, f, R.GATHER),
+                        _own(state, f, R.EXPLORE), _own(state, f, R.CRAFT)])
+    set_hand(state, h, [_own(state, h, R.HUNT), _own(state, h, R.GATHER), _own(state, h, R.EXPLORE)])
+    set_hand(state, other, [_own(state, other, R.GATHER), _own(state, other, R.TRAIN)])
+    state.marker[h] = True  # h has run through its deck once: one more card revealed cannot end the round
+    act = S.c_action
+
+    def hunts(commit):
+        return [c for c, a in commit if a == R.HUNT]
+
+    greedy = [GreedyAgent(S, s).pick_cards(state, s, p, GreedyAgent(S, s).action_values(state, p),
+                                           list(state.hand[s]), f) for s in range(3)]
+    assert len(hunts(greedy[f])) == 1 and hunts(greedy[h]) == []  # the planner: the helper keeps its hunt card
+    team = OracleAgent(S, 0).team_commit(state)
+    assert len(hunts(team[f])) == 1 and len(hunts(team[h])) == 1 and hunts(team[other]) == []
+    assert team[f] == greedy[f] and team[other] == greedy[other]  # the rest of the commit is the planner's
+    assert all(act[c] == R.HUNT for c in hunts(team[h]))
+    # played through the rules: the hunt's AP is doubled (2 players revealed it)
+    agents = [OracleAgent(S, s) for s in range(3)]
+    while state.phase == R.P_COMMIT:
+        state.apply_action(agents[state.seat].choose(state, None))
+    assert state.p_act[R.HUNT] == (1 << f) | (1 << h) and state.n_act[R.HUNT] == 2
+
+    # the same hands, but the helper is the thickest deck still without a marker: it keeps the card
+    state, p = _dive_commit_state(S)
+    set_hand(state, f, [_own(state, f, R.HUNT), _own(state, f, R.GATHER)])
+    set_hand(state, h, [_own(state, h, R.HUNT), _own(state, h, R.GATHER), _own(state, h, R.EXPLORE)])
+    state.marker = [False] * 3
+    state.deck[h].extend(state.deck[other][:len(state.deck[other])])
+    state.deck[other][:] = []
+    state.deck[f][:] = []
+    team = OracleAgent(S, 0).team_commit(state)
+    assert hunts(team[h]) == []
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_oracle_games_are_legal_and_deterministic(S, players):
+    from generator.sim.runner import play_game
+    for index in range(3):
+        one, state = play_game(V, S, players=players, agent="oracle", seed=4, index=index, checked=True)
+        assert one["outcome"] in ("win", "loss"), one["error"] or one["violations"]
+        two, again = play_game(V, S, players=players, agent="oracle", seed=4, index=index)
+        assert again.log == state.log
