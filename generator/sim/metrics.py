@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from .stats import median, percentile, ratio_interval, wilson
+from .stats import median, percentile, ratio_diff_interval, ratio_interval, wilson
 
 
 def outcomes(records) -> Counter:
@@ -35,6 +35,10 @@ def run_summary(records) -> dict:
         "rounds_hist": dict(Counter(rounds)),
         "stage_rounds_median": median(stage_rounds) if stage_rounds else 0,
         "decision_density": (sum(r["multi"] for r in checked) / decisions) if decisions else None,
+        # M9's interval: a share of decisions, the game as the unit (decisions of one game are not independent)
+        "decision_density_ci": list(ratio_interval([r["multi"] for r in checked],
+                                                   [r["decisions"] + r.get("forced", 0) for r in checked],
+                                                   proportion=True)) if decisions else None,
         "checked_games": len(checked),
     }
     if played and "mass_rounds" in played[0]:
@@ -126,6 +130,18 @@ def hero_rates(records) -> dict:
             rates[char][0] += r["outcome"] == "win"
             rates[char][1] += 1
     return {k: tuple(v) for k, v in sorted(rates.items())}
+
+
+def hero_gap(records, first, second) -> tuple[float, float, float]:
+    """``(d, lo, hi)``: the win rate with ``first`` in the party minus the win rate with ``second``
+    (M7), the game as the unit: a game with both in the party counts in both arms, so the two rates
+    are not independent samples (``stats.ratio_diff_interval`` keeps their covariance)."""
+    played = [r for r in records if r["outcome"] != "error"]
+    arms = []
+    for char in (first, second):
+        dens = [r.get("party", []).count(char) for r in played]
+        arms += [[d * (r["outcome"] == "win") for d, r in zip(dens, played)], dens]
+    return ratio_diff_interval(*arms)
 
 
 def failures(records) -> list[dict]:

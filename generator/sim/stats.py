@@ -129,6 +129,59 @@ def ratio_interval(nums, dens, z: float = Z95, proportion: bool = False) -> tupl
     return (r - z * se, r + z * se)
 
 
+def ratio_estimate(nums, dens, z: float = Z95, proportion: bool = False) -> tuple[float, float, float]:
+    """``(R, lo, hi)``: the ratio of per-game sums ``sum(nums) / sum(dens)`` and its ``ratio_interval``
+    (R is nan without a denominator)."""
+    total = float(sum(dens))
+    r = sum(nums) / total if total > 0 else math.nan
+    return (r, *ratio_interval(nums, dens, z, proportion))
+
+
+def ratio_diff_interval(nums1, dens1, nums2, dens2, z: float = Z95) -> tuple[float, float, float]:
+    """``(d, lo, hi)`` for the difference of two ratios of per-game sums, R1 - R2 with
+    R = sum(nums) / sum(dens), the game as the sampling unit. The four lists run over the same games,
+    one entry per game: a game outside an arm has 0 / 0 there. So one formula covers both shapes:
+    two arms on disjoint games (independent samples) and arms that share games (a game with both heroes
+    of a hero-spread pair, the same seed played twice), where the shared games' covariance counts.
+    Linearised (delta-method) standard error, like ``ratio_interval``."""
+    n = len(nums1)
+    t1, t2 = float(sum(dens1)), float(sum(dens2))
+    if n < 2 or t1 <= 0 or t2 <= 0:
+        return 0.0, -math.inf, math.inf
+    r1, r2 = sum(nums1) / t1, sum(nums2) / t2
+    resid = sum(((y1 - r1 * x1) / t1 - (y2 - r2 * x2) / t2) ** 2
+                for y1, x1, y2, x2 in zip(nums1, dens1, nums2, dens2))
+    se = math.sqrt(n / (n - 1) * resid)
+    d = r1 - r2
+    return d, d - z * se, d + z * se
+
+
+def band_status(value: float, lo: float, hi: float, band_lo: float | None, band_hi: float | None,
+                hard: bool = False) -> str:
+    """The status of a value with its 95% interval ``[lo, hi]`` against a band (ends may be open).
+
+    ``pass`` when the whole interval is inside; outside only when the whole interval is: ``warn`` (a
+    warning band) or ``FAIL`` (``hard``: an error band). An interval straddling an end is ``pass?`` or
+    ``warn?`` by its point estimate and raises nothing: these bands play no more games, so a straddle is
+    no evidence either way. A hard band cannot wait, so at a straddle its point estimate decides
+    (``pass?`` or ``FAIL``), like M1 at its last look. Without a finite interval the point decides."""
+    inside = (band_lo is None or value >= band_lo) and (band_hi is None or value <= band_hi)
+    bad = "FAIL" if hard else "warn"
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return "pass" if inside else bad
+    decision = interval_decision(lo, hi, band_lo, band_hi)
+    if decision != "unclear":
+        return "pass" if decision == "inside" else bad
+    return "pass?" if inside else ("FAIL" if hard else "warn?")
+
+
+def interval_text(value: float, lo: float, hi: float, n: int | None = None, fmt: str = "{:.3f}") -> str:
+    """``value [lo, hi] (n)``, the validator's way to show an estimate (``fmt``: ``{:+.3f}`` for a
+    difference, ``{:.2f}`` for a mean)."""
+    return (f"{fmt.format(value)} [{fmt.format(lo)}, {fmt.format(hi)}]"
+            + ("" if n is None else f" ({n})"))
+
+
 def interval_decision(lo: float, hi: float, band_lo: float | None, band_hi: float | None) -> str:
     """``inside`` / ``outside`` / ``unclear`` for an interval against a band (ends may be open)."""
     low = -math.inf if band_lo is None else band_lo

@@ -30,11 +30,13 @@ from . import games as registry
 from . import metrics
 from .compile import played_tables
 from .runner import start_games
-from .stats import band_decision, diff_interval, interval_decision, paired_diff_interval, wilson
+from .stats import (band_decision, band_status, diff_interval, interval_decision, interval_text,
+                    paired_diff_interval, wilson)
 
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
-SIM_VERSION = "2"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
-# more seeds; bump when the core (runner, metrics, verdict) changes what a verdict means
+SIM_VERSION = "3"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
+# more seeds; 3: M7, M9 and the engines' own bands (Judge.band) decided on intervals with the game as the unit;
+# bump when the core (runner, metrics, verdict) changes what a verdict means
 
 
 @dataclass
@@ -98,6 +100,32 @@ class _Judge:
                    f"--seed {self.seed if seed is None else seed}" + (f" {options}" if options else "")
                    + (f" --games {games}" if games else ""))
         self.problems.append(Problem(self.loc(key), key, f"{metric}: {message}{how}", severity))
+
+    def band(self, key, metric, players, value, ci, lo, hi, what, *, hard=False, games=None, label=None,
+             fmt="{:.3f}", agent="greedy", **run) -> str:
+        """Judge ``value`` with its 95% interval ``ci`` (the game as the unit) against the band
+        ``[lo, hi]`` (open ends None): a table row, and a problem when the band is missed. The
+        decision is ``stats.band_status``: a warning band warns only when the whole interval lies
+        outside and shows a straddle as ``pass?``/``warn?`` (no problem); a ``hard`` band (an error)
+        fails outside and, at a straddle, when the point estimate is outside. ``label`` names the
+        metric in the problem (default: the row's name); ``games`` is the sample size shown and
+        replayed; ``run``: see ``problem``. Returns the status."""
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            self.row(metric, players, "no data", _band(lo, hi), "info")
+            return "info"
+        a, b = ci if ci is not None else (-math.inf, math.inf)
+        status = band_status(value, a, b, lo, hi, hard)
+        shown = interval_text(value, a, b, games, fmt) if math.isfinite(a) and math.isfinite(b) else \
+            fmt.format(value) + ("" if games is None else f" ({games})")
+        self.row(metric, players, shown, _band(lo, hi), status)
+        if status in ("warn", "FAIL"):
+            pooled = players == "all"
+            point = "" if interval_decision(a, b, lo, hi) != "unclear" else \
+                " (the interval reaches into the band: an error band is decided by its point estimate)"
+            self.problem(key, label or metric.strip(), f"{what} with {'all' if pooled else players} {self.seats} "
+                         f"is {shown}, outside {_band(lo, hi)}{point}", "error" if hard else "warning",
+                         players=None if pooled else players, agent=agent, games=games, **run)
+        return status
 
 
 def _fmt(k, n, z=1.96) -> str:
@@ -440,18 +468,14 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
               "pass" if not fails else "FAIL")
     density = s["decision_density"]
     if density is not None:
-        dmin = config["decisions"]["density_min"]
-        judge.row("M9 decision density", n, f"{density:.3f}", f">= {dmin}", "pass" if density >= dmin else "warn")
-        if density < dmin:
-            judge.problem("decisions.density_min", "M9 decision density", f"{density:.3f} of decisions with {n} "
-                          f"{judge.seats} offer 2+ options (min {dmin})", "warning")
+        judge.band("decisions.density_min", "M9 decision density", n, density, s["decision_density_ci"],
+                   config["decisions"]["density_min"], None, "the share of decisions offering 2+ options",
+                   games=s["checked_games"], agent=agent)
     for key, band in config.get("pressure", {}).items():
         if key in s:
-            value, status, shown = pressure_status(s, key, band)
-            judge.row(f"   {key.replace('_', ' ')}", n, shown, _band(band["min"], band["max"]), status)
-            if status == "warn":
-                judge.problem(f"pressure.{key}", "spec §6 band", f"{key} with {n} {judge.seats} is {shown}, "
-                              f"outside {_band(band['min'], band['max'])}", "warning")
+            judge.band(f"pressure.{key}", f"   {key.replace('_', ' ')}", n, s[key],
+                       (s.get("pressure_ci") or {}).get(key), band["min"], band["max"], key, games=s["games"],
+                       label="spec §6 band", agent=agent)
 
 
 def pressure_status(summary: dict, key: str, band: dict) -> tuple[float, str, str]:
@@ -459,16 +483,14 @@ def pressure_status(summary: dict, key: str, band: dict) -> tuple[float, str, st
     interval over games when the summary has one (metrics.pressure_intervals): ``warn`` only when the
     whole interval lies outside the band; an interval that straddles an end is ``pass?`` or ``warn?``
     by its point estimate and raises no warning (these bands do not play more games, so a straddle is
-    no evidence either way). Without an interval the point estimate decides, as before."""
+    no evidence either way). Without an interval the point estimate decides, as before. The verdict
+    judges these bands with ``_Judge.band``, which decides the same way (``stats.band_status``)."""
     value = summary[key]
     ci = (summary.get("pressure_ci") or {}).get(key)
-    inside = band["min"] <= value <= band["max"]
     if ci is None or not all(math.isfinite(x) for x in ci):
-        return value, ("pass" if inside else "warn"), f"{value:.3f}"
-    shown = f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}] ({summary.get('games', 0)})"
-    decision = interval_decision(ci[0], ci[1], band["min"], band["max"])
-    status = {"inside": "pass", "outside": "warn"}.get(decision) or ("pass?" if inside else "warn?")
-    return value, status, shown
+        return value, band_status(value, -math.inf, math.inf, band["min"], band["max"]), f"{value:.3f}"
+    status = band_status(value, ci[0], ci[1], band["min"], band["max"])
+    return value, status, interval_text(value, ci[0], ci[1], summary.get("games", 0))
 
 
 def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count):
@@ -512,19 +534,23 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
     heroes = metrics.hero_rates(all_ref)
     data["heroes"] = {c: {"wins": w, "games": g} for c, (w, g) in heroes.items()}
     if heroes:
+        # the best and the worst character by their point estimates; their difference is judged on its
+        # interval with the game as the unit (a game with both in the party is in both arms). Clearly
+        # above the maximum fails (as a clearly wider spread always did); a straddle is pass?/warn?
         points = {c: w / g for c, (w, g) in heroes.items() if g}
-        spread = max(points.values()) - min(points.values())
         best = max(points, key=points.get)
         worst = min(points, key=points.get)
-        clear = wilson(*heroes[best])[0] - wilson(*heroes[worst])[1]
+        spread, lo, hi = metrics.hero_gap(all_ref, best, worst)
         hmax = config["heroes"]["spread_max"]
-        status = "pass" if spread <= hmax else ("FAIL" if clear > hmax else "warn")
-        judge.row("M7 hero spread (max-min)", "all", f"{spread:.3f} ({best} {points[best]:.3f} / {worst} "
-                  f"{points[worst]:.3f})", f"<= {hmax}", status)
-        if status != "pass":
+        status = band_status(spread, lo, hi, None, hmax)
+        status = "FAIL" if status == "warn" else status
+        games = sum(1 for r in all_ref if r["outcome"] != "error")
+        judge.row("M7 hero spread (max-min)", "all", f"{interval_text(spread, lo, hi, games)} ({best} "
+                  f"{points[best]:.3f} / {worst} {points[worst]:.3f})", f"<= {hmax}", status)
+        if status == "FAIL":
             judge.problem("heroes.spread_max", "M7 hero balance", f"win rate with {best} {_fmt(*heroes[best])} vs "
-                          f"{worst} {_fmt(*heroes[worst])}: spread {spread:.3f} (max {hmax})",
-                          "error" if status == "FAIL" else "warning")
+                          f"{worst} {_fmt(*heroes[worst])}: spread {interval_text(spread, lo, hi, games)}, wholly "
+                          f"above the maximum {hmax}")
 
 
 # M5 defaults for a balance.yaml that leaves them out (the games' schema.yaml documents the same);

@@ -8,7 +8,7 @@ import math
 from collections import Counter, deque
 
 from ...errors import Problem
-from ...sim.stats import band_decision, median, wilson
+from ...sim.stats import band_status, diff_interval, interval_text, median, ratio_estimate, wilson
 from . import metroidvania_dice as dice
 from .metroidvania_setup import BOSS, COLOURS, KEY, KINDS, REST, STATS, SUBS, TYPES
 from ..variants import with_record_changed, without_effect
@@ -389,10 +389,6 @@ def state_text(state) -> str:
 
 # ---- the game's own balance bands (spec §5), called by the shared verdict ------------------------
 
-def _share(records, key):
-    return sum(r.get(key, 0) for r in records)
-
-
 def judge_extra(judge, config, setup, tables, records, runs) -> dict:
     """Map checks (located in map.yaml), spec §5 bands, EASY runs and the per-room death histogram.
 
@@ -436,33 +432,36 @@ def _status(ok: bool, severity="error") -> str:
     return "pass" if ok else ("FAIL" if severity == "error" else "warn")
 
 
-def _prop(judge, key, metric, n, k, m, lo, hi, what, agent, severity="error"):
-    """A proportion against a band: pass if its interval is inside or the point estimate is."""
-    if m == 0:
-        judge.row(metric, n, "no data", f"[{lo}, {hi}]", "info")
-        return
-    dec = band_decision(k, m, lo, hi, 1.96)
-    p = k / m
-    ok = dec == "inside" or (dec == "unclear" and (lo is None or p >= lo) and (hi is None or p <= hi))
-    a, b = wilson(k, m)
-    judge.row(metric, n, f"{p:.3f} [{a:.3f}, {b:.3f}] ({m})", _bounds(lo, hi), _status(ok, severity))
-    if not ok:
-        judge.problem(key, metric, f"{what} with {n} players is {p:.3f} [{a:.3f}, {b:.3f}] ({m}), outside "
-                      f"{_bounds(lo, hi)}", severity, players=n if n != "all" else None, agent=agent, games=m)
+_ORDER = ("pass", "pass?", "warn?", "warn", "FAIL")
+
+
+def _worst(statuses) -> str:
+    return max(statuses, key=_ORDER.index, default="pass")
+
+
+# Each band goes to the verdict's ``judge.band`` with its 95% interval, the game as the unit (like
+# Valheim's and the shared pressure bands): a ``warning`` band warns only when the whole interval is
+# outside (a straddle shows pass?/warn?); an ``error`` band fails outside and, at a straddle, when the
+# point estimate is outside. ``run``: the sample's own seed and options for the reproduce command.
+
+def _prop(judge, key, metric, n, k, m, lo, hi, what, agent, severity="error", **run):
+    """A share of games (``k`` of ``m``): Wilson, each game one trial."""
+    return judge.band(key, metric, n, k / m if m else None, wilson(k, m), lo, hi, what, hard=severity == "error",
+                      games=m, agent=agent, **run)
+
+
+def _ratio(judge, key, metric, n, nums, dens, lo, hi, what, agent, severity="error", proportion=True, fmt="{:.3f}",
+           **run):
+    """A ratio of per-game sums (deaths per maiden, a share of deaths or turns): the game as the unit."""
+    value, a, b = ratio_estimate(nums, dens, proportion=proportion)
+    return judge.band(key, metric, n, value, (a, b), lo, hi, what, hard=severity == "error", games=len(nums),
+                      fmt=fmt, agent=agent, **run)
 
 
 def _value(judge, key, metric, n, value, lo, hi, what, agent, games, severity="error", fmt="{:.2f}", **run):
-    """One bounded value: a table row, and a problem when outside (``run``: the sample's own seed
-    and options for the reproduce command, see ``_Judge.problem``)."""
-    ok = (lo is None or value >= lo) and (hi is None or value <= hi)
-    judge.row(metric, n, fmt.format(value), _bounds(lo, hi), _status(ok, severity))
-    if not ok:
-        judge.problem(key, metric, f"{what} with {n} players is {fmt.format(value)}, outside {_bounds(lo, hi)}",
-                      severity, players=n, agent=agent, games=games, **run)
-
-
-def _bounds(lo, hi) -> str:
-    return f"[{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
+    """A value without an interval (a median, a maximum, a ratio of two win rates): the point decides."""
+    return judge.band(key, metric, n, value, None, lo, hi, what, hard=severity == "error", games=games, fmt=fmt,
+                      agent=agent, **run)
 
 
 def _sev(group) -> str:
@@ -498,36 +497,37 @@ def _judge_normal(judge, band, n, ref, recs, agent) -> dict:
     deaths = band["deaths"]
     sev = _sev(deaths)
     maiden_deaths = [d for r in ref for d in r["deaths"]]
-    mean = sum(maiden_deaths) / max(1, len(maiden_deaths))
-    out["deaths_per_maiden"] = mean
-    _value(judge, "crawl.deaths.normal", "§5.4 deaths per maiden per game", n, mean, deaths["normal"]["min"],
-           deaths["normal"]["max"], "mean deaths per maiden", agent, m, sev)
+    out["deaths_per_maiden"] = sum(maiden_deaths) / max(1, len(maiden_deaths))
+    _ratio(judge, "crawl.deaths.normal", "§5.4 deaths per maiden per game", n, [sum(r["deaths"]) for r in ref],
+           [len(r["deaths"]) for r in ref], deaths["normal"]["min"], deaths["normal"]["max"], "mean deaths per maiden",
+           agent, sev, proportion=False, fmt="{:.2f}")
     four = sum(1 for r in ref if max(r["deaths"]) >= 4)
     _prop(judge, "crawl.deaths.four_share_max", "§5.4 games with a maiden dying >= 4 times", n, four, m, None,
           deaths["four_share_max"], "share of games where a maiden dies 4+ times", agent, sev)
     causes = Counter()
     for r in ref:
         causes.update(r["deaths_by_cause"])
-    total = sum(causes.values())
-    if total:
-        worst, k = causes.most_common(1)[0]
-        _value(judge, "crawl.deaths.source_max", f"§5.4 top death source ({worst})", n, k / total, None,
-               deaths["source_max"], f"share of deaths from {worst}", agent, m, sev)
-        slate = causes.get("slate", 0) / total
-        _value(judge, "crawl.deaths.slate_share_max", "§5.4 deaths from slate (gap 16)", n, slate, None,
-               deaths["slate_share_max"], "share of deaths from slate (gap 16 fallback: slate_damage_per_die: one)",
-               agent, m, severity="warning")
+    if sum(causes.values()):
+        worst = causes.most_common(1)[0][0]
+        died = [sum(r["deaths_by_cause"].values()) for r in ref]   # the deaths of one game are not independent
+        _ratio(judge, "crawl.deaths.source_max", f"§5.4 top death source ({worst})", n,
+               [r["deaths_by_cause"].get(worst, 0) for r in ref], died, None, deaths["source_max"],
+               f"share of deaths from {worst}", agent, sev)
+        _ratio(judge, "crawl.deaths.slate_share_max", "§5.4 deaths from slate (gap 16)", n,
+               [r["deaths_by_cause"].get("slate", 0) for r in ref], died, None, deaths["slate_share_max"],
+               "share of deaths from slate (gap 16 fallback: slate_damage_per_die: one)", agent, "warning")
         out["death_causes"] = dict(causes)
     dg = band["danger"]
-    turns = _share(ref, "turns") or 1
-    _value(judge, "crawl.danger.mean_max", "§5.5 danger level (mean over turns)", n, _share(ref, "danger_sum") / turns,
-           None, dg["mean_max"], "mean danger level", agent, m)
-    _value(judge, "crawl.danger.top_share_max", "§5.5 turns at top danger", n,
-           _share(ref, "danger_top_turns") / turns, None, dg["top_share_max"], "share of turns at the top danger level",
-           agent, m, fmt="{:.3f}")
-    _value(judge, "crawl.skipped_turns_max", "§5.8 turns skipped (no destination)", n,
-           _share(ref, "skipped_turns") / turns, None, band["skipped_turns_max"], "share of skipped turns", agent, m,
-           fmt="{:.4f}")
+    turns = [r.get("turns", 0) for r in ref]
+    _ratio(judge, "crawl.danger.mean_max", "§5.5 danger level (mean over turns)", n,
+           [r.get("danger_sum", 0) for r in ref], turns, None, dg["mean_max"], "mean danger level", agent,
+           proportion=False, fmt="{:.2f}")
+    _ratio(judge, "crawl.danger.top_share_max", "§5.5 turns at top danger", n,
+           [r.get("danger_top_turns", 0) for r in ref], turns, None, dg["top_share_max"],
+           "share of turns at the top danger level", agent)
+    _ratio(judge, "crawl.skipped_turns_max", "§5.8 turns skipped (no destination)", n,
+           [r.get("skipped_turns", 0) for r in ref], turns, None, band["skipped_turns_max"], "share of skipped turns",
+           agent, fmt="{:.4f}")
     markers = max((r["markers_max"] for r in ref), default=0)
     _value(judge, "crawl.markers_max", "§5.8 markers on the board (max)", n, markers, None, band["markers_max"],
            "most exploration markers at once", agent, m, fmt="{:.0f}")
@@ -536,22 +536,7 @@ def _judge_normal(judge, band, n, ref, recs, agent) -> dict:
 
 def _judge_content(judge, band, setup, ref, out) -> None:
     """Bosses end >= half of their fights; no unbeatable room card or boss action (§5.6-7)."""
-    fights, kills = Counter(), Counter()
-    for r in ref:
-        fights.update(r["fights"])
-        kills.update(r["boss_kills"])
-    low = []
-    for boss in setup.bosses:
-        f, k = fights.get(boss["id"], 0), kills.get(boss["id"], 0)
-        if f >= 30 and k / f < band["boss_fights"]["kill_share_min"]:
-            low.append(f"{boss['id']} {k}/{f}")
-    sev = _sev(band["boss_fights"])
-    judge.row("§5.7 bosses killed in >= half their fights", "all", ", ".join(low) or "all", "every boss",
-              _status(not low, sev))
-    if low:
-        judge.problem("crawl.boss_fights", "§5.7 boss fights", "fights started (a reset restarts the fight) "
-                      f"that end in a kill below {band['boss_fights']['kill_share_min']}: " + ", ".join(low), sev)
-    out["boss_fights"] = {b["id"]: [fights.get(b["id"], 0), kills.get(b["id"], 0)] for b in setup.bosses}
+    out["boss_fights"] = _judge_boss_fights(judge, band["boss_fights"], setup.bosses, ref)
     ub = band["unbeatable"]
     builds = _median_builds(ref)
     rules = setup.rules
@@ -616,6 +601,37 @@ def _judge_content(judge, band, setup, ref, out) -> None:
     out["median_builds"] = builds
 
 
+def _judge_boss_fights(judge, group, bosses, ref) -> dict:
+    """§5.7: each boss's kills per fight started (a boss fought in 30+ fights), a ratio of per-game
+    sums (the fights of one game are not independent). One row: every boss not clearly in the band,
+    with its interval and status. Returns ``{boss: [fights, kills]}``."""
+    fights, kills = Counter(), Counter()
+    for r in ref:
+        fights.update(r["fights"])
+        kills.update(r["boss_kills"])
+    sev = _sev(group)
+    kmin = group["kill_share_min"]
+    shown, low = [], []
+    for boss in bosses:
+        f = fights.get(boss["id"], 0)
+        if f < 30:
+            continue
+        share, a, b = ratio_estimate([r["boss_kills"].get(boss["id"], 0) for r in ref],
+                                     [r["fights"].get(boss["id"], 0) for r in ref], proportion=True)
+        status = band_status(share, a, b, kmin, None, hard=sev == "error")
+        if status != "pass":
+            shown.append((status, f"{boss['id']} {interval_text(share, a, b)} {status}"))
+        if status in ("warn", "FAIL"):
+            low.append(f"{boss['id']} {interval_text(share, a, b)} of {f} fights")
+    judge.row("§5.7 bosses killed in >= half their fights", "all",
+              (", ".join(text for _, text in shown) + f" ({len(ref)} games)") if shown else "all",
+              f"every boss >= {kmin}", _worst(status for status, _ in shown))
+    if low:
+        judge.problem("crawl.boss_fights", "§5.7 boss fights", "fights started (a reset restarts the fight) "
+                      f"that end in a kill, wholly below {kmin} over {len(ref)} games: " + ", ".join(low), sev)
+    return {b["id"]: [fights.get(b["id"], 0), kills.get(b["id"], 0)] for b in bosses}
+
+
 def _kind_text(d, m, slate, qte, prompts) -> str:
     if qte:
         return "QTE " + "/".join(f"{COLOURS[c]}{off:+d}" for c, off in prompts)
@@ -664,22 +680,26 @@ def _judge_easy(judge, band, setup, tables, records, runs, agent, per, out) -> N
         if failed:
             judge.problem("crawl.easy", "M0 integrity (EASY)", f"{failed} EASY game(s) with {n} players crashed or "
                           "timed out", players=n, agent=agent, games=games, **run)
-        k = sum(1 for r in played if r["outcome"] == "win")
-        m = len(played) or 1
-        normal = per[n]["wins"] / max(1, per[n]["games"])
-        gap = k / m - normal
-        a, b = wilson(k, m)
-        ok = easy["above_normal"]["min"] <= gap <= easy["above_normal"]["max"] and k / m <= easy["max"]
-        sev = _sev(easy)
-        judge.row("§5.1 EASY win rate (gap over NORMAL)", n, f"{k / m:.3f} [{a:.3f}, {b:.3f}] ({m}), {gap:+.3f}",
-                  f"+[{easy['above_normal']['min']}, {easy['above_normal']['max']}], <= {easy['max']}", _status(ok, sev))
-        if not ok:
-            judge.problem("crawl.easy.above_normal", "§5.1 EASY win rate", f"EASY wins {k / m:.3f} with {n} players, "
-                          f"{gap:+.3f} against NORMAL {normal:.3f} (band +{easy['above_normal']['min']} to "
-                          f"+{easy['above_normal']['max']}, at most {easy['max']})", sev, players=n, agent=agent,
-                          games=games, **run)
-        maiden = [d for r in played for d in r["deaths"]]
-        mean = sum(maiden) / max(1, len(maiden))
-        _value(judge, "crawl.deaths.easy_max", "§5.4 EASY deaths per maiden", n, mean, None,
-               band["deaths"]["easy_max"], "EASY mean deaths per maiden", agent, games, _sev(band["deaths"]), **run)
-        out["easy"][n] = {"games": m, "wins": k, "win_rate": k / m, "deaths_per_maiden": mean}
+        out["easy"][n] = _judge_easy_count(judge, band, n, played, (per[n]["wins"], per[n]["games"]), agent, run)
+
+
+def _judge_easy_count(judge, band, n, played, normal, agent, run) -> dict:
+    """The EASY rows of one player count: EASY - NORMAL (``normal``: wins, games of the NORMAL run),
+    the EASY win rate's ceiling and EASY deaths per maiden, each on its interval."""
+    easy = band["easy"]
+    sev = _sev(easy)
+    k, m = sum(1 for r in played if r["outcome"] == "win"), len(played) or 1
+    kn, mn = normal[0], max(1, normal[1])
+    # EASY and NORMAL are played on their own seeds (independent samples): Newcombe's interval, games
+    gap, (a, b) = k / m - kn / mn, diff_interval(k, m, kn, mn)
+    judge.band("crawl.easy.above_normal", "§5.1 EASY - NORMAL win rate", n, gap, (a, b), easy["above_normal"]["min"],
+               easy["above_normal"]["max"], f"EASY minus NORMAL win rate (EASY {k / m:.3f} on {m} games, NORMAL "
+               f"{kn / mn:.3f} on {mn})", hard=sev == "error", games=m, fmt="{:+.3f}", agent=agent, **run)
+    _prop(judge, "crawl.easy.max", "§5.1 EASY win rate", n, k, m, None, easy["max"], "EASY win rate", agent, sev,
+          **run)
+    maiden = [d for r in played for d in r["deaths"]]
+    mean = sum(maiden) / max(1, len(maiden))
+    _ratio(judge, "crawl.deaths.easy_max", "§5.4 EASY deaths per maiden", n, [sum(r["deaths"]) for r in played],
+           [len(r["deaths"]) for r in played], None, band["deaths"]["easy_max"], "EASY mean deaths per maiden", agent,
+           _sev(band["deaths"]), proportion=False, fmt="{:.2f}", **run)
+    return {"games": m, "wins": k, "win_rate": k / m, "deaths_per_maiden": mean, "gap": gap, "gap_ci95": [a, b]}

@@ -2,13 +2,15 @@
 ``judge_extra`` (generator/sim/verdict.py calls it after the generic metrics).
 
 The bands live in ``balance.yaml`` under ``expedition:``. Each is judged per player count on the
-reference agent's records (proportions by their 95% Wilson interval: inside = pass, outside = fail,
-straddling = the point estimate decides). Keys listed in ``expedition.hard`` are errors that fail the
-verdict; every other band is a warning (reported, does not block printing).
+reference agent's records by its 95% interval with the game as the unit (a share of games: Wilson;
+a share of rounds, cards, AP or fights: ``ratio_interval`` over per-game sums; the oracle gap: paired),
+through the verdict's ``Judge.band`` like every engine's own bands. Keys listed in ``expedition.hard``
+are errors that fail the verdict (at a straddle the point estimate decides); every other band is a
+warning, raised only when the whole interval lies outside (a straddle shows ``pass?``/``warn?``).
 """
 from __future__ import annotations
 
-from ...sim.stats import band_decision, interval_decision, paired_diff_interval, percentile, wilson
+from ...sim.stats import paired_diff_interval, percentile, ratio_estimate, wilson
 
 
 def judge_extra(judge, config, setup, tables, records, runs) -> dict:
@@ -29,55 +31,31 @@ def judge_extra(judge, config, setup, tables, records, runs) -> dict:
 
 
 class _Rows:
+    """The rows of one player count: each band goes to ``judge.band`` with its interval."""
+
     def __init__(self, judge, hard, n, agent):
         self.judge, self.hard, self.n, self.agent = judge, hard, n, agent
 
-    def severity(self, key):
-        return "error" if key in self.hard else "warning"
+    def band(self, key, metric, value, ci, lo, hi, what, games, fmt="{:.3f}"):
+        return self.judge.band(f"expedition.{key}", metric, self.n, value, ci, lo, hi, what, hard=key in self.hard,
+                               games=games, label=f"spec §6 {metric.strip()}", fmt=fmt, agent=self.agent)
 
-    def status(self, ok, key):
-        return "pass" if ok else ("FAIL" if key in self.hard else "warn")
+    def share(self, key, metric, k, m, lo, hi, what):
+        """A share of games (``k`` of ``m``): Wilson, each game one trial."""
+        return self.band(key, metric, k / m if m else None, wilson(k, m), lo, hi, what, m)
 
-    def prop(self, key, metric, k, m, lo, hi, what, games=None):
-        if m == 0:
-            self.judge.row(metric, self.n, "no data", _band(lo, hi), "info")
-            return None
-        dec = band_decision(k, m, lo, hi, 1.96)
-        p = k / m
-        ok = dec == "inside" or (dec == "unclear" and (lo is None or p >= lo) and (hi is None or p <= hi))
-        a, b = wilson(k, m)
-        shown = f"{p:.3f} [{a:.3f}, {b:.3f}] ({m})"
-        self.judge.row(metric, self.n, shown, _band(lo, hi), self.status(ok, key))
-        if not ok:
-            self.judge.problem(f"expedition.{key}", f"spec §6 {metric.strip()}", f"{what} with {self.n} players is "
-                               f"{shown}, outside {_band(lo, hi)}", self.severity(key), players=self.n,
-                               agent=self.agent, games=games or m)
-        return p
+    def ratio(self, key, metric, nums, dens, lo, hi, what, proportion=True):
+        """A ratio of per-game sums (a share of rounds, cards, AP, fights): the game as the unit."""
+        value, a, b = ratio_estimate(nums, dens, proportion=proportion)
+        return self.band(key, metric, value, (a, b), lo, hi, what, len(nums))
 
     def interval(self, key, metric, d, a, b, m, lo, hi, what):
-        """A difference ``d`` with its 95% interval ``[a, b]`` over ``m`` games, judged like ``prop``."""
-        dec = interval_decision(a, b, lo, hi)
-        ok = dec == "inside" or (dec == "unclear" and (lo is None or d >= lo) and (hi is None or d <= hi))
-        shown = f"{d:+.3f} [{a:+.3f}, {b:+.3f}] ({m})"
-        self.judge.row(metric, self.n, shown, _band(lo, hi), self.status(ok, key))
-        if not ok:
-            self.judge.problem(f"expedition.{key}", f"spec §6 {metric.strip()}", f"{what} with {self.n} players is "
-                               f"{shown}, outside {_band(lo, hi)}", self.severity(key), players=self.n,
-                               agent=self.agent, games=m)
-        return ok
+        """A difference ``d`` with its 95% interval ``[a, b]`` over ``m`` games."""
+        return self.band(key, metric, d, (a, b), lo, hi, what, m, fmt="{:+.3f}")
 
     def value(self, key, metric, value, lo, hi, what, games, fmt="{:.3f}"):
-        ok = (lo is None or value >= lo) and (hi is None or value <= hi)
-        self.judge.row(metric, self.n, fmt.format(value), _band(lo, hi), self.status(ok, key))
-        if not ok:
-            self.judge.problem(f"expedition.{key}", f"spec §6 {metric.strip()}", f"{what} with {self.n} players is "
-                               f"{fmt.format(value)}, outside {_band(lo, hi)}", self.severity(key), players=self.n,
-                               agent=self.agent, games=games)
-        return ok
-
-
-def _band(lo, hi) -> str:
-    return f"[{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
+        """A value without an interval (a percentile): the point decides."""
+        return self.band(key, metric, value, None, lo, hi, what, games, fmt)
 
 
 def _judge_count(j: _Rows, band, setup, ref, recs) -> dict:
@@ -85,13 +63,12 @@ def _judge_count(j: _Rows, band, setup, ref, recs) -> dict:
     res = setup.res
     acts = setup.actions
     wins = [r for r in ref if r["outcome"] == "win"]
-    rounds_ended = sum(len(r["cycles"]) for r in ref)
     cycles = [c for r in ref for c in r["cycles"]]
-    capped = sum(r["cap_rounds"] for r in ref)
     out = {}
     # 1. termination: the G2 cycle cap and the spread of cycles per round
-    j.prop("cycle_cap_rounds_max", "   cycle cap hit (rounds)", capped, rounds_ended, None,
-           band.get("cycle_cap_rounds_max"), "share of rounds ended by the cycle cap")
+    j.ratio("cycle_cap_rounds_max", "   cycle cap hit (rounds)", [r["cap_rounds"] for r in ref],
+            [len(r["cycles"]) for r in ref], None, band.get("cycle_cap_rounds_max"),
+            "share of rounds ended by the cycle cap")
     if cycles:
         p95 = percentile(cycles, 95)
         out["cycles_p95"] = p95
@@ -101,10 +78,10 @@ def _judge_count(j: _Rows, band, setup, ref, recs) -> dict:
     paths = band.get("win_paths") or {}
     if wins:
         av = sum(r["win_path"] == "avatars" for r in wins)
-        j.prop("win_paths", "   wins by clearing all avatars", av, len(wins), paths.get("avatars_min"), None,
-               "share of wins from defeating all five avatars")
-        j.prop("win_paths", "   wins against the demon lord", len(wins) - av, len(wins), paths.get("demon_min"), None,
-               "share of wins from the final battle")
+        j.share("win_paths", "   wins by clearing all avatars", av, len(wins), paths.get("avatars_min"), None,
+                "share of wins from defeating all five avatars")
+        j.share("win_paths", "   wins against the demon lord", len(wins) - av, len(wins), paths.get("demon_min"), None,
+                "share of wins from the final battle")
     oracle = [r for r in recs.get("oracle", []) if r["outcome"] in ("win", "loss")]
     if oracle and band.get("oracle_gap_min") is not None:
         gap, lo, hi, pairs = oracle_gap(ref, oracle)
@@ -114,35 +91,35 @@ def _judge_count(j: _Rows, band, setup, ref, recs) -> dict:
                    band["oracle_gap_min"], None, "the all-seeing planner's advantage on the same seeds")
     # 3. bosses
     last = setup.rules["rounds"]
-    j.prop("avatars_three_min", "   3+ avatars by round %d" % last, sum(r["avatars_in_time"] >= 3 for r in ref), m,
-           band.get("avatars_three_min"), None, f"share of games with 3+ avatars defeated by the end of round {last}")
+    j.share("avatars_three_min", "   3+ avatars by round %d" % last, sum(r["avatars_in_time"] >= 3 for r in ref), m,
+            band.get("avatars_three_min"), None, f"share of games with 3+ avatars defeated by the end of round {last}")
     allb = band.get("avatars_all") or {}
-    j.prop("avatars_all", "   all avatars by round %d" % last,
-           sum(r["avatars_in_time"] >= len(setup.biomes) for r in ref), m, allb.get("min"), allb.get("max"),
-           f"share of games with every avatar defeated by the end of round {last}")
+    j.share("avatars_all", "   all avatars by round %d" % last,
+            sum(r["avatars_in_time"] >= len(setup.biomes) for r in ref), m, allb.get("min"), allb.get("max"),
+            f"share of games with every avatar defeated by the end of round {last}")
     top = setup.biomes[-1]
-    j.prop("top_avatar_met_min", f"   {top} avatar met", sum(r["top_met"] for r in ref), m,
-           band.get("top_avatar_met_min"), None, f"share of games that fight the {top} avatar")
+    j.share("top_avatar_met_min", f"   {top} avatar met", sum(r["top_met"] for r in ref), m,
+            band.get("top_avatar_met_min"), None, f"share of games that fight the {top} avatar")
     by = band.get("top_tile_by_round", last)
-    j.prop("top_tile_min", f"   {top} tile by round {by}",
-           sum(r["top_tile_round"] is not None and r["top_tile_round"] <= by for r in ref), m,
-           band.get("top_tile_min"), None, f"share of games with an {top} tile placed by round {by}" if top[:1] in "aeiou" else
-           f"share of games with a {top} tile placed by round {by}")
+    j.share("top_tile_min", f"   {top} tile by round {by}",
+            sum(r["top_tile_round"] is not None and r["top_tile_round"] <= by for r in ref), m,
+            band.get("top_tile_min"), None, f"share of games with an {top} tile placed by round {by}" if top[:1] in "aeiou" else
+            f"share of games with a {top} tile placed by round {by}")
     # 4. resources: each type gathered and spent in most games
     gmin, smin = band.get("resource_gathered_min"), band.get("resource_spent_min")
     worst_g = min(range(len(res)), key=lambda x: sum(r["gained"][x] > 0 for r in ref))
     worst_s = min(range(len(res)), key=lambda x: sum(r["spent"][x] > 0 for r in ref))
-    j.prop("resource_gathered_min", f"   least gathered: {res[worst_g]}", sum(r["gained"][worst_g] > 0 for r in ref),
-           m, gmin, None, f"share of games that obtain {res[worst_g]}")
-    j.prop("resource_spent_min", f"   least spent: {res[worst_s]}", sum(r["spent"][worst_s] > 0 for r in ref), m,
-           smin, None, f"share of games that spend {res[worst_s]}")
+    j.share("resource_gathered_min", f"   least gathered: {res[worst_g]}", sum(r["gained"][worst_g] > 0 for r in ref),
+            m, gmin, None, f"share of games that obtain {res[worst_g]}")
+    j.share("resource_spent_min", f"   least spent: {res[worst_s]}", sum(r["spent"][worst_s] > 0 for r in ref), m,
+            smin, None, f"share of games that spend {res[worst_s]}")
     out["left_mean"] = {res[x]: round(sum(r["left"][x] for r in ref) / m, 2) for x in range(len(res))}
     # 5. market tiers and craft recipes
     tiers = setup.tiers
     worst_t = min(range(len(tiers)), key=lambda t: sum(t in r["tiers_bought"] for r in ref)) if tiers else None
     if worst_t is not None:
-        j.prop("tier_bought_min", f"   {tiers[worst_t]} cards bought", sum(worst_t in r["tiers_bought"] for r in ref),
-               m, band.get("tier_bought_min"), None, f"share of games buying a {tiers[worst_t]} market card")
+        j.share("tier_bought_min", f"   {tiers[worst_t]} cards bought", sum(worst_t in r["tiers_bought"] for r in ref),
+                m, band.get("tier_bought_min"), None, f"share of games buying a {tiers[worst_t]} market card")
     made = {}
     for r in ref:
         for rid in r["crafts"]:
@@ -150,30 +127,30 @@ def _judge_count(j: _Rows, band, setup, ref, recs) -> dict:
     active = [setup.r_id[k] for k in range(len(setup.r_id)) if setup.r_active[k]]
     worst_c = min(active, key=lambda rid: (made.get(rid, 0), rid)) if active else None
     if worst_c is not None:
-        j.prop("craft_made_min", f"   least crafted: {worst_c}", made.get(worst_c, 0), m, band.get("craft_made_min"),
-               None, f"share of games that craft {worst_c}")
+        j.share("craft_made_min", f"   least crafted: {worst_c}", made.get(worst_c, 0), m, band.get("craft_made_min"),
+                None, f"share of games that craft {worst_c}")
     out["crafted"] = {rid: round(made.get(rid, 0) / m, 3) for rid in active}
     # 6. actions and AP
     revealed = [sum(r["revealed"][a] for r in ref) for a in range(len(acts))]
     total = sum(revealed) or 1
     worst_a = min(range(len(acts)), key=lambda a: revealed[a])
-    j.prop("action_share_min", f"   least revealed action: {acts[worst_a]}", revealed[worst_a], total,
-           band.get("action_share_min"), None, f"{acts[worst_a]}'s share of revealed cards", games=m)
+    per_game = [sum(r["revealed"]) for r in ref]   # the cards of one game are not independent: game = unit
+    j.ratio("action_share_min", f"   least revealed action: {acts[worst_a]}", [r["revealed"][worst_a] for r in ref],
+            per_game, band.get("action_share_min"), None, f"{acts[worst_a]}'s share of revealed cards")
     out["action_share"] = {acts[a]: round(revealed[a] / total, 3) for a in range(len(acts))}
     ap_total = sum(r["ap_total"] for r in ref) or 1
-    waste = sum(r["ap_waste"] for r in ref) / ap_total
-    out["ap_waste"] = waste
-    j.value("ap_waste_max", "   AP wasted", waste, None, band.get("ap_waste_max"), "share of AP left unspent", m)
-    res_n = sum(r["resolutions"] for r in ref) or 1
-    j.prop("doubling_min", "   doubled resolutions", sum(r["doubled"] for r in ref), res_n, band.get("doubling_min"),
-           None, "share of action resolutions with the group bonus", games=m)
+    out["ap_waste"] = sum(r["ap_waste"] for r in ref) / ap_total
+    j.ratio("ap_waste_max", "   AP wasted", [r["ap_waste"] for r in ref], [r["ap_total"] for r in ref], None,
+            band.get("ap_waste_max"), "share of AP left unspent")
+    j.ratio("doubling_min", "   doubled resolutions", [r["doubled"] for r in ref], [r["resolutions"] for r in ref],
+            band.get("doubling_min"), None, "share of action resolutions with the group bonus")
     # 7. map
-    j.prop("pile_out_max", "   a biome pile ran out", sum(r["pile_out"] for r in ref), m, None,
-           band.get("pile_out_max"), "share of games where a biome pile ran out")
+    j.share("pile_out_max", "   a biome pile ran out", sum(r["pile_out"] for r in ref), m, None,
+            band.get("pile_out_max"), "share of games where a biome pile ran out")
     # 8. combat
     fw = band.get("fights_won") or {}
-    j.prop("fights_won", "   regular fights won", sum(r["fights_won"] for r in ref), sum(r["fights"] for r in ref),
-           fw.get("min"), fw.get("max"), "share of regular fights won", games=m)
+    j.ratio("fights_won", "   regular fights won", [r["fights_won"] for r in ref], [r["fights"] for r in ref],
+            fw.get("min"), fw.get("max"), "share of regular fights won")
     hand_n = sum(r["fight_hand_n"] for r in ref)
     out["fight_hand_mean"] = sum(r["fight_hand_sum"] for r in ref) / hand_n if hand_n else None
     if hand_n:
