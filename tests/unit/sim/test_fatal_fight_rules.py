@@ -130,14 +130,21 @@ def test_carrier_gold_and_escape(setup):
     assert c2 in st.escaped and c2 not in st.groups[5]
 
 
-def test_combination_and_combo_bonus(setup):
+def _partners_with_attacks(setup, group):
+    """Two players on C-M: the turn player holds three attack arts, the partner three to join
+    (and one more card); ``group`` stands in R5."""
     st = fresh(setup, players=2)
     me, ally = chars(st)
     attacks = [card(setup, f"{me}_i0{j}") for j in range(3)]
     helps = [card(setup, f"{ally}_i0{j}") for j in range(3)]
     st.hand[0], st.hand[1] = list(attacks), list(helps) + [card(setup, f"{ally}_i09")]
     st.pos = [C_M, C_M]
-    st.groups[4] = enemies(setup, 1)
+    st.groups[4] = group
+    return st, attacks, helps
+
+
+def test_combination_and_combo_bonus(setup):
+    st, attacks, helps = _partners_with_attacks(setup, enemies(setup, 1))
     for c in attacks:
         st.apply_action((PLAY, c))
     assert st.phase == COMBO and st.seat == 1       # the chain closed itself: no action left
@@ -376,14 +383,8 @@ def test_a_chain_with_no_target_earns_no_combo_bonus(setup):
     (L304); a chain with no legal target attacks nobody, so its HITs earn no gold, while a chain
     that picks a group earns it even when it kills nobody."""
     for with_target in (False, True):
-        st = fresh(setup, players=2)
-        me, ally = chars(st)
-        attacks = [card(setup, f"{me}_i0{j}") for j in range(3)]
-        helps = [card(setup, f"{ally}_i0{j}") for j in range(3)]
-        st.hand[0], st.hand[1] = list(attacks), list(helps) + [card(setup, f"{ally}_i09")]
-        st.pos = [C_M, C_M]
+        st, attacks, helps = _partners_with_attacks(setup, enemies(setup, 1) if with_target else [])
         st.actions[1] = 8
-        st.groups[4] = enemies(setup, 1) if with_target else []
         for c in attacks:
             st.apply_action((PLAY, c))
         for c in helps:
