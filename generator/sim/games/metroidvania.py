@@ -32,7 +32,7 @@ from .metroidvania_setup import (DIFFICULTIES, AGI, BOSS, DANGER, EVENT, INS, KE
                                  compile_setup)  # (module API)
 
 NAME = "metroidvania"
-VERSION = "3"   # eng-mv, fid-mv: rules fixes (see git log)
+VERSION = "4"   # eng-mv, fid-mv: rules fixes (see git log); 4: the heuristic's spare EASY rest rooms
 
 
 _LISTS = ("pos", "came", "life", "max_life", "servant", "deaths", "b_dead", "b_life", "b_ptr", "b_start", "b_active",

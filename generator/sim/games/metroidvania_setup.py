@@ -89,6 +89,7 @@ class Setup:
     cond_adj: list = field(default_factory=list)      # node -> (neighbour, hidden_ins, sealed id) of the others
     blockers: list = field(default_factory=list)      # key and boss rooms (they may block a path)
     key_rooms: list = field(default_factory=list)     # the key rooms among the blockers
+    rest_nodes: list = field(default_factory=list)    # the rest rooms at this difficulty
     start: int = 0
     areas: list = field(default_factory=list)         # dicts: id, boss, effects (frozenset), rooms, boss_node
     # ---- cards
@@ -310,6 +311,7 @@ def _compile_map(setup: Setup, comp: SetupCompiler, raw: dict) -> None:
     setup.cond_adj = [[(w, h, sid) for w, h, sid in nbrs if h or sid >= 0] for nbrs in setup.adj]
     setup.blockers = [v for v, k in enumerate(setup.kind) if k in (BOSS, KEY)]
     setup.key_rooms = [v for v in setup.blockers if setup.node_boss[v] < 0]
+    setup.rest_nodes = [v for v, k in enumerate(setup.kind) if k == REST]
     setup.key_room_bits = sum(1 << v for v in setup.key_rooms)   # the key rooms in ``explored_bits``
     start = setup.node_index.get(raw.get("start"))
     if start is None:

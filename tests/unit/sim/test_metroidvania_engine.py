@@ -621,3 +621,41 @@ def test_band_messages_show_open_ends_as_infinity(tmp_path):
     messages = [p.message for p in judge.problems]
     assert len(messages) == 2 and "None" not in " ".join(messages)
     assert "outside [-inf, 1.2]" in messages[0] and "outside [-inf, 0.1]" in messages[1]
+
+
+def _at_the_b02_door(setup, rest_left_elsewhere):
+    """A healthy maiden (MP 1) at a2-07 heading for b02: a2-04 is the next step, a2-03 a detour of one step.
+    ``rest_left_elsewhere``: how many of the other rest rooms are still unexplored."""
+    state = fresh(setup, 1)
+    state.stacks[0][AGI] = []
+    b01 = next(i for i, b in enumerate(setup.bosses) if b["id"] == "b01")
+    state.b_dead[b01] = True
+    state.dead_key = tuple(state.b_dead)
+    for name in ("a1-01", "a1-02", "a1-03", "a1-04", "a1-05", "a1-06", "a1-07", "a1-boss",
+                 "a2-01", "a2-02", "a2-05", "a2-06", "a2-07"):
+        state.mark(node(setup, name))
+    others = [v for v in setup.rest_nodes if setup.node_id[v] not in ("a2-04",) and not state.explored[v]]
+    for v in others[rest_left_elsewhere:]:
+        state.mark(v)
+    state.life[0] = state.max_life[0]
+    return at_move(state, 0, node(setup, "a2-07"))
+
+
+def test_a_healthy_maiden_takes_a_spare_rest_room_on_her_way_but_saves_the_last_four(tables, monkeypatch):
+    """EASY has 8 rest rooms: hoarding them all (spec §5: -1, saved for later) sent healthy maidens round a2-04,
+    the only door to b02's room. While more than REST_RESERVE (NORMAL's 4) are left she steps in; then she saves them."""
+    import generator.sim.games.metroidvania_agents as agents
+    monkeypatch.setattr(agents.HeuristicAgent, "mean_room_value", lambda self, state, s: 0.0)
+    easy = mv.compile_setup(dict(tables, difficulty="easy"))
+    assert len(easy.rest_nodes) == 8 and agents.REST_RESERVE == 4
+    door, detour = node(easy, "a2-04"), node(easy, "a2-03")
+    state = _at_the_b02_door(easy, rest_left_elsewhere=6)   # 7 left: a spare one
+    dests = {v for v, _ in state.destinations()}
+    assert {door, detour} <= dests and easy.node_id[state.pos[0]] == "a2-07"
+    assert HeuristicAgent(easy, 0).move(state) == (mv.GO, door, 0)
+    state = _at_the_b02_door(easy, rest_left_elsewhere=3)   # 4 left: saved for later, as on NORMAL
+    assert HeuristicAgent(easy, 0).move(state) == (mv.GO, detour, 0)
+    state.life[0] = state.max_life[0] - 3                   # hurt: rests whatever is left
+    state._dest = None
+    assert HeuristicAgent(easy, 0).move(state) == (mv.GO, door, 0)
+
