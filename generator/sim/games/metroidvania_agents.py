@@ -344,6 +344,10 @@ class HeuristicAgent:
                     score += AVOID
             elif kind == REST:
                 score += rest
+                if setup.tag[v] in setup.rules["rest.also_room"]:   # the switch: a room card follows the rest
+                    if mrv is None:
+                        mrv = self.mean_room_value(state, s)
+                    score += mrv
             elif kind == EVENT:
                 score += 1.5
             elif kind == KEY:

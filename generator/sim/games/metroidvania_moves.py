@@ -235,6 +235,8 @@ class Movement:
                 self.refresh(s)
             self.set_danger(self.danger + rules["rest.danger"])
             self.log.append(("rest", s, node))
+            if self.setup.tag[node] in rules["rest.also_room"]:   # the switch: then the normal room it stands for
+                self.push_task(("pick", s, "room", None))
         elif kind == DANGER:
             self.set_danger(self.danger + rules["danger_room.danger"])
             chk = Check("danger", node)

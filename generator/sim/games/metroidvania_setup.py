@@ -62,8 +62,8 @@ _NEEDED = ("players.min", "players.max", "rounds", "criterion.start", "criterion
            "move.explored_step_cost", "move.unexplored_step_cost", "move.pass_through_unexplored", "move.blocked_by",
            "move.hidden_edges_need_ins", "die_by_will", "coloured_dice", "white_dice_per_pie", "ascension_max_pairs",
            "threat.damage", "area_effect_scope", "ins_extra_draw_decks", "rest_rooms.normal", "rest_rooms.easy",
-           "rest.heal_full", "rest.refresh_skills", "rest.danger", "danger_room.danger", "start_explored",
-           "start_is_rest", "skills.max_level", "skills.uses_per_turn", "flowers_per_event", "urza_seal_bosses",
+           "rest.heal_full", "rest.refresh_skills", "rest.danger", "rest.also_room", "danger_room.danger",
+           "start_explored", "start_is_rest", "skills.max_level", "skills.uses_per_turn", "flowers_per_event", "urza_seal_bosses",
            "boss.marker_on_defeat", "boss.reset_when_empty", "boss.level_up_all_on_defeat",
            "boss.multi_success_damage", "death.life", "death.exhaust_skills", "death.turn_ends",
            "setup.initial_actions", "setup.first_level_up", "setup.unique_servants", "stats_cap.wil",
@@ -122,6 +122,10 @@ def _rules(comp: SetupCompiler, raw: dict) -> dict:
     r["coloured"] = [COLOURS.index(c) for c in (r["coloured_dice"] or ()) if c in COLOURS]
     r["ins_decks"] = frozenset(r["ins_extra_draw_decks"] or ())
     r["scope"] = frozenset(r["area_effect_scope"] or ())
+    r["rest.also_room"] = frozenset(r["rest.also_room"] or ())
+    if not r["rest.also_room"] <= {"all", "easy"}:
+        comp.problem("rest.also_room", "rest.also_room lists difficulty tags (all, easy), got "
+                     f"{sorted(r['rest.also_room'])!r}", raw)
     r["blocked_key"] = "unexplored_key_room" in (r["move.blocked_by"] or ())
     r["blocked_boss"] = "undefeated_boss_room" in (r["move.blocked_by"] or ())
     if r["life.respawn"] is not None and r["death.life"] is not None and r["life.respawn"] != r["death.life"]:

@@ -659,3 +659,28 @@ def test_a_healthy_maiden_takes_a_spare_rest_room_on_her_way_but_saves_the_last_
     state._dest = None
     assert HeuristicAgent(easy, 0).move(state) == (mv.GO, door, 0)
 
+
+def test_rest_also_room_switch_draws_a_room_card_after_resting_on_the_tagged_rest_rooms(tables):
+    """rules.yaml ``rest.also_room`` (a PROPOSAL switch, off by default): EASY's extra rest rooms also play the
+    normal room they stand for. A rest room of another tag, or the switch off, only rests."""
+    rules = copy.deepcopy(tables["rules"])
+    assert rules["rest"]["also_room"] == []
+    rules["rest"]["also_room"] = ["easy"]
+    easy = mv.compile_setup(dict(tables, difficulty="easy", rules=rules))
+    for name, room in (("a2-04", True), ("a1-05", False)):
+        state = fresh(easy, 1)
+        state.active = 0
+        state.life[0] = 2
+        state.enter(node(easy, name), REST)
+        assert state.life[0] == state.max_life[0]
+        assert bool(state.tasks and state.tasks[0][:3] == ("pick", 0, "room")) == room
+    plain = mv.compile_setup(dict(tables, difficulty="easy"))
+    state = fresh(plain, 1)
+    state.active = 0
+    state.enter(node(plain, "a2-04"), REST)
+    assert not state.tasks
+    from generator.errors import ProblemsError
+    rules["rest"]["also_room"] = ["hard"]
+    with pytest.raises(ProblemsError) as exc:
+        mv.compile_setup(dict(tables, rules=rules))
+    assert [p.field for p in exc.value.problems] == ["rest.also_room"]
