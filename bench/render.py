@@ -62,7 +62,10 @@ def write_bench_game(root: Path, n: int) -> Path:
              for i in range(n)]
     (game / "cards.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (game / "layouts" / "profiles" / "bench.yaml").write_text(
-        "paper: a4\norientation: portrait\nmargin: 1.5mm\nbleed: 3mm\ngutter: 6mm\ncrop_marks: true\n")
+        "paper: a4\norientation: portrait\nmargin: 1.5mm\nbleed: 3mm\ngutter: 6mm\ncrop_marks: true\n"
+        # 3x3 as the issue's bench deck (and the bare script) has it: 3 x 63 mm + 2 x 6 mm + 2 x 3 mm
+        # fills the 207 mm between the margins, so no room is kept for the crop marks (fit: tightest)
+        "fit: tightest\n")
     (game / "layouts" / "bench" / "front.yaml").write_text(textwrap.dedent("""\
         background: "{{ card.colour }}"
         boxes:
