@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from .stats import median, percentile, ratio_diff_interval, ratio_interval, wilson
+from .stats import Z95, median, percentile, ratio_diff_interval, ratio_interval, wilson
 
 
 def outcomes(records) -> Counter:
@@ -70,7 +70,7 @@ PRESSURE_RATIOS = {
 }
 
 
-def pressure_intervals(played, z: float = 1.959963984540054) -> dict:
+def pressure_intervals(played, z: float = Z95) -> dict:
     """key -> [lo, hi]: 95% intervals of the pressure counters with the game as the sampling unit
     (shared/VALIDATOR.md: statistical decisions use intervals, not point estimates)."""
     return {key: list(ratio_interval([num(r) for r in played], [den(r) for r in played], z, share))

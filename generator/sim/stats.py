@@ -112,8 +112,9 @@ def ratio_interval(nums, dens, z: float = Z95, proportion: bool = False) -> tupl
     per game, ...), with the game as the sampling unit: rounds of one game are not independent, so a
     Wilson interval over rounds would be too narrow. Linearised (delta-method) standard error of the
     ratio estimator. With ``proportion`` the cluster variance becomes a design effect and the result
-    is a Wilson interval on the effective sample size, which stays sensible at 0 and 1 (a share of 0
-    in 3,000 boss rounds of 400 games is bounded like 0 of 3,000, not by a zero-width interval)."""
+    is a Wilson interval on the effective sample size, which stays sensible at 0 and 1: there the
+    rounds show no spread to measure their dependence by, so the bound takes the games as the sample
+    (a share of 0 in 3,000 boss rounds of 400 games is bounded like 0 of 400, not 0 of 3,000)."""
     n, total = len(nums), float(sum(dens))
     if n < 2 or total <= 0:
         return (0.0, 1.0) if proportion else (-math.inf, math.inf)
@@ -123,8 +124,7 @@ def ratio_interval(nums, dens, z: float = Z95, proportion: bool = False) -> tupl
     if proportion:
         r = min(1.0, max(0.0, r))
         binom = math.sqrt(r * (1 - r) / total) if 0 < r < 1 else 0.0
-        deff = max(1.0, (se / binom) ** 2) if binom > 0 else 1.0
-        n_eff = total / deff
+        n_eff = total / max(1.0, (se / binom) ** 2) if binom > 0 else min(total, n)
         return wilson(min(n_eff, r * n_eff), n_eff, z)
     return (r - z * se, r + z * se)
 

@@ -163,7 +163,7 @@ def oracle_gap(ref, oracle) -> tuple[float, float, float, int]:
     Game i of every run is dealt from the same seed, so the oracle's games pair with the reference
     agent's first games (a paired interval: most pairs agree, far narrower than comparing 200 oracle
     games with 400+ reference games as two samples; only games both finished count)."""
-    by_index = {r["index"]: r["outcome"] == "win" for r in ref}
+    by_index = {r["index"]: r["outcome"] == "win" for r in ref if r["outcome"] in ("win", "loss")}
     pairs = [(r["outcome"] == "win", by_index[r["index"]]) for r in oracle
              if r["outcome"] in ("win", "loss") and r["index"] in by_index]
     both = sum(1 for o, g in pairs if o and g)

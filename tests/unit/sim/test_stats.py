@@ -115,9 +115,13 @@ def test_ratio_interval_uses_the_game_as_the_unit():
     assert even[0] == pytest.approx(lo, abs=0.01) and even[1] == pytest.approx(hi, abs=0.01)
 
 
-def test_ratio_interval_of_a_zero_share_is_bounded_like_zero_successes():
+def test_ratio_interval_of_a_zero_share_is_bounded_like_zero_successes_in_its_games():
+    # 0 of 3,200 rounds in 400 games: the rounds show no spread to measure their dependence by, so the
+    # bound is that of 0 in 400 (not 0 in 3,200, which would treat the rounds as independent)
     lo, hi = ratio_interval([0] * 400, [8] * 400, proportion=True)
-    assert lo == pytest.approx(0.0, abs=1e-12) and 0 < hi < 4 / 3200
+    assert lo == pytest.approx(0.0, abs=1e-12) and hi == pytest.approx(wilson(0, 400)[1])
+    lo, hi = ratio_interval([8] * 400, [8] * 400, proportion=True)
+    assert hi == pytest.approx(1.0) and lo == pytest.approx(wilson(400, 400)[0])
 
 
 def test_ratio_interval_of_a_mean():
