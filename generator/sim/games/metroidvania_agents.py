@@ -30,11 +30,11 @@ SKILL_WORTH = {"ap_bonus": 3.0, "reroll": 2.5, "damage_reduce": 2.5, "heal": 2.0
 FIGHT_BONUS = 8.0
 AVOID = -10.0
 # Rest rooms (spec §5): +5 for a hurt maiden, else -1 (saved for later). A rest room is used once, so saving
-# pays only while they are scarce: with more than REST_RESERVE (NORMAL's 4) left unexplored, as on EASY (8), a
-# healthy maiden takes one on her way (REST_SPARE) instead of walking round it. Hoarding EASY's extra rooms made
+# pays only while they are scarce: with more left unexplored than the map has on NORMAL (setup.normal_rests, 4 on
+# the shipped map), as on EASY (8), a healthy maiden takes one on her way (REST_SPARE) instead of walking round it. Hoarding EASY's extra rooms made
 # her detour (a2-04 is the only door to b02's room): EASY won 0.51 against NORMAL's 0.60 at 3p (same seeds).
-# NORMAL never has more than 4, so it plays exactly as before.
-REST_LOW, REST_HEALTHY, REST_SPARE, REST_RESERVE = 5.0, -1.0, 0.5, 4
+# NORMAL never has more than its own, so it plays exactly as before.
+REST_LOW, REST_HEALTHY, REST_SPARE = 5.0, -1.0, 0.5
 MIN_PRE_GAIN = 0.05  # a pre-roll skill or sefira is used only if it raises success by this much
 MID_ANY_OPS = frozenset(("danger", "criterion", "ignore_threat", "refresh_skills"))   # "any" effects after a roll
 PRE_ROLL_OPS = frozenset(("auto_success", "multi_minus", "ignore_slate", "extra_dice", "die_step", "criterion",
@@ -321,7 +321,7 @@ class HeuristicAgent:
         if life <= state.max_life[s] - 3 or _exhausted(state, s) >= 2:
             rest = REST_LOW
         else:
-            spare = sum(1 for w in setup.rest_nodes if not state.explored[w]) > REST_RESERVE
+            spare = sum(1 for w in setup.rest_nodes if not state.explored[w]) > setup.normal_rests
             rest = REST_SPARE if spare else REST_HEALTHY
         for v, key in dests:
             kind = kinds[v]

@@ -90,6 +90,7 @@ class Setup:
     blockers: list = field(default_factory=list)      # key and boss rooms (they may block a path)
     key_rooms: list = field(default_factory=list)     # the key rooms among the blockers
     rest_nodes: list = field(default_factory=list)    # the rest rooms at this difficulty
+    normal_rests: int = 0                             # how many rest rooms the map has on NORMAL
     start: int = 0
     areas: list = field(default_factory=list)         # dicts: id, boss, effects (frozenset), rooms, boss_node
     # ---- cards
@@ -316,6 +317,8 @@ def _compile_map(setup: Setup, comp: SetupCompiler, raw: dict) -> None:
     setup.blockers = [v for v, k in enumerate(setup.kind) if k in (BOSS, KEY)]
     setup.key_rooms = [v for v in setup.blockers if setup.node_boss[v] < 0]
     setup.rest_nodes = [v for v, k in enumerate(setup.kind) if k == REST]
+    normal_tags = set(setup.rules.get("rest_rooms.normal") or ["all"])
+    setup.normal_rests = sum(1 for k, t in zip(setup.printed_kind, setup.tag) if k == REST and t in normal_tags)
     setup.key_room_bits = sum(1 << v for v in setup.key_rooms)   # the key rooms in ``explored_bits``
     start = setup.node_index.get(raw.get("start"))
     if start is None:

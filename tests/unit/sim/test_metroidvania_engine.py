@@ -643,11 +643,12 @@ def _at_the_b02_door(setup, rest_left_elsewhere):
 
 def test_a_healthy_maiden_takes_a_spare_rest_room_on_her_way_but_saves_the_last_four(tables, monkeypatch):
     """EASY has 8 rest rooms: hoarding them all (spec §5: -1, saved for later) sent healthy maidens round a2-04,
-    the only door to b02's room. While more than REST_RESERVE (NORMAL's 4) are left she steps in; then she saves them."""
+    the only door to b02's room. While more are left than the map has on NORMAL (4) she steps in; then she saves
+    them."""
     import generator.sim.games.metroidvania_agents as agents
     monkeypatch.setattr(agents.HeuristicAgent, "mean_room_value", lambda self, state, s: 0.0)
     easy = mv.compile_setup(dict(tables, difficulty="easy"))
-    assert len(easy.rest_nodes) == 8 and agents.REST_RESERVE == 4
+    assert len(easy.rest_nodes) == 8 and easy.normal_rests == 4   # NORMAL's count, read from the map and rules
     door, detour = node(easy, "a2-04"), node(easy, "a2-03")
     state = _at_the_b02_door(easy, rest_left_elsewhere=6)   # 7 left: a spare one
     dests = {v for v, _ in state.destinations()}
