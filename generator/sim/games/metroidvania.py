@@ -32,7 +32,8 @@ from .metroidvania_setup import (DIFFICULTIES, AGI, BOSS, DANGER, EVENT, INS, KE
                                  compile_setup)  # (module API)
 
 NAME = "metroidvania"
-VERSION = "4"   # eng-mv, fid-mv: rules fixes (see git log); 4: the heuristic's spare EASY rest rooms
+VERSION = "5"   # eng-mv, fid-mv: rules fixes (see git log); 4: the heuristic's spare EASY rest rooms;
+# 5: a memory flower is offered mid-check only for a derived event that can change the check
 
 
 _LISTS = ("pos", "came", "life", "max_life", "servant", "deaths", "b_dead", "b_life", "b_ptr", "b_start", "b_active",

@@ -57,7 +57,7 @@ class Decisions:
                       self.setup.sefira[self.sefira_area[j]])["effect"]
             out += [(USE, src, j, arg) for arg in self._args(effect)]
         if phase != SUCC and self.flower_window(phase):
-            out += [(FLOWER, h) for h in self.flower_targets()]
+            out += [(FLOWER, h) for h in self.flower_targets(phase)]
         return out
 
     def _is_legal(self, a) -> bool:

@@ -790,7 +790,7 @@ class HeuristicAgent:
             if state.life[s] + _heal_amount(state, s, effect, level) > taken:
                 return (USE, src, j, -1)
         if state.flower_window(DMG):
-            for h in state.flower_targets():
+            for h in state.flower_targets(DMG):
                 ev, _, marks = state.held[h]
                 der = state.setup.derived[state.setup.events[ev]["derived"][marks]]
                 if state.life[s] + _heal_amount(state, s, der["effect"], 0) > taken:

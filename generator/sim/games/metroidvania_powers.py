@@ -110,12 +110,11 @@ class Powers:
         return chk is not None and chk.damage > 0 and chk.damage - self.mod_sum(s, "dred") >= self.life[s]
 
     def flower_window(self, phase: int) -> bool:
-        """May she use a memory flower now (自分の手番中であれば好きなタイミング)? Offered before moving, before
-        and after the roll, at the end of the turn and, before damage lands, when that damage would kill her
-        (a heal then saves her; any other derived event is as good at the end of the turn)."""
-        if not self.flowers[self.active] or (phase == DMG and not self.lethal_now()):
-            return False
-        return bool(self.flower_targets())
+        """May she use a memory flower now (自分の手番中であれば好きなタイミング)? Offered before moving and at the
+        end of the turn; mid-check (before or after the roll, before damage lands) only for a derived event
+        that can change the check there, as an 「いつでも」 effect (``_fits_any``): any other is as good at
+        the end of the turn, and offering it would only add a decision."""
+        return bool(self.flowers[self.active]) and bool(self.flower_targets(phase))
 
     def _fits(self, ops, phase, chk) -> bool:
         """May an effect with these ``ops`` be used in ``phase`` (some only make sense at one window)?"""
@@ -184,9 +183,17 @@ class Powers:
                 return
             OPS[op](self, user, params, ctx)
 
-    def flower_targets(self) -> list:
-        limit = self.setup.rules["flowers_per_event"]
-        return [h for h, (ev, holder, marks) in enumerate(self.held) if marks < limit]
+    def flower_targets(self, phase: int | None = None) -> list:
+        """The held event cards a flower may go on (``phase``: only those whose next derived event fits
+        that window, see ``flower_window``)."""
+        setup = self.setup
+        limit = setup.rules["flowers_per_event"]
+        out = [h for h, (ev, holder, marks) in enumerate(self.held) if marks < limit]
+        if phase in _ANY_MID:
+            events, derived, chk = setup.events, setup.derived, self.check
+            out = [h for h in out if self._fits_any(derived[events[self.held[h][0]]["derived"][self.held[h][2]]]["ops"],
+                                                     phase, chk)]
+        return out
 
     def use_flower(self, h: int) -> None:
         s = self.active

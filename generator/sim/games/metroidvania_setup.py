@@ -202,8 +202,9 @@ def _compile_cards(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
     derived = unique_records(tables.get("derived_events"))
     d_index = {rec["id"]: i for i, rec in enumerate(derived)}
     for rec in derived:
+        effect = comp.effect(rec.get("effect"), rec, "effect")
         setup.derived.append({"id": rec["id"], "number": rec.get("number"), "link": bool(rec.get("link")),
-                              "effect": comp.effect(rec.get("effect"), rec, "effect")})
+                              "effect": effect, "ops": frozenset(op for op, _ in effect)})
     for rec in unique_records(tables.get("events")):
         rows = sorted(rec.get("derived") or (), key=lambda d: d.get("flowers") or 0)
         links = tuple(d_index.get(d.get("event"), -1) for d in rows)

@@ -685,3 +685,27 @@ def test_rest_also_room_switch_draws_a_room_card_after_resting_on_the_tagged_res
     with pytest.raises(ProblemsError) as exc:
         mv.compile_setup(dict(tables, rules=rules))
     assert [p.field for p in exc.value.problems] == ["rest.also_room"]
+
+
+def test_a_memory_flower_is_offered_mid_check_only_for_a_derived_event_that_can_change_the_check(setup):
+    """A flower may be used any time in her turn (自分の手番中であれば好きなタイミング), but mid-check it is
+    offered only where its derived event can change the check, as an 「いつでも」 skill is: a danger cut after
+    the roll, a heal before lethal damage. Any other derived event is as good at the end of the turn."""
+    def first_derived_ops(e):
+        return setup.derived[setup.events[e]["derived"][0]]["ops"]
+
+    events = range(len(setup.events))
+    danger = next(e for e in events if "danger" in first_derived_ops(e))
+    heal = next(e for e in events if "heal" in first_derived_ops(e) and "danger" not in first_derived_ops(e))
+    neither = next(e for e in events if first_derived_ops(e).isdisjoint(
+        ("danger", "criterion", "ignore_threat", "heal", "heal_full", "max_life", "refresh_skills", "reveal_weakness")))
+    state = _boss_check_rolled(setup, [], life=3, vals=[1] * 4, danger=3)
+    state.flowers[0] = [-1]
+    state.held = [[danger, 0, 0], [heal, 0, 0], [neither, 0, 0]]
+    state._legal = None
+    assert state.phase == mv.POST
+    assert [a for a in state.legal_actions() if a[0] == mv.FLOWER] == [(mv.FLOWER, 0)]   # the danger cut only
+    assert state.flower_targets() == [0, 1, 2]                                           # all, in a free window
+    state.apply_action(HeuristicAgent(setup, 0).choose(state, None))                     # a failure, 3 damage
+    assert state.phase == mv.DMG and state.lethal_now()
+    assert [a for a in state.legal_actions() if a[0] == mv.FLOWER] == [(mv.FLOWER, 1)]   # the heal only
