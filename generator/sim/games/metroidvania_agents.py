@@ -18,6 +18,7 @@ from .metroidvania import (DMG, DONE, END, ENDT, FLOWER, GO, LEVEL, MOVE, PEEK, 
                            POST, PRE, REROLL, ROLL, SKIP, SUCC, TOP, USE)
 from ..state import setup_memo
 from .metroidvania_effects import num
+from .metroidvania_powers import _ANY_MID
 from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, WIL
 
 # Stat placement priority (spec §5): Will to 2, Agi 1, Pie 1, Will to 4, then Pie and Ins alternately.
@@ -36,7 +37,7 @@ AVOID = -10.0
 # NORMAL never has more than its own, so it plays exactly as before.
 REST_LOW, REST_HEALTHY, REST_SPARE = 5.0, -1.0, 0.5
 MIN_PRE_GAIN = 0.05  # a pre-roll skill or sefira is used only if it raises success by this much
-MID_ANY_OPS = frozenset(("danger", "criterion", "ignore_threat", "refresh_skills"))   # "any" effects after a roll
+MID_ANY_OPS = _ANY_MID[POST]   # "any" effects worth using after a roll (the engine's window)
 PRE_ROLL_OPS = frozenset(("auto_success", "multi_minus", "ignore_slate", "extra_dice", "die_step", "criterion",
                           "ignore_threat"))   # the ops a pre-roll use is judged by (``_pre_worth``)
 
@@ -770,7 +771,8 @@ class HeuristicAgent:
     def on_damage(self, state):
         s = state.active
         chk = state.check
-        lethal = chk.damage - state.mod_sum(s, "dred") >= state.life[s]
+        taken = chk.damage - state.mod_sum(s, "dred")   # what lands after the reductions so far
+        lethal = taken >= state.life[s]
         heals = []
         for src, j, effect, ready, level, ops in self._uses(state, DMG):
             if "damage_reduce" in ops:
@@ -785,7 +787,6 @@ class HeuristicAgent:
             return (DONE,)
         # the damage about to land would kill her (she respawns at S with her skills exhausted and her turn
         # ends): heal first if that saves her, a skill before a one-use sefira
-        taken = chk.damage - state.mod_sum(s, "dred")
         for src, j, effect, level in sorted(heals, key=lambda u: u[0]):
             if state.life[s] + _heal_amount(state, s, effect, level) > taken:
                 return (USE, src, j, -1)

@@ -955,18 +955,17 @@ class OracleAgent(GreedyAgent):
         fighter = p.fighter if vals[HUNT] >= 3.0 else None
         team = [self.pick_cards(state, s, p, vals, hands[s], fighter) for s in range(state.n)]
         if fighter is not None and not p.final and p.boss_dungeon >= 0:
-            team = self.dive_team(state, p, team, hands)
+            team = self.dive_team(state, p, vals, team, hands)
         memo["team_key"], memo["team"] = key, team
         return team
 
-    def dive_team(self, state, p, team, hands) -> list:
+    def dive_team(self, state, p, vals, team, hands) -> list:
         """The planner's commits ``team`` with the helpers that give the best chance to beat the avatar."""
         setup = state.setup
         act, weight = setup.c_action, setup.c_weight
         f = p.fighter
         if not any(a == HUNT for _, a in team[f]):
             return team  # the fighter holds no hunt card: no dive this cycle (as the planner)
-        vals = self.action_values(state, p)
         helpers = [x for x in range(state.n) if x != f and self.free_to_help(state, x, hands)
                    and any(act[c] in (HUNT, WILD) for c in hands[x]) and not any(a == HUNT for _, a in team[x])]
         if not helpers:
