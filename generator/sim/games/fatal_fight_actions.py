@@ -106,7 +106,7 @@ def _main(state) -> list[tuple]:
     elif paid:
         cards = hand if rules["move_cards"] else [-1]
         out.extend((PAID_MOVE, sq, c) for sq in moves for c in cards)
-    if takeable(state, s) >= 0:
+    if has_pickup(state, s):
         if state.free_moves >= rules["pickup_move_cost"]:
             out.append((TAKE, -1))
         elif state.free_moves == 0 and rules["pickup_move_cost"] == 1 and paid:
@@ -128,10 +128,10 @@ def _main(state) -> list[tuple]:
     return out
 
 
-def takeable(state, s) -> int:
-    """Index of the first pickup on ``s``'s square, else -1. A full carry does not stop it: a
-    supply over ``max_carry`` is taken, then the player discards down (G3, ``discard_down``)."""
-    return 0 if state.pickups.get(state.pos[s]) else -1
+def has_pickup(state, s) -> bool:
+    """Whether a pickup lies on ``s``'s square. A full carry does not stop taking it: a supply over
+    ``max_carry`` is taken, then the player discards down (G3, ``discard_down``)."""
+    return bool(state.pickups.get(state.pos[s]))
 
 
 def drop_options(state, q) -> list[int]:
@@ -417,7 +417,7 @@ def _take(state, a):
         state.free_moves -= state.setup.rules["pickup_move_cost"]
     else:
         _pay(state, s, a[1])
-    supply, gold = state.pickups[state.pos[s]].pop(takeable(state, s))
+    supply, gold = state.pickups[state.pos[s]].pop(0)
     state.log.append(("take", s, state.pos[s]))
     if supply:
         state.give_supply(s, supply)

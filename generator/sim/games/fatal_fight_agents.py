@@ -15,7 +15,7 @@ from ..state import memo_table, setup_memo
 
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import (BUY, CURE, DONE, DROP_A, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NEIGHBOURS,
-                                  NO_TARGET, PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, drop_options, is_legal, takeable)
+                                  NO_TARGET, PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, drop_options, has_pickup, is_legal)
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, PICK, RAGE, SHOP, TARGET
 from .fatal_fight_shop import GIVE, offers
@@ -140,10 +140,9 @@ class GreedyAgent:
     def worth_taking(self, state, s) -> bool:
         """A pickup here that adds something: gold, a supply with carry room, or (carry full, G3:
         take it and discard down) a supply worth more than the least one carried."""
-        i = takeable(state, s)
-        if i < 0:
+        if not has_pickup(state, s):
             return False
-        supply = state.pickups[state.pos[s]][i][0]
+        supply = state.pickups[state.pos[s]][0][0]
         if not supply or len(state.carry[s]) < state.max_carry[s]:
             return True
         instances = self.setup.supplies.get(supply)
