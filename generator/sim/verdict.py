@@ -479,21 +479,6 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
                        label="spec §6 band", agent=agent)
 
 
-def pressure_status(summary: dict, key: str, band: dict) -> tuple[float, str, str]:
-    """(value, status, shown) of a pressure/economy band (a warning band). Decided on the 95%
-    interval over games when the summary has one (metrics.pressure_intervals): ``warn`` only when the
-    whole interval lies outside the band; an interval that straddles an end is ``pass?`` or ``warn?``
-    by its point estimate and raises no warning (these bands do not play more games, so a straddle is
-    no evidence either way). Without an interval the point estimate decides, as before. The verdict
-    judges these bands with ``_Judge.band``, which decides the same way (``stats.band_status``)."""
-    value = summary[key]
-    ci = (summary.get("pressure_ci") or {}).get(key)
-    if ci is None or not all(math.isfinite(x) for x in ci):
-        return value, band_status(value, -math.inf, math.inf, band["min"], band["max"]), f"{value:.3f}"
-    status = band_status(value, ci[0], ci[1], band["min"], band["max"])
-    return value, status, interval_text(value, ci[0], ci[1], summary.get("games", 0))
-
-
 def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count):
     rates = {n: data["per_players"][n]["reference"]["win_rate"] for n in counts}
     smax = config["win_rate"].get("count_spread_max")

@@ -75,12 +75,6 @@ def test_judge_band_rows_problems_and_the_printed_table(tmp_path):
     assert "0.090 [0.070, 0.110] (400)" in table and "warn?" in table and "no data" in table
 
 
-def test_pressure_status_and_the_band_agree():
-    summary = {"games": 400, "x": 0.088, "pressure_ci": {"x": [0.072, 0.106]}}
-    assert verdict.pressure_status(summary, "x", {"min": 0.10, "max": 0.40})[1] == band_status(0.088, 0.072, 0.106,
-                                                                                                0.10, 0.40)
-
-
 # ---- M9 and M7 (shared) -----------------------------------------------------------------------------
 
 def _count_records(multi):

@@ -217,18 +217,23 @@ def test_count_messages_use_the_games_word_for_seats_and_say_when_no_stage_was_c
         assert "M2 skill gap (heuristic-random)" in rows
 
 
-def test_pressure_bands_warn_only_when_the_interval_is_outside():
-    band = {"min": 0.10, "max": 0.40}
-    summary = {"games": 400, "x": 0.088, "pressure_ci": {"x": [0.072, 0.106]}}
-    assert verdict.pressure_status(summary, "x", band)[1] == "warn?"      # straddles 0.10: no warning
-    summary["pressure_ci"]["x"] = [0.075, 0.098]
-    assert verdict.pressure_status(summary, "x", band)[1] == "warn"       # wholly below
-    summary.update(x=0.12, pressure_ci={"x": [0.095, 0.15]})
-    assert verdict.pressure_status(summary, "x", band)[1] == "pass?"
-    summary["pressure_ci"]["x"] = [0.11, 0.13]
-    value, status, shown = verdict.pressure_status(summary, "x", band)
-    assert status == "pass" and shown == "0.120 [0.110, 0.130] (400)"
-    assert verdict.pressure_status({"x": 0.05}, "x", band)[1] == "warn"   # no interval: the point decides
+def test_pressure_bands_warn_only_when_the_interval_is_outside(tmp_path):
+    """A pressure band (a warning band) as the verdict judges it: ``_judge_count`` hands each
+    ``pressure`` key with its interval over games to ``_Judge.band``."""
+    def judged(value, ci):
+        judge = verdict._Judge(tmp_path / "balance.yaml", {}, "pnp simulate g")
+        status = judge.band("pressure.x", "   x", 3, value, ci, 0.10, 0.40, "x", games=400, label="spec §6 band")
+        return status, judge.rows[-1][2], judge.problems
+
+    status, shown, problems = judged(0.088, [0.072, 0.106])
+    assert (status, problems) == ("warn?", [])                            # straddles 0.10: no warning
+    status, shown, problems = judged(0.088, [0.075, 0.098])
+    assert status == "warn" and [p.severity for p in problems] == ["warning"]   # wholly below
+    assert "x with 3 players is 0.088 [0.075, 0.098] (400), outside [0.1, 0.4]" in problems[0].message
+    assert judged(0.12, [0.095, 0.15])[::2] == ("pass?", [])
+    assert judged(0.12, [0.11, 0.13]) == ("pass", "0.120 [0.110, 0.130] (400)", [])
+    status, shown, problems = judged(0.05, None)                           # no interval: the point decides
+    assert (status, shown, len(problems)) == ("warn", "0.050 (400)", 1)
 
 
 def test_paired_card_impact_straddling_the_swing_is_played_on_more_seeds(tmp_path, monkeypatch):
