@@ -13,7 +13,7 @@ from .units import named_size
 @dataclass(frozen=True)
 class LoadedProfile:
     profile: object      # generator.impose.Profile
-    paper_name: str      # "a4", "letter" ... (names the print file)
+    paper_name: str      # "a4", "letter" ...; a print-shop profile's name ("shop"): names the print file
     path: Path
 
 
@@ -54,4 +54,7 @@ def load_profile(name: str, game_root: Path, duplex: str | None = None, where: L
     mapping["paper"] = (w, h)
     mapping["back_offset"] = tuple(data["back_offset"])
     mapping["duplex"] = data["duplex"] or duplex or "long-edge"
-    return LoadedProfile(profile_from_mapping(name, mapping), data["paper"], path)
+    profile = profile_from_mapping(name, mapping)
+    # a shop's card-sized pages are no A4 file: print-shop.pdf beside print-a4.pdf, never over it
+    tag = name.removeprefix("print-") if profile.print_shop else data["paper"]
+    return LoadedProfile(profile, tag, path)

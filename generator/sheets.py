@@ -112,7 +112,10 @@ def board_mode(component, profile) -> str:
     """'page' (fits the printable area), 'tiled' (larger than the paper), or for a board the size
     of the paper (it fits the sheet only edge to edge) what its ``paper_sized`` asks: 'full'
     (edge to edge, the default: the printer's margin is lost), 'tiled' or 'fit' (scaled to
-    the printable area, ``fit_scale``)."""
+    the printable area, ``fit_scale``). On a print-shop profile every board is 'page': each copy is a
+    page of its own size (``board_pages``), as a card is, whatever the profile's paper."""
+    if profile.print_shop:
+        return "page"
     w, h = component.size_pt
     pw, ph = profile.paper
     if _fits(w, h, pw - 2 * profile.margin, ph - 2 * profile.margin):

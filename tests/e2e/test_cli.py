@@ -36,6 +36,19 @@ def test_build_writes_a_deterministic_pdf_with_embedded_fonts_only(tiny, tmp_pat
     assert b"Helvetica" not in data
 
 
+def test_a_print_shop_build_writes_its_own_file_beside_the_home_print_file(tiny, tmp_path):
+    """print-shop pages are card-sized: they go to print-shop.pdf, and the A4 file of an earlier
+    build in the same folder is left as it was."""
+    out = tmp_path / "out"
+    assert pnp("build", tiny, "-o", out, "--no-validate").returncode == 0
+    home = (out / "print-a4.pdf").read_bytes()
+    proc = pnp("build", tiny, "-o", out, "--no-validate", "--profile", "print-shop")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (out / "print-a4.pdf").read_bytes() == home
+    shop = (out / "print-shop.pdf").read_bytes()
+    assert shop != home and b"/TrimBox" in shop and b"/BleedBox" in shop
+
+
 def test_manifest_json_shape_and_counts(tiny):
     proc = pnp("manifest", tiny, "--json")
     assert proc.returncode == 0, proc.stderr

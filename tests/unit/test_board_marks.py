@@ -113,6 +113,20 @@ def test_a_board_page_takes_cut_lines_and_print_shop_pages_as_a_card_does():
     assert all(p.trim_box == pytest.approx((mm(3), mm(3), mm(3) + w, mm(3) + h)) and not p.marks for p in shop)
 
 
+def test_a_print_shop_profile_prints_every_board_as_one_page_of_its_own_size(shipped):
+    """A shop prints any size: a board larger than the profile's (nominal) paper is one page per copy
+    at its design size with TrimBox and BleedBox, never A4 tiles and no separate full-size file."""
+    game, cards = shipped
+    shop = load_profile("print-shop", game.root, "none").profile
+    for faces in cards.faces:
+        component = faces.component
+        if component.kind != "board":
+            continue
+        assert sheets.board_mode(component, shop) == "page"
+        assert sheets.pages_for(component, shop) == component.found
+    assert sheets.render_full_size_boards(cards, shop, title="t") == {}
+
+
 @pytest.mark.parametrize("name", PROFILES)
 def test_the_tiles_of_a_board_larger_than_the_paper_are_marked_along_every_trimmed_edge(shipped, name):
     game, cards = shipped
