@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ...sim.rng import shuffle
 from .fatal_fight_combat import group_size, over_cap
+from .fatal_fight_shop import has_shop_choice
 
 ACTIVE, DOWN, RETURNING = 0, 1, 2
 SHOP, MAIN, CHAIN, COMBO, TARGET, PICK, DROP, RAGE, OVER = range(9)
@@ -68,7 +69,7 @@ class Flow:
             self.seat = self.shop_queue.pop(0)
             self.phase = SHOP
             self._legal = None
-            if len(self._legal_unsorted()) > 1:
+            if has_shop_choice(self):
                 self.log.append(("shop_turn", self.seat))
                 for inst in self.upgrades_left[self.seat] + self.gym:
                     if setup.c_cost[inst] <= self.gold[self.seat]:

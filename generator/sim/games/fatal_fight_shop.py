@@ -41,11 +41,42 @@ def _shop(state) -> list[tuple]:
     return out
 
 
+def has_shop_choice(state) -> bool:
+    """Whether ``_shop`` lists more than ``(DONE,)``, without listing it: asked before every shop
+    turn and after every purchase, and most often answered by the first affordable offer."""
+    s, setup, rules = state.seat, state.setup, state.setup.rules
+    gold = state.gold[s]
+    if _offered(state, s, -1, gold):  # costs are never negative
+        return True
+    if rules["n11"] and gold >= rules["n11_cure"] and any(setup.c_kind[d] == "wound" for d in state.deck[s]):
+        return True
+    if gold and not state.gifted[s]:
+        for t in range(state.n):
+            if t != s and _gift_buys(state, t, gold):
+                return True
+    return False
+
+
 def _gift_buys(state, t, gold) -> bool:
     """Whether ``gold`` more would let player ``t`` pay for something they cannot now: gold is
     offered only where it buys something this stage start (no decision for a useless gift)."""
-    have, cost = state.gold[t], state.setup.c_cost
-    return any(cost[c] > have for _, c in offers(state, t, have + gold))
+    have = state.gold[t]
+    return _offered(state, t, have, have + gold)
+
+
+def _offered(state, t, above, gold) -> bool:
+    """Whether ``offers(state, t, gold)`` holds a card costing more than ``above`` (a loop that
+    stops at the first: no list)."""
+    setup = state.setup
+    cost, replaces = setup.c_cost, setup.c_replaces
+    deck, mega = state.deck[t], state.mega_art[t]
+    for u in state.upgrades_left[t]:
+        if above < cost[u] <= gold and (replaces[u] in deck or replaces[u] == mega):
+            return True
+    for g in state.gym:
+        if above < cost[g] <= gold:
+            return True
+    return False
 
 
 def _give(state, a):
@@ -96,7 +127,7 @@ def _cure(state, a):
 
 def _after_shop(state):
     state._legal = None
-    if len(_shop(state)) == 1:
+    if not has_shop_choice(state):
         state.next_shopper()
 
 

@@ -435,3 +435,59 @@ def test_a_d6_respawn_is_a_fair_die_over_the_six_respawns_and_a_number_names_one
     st.rng = _Draws(0.0, 0.1666, 0.1667, 0.4999, 0.5, 0.8333, 0.8334, 0.9999)
     assert [st.respawn_index("d6") for _ in range(8)] == [0, 0, 1, 2, 3, 4, 5, 5]
     assert [st.respawn_index(n) for n in (1, "3", 6)] == [0, 2, 5]   # respawn 1..6 is index 0..5
+
+
+def _shipped_setup():
+    from pathlib import Path
+
+    from generator.content import load_game
+    from generator.sim.compile import played_tables
+    game = load_game(Path(__file__).resolve().parents[3] / "content" / "fatal-fight")
+    return ff.compile_setup(played_tables(game))
+
+
+def _shop_choice_by_definition(st) -> bool:
+    """Something to buy, a wound to cure, or 1 gold letting an ally pay for an offer it cannot yet
+    (G21), straight from ``offers``."""
+    from generator.sim.games.fatal_fight_shop import offers
+
+    s, rules, cost = st.seat, st.setup.rules, st.setup.c_cost
+    gold = st.gold[s]
+    cure = rules["n11"] and gold >= rules["n11_cure"] and any(st.setup.c_kind[d] == "wound" for d in st.deck[s])
+    gift = gold and not st.gifted[s] and any(cost[c] > st.gold[t] for t in range(st.n) if t != s
+                                             for _, c in offers(st, t, st.gold[t] + gold))
+    return bool(offers(st, s, gold) or cure or gift)
+
+
+@pytest.mark.parametrize("which", ["tables", "shipped"])
+def test_has_shop_choice_answers_as_the_shop_listing_does(setup, which):
+    """``has_shop_choice`` (asked before every shop turn and after every purchase) is ``_shop``
+    listing more than DONE, for every seat and amounts of gold at every stage start of many games."""
+    import itertools
+
+    from generator.sim.agents import make_agent
+    from generator.sim.games.fatal_fight_shop import _shop, has_shop_choice
+    from generator.sim.rng import agent_rng, deal_rng
+
+    setup = setup if which == "tables" else _shipped_setup()
+    asked, answers = 0, set()
+    for players in (2, 3, 4):
+        for index in range(8):
+            st = ff.new_game(setup, players, deal_rng("shop", index))
+            agents = [make_agent(ff, "greedy" if index % 2 else "random", setup, seat) for seat in range(players)]
+            rngs = [agent_rng("shop", index, seat) for seat in range(players)]
+            while not st.is_terminal():
+                if st.phase == SHOP:
+                    seat, gold, gifted = st.seat, list(st.gold), list(st.gifted)
+                    for st.seat in range(players):
+                        for mine, theirs in itertools.product(range(6), range(6)):
+                            st.gold = [mine if q == st.seat else theirs for q in range(players)]
+                            for st.gifted[st.seat] in (False, True):
+                                answer = has_shop_choice(st)
+                                assert answer == (len(_shop(st)) > 1) == _shop_choice_by_definition(st)
+                                asked, answers = asked + 1, answers | {answer}
+                        st.gifted[st.seat] = gifted[st.seat]
+                    st.seat, st.gold = seat, gold
+                q = st.current_player()
+                st.apply_action(agents[q].choose(st, rngs[q]))
+    assert asked > 1000 and answers == {False, True}
