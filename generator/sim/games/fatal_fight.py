@@ -95,6 +95,8 @@ class State(Flow):
         return self.status[s] == DOWN
 
     def boss_group(self):
+        if not self.boss_placed:  # the boss enters the board only in its first boss round (Flow.start_round)
+            return None
         boss = self.setup.boss
         for k, g in enumerate(self.groups):
             if boss in g:

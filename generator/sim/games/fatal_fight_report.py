@@ -162,6 +162,8 @@ def check_invariants(state) -> list[str]:
     bosses = on_board.count(boss)
     if state.phase != OVER and state.boss_placed and state.boss_alive and bosses != 1:
         out.append("the boss is alive but not on the board")
+    if bosses and not state.boss_placed:
+        out.append("the boss is on the board before it was placed")
     if bosses > 1:
         out.append("two bosses on the board")
     for s in range(state.n):
