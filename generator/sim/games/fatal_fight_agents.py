@@ -65,8 +65,9 @@ class GreedyAgent:
         traits = self.traits
         self.plan = None
         if state.carry[s]:
-            for a in self.items(state, s):
-                return a
+            item = self.item(state, s)
+            if item is not None:
+                return item
         if acts >= 1:  # free value first: extra actions, then draws while actions remain
             for c in hand:
                 if traits.gains_action[c]:
@@ -192,10 +193,12 @@ class GreedyAgent:
         return max(options, key=lambda a: (attack_value(state, state.seat, state.pos[state.seat], a[2], ap, 0, 0)
                                            if a[2] >= 0 else -1, -a[2]))
 
-    def items(self, state, s):
+    def item(self, state, s):
+        """The first carried item worth using now, as an action, or None: a strike item with a
+        target it would kill something in, a heal item when 3 life or more are missing, a guard
+        item when the player's square is threatened, any other item at once."""
         setup = self.setup
         for c in state.carry[s]:
-            ops = {op for op, _ in setup.c_effect[c]}
             if setup.c_strike[c]:
                 best = None
                 for a in state.legal_actions():
@@ -205,13 +208,14 @@ class GreedyAgent:
                         if v > 0 and (best is None or v > best[0]):
                             best = (v, a)
                 if best:
-                    yield best[1]
+                    return best[1]
                 continue
-            if "heal" in ops and state.max_life[s] - state.life[s] < 3:
+            if _has_op(setup, c, "heal") and state.max_life[s] - state.life[s] < 3:
                 continue
-            if ops & {"guard"} and combat.threat(state, state.pos[s]) == 0:
+            if _has_op(setup, c, "guard") and combat.threat(state, state.pos[s]) == 0:
                 continue
-            yield (ITEM, c)
+            return (ITEM, c)
+        return None
 
     def rally(self, state, k):
         """Boss rounds: the square everyone gathers on — the boss's own square (CQB pierce carries
