@@ -20,7 +20,7 @@ from . import fatal_fight_combat as combat
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, OVER, PICK, RAGE, SHOP, TARGET
 from .fatal_fight_setup import CHAIN as CHAIN_FLAG, GRAPPLE, RANGE
 from .fatal_fight_shop import (BUY, CURE, DONE, GIVE, PICK_A, RAGE_A, UPGRADE, _buy, _cure, _done, _give, _pick, _rage,
-                               _rages, _shop, _upgrade)
+                               _rages, _shop, _upgrade, buys)
 
 (END, PLAY, MOVE, PAID_MOVE, TAKE, ITEM, SAVE, GAUGE, MEGA, FINISH, JOIN, PASS, TARGET_A, NO_TARGET) = range(14)
 DROP_A = 19  # after the stage-start kinds 14-18 of fatal_fight_shop
@@ -193,6 +193,8 @@ def is_legal(state, action) -> bool:
         sq, s = action[1], state.seat
         return (state.free_moves > 0 and sq in NEIGHBOURS[state.pos[s]] and sq not in state.blocked
                 and not state.gauged[s])
+    if (kind == UPGRADE or kind == BUY or kind == CURE) and phase == SHOP:  # without the gift checks
+        return action in buys(state, state.seat)
     return action in (state._legal if state._legal is not None else legal_unsorted(state))
 
 

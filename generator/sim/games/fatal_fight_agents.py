@@ -18,7 +18,7 @@ from .fatal_fight_actions import (BUY, CURE, DONE, DROP_A, END, FINISH, GAUGE, I
                                   NO_TARGET, PASS, PICK_A, PLAY, SAVE, TAKE, UPGRADE, drop_options, has_pickup, is_legal)
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, PICK, RAGE, SHOP, TARGET
-from .fatal_fight_shop import GIVE, offers
+from .fatal_fight_shop import GIVE, buys, offers
 from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value,
                                   card_worth, worths, chains_of, current_board, reach_table)
 
@@ -399,15 +399,13 @@ class GreedyAgent:
         setup = self.setup
         worth = worths(setup)
         scored = []
-        for a in state.legal_actions():
+        for a in buys(state, state.seat):  # the legal actions but DONE and GIVE, without the gift checks
             if a[0] == UPGRADE:
                 gain = worth[a[1]] - worth[setup.c_replaces[a[1]]]
             elif a[0] == BUY:
                 gain = worth[a[1]] - DILUTION
-            elif a[0] == CURE:
+            else:  # CURE
                 gain = 3.0
-            else:
-                continue
             ratio = gain / max(1, setup.c_cost[a[1]] if a[0] != CURE else setup.rules["n11_cure"])
             if ratio > 0:
                 scored.append((ratio, a))

@@ -30,12 +30,20 @@ def offers(state, s, gold) -> list[tuple]:
     return out
 
 
-def _shop(state) -> list[tuple]:
-    s, setup, rules = state.seat, state.setup, state.setup.rules
-    gold, deck = state.gold[s], state.deck[s]
-    out = [(DONE,)] + offers(state, s, gold)
+def buys(state, s) -> list[tuple]:
+    """What player ``s`` can spend gold on now: the offers and (N11) curing a wound."""
+    setup, rules = state.setup, state.setup.rules
+    gold = state.gold[s]
+    out = offers(state, s, gold)
     if rules["n11"] and gold >= rules["n11_cure"]:
-        out.extend((CURE, d) for d in deck if setup.c_kind[d] == "wound")
+        out.extend((CURE, d) for d in state.deck[s] if setup.c_kind[d] == "wound")
+    return out
+
+
+def _shop(state) -> list[tuple]:
+    s = state.seat
+    gold = state.gold[s]
+    out = [(DONE,)] + buys(state, s)
     if gold and not state.gifted[s]:  # G21; a player who was given gold gives none (no gold going round)
         out.extend((GIVE, t) for t in range(state.n) if t != s and _gift_buys(state, t, gold))
     return out
