@@ -21,12 +21,12 @@ from .fatal_fight_flow import ACTIVE, DOWN, MAIN, OVER, RETURNING, SHOP, Flow
 from .fatal_fight_setup import SQUARES, compile_setup  # noqa: F401  (module API)
 
 NAME = "fatal-fight"
-VERSION = "6"  # 2: chain Specials apply to the chain that triggers them; 3: items during an open chain (G16);
+VERSION = "7"  # 2: chain Specials apply to the chain that triggers them; 3: items during an open chain (G16);
 #   4: gold pickups need no carry room (N3/G25); the final boss keeps its rage cards with final_boss_gold off (G1);
 #      N8 mega arts can be upgraded, and a non-attack mega is no chain; 5: HIT+N counts for a 3HIT condition;
 #   6: over max_carry the player takes the supply and discards down by choice (G3); no target, no combo
 #      bonus (L316-319); the team chooses the rage cards its gold removes (G1); gold gifts at stage start (G21);
-#      N8 gauging ends the turn
+#      N8 gauging ends the turn; 7: the rage choice offers each distinct rage card once (G1)
 SEATS = "characters"  # a run's player count counts characters (one player may run several)
 _PER_SEAT = ("deck", "hand", "discard", "played_up", "played_down", "carry", "gauge", "upgrades_left")
 _FLAT = ("life", "max_life", "actions", "hand_size", "max_carry", "gold", "gold_earned", "gp", "status", "pos",

@@ -10,8 +10,16 @@ GIVE = 21    # (GIVE, seat): 1 gold to that player at stage start (G21)
 
 
 def _rages(state) -> list[tuple]:
-    first_rage = len(state.setup.bosses[state.stage]["skills"])
-    return [(RAGE_A, top) for top in state.boss_deck if top >= first_rage]
+    """One RAGE action per distinct rage card left in the boss deck, its first copy: identical
+    cards are one choice, so neither a random player nor a search weighs a card by its copies."""
+    boss = state.setup.bosses[state.stage]
+    first_rage = len(boss["skills"])
+    out, effects = [], []
+    for top in state.boss_deck:
+        if top >= first_rage and boss["rage"][top - first_rage] not in effects:
+            effects.append(boss["rage"][top - first_rage])
+            out.append((RAGE_A, top))
+    return out
 
 
 def _rage(state, a):

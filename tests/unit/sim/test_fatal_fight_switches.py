@@ -165,6 +165,34 @@ def test_the_team_chooses_which_rage_card_its_gold_removes():
     assert [top for top in state.boss_deck if top >= first_rage] == [first_rage]
 
 
+def test_identical_rage_cards_are_one_choice():
+    """G1 with two identical rage cards and a third that differs: the team chooses between the two
+    kinds of card (the first copy stands for its twins), not among three cards, and what is left is
+    what that choice leaves."""
+    import random
+
+    from generator.sim.games.fatal_fight_flow import MAIN, RAGE, SHOP
+    from generator.sim.games.fatal_fight_shop import DONE, RAGE_A
+
+    tables = ff_tables.tables()
+    twin = next(c for c in tables["bosses"] if c.get("rage") and c["skill"] == "r1")
+    tables["bosses"].append({**twin, "id": "boss4_r2", "skill": "r2",
+                             "effect": [{"op": "spawn", "n": 1, "respawn": 5}]})
+    setup = ff.compile_setup(tables)
+    assert len(setup.bosses[4]["rage"]) == 3 and setup.bosses[4]["rage"][0] == setup.bosses[4]["rage"][1]
+    state = ff.new_game(setup, 2, random.Random(0))
+    state.stage, state.boss_alive, state.pool, state.gold = 3, False, 0, [0, 0]
+    state.clear_stage()                       # 1 gold each: 2 gold = one step of 2
+    while state.phase == SHOP:
+        state.apply_action((DONE,))
+    first_rage = len(setup.bosses[4]["skills"])
+    assert state.phase == RAGE and state.seat == 0
+    assert state.legal_actions() == [(RAGE_A, first_rage), (RAGE_A, first_rage + 2)]
+    assert (RAGE_A, first_rage + 1) not in state.legal_actions()
+    state.apply_action((RAGE_A, first_rage))  # one of the twins goes
+    assert state.phase == MAIN
+    assert sorted(top for top in state.boss_deck if top >= first_rage) == [first_rage + 1, first_rage + 2]
+
 def test_n8_feeding_the_gauge_ends_the_turn():
     """N8 timing (schema n8_power_gauge: "At the end of their own turn a player may put up to
     feed_per_round hand cards ... into their gauge"): after gauging, nothing else is left in the
