@@ -22,7 +22,10 @@ class Bosses:
         if self.b_weak[b] or (self.mods[s] and any(m[0] == "weak" and m[1] == b for m in self.mods[s])):
             return True
         node, need = self.setup.bosses[b]["node"], weak[0]   # a maiden in its room with the Ins it asks
-        return any(len(self.stacks[p][INS]) >= need for p, at in enumerate(self.pos) if at == node)
+        for p, at in enumerate(self.pos):
+            if at == node and len(self.stacks[p][INS]) >= need:
+                return True
+        return False
 
     def trait_active(self, b: int, s: int) -> bool:
         if self.b_trait_off[b]:

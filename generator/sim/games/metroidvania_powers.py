@@ -28,13 +28,18 @@ class Powers:
 
     def condition_met(self, s: int, skill: int) -> bool:
         sk = self.setup.skills[skill]
+        stacks = self.stacks[s]
         tops = [0, 0, 0, 0]
-        for stack in self.stacks[s]:
+        for stack in stacks:
             if stack:
                 tops[stack[-1]] += 1
-        if any(have < need for have, need in zip(tops, sk["tops"])):
-            return False
-        return all(self.stacks[s][k] and self.stacks[s][k][-1] == t for k, t in sk["stat_tops"])
+        for t, need in sk["needs"]:   # (plain loops: this runs for every usable skill at every window)
+            if tops[t] < need:
+                return False
+        for k, t in sk["stat_tops"]:
+            if not stacks[k] or stacks[k][-1] != t:
+                return False
+        return True
 
     def skills_blocked(self, s: int) -> bool:
         """No skills: a no_skills area where she stands, or a fight under a forbidding trait (b06 時計仕掛けの結界

@@ -176,6 +176,7 @@ def _compile_cards(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
             comp.problem("timing", f"unknown timing {timing!r}", rec)
         skill_index[rec["id"]] = len(setup.skills)
         setup.skills.append({"id": rec["id"], "source": rec.get("source"), "tops": tuple(tops),
+                             "needs": tuple((t, n) for t, n in enumerate(tops) if n),   # (type, count) asked
                              "stat_tops": stat_tops, "timing": timing,
                              "effect": comp.effect(rec.get("effect"), rec, "effect"),
                              "max_level": min(int(rec.get("max_level") or 0),
