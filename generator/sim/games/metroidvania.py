@@ -149,8 +149,13 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
 
     def markers(self) -> int:
         """Exploration markers on the board: rooms, skill levels, event levels, boss pointers."""
-        return (self.explored_bits.bit_count() + sum(sk[1] for mine in self.skills for sk in mine)
-                + sum(h[2] for h in self.held) + sum(1 for b in self.b_active if b))
+        count = self.explored_bits.bit_count() + self.b_active.count(True)   # (asked every turn: plain loops)
+        for mine in self.skills:
+            for sk in mine:
+                count += sk[1]
+        for h in self.held:
+            count += h[2]
+        return count
 
     # (most of the time a maiden has no modifier at all: the empty case returns at once)
     def mods_of(self, s: int, kind: str) -> list:

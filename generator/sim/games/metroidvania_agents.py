@@ -444,8 +444,10 @@ class HeuristicAgent:
                 tops[top] += 1
         met = 0
         for sk in state.skills[s]:
-            need = state.setup.skills[sk[0]]["tops"]
-            if all(h >= n for h, n in zip(tops, need)):
+            for top, need in state.setup.skills[sk[0]]["needs"]:
+                if tops[top] < need:
+                    break
+            else:
                 met += 1
         return met
 

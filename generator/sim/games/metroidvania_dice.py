@@ -58,12 +58,17 @@ def _side_damage(spec: Spec, vals, cols, removed) -> int:
     """Slate and threat damage of the dice left in the pool (independent of success)."""
     dmg = 0
     if spec.slate >= 0 and spec.slate_dmg:
-        dmg += spec.slate_dmg * sum(1 for i, c in enumerate(cols)
-                                    if i not in removed and c != spec.slate and c != WHITE)
+        slate = spec.slate
+        for i, c in enumerate(cols):
+            if c != slate and c != WHITE and i not in removed:
+                dmg += spec.slate_dmg
     if spec.threats and spec.threat_dmg:
+        below = spec.below
         for colour in spec.threats:
-            if any(cols[i] == colour and vals[i] < spec.below for i in range(len(vals)) if i not in removed):
-                dmg += spec.threat_dmg
+            for i, c in enumerate(cols):
+                if c == colour and vals[i] < below and i not in removed:
+                    dmg += spec.threat_dmg
+                    break
     return dmg
 
 

@@ -137,7 +137,11 @@ class Movement:
         return self.adjacency(s)[v]
 
     def key_ok(self, s: int, node: int) -> bool:
-        return all(self.stat(s, k) >= v for k, v in self.setup.key_cond[node])
+        stacks = self.stacks[s]
+        for k, v in self.setup.key_cond[node]:
+            if len(stacks[k]) < v:
+                return False
+        return True
 
     def destinations(self) -> list:
         """Legal (node, spends_key) end points of the turn player's move (§3.3.1)."""
