@@ -117,21 +117,13 @@ class Movement:
         return setup_memo(self.setup, "_adj", key, _adjacency_now, self.setup, *key)
 
     def _passable(self, s: int) -> list:
-        """Per node: may a path go on through it (explored, or passable unexplored)?"""
-        setup, r = self.setup, self.setup.rules
-        if not r["move.pass_through_unexplored"]:
+        """Per node: may a path go on through it (explored, or passable unexplored)? Cached for the process
+        by what it reads, the explored state of the blockers and the pass-key modifier (read-only result)."""
+        setup = self.setup
+        if not setup.rules["move.pass_through_unexplored"]:
             return list(self.explored)
-        out = [True] * len(self.explored)
-        passkey = self.has_mod(s, "passkey")
-        for v in setup.blockers:
-            if self.explored[v]:
-                continue
-            if setup.kind[v] == BOSS:
-                if r["blocked_boss"]:
-                    out[v] = False
-            elif r["blocked_key"] and not passkey:
-                out[v] = False
-        return out
+        key = (self.explored_bits & setup.blocker_bits, self.has_mod(s, "passkey"))
+        return setup_memo(setup, "_passable", key, _passable_now, setup, *key)
 
     def _neighbours(self, s: int, v: int) -> list:
         return self.adjacency(s)[v]
@@ -261,3 +253,17 @@ def _adjacency_now(setup, ins: int, opened: tuple) -> list:
     opened = set(opened)
     return [plain + [w for w, h, sid in cond if (not h or ins >= h) and (sid < 0 or sid in opened)]
             for plain, cond in zip(setup.plain_adj, setup.cond_adj)]
+
+
+def _passable_now(setup, blockers_explored: int, passkey: bool) -> list:
+    r = setup.rules
+    out = [True] * len(setup.node_id)
+    for v in setup.blockers:
+        if blockers_explored >> v & 1:
+            continue
+        if setup.kind[v] == BOSS:
+            if r["blocked_boss"]:
+                out[v] = False
+        elif r["blocked_key"] and not passkey:
+            out[v] = False
+    return out

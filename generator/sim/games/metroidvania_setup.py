@@ -322,6 +322,7 @@ def _compile_map(setup: Setup, comp: SetupCompiler, raw: dict) -> None:
     normal_tags = set(setup.rules.get("rest_rooms.normal") or ["all"])
     setup.normal_rests = sum(1 for k, t in zip(setup.printed_kind, setup.tag) if k == REST and t in normal_tags)
     setup.key_room_bits = sum(1 << v for v in setup.key_rooms)   # the key rooms in ``explored_bits``
+    setup.blocker_bits = sum(1 << v for v in setup.blockers)
     start = setup.node_index.get(raw.get("start"))
     if start is None:
         comp.problem("start", f"unknown start node {raw.get('start')!r}", raw)

@@ -11,10 +11,11 @@ from generator.sim.compile import played_tables
 from generator.sim.games import metroidvania as mv
 from generator.sim.games import metroidvania_agents as agents_mod
 from generator.sim.games import metroidvania_dice as dice
+from generator.sim.games import metroidvania_moves as moves_mod
 from generator.sim.rng import agent_rng, deal_rng
 
 CONTENT = Path(__file__).resolve().parents[3] / "content" / "metroidvania"
-CACHES = ("_boss_actions", "_goal", "_moves")
+CACHES = ("_boss_actions", "_goal", "_moves", "_passable")
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +50,10 @@ def cache_mismatches(setup, agent_name, players, games, limit=1):
                 cached, fresh = state.moves(s, here), state._moves_now(s, here, state.move_points(s))
                 if cached != fresh:
                     found.append(("moves", i, len(state.log), s, cached, fresh))
+                blockers = sum(1 << v for v in setup.blockers if state.explored[v])   # from the list, not the bits
+                cached, fresh = state._passable(s), moves_mod._passable_now(setup, blockers, state.has_mod(s, "passkey"))
+                if cached != fresh:
+                    found.append(("passable", i, len(state.log), s, cached, fresh))
             if state.phase == mv.POST:   # the spec asked last decision (and kept) must not be seen stale now
                 fields = [(name, getattr(state.spec(), name), getattr(state._spec_now(), name))
                           for name in dice.Spec.__slots__]
