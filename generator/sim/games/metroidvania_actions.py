@@ -77,6 +77,11 @@ class Decisions:
             return result is not None
         if kind == GO and self.phase == MOVE:
             return (a[1], a[2]) in self.destinations() if len(a) == 3 else False
+        # a task's choice by its ranges (the same test as finding it among the listed actions, without the list)
+        if kind == PLACE_A and self.phase == PLACE:
+            return len(a) == 3 and a[1] in range(len(self.tasks[0][2])) and a[2] in range(4)
+        if kind == PICK_A and self.phase == PICK:
+            return len(a) == 2 and a[1] in range(len(self.tasks[0][3]))
         if a == _ALWAYS.get(self.phase):
             return True   # the phase's plain action is always among its legal actions: no need to list them
         return a in self.legal_actions()

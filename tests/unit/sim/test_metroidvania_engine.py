@@ -102,6 +102,22 @@ def test_a_game_is_deterministic_and_a_clone_replays_the_same_future(setup):
     assert state.log == twin.log and state.outcome == twin.outcome
 
 
+def test_task_choices_are_legal_exactly_when_listed(setup):
+    """A placement or a pick is judged legal by its ranges, not found among the listed actions: the same answer
+    as the list for every listed action and for choices just out of range, at every such decision of whole games."""
+    for i in range(3):
+        state = mv.new_game(setup, 3, deal_rng("task", i))
+        agents = [HeuristicAgent(setup, s) for s in range(3)]
+        while not state.is_terminal():
+            if state.phase in (mv.PLACE, mv.PICK):
+                listed = state._legal_actions()
+                n = len(listed) // 4 if state.phase == mv.PLACE else len(listed)
+                tried = ([(mv.PLACE_A, c, k) for c in range(-1, n + 1) for k in range(-1, 6)] + [(mv.PLACE_A, 0)]
+                         if state.phase == mv.PLACE else [(mv.PICK_A, c) for c in range(-1, n + 2)] + [(mv.PICK_A, 0, 0)])
+                assert [a for a in tried if state._is_legal(a)] == [a for a in tried if a in listed]
+            state.apply_action(agents[state.current_player()].choose(state, None))
+
+
 def test_results_do_not_depend_on_worker_count(tables):
     one = run_games(mv, tables, players=2, games=10, seed=7, agent="heuristic", workers=1)
     two = run_games(mv, tables, players=2, games=10, seed=7, agent="heuristic", workers=2, chunk=3)
