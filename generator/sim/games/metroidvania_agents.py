@@ -239,13 +239,22 @@ class HeuristicAgent:
 
     def goal(self, state, s) -> int:
         """The boss the party heads for: next by tier (then nearest to the party), or Urza."""
+        return self._goal_route(state, s)[0]
+
+    def _goal_route(self, state, s) -> tuple:
+        """``(goal, steps from the goal's room or None)`` (``_goal``), cached this turn while no boss falls."""
         return self._cached(state, ("goal", s), lambda: self._goal(state, s))
 
-    def _goal(self, state, s) -> int:
-        """``_goal_now``, cached for the process: once the fight-Urza decision is made, the rest reads only the
-        map as she can walk it (``_goal_key``)."""
+    def _goal(self, state, s) -> tuple:
+        """``_goal_route_now``, cached for the process: once the fight-Urza decision is made, the rest reads only
+        the map as she can walk it (``_goal_key``; the steps from the goal's room read no more than that)."""
         key = _goal_key(state, s, self._for_final(state, s))
-        return setup_memo(state.setup, "_goal", key, self._goal_now, state, s, key[0])
+        return setup_memo(state.setup, "_goal", key, self._goal_route_now, state, s, key[0])
+
+    def _goal_route_now(self, state, s, for_final) -> tuple:
+        goal = self._goal_now(state, s, for_final)
+        node = state.setup.bosses[goal]["node"]
+        return goal, (_route_steps(state, s, node) if node >= 0 else None)
 
     def _for_final(self, state, s) -> bool:
         """Is Urza the goal, if she can be reached (unsealed, and rushing, late or a fair chance)?"""
@@ -310,10 +319,7 @@ class HeuristicAgent:
         dests = state.destinations()
         if not dests:
             return (SKIP,)
-        goal = self.goal(state, s)
-        gnode = state.setup.bosses[goal]["node"]
-        from_goal = self._cached(state, ("from", s, gnode), lambda: _route_steps(state, s, gnode)) \
-            if gnode >= 0 else None
+        goal, from_goal = self._goal_route(state, s)
         best, best_score = None, None
         mrv = None
         setup = state.setup
@@ -518,8 +524,7 @@ class HeuristicAgent:
         """An explored room nearer to the goal than she is, when the goal is out of reach this turn."""
         if not self._far_from_goal(state, s):
             return None
-        gnode = state.setup.bosses[self.goal(state, s)]["node"]
-        from_goal = self._cached(state, ("from", s, gnode), lambda: _route_steps(state, s, gnode))
+        from_goal = self._goal_route(state, s)[1]   # (the goal has a room: she is far from it)
         here = from_goal[state.pos[s]]
         best = min((from_goal[v], v) for v in range(len(state.explored))
                    if state.explored[v] and v != state.pos[s])

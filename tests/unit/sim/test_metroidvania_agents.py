@@ -43,7 +43,9 @@ def cache_mismatches(setup, agent_name, players, games, limit=1):
                     if cached != fresh:
                         found.append(("boss_actions", i, len(state.log), s, b, cached, fresh))
                 cached = probe._goal(state, s)
-                fresh = probe._goal_now(state, s, probe._for_final(state, s))
+                goal = probe._goal_now(state, s, probe._for_final(state, s))
+                node = setup.bosses[goal]["node"]
+                fresh = (goal, probe.steps_from(state, s, node) if node >= 0 else None)
                 if cached != fresh:
                     found.append(("goal", i, len(state.log), s, cached, fresh))
                 here = state.pos[s]
