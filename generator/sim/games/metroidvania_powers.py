@@ -72,14 +72,21 @@ class Powers:
         timings = WINDOW.get(phase, ())
         out = []
         chk = self.check
-        if not self.skills_blocked(s):
-            for j, (skill, level, exhausted, used) in enumerate(self.skills[s]):
-                sk = self.setup.skills[skill]
-                if exhausted or used == self.turn_serial or sk["timing"] not in timings:
-                    continue
-                if self._fits_any(sk["ops"], phase, chk) if sk["timing"] == "any" else \
-                        self._fits(sk["ops"], phase, chk):
-                    out.append((0, j))
+        skills, serial = self.setup.skills, self.turn_serial
+        blocked = None   # asked once a skill fits the window (most windows of most turns: none does)
+        for j, (skill, level, exhausted, used) in enumerate(self.skills[s]):
+            if exhausted or used == serial:
+                continue
+            sk = skills[skill]
+            timing = sk["timing"]
+            if timing not in timings:
+                continue
+            if blocked is None:
+                blocked = self.skills_blocked(s)
+            if blocked:
+                break
+            if self._fits_any(sk["ops"], phase, chk) if timing == "any" else self._fits(sk["ops"], phase, chk):
+                out.append((0, j))
         for j, sef in enumerate(self.sefira_area):
             sf = self.setup.sefira[sef]
             if sf["timing"] in timings and (self._fits_any(sf["ops"], phase, chk) if sf["timing"] == "any" else
