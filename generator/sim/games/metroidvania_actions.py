@@ -87,8 +87,12 @@ class Decisions:
         return a in self.legal_actions()
 
     def _apply(self, a) -> None:
-        kind = a[0]
-        if kind == PLACE_A:
+        kind = a[0]   # (the most frequent first: a plan after each roll, a move each turn)
+        if kind == PLAN:
+            self.resolve(a[1])
+        elif kind == GO:
+            self.go(a[1], a[2])
+        elif kind == PLACE_A:
             task = self.tasks.pop(0)
             s, drawn = task[1], task[2]
             card = drawn[a[1]]
@@ -97,12 +101,26 @@ class Decisions:
             self.log.append(("place", s, card, a[2]))
             if a[2] == AGI:
                 self.tasks.insert(0, ("pick", s, "skill", None))
+        elif kind == ENDT:
+            self.step = ST_NEXT
+        elif kind == ROLL:
+            self.roll()
         elif kind == PICK_A:
             task = self.tasks.pop(0)
             s, deck, drawn = task[1], task[2], task[3]
             card = drawn[a[1]]
             getattr(self, deck + "_disc").extend(c for i, c in enumerate(drawn) if i != a[1])
             self._picked(deck, s, card)
+        elif kind == USE:
+            self.use(a[1], a[2], a[3])
+        elif kind == DONE:
+            self.step = ST_DMG if self.phase == SUCC else ST_APPLY
+        elif kind == SKIP:
+            self.log.append(("skip", self.active))
+            self.skipped += 1
+            self.step = ST_NEXT
+        elif kind == FLOWER:
+            self.use_flower(a[1])
         elif kind == LEVEL_A:
             task = self.tasks.pop(0)
             self.skills[task[1]][a[1]][1] += 1
@@ -115,23 +133,5 @@ class Decisions:
             deck.insert(len(deck) - depth, card)
             if min(task[3], len(deck)) - depth > 2:
                 self.tasks.insert(0, task[:4] + (depth + 1,))
-        elif kind == USE:
-            self.use(a[1], a[2], a[3])
-        elif kind == FLOWER:
-            self.use_flower(a[1])
-        elif kind == GO:
-            self.go(a[1], a[2])
-        elif kind == SKIP:
-            self.log.append(("skip", self.active))
-            self.skipped += 1
-            self.step = ST_NEXT
-        elif kind == ROLL:
-            self.roll()
         elif kind == REROLL:
             self.do_reroll(a[1])
-        elif kind == PLAN:
-            self.resolve(a[1])
-        elif kind == DONE:
-            self.step = ST_DMG if self.phase == SUCC else ST_APPLY
-        elif kind == ENDT:
-            self.step = ST_NEXT
