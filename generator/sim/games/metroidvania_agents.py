@@ -110,8 +110,8 @@ class HeuristicAgent:
 
     def mean_room_value(self, state, s) -> float:
         rooms = state.setup.rooms
-        key = ("mrv", state.crit, state.danger, state.die_size(s), state.stat(s, PIE), state.mod_sum(s, "crit"),
-               state.life[s] >= state.max_life[s])
+        key = ("mrv", state.crit, state.danger, state.stat(s, WIL), state.stat(s, PIE), state.mod_sum(s, "crit"),
+               state.life[s] >= state.max_life[s])   # (Will gives her die size)
         return setup_memo(state.setup, "_mrv", key, self._mean_room_value_now, state, s, rooms)
 
     def _mean_room_value_now(self, state, s, rooms) -> float:
@@ -156,10 +156,7 @@ class HeuristicAgent:
         return tuple(out)
 
     def boss_damage_per_fail(self, state, b) -> int:
-        plus = 0
-        if not state.b_trait_off[b]:
-            plus = sum(int(p.get("n") or 0) for op, p in state.setup.bosses[b]["trait"] if op == "damage_plus")
-        return state.danger + plus
+        return state.danger + (0 if state.b_trait_off[b] else state.setup.bosses[b]["damage_plus"])
 
     def win_chance(self, state, s, b) -> float:
         """P(the boss's life in successes before the party runs out of life), negative binomial."""

@@ -241,6 +241,9 @@ def _compile_cards(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
         # a trait that forbids skills holds for the whole fight (this boss's checks and her turns in its room)
         setup.bosses[-1]["forbids_skills"] = any(op == "forbid" and p.get("what") != "ascension"
                                                  for op, p in setup.bosses[-1]["trait"])
+        # the damage its trait adds to each failed check (while the trait is on)
+        setup.bosses[-1]["damage_plus"] = sum(int(p.get("n") or 0) for op, p in setup.bosses[-1]["trait"]
+                                              if op == "damage_plus")
         if rec.get("final"):
             setup.final_boss = len(setup.bosses) - 1
     if setup.final_boss < 0:

@@ -15,7 +15,7 @@ from generator.sim.games import metroidvania_moves as moves_mod
 from generator.sim.rng import agent_rng, deal_rng
 
 CONTENT = Path(__file__).resolve().parents[3] / "content" / "metroidvania"
-CACHES = ("_boss_actions", "_goal", "_moves", "_passable")
+CACHES = ("_boss_actions", "_goal", "_moves", "_passable", "_mrv")
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +48,10 @@ def cache_mismatches(setup, agent_name, players, games, limit=1):
                 fresh = (goal, probe.steps_from(state, s, node) if node >= 0 else None)
                 if cached != fresh:
                     found.append(("goal", i, len(state.log), s, cached, fresh))
+                cached = probe.mean_room_value(state, s)
+                fresh = probe._mean_room_value_now(state, s, setup.rooms)
+                if cached != fresh:
+                    found.append(("mean_room_value", i, len(state.log), s, cached, fresh))
                 here = state.pos[s]
                 cached, fresh = state.moves(s, here), state._moves_now(s, here, state.move_points(s))
                 if cached != fresh:
