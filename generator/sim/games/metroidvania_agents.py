@@ -166,12 +166,7 @@ class HeuristicAgent:
         fails = sum(max(0, (state.life[o] - 1) // dmg) for o in range(state.n)) + state.n - 1
         if p <= 0:
             return 0.0
-        q = 1 - p
-        total, term = 0.0, p ** life
-        for f in range(fails + 1):
-            total += term
-            term *= q * (life + f) / (f + 1)
-        return min(1.0, total)
+        return setup_memo(state.setup, "_win", (p, life, fails), _wins_before, p, life, fails)
 
     def should_fight(self, state, s, b, entering: bool) -> bool:
         boss = state.setup.bosses[b]
@@ -807,6 +802,16 @@ class HeuristicAgent:
         if use is not None:
             return use
         return (ENDT,)
+
+
+def _wins_before(p, wins, fails) -> float:
+    """P(``wins`` successes of chance ``p`` come before ``fails + 1`` failures), negative binomial."""
+    q = 1 - p
+    total, term = 0.0, p ** wins
+    for f in range(fails + 1):
+        total += term
+        term *= q * (wins + f) / (f + 1)
+    return min(1.0, total)
 
 
 def _heal_amount(state, s, effect, level) -> int:

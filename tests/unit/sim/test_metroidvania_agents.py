@@ -15,7 +15,7 @@ from generator.sim.games import metroidvania_moves as moves_mod
 from generator.sim.rng import agent_rng, deal_rng
 
 CONTENT = Path(__file__).resolve().parents[3] / "content" / "metroidvania"
-CACHES = ("_boss_actions", "_goal", "_moves", "_passable", "_mrv")
+CACHES = ("_boss_actions", "_goal", "_moves", "_passable", "_mrv", "_win")
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +42,9 @@ def cache_mismatches(setup, agent_name, players, games, limit=1):
                     cached, fresh = probe.boss_actions(state, s, b), tuple(probe._boss_actions_now(state, s, b))
                     if cached != fresh:
                         found.append(("boss_actions", i, len(state.log), s, b, cached, fresh))
+                    cached, fresh = probe.win_chance(state, s, b), win_chance_now(probe, state, s, b)
+                    if cached != fresh:
+                        found.append(("win_chance", i, len(state.log), s, b, cached, fresh))
                 cached = probe._goal(state, s)
                 goal = probe._goal_now(state, s, probe._for_final(state, s))
                 node = setup.bosses[goal]["node"]
@@ -72,6 +75,16 @@ def cache_mismatches(setup, agent_name, players, games, limit=1):
             found.extend(("usable", i, len(state.log), m) for m in usable_mismatches(state))  # as the agent left it
             state.apply_action(action)
     return found
+
+
+def win_chance_now(probe, state, s, b):
+    """``win_chance`` computed afresh (the boss's action chances recomputed, no memo)."""
+    ps = [p for p, _ in probe._boss_actions_now(state, s, b)]
+    p = sum(ps) / len(ps)
+    life = state.b_life[b] if state.b_active[b] else state.boss_life_now(b)
+    dmg = max(1, probe.boss_damage_per_fail(state, b))
+    fails = sum(max(0, (state.life[o] - 1) // dmg) for o in range(state.n)) + state.n - 1
+    return 0.0 if p <= 0 else agents_mod._wins_before(p, life, fails)
 
 
 def usable_mismatches(state):
