@@ -81,7 +81,8 @@ class Movement:
 
     def _levels(self, s: int, dist: list, first, passable: list, limit: int) -> list:
         """``distances`` when explored rooms cost 0 and unexplored ones 1, level by level: a room costs
-        what entering it costs, so the level that first reaches a room gives its cost (nothing to relax)."""
+        what entering it costs, so the level that first reaches a room gives its cost (nothing to relax).
+        A room that ends a path gets its cost but is never queued (explored rooms never end one)."""
         explored, inf = self.explored, _INF
         adj = self.adjacency(s)
         here, later = [], []
@@ -92,21 +93,20 @@ class Movement:
                     here.append(w)
                 else:
                     dist[w] = 1
-                    later.append(w)
+                    if passable[w]:
+                        later.append(w)
         d = 0
         while (here or later) and d <= limit:
             while here:   # the rooms at cost d, and the explored rooms they lead to (cost 0 more)
-                v = here.pop()
-                if not passable[v]:
-                    continue
-                for w in adj[v]:
+                for w in adj[here.pop()]:
                     if dist[w] == inf:
                         if explored[w]:
                             dist[w] = d
                             here.append(w)
                         else:
                             dist[w] = d + 1
-                            later.append(w)
+                            if passable[w]:
+                                later.append(w)
             here, later = later, []
             d += 1
         return dist
