@@ -220,22 +220,20 @@ class HeuristicAgent:
             frontier = nxt
         return dist
 
-    def _cached(self, state, key, compute):
-        stamp = (id(state), state.turn_serial, len(state.kills))   # this turn, as long as no boss falls
-        if self._stamp != stamp:
-            self._stamp, self._memo = stamp, {}
-        value = self._memo.get(key)
-        if value is None:
-            value = self._memo[key] = compute()
-        return value
-
     def goal(self, state, s) -> int:
         """The boss the party heads for: next by tier (then nearest to the party), or Urza."""
         return self._goal_route(state, s)[0]
 
     def _goal_route(self, state, s) -> tuple:
-        """``(goal, steps from the goal's room or None)`` (``_goal``), cached this turn while no boss falls."""
-        return self._cached(state, ("goal", s), lambda: self._goal(state, s))
+        """``(goal, steps from the goal's room or None)`` (``_goal``), by maiden, cached this turn while no boss
+        falls."""
+        stamp = (id(state), state.turn_serial, len(state.kills))
+        if self._stamp != stamp:
+            self._stamp, self._memo = stamp, {}
+        route = self._memo.get(s)
+        if route is None:
+            route = self._memo[s] = self._goal(state, s)
+        return route
 
     def _goal(self, state, s) -> tuple:
         """``_goal_route_now``, cached for the process: once the fight-Urza decision is made, the rest reads only
