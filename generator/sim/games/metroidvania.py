@@ -32,8 +32,9 @@ from .metroidvania_setup import (DIFFICULTIES, AGI, BOSS, DANGER, EVENT, INS, KE
                                  compile_setup)  # (module API)
 
 NAME = "metroidvania"
-VERSION = "5"   # eng-mv, fid-mv: rules fixes (see git log); 4: the heuristic's spare EASY rest rooms;
-# 5: a memory flower is offered mid-check only for a derived event that can change the check
+VERSION = "6"   # eng-mv, fid-mv: rules fixes (see git log); 4: the heuristic's spare EASY rest rooms;
+# 5: a memory flower is offered mid-check only for a derived event that can change the check;
+# 6: a reroll of any dice offers each choice once (dice of the same value and colour are alike)
 
 
 _LISTS = ("pos", "came", "life", "max_life", "servant", "deaths", "b_dead", "b_life", "b_ptr", "b_start", "b_active",

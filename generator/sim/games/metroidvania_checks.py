@@ -166,7 +166,11 @@ class Checks:
                          white_prompts=r["ascension_white_dice_in_qte"] == "also_prompts")
 
     def reroll_options(self) -> list:
-        """The dice the pending reroll may take: any set of up to n (「n個まで」「好きなだけ」), or every die (「全て」)."""
+        """The dice the pending reroll may take: any set of up to n (「n個まで」「好きなだけ」), or every die (「全て」).
+
+        Rerolling dice of the same value and colour is the same choice whichever of them is taken: each set
+        is offered once, as its first one (sizes up, then index order), which takes the first dice of each
+        (value, colour); with 8 dice "any set" is 255 sets of positions but far fewer choices."""
         chk = self.check
         if not chk.tokens:
             return []
@@ -174,7 +178,16 @@ class Checks:
         cands = [i for i, c in enumerate(chk.cols) if colour < 0 or c == colour]
         if n < 0:
             return [tuple(cands)]
-        return [c for j in range(1, min(n, len(cands)) + 1) for c in combinations(cands, j)]
+        sets = [c for j in range(1, min(n, len(cands)) + 1) for c in combinations(cands, j)]
+        before, last = {}, {}   # each die: the candidate before it with the same value and colour (or -1)
+        for i in cands:
+            face = (chk.vals[i], chk.cols[i])
+            before[i] = last.get(face, -1)
+            last[face] = i
+        if len(last) == len(cands):
+            return sets   # no two dice alike: every set is its own choice
+        # the first set of a kind takes a die only with the dice alike before it
+        return [c for c in sets if all(before[i] < 0 or before[i] in c for i in c)]
 
     def do_reroll(self, dice_idx) -> None:
         chk = self.check

@@ -453,6 +453,45 @@ def test_rerolls_take_any_dice_up_to_their_count_or_every_die(setup):
     assert len(state.reroll_options()) == 2 ** n - 1
 
 
+def test_a_reroll_offers_each_choice_of_dice_once(setup):
+    """s08 “好きなだけ振り直す” with dice alike (same value and colour): rerolling either of two white 2s is one
+    choice, offered once as its first set of positions; every kind of choice is still offered, the heuristic's
+    pick is among them and is a legal action; sk020 (every die) is one option as before."""
+    from itertools import combinations
+
+    from generator.sim.games.metroidvania_effects import OPS
+    from generator.sim.games.metroidvania_setup import WHITE
+    sk = {r["id"]: r for r in setup.skills}
+    state = fresh(setup, 1)
+    state.active = state.seat = 0
+    state.stacks[0][mv.PIE] = [0, 0, 0]                                             # 3 coloured + 3 white dice
+    state.start_room_check(0)
+    state.roll()
+    chk = state.check
+    assert chk.cols[3:] == [WHITE] * 3
+    chk.vals = [4, 4, 4, 2, 2, 5]                     # the coloured 4s differ by colour; two white 2s are alike
+    s08 = next(r for r in setup.sefira if r["id"] == "s08")
+    OPS["reroll"](state, 0, dict(s08["effect"][0][1]), {"level": 0})
+    options = state.reroll_options()
+    # 3 coloured dice (2 ** 3 ways) x white 2s taken 0, 1 or 2 x the white 5 taken or not, less the empty set
+    assert len(options) == 2 ** 3 * 3 * 2 - 1 == 47
+    assert (3,) in options and (4,) not in options and (3, 4) in options and (0, 4) not in options
+    every = [c for k in range(1, 7) for c in combinations(range(6), k)]
+    kind = lambda c: sorted((chk.vals[i], chk.cols[i]) for i in c)                 # noqa: E731
+    assert sorted(map(kind, options)) == sorted({tuple(kind(c)): kind(c) for c in every}.values())
+    assert options == [c for c in every if c in options]                   # in the order of the full list
+    for c in options:                                                      # each the first set of its kind
+        assert c == next(d for d in every if kind(d) == kind(c))
+    state.phase = mv.POST                                                  # the post-roll decision
+    state._legal = state._spec = None
+    chosen = HeuristicAgent._reroll_choice(state, state.spec())
+    assert chosen in options and (mv.REROLL, chosen) in state.legal_actions()
+    state.apply_action((mv.REROLL, chosen))
+    assert not chk.tokens
+    OPS["reroll"](state, 0, dict(sk["sk020"]["effect"][0][1]), {"level": 0})
+    assert state.reroll_options() == [tuple(range(6))]
+
+
 def test_a_peek_puts_the_cards_back_in_any_order(setup):
     """sk016 “ルーム山の上から2＋:level:枚を見て、好きな順で戻す” (s02 likewise 5, sk102 並べ替える): every order of the
     peeked cards can be made, one place at a time from the top; the cards below are untouched."""
