@@ -679,7 +679,9 @@ class GreedyAgent:
         ap, free = state.ap, state.free
         pool = list(state.pool)
         worth = [_weight(p, r, x) for r, x in enumerate(pool)]  # one more token of each resource, now
-        tokens = []  # [cost, resource, count, slot, dist] in slot order (ties go to the first)
+        # [cost, resource, count, slot, dist] in slot order (ties go to the first); a token scoring
+        # no more than GATHER_MIN never will (costs only rise, worth only falls as the pool grows)
+        tokens = []
         for k, (tok, t, dist) in enumerate(zip(state.s_tok, tiles, d)):
             if any(tok) and gate[t_biome[t]] <= level:
                 raw = (dist - free if dist > free else 0) + base_cost
@@ -687,7 +689,7 @@ class GreedyAgent:
                 if cost > ap and not free:
                     continue
                 for r in t_rids[t]:
-                    if tok[r]:
+                    if tok[r] and (worth[r] / cost if cost else worth[r] * 2) > GATHER_MIN:
                         tokens.append([cost, r, tok[r], k, dist])
         steps = []
         key = (state.round_id, state.cycle)
@@ -697,9 +699,11 @@ class GreedyAgent:
                 cost = t[0]
                 if cost > ap or not t[2]:
                     continue  # for good: AP only fall, costs only rise (free steps get spent)
-                live.append(t)
                 w = worth[t[1]]
                 score = w / cost if cost > 0.5 else w * 2
+                if score <= GATHER_MIN:
+                    continue  # for good too (see above)
+                live.append(t)
                 if score > best_score:
                     best, best_score = t, score
             if best is None:
