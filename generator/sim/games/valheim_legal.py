@@ -62,11 +62,13 @@ class Legal:
     def gather_options(self, first=False) -> list[tuple]:
         out = []
         ap = self.ap
-        d = self.dist(self.base)
         setup = self.setup
+        free, base_cost, g = self.free, setup.rules["gather.base_cost"], self.mods.gdisc
+        if ap < 1 <= base_cost:
+            return out  # every take costs at least 1 AP (the base cost; with the Cart, its minimum)
+        d = self.dist(self.base)
         gate, t_biome, t_rids, tiles = setup.gate, setup.t_biome, setup.t_rids, self.s_tile
         base_level = self.s_level[self.base]
-        free, base_cost, g = self.free, setup.rules["gather.base_cost"], self.mods.gdisc
         for k, (tok, t, dist) in enumerate(zip(self.s_tok, tiles, d)):
             if not any(tok) or gate[t_biome[t]] > base_level:
                 continue
