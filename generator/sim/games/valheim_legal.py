@@ -234,9 +234,12 @@ class Legal:
             if not (isinstance(k, int) and isinstance(r, int) and 0 <= k < len(self.s_tok)
                     and 0 <= r < len(self.pool) and self.s_tok[k][r] > 0):
                 return False
-            if self.setup.gate[self.setup.t_biome[self.s_tile[k]]] > self.s_level[self.base]:
+            setup = self.setup
+            if setup.gate[setup.t_biome[self.s_tile[k]]] > self.s_level[self.base]:
                 return False
-            return self.gather_cost(k, self.dist(self.base))[0] <= self.ap
+            d = self.dist(self.base)
+            # no waiver or discount makes a take dearer than its whole walk: most takes stop here
+            return d[k] + setup.rules["gather.base_cost"] <= self.ap or self.gather_cost(k, d)[0] <= self.ap
         if kind == BASE and ph == P_BASE and len(action) == 2:
             k = action[1]
             return isinstance(k, int) and 0 <= k < len(self.s_level) and self.s_level[k] >= 0
