@@ -863,16 +863,19 @@ class GreedyAgent:
             return None
         d = state.dist(state.base)
         dists = [state.dist(b) for b in bases]
-        worth = [sum(_weight(p, r, pool[r]) for r in res) for res in setup.biome_res]  # of a biome's tokens
+        worth = None  # of a biome's tokens, worked out for the first slot far enough
         level, free, ap = state.s_level, state.free, state.ap
         t_biome, t_dungeon, defeated = setup.t_biome, setup.t_dungeon, state.defeated
         best, best_score = None, 0.0
         for k, t in enumerate(state.s_tile):
-            if level[k] >= 0 or max(0, d[k] - free) > ap:
+            # the action's own base is one of the bases: a slot under 3 steps from it is too near
+            if level[k] >= 0 or d[k] < 3 or max(0, d[k] - free) > ap:
                 continue
             near = min([x[k] for x in dists])
             if near < 3:
                 continue
+            if worth is None:
+                worth = [sum(_weight(p, r, pool[r]) for r in res) for res in setup.biome_res]
             b = t_biome[t]
             score = near * 0.5
             if t_dungeon[t] and not defeated[b]:
