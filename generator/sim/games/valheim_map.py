@@ -73,7 +73,12 @@ class Map:
 
     def neighbours(self, x: int, y: int) -> list[int]:
         grid = self.grid
-        return [j for j in (grid.get((x + dx, y + dy)) for dx, dy in STEP) if j is not None]
+        out = []
+        for dx, dy in STEP:
+            j = grid.get((x + dx, y + dy))
+            if j is not None:
+                out.append(j)
+        return out
 
     def map_grew(self, k: int, walker: int = -1) -> dict:
         """The distance cache after slot k was laid from slot ``walker``: the adjacency gains k, and
