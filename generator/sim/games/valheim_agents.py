@@ -374,6 +374,14 @@ def _weight(p: Plan, x: int, pool_x: int) -> float:
     return 0.15 if pool_x < d + 2 else 0.05
 
 
+def _worths(p: Plan, pool) -> list[float]:
+    """``_weight`` of every resource at once (read at every gather and plan: one loop, no calls)."""
+    out = []
+    for d, imp, k in zip(p.demand, p.imp, pool):
+        out.append(imp if k < d else 0.15 if k < d + 2 else 0.05)
+    return out
+
+
 def _affords(pool, cost) -> bool:
     for x, k in cost:
         if pool[x] < k:
@@ -438,7 +446,7 @@ class GreedyAgent:
         vals = [0.0] * 5
         vals[EXPLORE] = max((p.edge_want[e[2]] for e in state.frontier()), default=0.0)
         d0 = state.dist(p.main)
-        worth = [_weight(p, r, x) for r, x in enumerate(state.pool)]
+        worth = _worths(p, state.pool)
         best = 0.0
         t_rids, tiles = setup.t_rids, state.s_tile
         for k, tok in enumerate(state.s_tok):
@@ -538,7 +546,7 @@ class GreedyAgent:
         """The base whose level and distances give the most wanted tokens: from each base, the
         tokens within its AP taken best worth per AP first (dearer first among equals)."""
         level = state.s_level
-        worth = [_weight(p, r, x) for r, x in enumerate(state.pool)]
+        worth = _worths(p, state.pool)
         t_rids, tiles = state.setup.t_rids, state.s_tile
         tokens = [(k, tok[r], worth[r]) for k, tok in enumerate(state.s_tok)
                   for r in t_rids[tiles[k]] if tok[r] and worth[r] > 0.1]
@@ -678,7 +686,7 @@ class GreedyAgent:
         gdisc = state.mods.gdisc
         ap, free = state.ap, state.free
         pool = list(state.pool)
-        worth = [_weight(p, r, x) for r, x in enumerate(pool)]  # one more token of each resource, now
+        worth = _worths(p, pool)  # one more token of each resource, now
         # [cost, resource, count, slot, dist] in slot order (ties go to the first); a token scoring
         # no more than GATHER_MIN never will (costs only rise, worth only falls as the pool grows)
         tokens = []
