@@ -555,8 +555,12 @@ class GreedyAgent:
         for b in bases:
             d = state.dist(b)
             ap = level[b] + cards
-            # a token costing more than all the AP is never taken: leave it out of the sort
-            costs = sorted([(w / c, c, w, n) for k, n, w in tokens if (c := d[k] + 1) <= ap], reverse=True)
+            costs = []  # a plain loop: cheaper than a comprehension here (Python 3.11)
+            for k, n, w in tokens:
+                c = d[k] + 1
+                if c <= ap:  # a token costing more than all the AP is never taken: leave it out of the sort
+                    costs.append((w / c, c, w, n))
+            costs.sort(reverse=True)
             score = 0.01 * level[b]
             for _, cost, w, n in costs:
                 if cost <= ap:
