@@ -334,7 +334,9 @@ def _plan_boss(state, p, tally) -> None:
     # distances are symmetric: read them from the bases (cached, shared with the other
     # decisions) rather than searching from every candidate dungeon
     level = state.s_level
-    base_dists = [(level[b], state.dist(b)) for b in state.bases()]
+    base_dists = []
+    for b in state.bases():
+        base_dists.append((level[b], state.dist(b)))
     best = 0
     for k in cands:
         # the hunt's AP beyond the walk from the best base (one card revealed by the fighter)
@@ -883,7 +885,10 @@ class GreedyAgent:
             # the action's own base is one of the bases: a slot under 3 steps from it is too near
             if level[k] >= 0 or d[k] < 3 or max(0, d[k] - free) > ap:
                 continue
-            near = min([x[k] for x in dists])
+            near = INF
+            for x in dists:
+                if x[k] < near:
+                    near = x[k]
             if near < 3:
                 continue
             if worth is None:

@@ -24,6 +24,15 @@ WILD = -1
 _DONE = (DONE,)
 
 
+def seats_in(mask: int, n: int) -> list[int]:
+    """The seats whose bit is set in ``mask`` (who revealed an action), ascending."""
+    out = []
+    for s in range(n):
+        if mask >> s & 1:
+            out.append(s)
+    return out
+
+
 class Flow:
     """Rounds, cycles and actions; mixed into ``valheim.State`` (which holds the slots)."""
 

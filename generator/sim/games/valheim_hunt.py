@@ -7,7 +7,7 @@ which fighter, the order of peeked enemies, a reroll); everything else is resolv
 from __future__ import annotations
 
 from ...sim.rng import shuffle
-from .valheim_flow import HUNT, P_FIGHTER, P_HUNT, P_ORDER, P_OVER, P_REROLL
+from .valheim_flow import HUNT, P_FIGHTER, P_HUNT, P_ORDER, P_OVER, P_REROLL, seats_in
 
 
 class Hunt:
@@ -49,8 +49,7 @@ class Hunt:
         self.hunt_continue()
 
     def hunters(self) -> list[int]:
-        mask = self.p_act[HUNT]
-        return [s for s in range(self.n) if mask >> s & 1]
+        return seats_in(self.p_act[HUNT], self.n)
 
     def eligible(self) -> list[int]:
         hunters = self.hunters()

@@ -11,7 +11,7 @@ from itertools import permutations
 from .valheim_flow import (BASE, BUY, COMMIT, CRAFT, DONE, DUNGEON, EXPLORE, FIGHTER, GATHER, KEEP, LEVEL, MAKE, MOVE,
                            NEWBASE, OPEN, ORDER, P_BASE, P_COMMIT, P_CRAFT, P_EXPLORE, P_FIGHTER, P_GATHER, P_HUNT,
                            P_LEVEL, P_ORDER, P_PAY, P_PICK, P_REROLL, P_TRAIN, PAY, PICK, REROLL, REST, TAKE, TRAIN,
-                           TRASH, WILD, _DONE)
+                           TRASH, WILD, _DONE, seats_in)
 from .valheim_setup import STEP
 
 
@@ -84,7 +84,7 @@ class Legal:
 
     def train_revealers(self) -> list[int]:
         mask = self.p_act[TRAIN]
-        return [s for s in range(self.n) if mask >> s & 1]
+        return seats_in(mask, self.n)
 
     def buy_cost(self, c: int) -> int:
         return max(1, self.setup.c_cost[c] - self.mods.mdisc)
@@ -271,7 +271,7 @@ class Legal:
             return isinstance(s, int) and 0 <= s < self.n and self.equip[s][setup.r_slot[r]] != r
         if kind == COMMIT and ph == P_COMMIT and len(action) == 2:
             return self.commit_ok(self.seat, action[1])
-        if type(action) is tuple and all(type(x) is int for x in action):
+        if type(action) is tuple and _all_ints(action):
             check = _INT_CHECKS.get((kind, ph, len(action)))
             if check is not None:
                 return check(self, *action[1:])
@@ -356,6 +356,13 @@ _INT_CHECKS = {(DUNGEON, P_HUNT, 2): Legal.dungeon_ok, (NEWBASE, P_CRAFT, 2): Le
                (LEVEL, P_LEVEL, 2): Legal.level_ok, (PICK, P_PICK, 2): Legal.pick_ok,
                (FIGHTER, P_FIGHTER, 2): Legal.fighter_ok,
                (PAY, P_PAY, 3): Legal.pay_ok, (TRASH, P_TRAIN, 3): Legal.trash_ok}
+
+
+def _all_ints(action) -> bool:
+    for x in action:
+        if type(x) is not int:
+            return False
+    return True
 
 
 def _named(cards, acts):

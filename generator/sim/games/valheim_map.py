@@ -108,7 +108,10 @@ class Map:
             if key < 0 and bases is None:
                 bases = self.bases()
             d = d + [INF]  # a new list: callers may still hold the old one
-            best = min([d[j] for j in adj[k]], default=INF)
+            best = INF
+            for j in adj[k]:
+                if d[j] < best:
+                    best = d[j]
             if best < INF:
                 d[k] = best + 1
                 if len(adj[k]) > 1:  # through a dead end (no base yet) nothing gets shorter
