@@ -384,6 +384,30 @@ def _worths(p: Plan, pool) -> list[float]:
     return out
 
 
+def _best_edge(edge_want, frontier) -> float:
+    """``max(edge_want[pile] for each frontier edge, default=0.0)`` without a generator."""
+    if not frontier:
+        return 0.0
+    best = edge_want[frontier[0][2]]
+    for e in frontier:
+        if edge_want[e[2]] > best:
+            best = edge_want[e[2]]
+    return best
+
+
+def _best_reach(state, bases, goal: int, links: bool) -> int:
+    """The base with the most level left after the walk to slot ``goal``, the first among equals:
+    ``max(bases, key=(level - distance, -slot))``. Distances are symmetric: the goal's distance is
+    read from each base's cached search."""
+    level = state.s_level
+    best, best_reach = -1, -INF - 1  # below any reach, even to a slot out of reach
+    for k in bases:  # in slot order
+        reach = level[k] - state.dist(k, links)[goal]
+        if reach > best_reach:
+            best, best_reach = k, reach
+    return best
+
+
 def _affords(pool, cost) -> bool:
     for x, k in cost:
         if pool[x] < k:
@@ -446,7 +470,7 @@ class GreedyAgent:
             return memo["vals"]
         setup = state.setup
         vals = [0.0] * 5
-        vals[EXPLORE] = max((p.edge_want[e[2]] for e in state.frontier()), default=0.0)
+        vals[EXPLORE] = _best_edge(p.edge_want, state.frontier())
         d0 = state.dist(p.main)
         worth = _worths(p, state.pool)
         best = 0.0
@@ -458,7 +482,7 @@ class GreedyAgent:
                     if v > best:
                         best = v
         vals[GATHER] = best * 4
-        vals[TRAIN] = 0.6 if any(c >= 0 for c in state.row) else 0.0
+        vals[TRAIN] = 0.6 if max(state.row, default=-1) >= 0 else 0.0  # a card in the row
         if p.final:
             vals[HUNT] = 10.0
         elif p.dungeons:
@@ -535,13 +559,12 @@ class GreedyAgent:
             goal = p.boss_dungeon if p.boss_dungeon >= 0 and p.boss_p >= BOSS_HUNT_P else self.nearest_dungeon(state, p)
             if goal < 0 or (p.final and state.setup.rules["final_battle.skip_dungeon_distance"]):
                 return _top_base(level)
-            # distances are symmetric: read the goal's distance from each base's cached search
-            return max(bases, key=lambda k: (level[k] - state.dist(k)[goal], -k))
+            return _best_reach(state, bases, goal, True)
         if a == EXPLORE:
             goal = self.best_frontier(state, p)
             if goal is None:
                 return _top_base(level)
-            return max(bases, key=lambda k: (level[k] - state.dist(k, False)[goal], -k))
+            return _best_reach(state, bases, goal, False)
         return self.gather_base(state, p, bases)
 
     def gather_base(self, state, p, bases) -> int:
@@ -843,7 +866,7 @@ class GreedyAgent:
         pool, r_left, equip, r_level = state.pool, state.r_left, state.equip, setup.r_level
         disc = state.mods.cd_equip
         best, best_gain = None, 0
-        seats = [f] + [x for x in range(state.n) if x != f]
+        seats = [f, *range(f), *range(f + 1, state.n)]  # the fighter first
         for r, slot, lv, cost, r_ap in _tables(setup).equipment:
             if r_left[r] <= 0 or max(0, r_ap - disc) > ap or not _affords(pool, cost):
                 continue

@@ -52,12 +52,13 @@ class Hunt:
         return seats_in(self.p_act[HUNT], self.n)
 
     def eligible(self) -> list[int]:
-        hunters = self.hunters()
+        mask = self.p_act[HUNT]
         if not self.setup.rules["hunt.fighter_rotation"]:
-            return hunters
-        left = [s for s in hunters if not self.fought >> s & 1]
+            return seats_in(mask, self.n)
+        left = seats_in(mask & ~self.fought, self.n)  # the hunters who have not fought yet
         if not left:  # a new rotation, but still nobody twice in a row (seed 3-4; brainstorm: 2 players alternate)
             self.fought = 0
+            hunters = seats_in(mask, self.n)
             left = [s for s in hunters if s != self.fighter] or hunters
         return left
 
