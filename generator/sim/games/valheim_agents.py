@@ -721,8 +721,11 @@ class GreedyAgent:
         tokens = []
         for k, (tok, t, dist) in enumerate(zip(state.s_tok, tiles, d)):
             if any(tok) and gate[t_biome[t]] <= level:
+                # min(raw, max(1, raw - gdisc)) without the calls (~28 slots a plan, each pass again)
                 raw = (dist - free if dist > free else 0) + base_cost
-                cost = min(raw, max(1, raw - gdisc)) if gdisc else raw
+                cost = raw - gdisc if raw - gdisc > 1 else 1
+                if cost > raw:
+                    cost = raw
                 if cost > ap and not free:
                     continue
                 for r in t_rids[t]:
@@ -750,8 +753,9 @@ class GreedyAgent:
             if free:
                 free -= gather_waive(best[4], free, base_cost, gdisc)[1]
                 for t in tokens:  # waived steps are spent: the rest cost their full distance again
-                    raw = t[4] - min(free, t[4]) + base_cost
-                    t[0] = min(raw, max(1, raw - gdisc)) if gdisc else raw
+                    raw = (t[4] - free if t[4] > free else 0) + base_cost
+                    cost = raw - gdisc if raw - gdisc > 1 else 1
+                    t[0] = cost if cost < raw else raw
             best[2] -= 1
             r = best[1]
             pool[r] += 1
