@@ -359,7 +359,8 @@ def _chance(state, s, strength, hand) -> float:
         power += state.equip_level(s)
     sides = rules["hunt.die_sides"]
     need = strength - power + (0 if rules["hunt.tie_wins"] else 1)
-    return min(1.0, max(0.0, (sides - need + 1) / sides))
+    chance = (sides - need + 1) / sides
+    return 0.0 if chance < 0.0 else 1.0 if chance > 1.0 else chance  # clamped without min/max calls
 
 
 def _top_base(level) -> int:
@@ -589,7 +590,9 @@ class GreedyAgent:
             score = 0.01 * level[b]
             for _, cost, w, n in costs:
                 if cost <= ap:
-                    take = min(n, ap // cost)
+                    take = ap // cost
+                    if take > n:
+                        take = n
                     for _ in range(take):  # token by token: the same sum of floats
                         score += w
                     ap -= cost * take
@@ -783,7 +786,9 @@ class GreedyAgent:
             worth = _card_worths(setup)
             for i, c in enumerate(state.row):
                 if c >= 0:
-                    cost = max(1, c_cost[c] - mdisc)  # state.buy_cost, inlined
+                    cost = c_cost[c] - mdisc  # state.buy_cost, inlined
+                    if cost < 1:
+                        cost = 1
                     if cost <= ap:
                         value = worth[c] / cost
                         if value >= BUY_MIN:
@@ -819,7 +824,7 @@ class GreedyAgent:
         best, best_score = None, -1.0
         hunters = state.hunters()
         for k in options:
-            left = state.ap - max(0, d[k] - state.free)
+            left = state.ap - (d[k] - state.free if d[k] > state.free else 0)
             if left <= 0:
                 continue
             b = setup.t_biome[state.s_tile[k]]
@@ -872,7 +877,7 @@ class GreedyAgent:
         best, best_gain = None, 0
         seats = [f, *range(f), *range(f + 1, state.n)]  # the fighter first
         for r, slot, lv, cost, r_ap in _tables(setup).equipment:
-            if r_left[r] <= 0 or max(0, r_ap - disc) > ap or not _affords(pool, cost):
+            if r_left[r] <= 0 or (r_ap - disc if r_ap > disc else 0) > ap or not _affords(pool, cost):
                 continue
             for s in seats:
                 cur = equip[s][slot]
@@ -910,7 +915,7 @@ class GreedyAgent:
         best, best_score = None, 0.0
         for k, t in enumerate(state.s_tile):
             # the action's own base is one of the bases: a slot under 3 steps from it is too near
-            if level[k] >= 0 or d[k] < 3 or max(0, d[k] - free) > ap:
+            if level[k] >= 0 or d[k] < 3 or (d[k] - free if d[k] > free else 0) > ap:
                 continue
             near = INF
             for x in dists:

@@ -35,7 +35,7 @@ class Hunt:
         d = self.dist(self.base)
         free, ap = self.free, self.ap
         dungeon = self.setup.t_dungeon
-        return [k for k, t in enumerate(self.s_tile) if dungeon[t] and max(0, d[k] - free) <= ap]
+        return [k for k, t in enumerate(self.s_tile) if dungeon[t] and (d[k] - free if d[k] > free else 0) <= ap]
 
     def enter_dungeon(self, k: int) -> None:
         cost = self.dist(self.base)[k]

@@ -32,8 +32,8 @@ class Legal:
         return False
 
     def move_cost(self) -> int:
-        c = self.setup.rules["explore.move_cost"]
-        return max(0, c - self.free)
+        c = self.setup.rules["explore.move_cost"] - self.free
+        return c if c > 0 else 0
 
     def explore_options(self, first=False) -> list[tuple]:
         out = []
@@ -73,7 +73,8 @@ class Legal:
             if not any(tok) or gate[t_biome[t]] > base_level:
                 continue
             raw = (dist - free if dist > free else 0) + base_cost  # gather_cost, inlined: this runs after every take
-            if (min(raw, max(1, raw - g)) if g else raw) > ap:
+            cost = raw - g if raw - g > 1 else 1  # min(raw, max(1, raw - g)) without the calls
+            if (cost if cost < raw else raw) > ap:
                 continue
             for r in t_rids[t]:
                 if tok[r]:
@@ -87,7 +88,8 @@ class Legal:
         return seats_in(mask, self.n)
 
     def buy_cost(self, c: int) -> int:
-        return max(1, self.setup.c_cost[c] - self.mods.mdisc)
+        cost = self.setup.c_cost[c] - self.mods.mdisc
+        return cost if cost > 1 else 1
 
     def train_options(self, first=False) -> list[tuple]:
         out = []
@@ -135,7 +137,7 @@ class Legal:
             d = self.dist(self.base)
             free = self.free
             for k, lv in enumerate(self.s_level):
-                if lv < 0 and max(0, d[k] - free) <= ap:
+                if lv < 0 and (d[k] - free if d[k] > free else 0) <= ap:
                     out.append((NEWBASE, k))
                     if first:
                         return out
@@ -146,7 +148,8 @@ class Legal:
                 continue
             kind = r_kind[r]
             # make_cost, inlined: this runs after every craft
-            if max(0, r_ap[r] - (m.cd_equip if kind == "equipment" else m.cd_fac)) > ap or not self.has(r_cost[r]):
+            cost = r_ap[r] - (m.cd_equip if kind == "equipment" else m.cd_fac)
+            if (cost if cost > 0 else 0) > ap or not self.has(r_cost[r]):
                 continue
             if kind == "facility":
                 out.append((MAKE, r, -1))

@@ -138,7 +138,10 @@ class Map:
     def edge_at(self, k: int, d: int):
         """(biome pile to draw, cost) of the edge of slot k facing world direction d, or None."""
         e = self.edge_raw(k, d)
-        return e if e is None else (e[0], max(1, e[1] - self.mods.edisc))
+        if e is None:
+            return None
+        cost = e[1] - self.mods.edisc
+        return e[0], cost if cost > 1 else 1
 
     def frontier(self) -> list[tuple]:
         """Every edge that could be opened now: (slot, world direction, pile biome, printed cost);
