@@ -174,29 +174,34 @@ def paper_sized_warnings(cards: CardSet, profile) -> list:
 
 
 def pages_for(component, profile) -> int:
-    from .impose import impose, plan_tiles
+    from .impose import impose
 
-    w, h = component.size_pt
     if component.kind == "board":
-        mode = board_mode(component, profile)
-        if mode != "tiled":
-            return component.found
-        plan = plan_tiles(w, h, *profile.paper, profile.margin, _overlap(component))
-        return component.found * (len(plan.tiles) + 1)
+        return _board_pages(component, profile, component.found)
+    w, h = component.size_pt
     return len(impose(component.found, w, h, profile, with_backs=bool(component.back)))
 
 
 def _page_count(faces: Faces, profile) -> int:
     """The pages ``render_print_pdf`` draws for one component (as ``pages_for``, without imposing)."""
-    from .impose import count_pages, plan_tiles
+    from .impose import count_pages
 
     component = faces.component
-    w, h = component.size_pt
     if component.kind == "board":
-        if board_mode(component, profile) != "tiled":
-            return len(faces.copies)
-        return len(faces.copies) * (len(plan_tiles(w, h, *profile.paper, profile.margin, _overlap(component)).tiles) + 1)
+        return _board_pages(component, profile, len(faces.copies))
+    w, h = component.size_pt
     return count_pages(len(faces.copies), w, h, profile, with_backs=faces.backs is not None)
+
+
+def _board_pages(component, profile, copies: int) -> int:
+    """Pages of ``copies`` prints of a board: one each, or when tiled its tiles and an assembly
+    page each."""
+    if board_mode(component, profile) != "tiled":
+        return copies
+    from .impose import plan_tiles  # only here: a build of cards does not import the tiling
+
+    w, h = component.size_pt
+    return copies * (len(plan_tiles(w, h, *profile.paper, profile.margin, _overlap(component)).tiles) + 1)
 
 
 def _overlap(component) -> float:
