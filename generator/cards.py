@@ -74,7 +74,7 @@ class _LazyOps:
             observe(index, ops)
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ to generate at import
 class Faces:
     """Drawing ops of one component's faces: ``fronts[i]`` and ``backs[i]`` per record."""
 
@@ -96,7 +96,7 @@ class Faces:
             self.backs.check_all()
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ to generate at import
 class CardSet:
     game: Game
     fonts: FontSet

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
-@dataclass(frozen=True, order=True, slots=True)  # one per record: slots keep big decks small
+@dataclass(frozen=True, slots=True)  # one per record: slots keep big decks small
 class Location:
     """Where a value came from: a file path and a 1-based line (0 = whole file)."""
 
@@ -33,7 +33,7 @@ def _relative(path: str, cwd: Path | None) -> str:
     return str(path) if rel == ".." or rel.startswith(".." + os.sep) else rel
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)  # sorted by sort_problems' key, never by <: no order methods to generate
 class Problem:
     """One located problem: ``path:line: field.path: message``, and `` (card path:line card.field)``
     when a layout was drawing a card (the same template mistake is then one problem per card)."""

@@ -18,7 +18,7 @@ from .schema import Context, Spec, compile_schema, did_you_mean, validate
 from .yamlload import NodeBudget, mapping_items, node_location, parse_file, parse_items, parse_text
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ to generate at import
 class Component:
     id: str
     name: object
@@ -52,7 +52,7 @@ def copies_of(record) -> int:
     return count if isinstance(count, int) and not isinstance(count, bool) else 1
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ to generate at import
 class Game:
     id: str
     root: Path

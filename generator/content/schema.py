@@ -202,7 +202,7 @@ class RefUse:
     field: str
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ to generate at import
 class Context:
     """What validation needs besides the node: types, where we are, and what we collect."""
 

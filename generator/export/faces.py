@@ -33,7 +33,7 @@ def record_name(component, index: int, lang: str) -> str:
     return record_id(component, index)
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ to generate at import
 class Face:
     """One distinct face to render: ``side`` is front or back, ``record`` the record it draws
     (for a shared back: 0), ``records`` every record that shows it."""

@@ -35,7 +35,7 @@ class Icon:
     doc: str = ""
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ to generate at import
 class IconSet:
     icons: dict = field(default_factory=dict)
 

@@ -42,7 +42,7 @@ class Op:
     id: str = ""                 # the layout box's id (tests and exports find boxes by it)
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ to generate at import
 class CardContext:
     """What a template may read, and where problems about this card are reported."""
 
@@ -58,7 +58,7 @@ class CardContext:
         return self.location
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ to generate at import
 class _Scope:
     ctx: CardContext
     layout: Layout

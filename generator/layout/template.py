@@ -31,7 +31,7 @@ BOX_KEYS = {
 }
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ to generate at import
 class Layout:
     name: str
     path: Path
