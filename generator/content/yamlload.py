@@ -82,14 +82,30 @@ class _StreamLoader(_Loader, yaml.composer.Composer):
         self.anchors = {}
 
 
+#: a record file larger than this is composed one item at a time (flat memory for large decks); a
+#: smaller one at once by libyaml's own composer, which is faster than PyYAML's Python one
+STREAM_CHARS = 256 * 1024
+
+
 def parse_items(path: Path, not_a_list: str = "expected a YAML list"):
-    """Yield the item nodes of a file whose top level is a list, one at a time.
+    """Yield the item nodes of a file whose top level is a list.
 
     Yields nothing for an empty file. A top level that is not a list, a reading error or a
     syntax error raises ContentError, located like ``parse_file``'s.
     """
     text = _read(path)
-    where = str(path)
+    if len(text) > STREAM_CHARS:
+        yield from _streamed_items(text, str(path), not_a_list)
+        return
+    node = parse_text(text, str(path))
+    if node is None:
+        return
+    if not isinstance(node, yaml.SequenceNode):
+        raise ContentError([Problem(node_location(str(path), node), "", not_a_list)])
+    yield from node.value
+
+
+def _streamed_items(text: str, where: str, not_a_list: str):
     loader = _StreamLoader(text)
     try:
         loader.get_event()  # stream start
@@ -107,11 +123,14 @@ def parse_items(path: Path, not_a_list: str = "expected a YAML list"):
         if not loader.check_event(yaml.StreamEndEvent):
             event = loader.get_event()
             raise ContentError([Problem(Location(where, event.start_mark.line + 1), "",
-                                        "expected a single document (found a second '---')")])
+                                        SECOND_DOCUMENT)])
     except yaml.YAMLError as exc:
         raise _yaml_error(exc, text, where) from None
     finally:
         loader.dispose()
+
+
+SECOND_DOCUMENT = "expected a single document (found a second '---')"
 
 
 def _yaml_error(exc: yaml.YAMLError, text: str, path: str) -> ContentError:
@@ -126,6 +145,8 @@ def _yaml_error(exc: yaml.YAMLError, text: str, path: str) -> ContentError:
 def _syntax_error(exc: yaml.MarkedYAMLError, path: str) -> ContentError:
     mark = exc.problem_mark or exc.context_mark
     line = mark.line + 1 if mark else 0
+    if exc.context == "expected a single document in the stream":  # as _streamed_items says it
+        return ContentError([Problem(Location(path, line), "", SECOND_DOCUMENT)])
     message = exc.problem or str(exc)
     if exc.context:
         message = f"{message} ({exc.context})"

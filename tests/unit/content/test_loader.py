@@ -191,3 +191,34 @@ def test_field_at_gives_the_line_of_a_records_field_nested_key_merge_or_default(
     assert game.field_at(thief, "life").line == 4, "merged from the anchor: the anchor's line"
     assert game.field_at(knight, "count").line == 5
     assert game.field_at({"not": "loaded"}, "name") is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("- {id: a, n: 1}\n- &x {id: b}\n- *x\n- [1, 2]\n", [("a", 1), ("b", 2), ("b", 2), (None, 4)]),
+    ("", []),
+    ("id: a\n", "1: a record file must be a YAML list of records"),
+    ("- {id: a}\n---\n- {id: b}\n", "2: expected a single document (found a second '---')"),
+    ("- {id: a}\n- {id: [b}\n", "YAML syntax error"),
+    ("- {id: a}\n- \x00\n", "2: YAML error: unacceptable character #x0000"),
+])
+def test_record_files_read_at_once_or_streamed_give_the_same_items_and_problems(tmp_path, monkeypatch, text,
+                                                                                  expected):
+    """Small record files are composed by libyaml at once, large ones item by item (STREAM_CHARS): the
+    same nodes at the same lines, the same located problems."""
+    from generator.content import yamlload
+
+    path = tmp_path / "cards.yaml"
+    path.write_text(text, encoding="utf-8")
+    seen = []
+    for limit in (yamlload.STREAM_CHARS, 0):   # at once, then streamed
+        monkeypatch.setattr(yamlload, "STREAM_CHARS", limit)
+        try:
+            items = [(next((v.value for k, v in n.value if k.value == "id"), None) if n.id == "mapping" else None,
+                      n.start_mark.line + 1)
+                     for n in yamlload.parse_items(path, "a record file must be a YAML list of records")]
+            seen.append(items)
+        except ContentError as exc:
+            (problem,) = exc.problems
+            seen.append(f"{problem.location.line}: {problem.message}")
+    assert seen[0] == seen[1]
+    assert seen[0] == expected if isinstance(expected, list) else expected in seen[0]
