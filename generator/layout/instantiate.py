@@ -91,7 +91,7 @@ class Instantiator:
         ops: list[Op] = []
         background = layout.background
         if background is not None:
-            color = self._color(background, scope, "background", Location(str(layout.path), 1))
+            color = self._background(background, scope, layout)
             if color:
                 b = self.bleed
                 ops.append(Op("rect", -b, -b, self.w + 2 * b, self.h + 2 * b, {"fill": color}))
@@ -99,6 +99,16 @@ class Instantiator:
         return ops, problems
 
     # -- helpers --------------------------------------------------------------------------
+    def _background(self, background, scope: _Scope, layout: Layout) -> str | None:
+        """The background's colour, or None after reporting it at the line it was written on
+        (a parent layout's line when inherited)."""
+        where = getattr(background, "location", None) or Location(str(layout.path), 1)
+        try:
+            return self._color(background, scope, "background", where)
+        except ValueError as exc:
+            self._report(scope, where, "background", str(exc))
+            return None
+
     def _where(self, scope: _Scope, box: dict) -> Location:
         return Location(str(scope.layout.path), box.get("__line__", 0) if isinstance(box, dict) else 0)
 

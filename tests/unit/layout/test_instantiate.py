@@ -94,3 +94,12 @@ def test_a_template_error_about_a_card_field_names_that_fields_line(tiny):
     assert len(problems) == 2
     assert shown["u"].endswith(f"(card {tiny}/heroes.yaml:1 heroes[0])"), shown["u"]
     assert shown["t"].endswith(f"(card {tiny}/heroes.yaml:3 heroes[0].life)"), shown["t"]
+
+
+@pytest.mark.parametrize("background", ['"#fdf2eg"', "purpel", '"{{ card.name }}"'])
+def test_a_background_that_is_not_a_colour_is_a_located_problem(tiny, background):
+    ops, problems = faces_of(tiny, f"boxes: []\nbackground: {background}\n")
+    assert len(problems) == 1 and "is not a colour" in problems[0].message
+    assert problems[0].field == "background"
+    assert problems[0].location.path.endswith("layouts/tiny/probe.yaml") and problems[0].location.line == 2
+    assert ops == []
