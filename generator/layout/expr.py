@@ -62,7 +62,7 @@ class Expressions:
         except Exception as exc:
             if not isinstance(exc, _failures()):
                 raise
-            raise ExprError(getattr(source, "location", None), _message(exc, source), source) from None
+            raise ExprError(getattr(source, "location", None), _message(exc, source, context), source) from None
 
     def evaluate(self, source, context: dict):
         """A bare expression (``when:``, ``repeat:``); literals pass through."""
@@ -81,7 +81,7 @@ class Expressions:
         except Exception as exc:
             if not isinstance(exc, _failures()):
                 raise
-            raise ExprError(getattr(source, "location", None), _message(exc, source), source) from None
+            raise ExprError(getattr(source, "location", None), _message(exc, source, context), source) from None
 
 
 #: Longest string or list a template may build with ``*``, and largest power (in bits) with ``**``:
@@ -269,6 +269,28 @@ def _lookup(context: dict, path: tuple):
     return value
 
 
-def _message(exc: Exception, source: str) -> str:
+_DOTTED = re.compile(r"(?<![\w.'\"])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+def _message(exc: Exception, source: str, context: dict) -> str:
     shown = source if len(source) <= 60 else source[:57] + "..."
-    return f"template {shown!r}: {exc}"
+    return f"template {shown!r}: {exc}{_misspelt_key_hint(exc, source, context)}"
+
+
+def _misspelt_key_hint(exc: Exception, source: str, context: dict) -> str:
+    """For a missing key (``card.nmae``): the close key of that mapping, as the content checks say."""
+    from jinja2 import UndefinedError
+
+    from ..content.schema import did_you_mean
+
+    if not isinstance(exc, UndefinedError):
+        return ""
+    for match in _DOTTED.finditer(source):
+        value = context
+        for key in match.group(0).split("."):
+            if not isinstance(value, dict):
+                break
+            if key not in value:
+                return did_you_mean(key, [k for k in value if isinstance(k, str) and not k.startswith("_")])
+            value = value[key]
+    return ""

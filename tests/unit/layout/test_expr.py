@@ -57,6 +57,19 @@ def test_when_expression_errors_are_located_after_a_lazy_import():
     assert "lief" in info.value.message
 
 
+@pytest.mark.parametrize("source, hint", [
+    ("{{ card.lief }}", "(did you mean 'life'?)"),
+    ("{{ card.nested.dep | upper }}", "(did you mean 'deep'?)"),
+    ("{{ crad.name }}", "(did you mean 'card'?)"),
+    ("{{ card.zzzzz }}", ""),                          # nothing close: no hint
+])
+def test_a_misspelt_key_gets_the_close_one(source, hint):
+    for evaluate in (Expressions().render, Expressions().evaluate):  # templates and bare when:/repeat:
+        with pytest.raises(ExprError) as info:
+            evaluate(source if evaluate.__name__ == "render" else source.strip("{} "), CONTEXT)
+        assert hint in info.value.message and ("did you mean" in info.value.message) == bool(hint)
+
+
 def test_templates_cannot_build_huge_strings_or_numbers():
     expressions = Expressions()
     assert expressions.render("{{ 'ab' * 3 }}|{{ 2 ** 10 }}|{{ 1.5 * 2 }}|{{ [0] * 2 }}", CONTEXT) == "ababab|1024|3.0|[0, 0]"
