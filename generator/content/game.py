@@ -195,8 +195,10 @@ def load_game(directory) -> Game:
         loader.problems.append(Problem(Location(str(root), 0), "", "missing schema.yaml (the game's record types)"))
     types = compile_schema(schema_node, str(schema_file), loader.problems) if schema_node is not None else {}
 
-    # An entry missing a required key was reported by the game.yaml check above; skip it.
-    components = [_load_component(loader, node, c, i, types) for i, c in enumerate(meta["components"])
+    # An entry missing a required key (or a missing, empty or misspelt `components:`) was
+    # reported by the game.yaml check above; skip it.
+    listed = meta.get("components")
+    components = [_load_component(loader, node, c, i, types) for i, c in enumerate(listed if isinstance(listed, list) else [])
                   if _complete(c, game_types["component"])]
     components = [c for c in components if c is not None]
     tables = {c.id: c.records for c in components}

@@ -44,6 +44,19 @@ def test_unknown_key_missing_key_and_did_you_mean(tiny):
     ]
 
 
+def test_a_misspelt_components_key_is_a_problem_not_a_crash(tiny):
+    text = (tiny / "game.yaml").read_text()
+    (tiny / "game.yaml").write_text(text.replace("components:", "compnents:"))
+    line = text[:text.index("components:")].count("\n") + 1
+    assert problems_of(tiny) == [
+        ("game.yaml", 1, "components", "missing required field"),
+        ("game.yaml", line, "compnents", "unknown field (did you mean 'components'?)"),
+    ]
+    for value in ("", "heroes.yaml"):  # empty, or a file name where the list belongs
+        (tiny / "game.yaml").write_text(text[:text.index("components:")] + f"components: {value}\n")
+        assert [p[2] for p in problems_of(tiny)] == ["components"]
+
+
 def test_range_enum_ref_and_tagged_messages(tiny):
     write(tiny / "heroes.yaml", """\
         - id: knight
