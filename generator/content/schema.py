@@ -54,8 +54,8 @@ class Spec:
         return self.default is MISSING and not self.optional
 
 
-def did_you_mean(word, choices) -> str:
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+def did_you_mean(word, choices, cutoff=0.6) -> str:
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=cutoff)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 

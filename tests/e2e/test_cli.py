@@ -153,11 +153,12 @@ def test_an_unknown_sheet_profile_fails_validate_too_located_where_it_is_named(t
     for command in (["validate", tiny, "--no-balance"], ["build", tiny, "-o", tmp_path / "out", "--no-validate"]):
         proc = pnp(*command)
         assert proc.returncode == 1
-        assert f"{tiny}/game.yaml:3: print.profile: unknown sheet profile 'a4-portait'; known: a3-landscape, a3-portrait, a4-landscape," \
+        assert f"{tiny}/game.yaml:3: print.profile: unknown sheet profile 'a4-portait' (did you mean 'a4-portrait'?); known: a3-landscape, a3-portrait," \
             in proc.stdout
     proc = pnp("build", tiny, "-o", tmp_path / "out", "--no-validate", "--profile", "leter-portrait")
     assert proc.returncode == 1
-    assert f"{tiny}: --profile: unknown sheet profile 'leter-portrait'" in proc.stdout, "not blamed on game.yaml"
+    assert f"{tiny}: --profile: unknown sheet profile 'leter-portrait' (did you mean 'letter-portrait'?)" in proc.stdout, \
+        "not blamed on game.yaml"
 
 
 def test_an_image_too_large_to_decode_is_a_located_problem_not_a_traceback(tiny, tmp_path):
