@@ -136,13 +136,13 @@ SECOND_DOCUMENT = "expected a single document (found a second '---')"
 def _yaml_error(exc: yaml.YAMLError, text: str, path: str) -> ContentError:
     """The located problem for an error PyYAML raised reading ``text`` (the file ``path``)."""
     if isinstance(exc, yaml.MarkedYAMLError):
-        return _syntax_error(exc, path)
+        return _syntax_error(exc, text, path)
     if isinstance(exc, yaml.reader.ReaderError):
         return _reader_error(exc, text, path)
     return ContentError([Problem(Location(path, 0), "", f"YAML error: {exc}")])
 
 
-def _syntax_error(exc: yaml.MarkedYAMLError, path: str) -> ContentError:
+def _syntax_error(exc: yaml.MarkedYAMLError, text: str, path: str) -> ContentError:
     mark = exc.problem_mark or exc.context_mark
     line = mark.line + 1 if mark else 0
     if exc.context == "expected a single document in the stream":  # as _streamed_items says it
@@ -150,7 +150,14 @@ def _syntax_error(exc: yaml.MarkedYAMLError, path: str) -> ContentError:
     message = exc.problem or str(exc)
     if exc.context:
         message = f"{message} ({exc.context})"
+    if mark and _char_at(text, mark.line, mark.column) == "\t":  # libyaml's message does not show the tab
+        message += ": a tab character; YAML indents with spaces only"
     return ContentError([Problem(Location(path, line), "", f"YAML syntax error: {message}")])
+
+
+def _char_at(text: str, line: int, column: int) -> str:
+    lines = text.splitlines()
+    return lines[line][column:column + 1] if line < len(lines) else ""
 
 
 def _reader_error(exc: yaml.reader.ReaderError, text: str, path: str) -> ContentError:

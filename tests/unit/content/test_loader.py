@@ -101,6 +101,13 @@ def test_yaml_syntax_error_is_located(tiny):
     assert found[0][0] == "coins.yaml" and found[0][1] == 2 and found[0][3].startswith("YAML syntax error")
 
 
+def test_a_tab_in_the_indentation_is_named(tiny):
+    (tiny / "coins.yaml").write_text("- {id: coin1, value: 1}\n\t- {id: coin5, value: 5}\n")
+    [found] = problems_of(tiny)
+    assert found[:2] == ("coins.yaml", 2)
+    assert found[3].endswith(": a tab character; YAML indents with spaces only"), found
+
+
 def test_every_problem_is_collected_across_files(tiny):
     (tiny / "rules.yaml").write_text("start_life: 0\n")
     (tiny / "coins.yaml").write_text("- {id: coin1, value: -1, count: 6}\n")
