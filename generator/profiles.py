@@ -29,11 +29,11 @@ def profile_path(name: str, game_root: Path, where: Location | None = None, fiel
             return candidate
     known = sorted({p.stem for root in layout_search_path(game_root) for p in (root / "profiles").glob("*.yaml")})
     raise ContentError([Problem(where or Location(str(game_root / "game.yaml"), 0), field,
-                                f"unknown sheet profile {name!r}{_typo_of(name, known)}; "
+                                f"unknown sheet profile {name!r}{profile_typo(name, known)}; "
                                 f"known: {', '.join(known) or 'none'}")])
 
 
-def _typo_of(name: str, known: list) -> str:
+def profile_typo(name: str, known: list) -> str:
     # Profile names share their '-portrait'/'-landscape' half: only a near-spelling is a typo
     # ('a4-portait'), not another paper ('legal-portrait' is not 'a4-portrait').
     return did_you_mean(name, known, cutoff=0.85)

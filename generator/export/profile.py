@@ -14,6 +14,7 @@ from ..content.schema import Context, Spec, compile_schema, validate
 from ..content.yamlload import NodeBudget, parse_file, parse_text
 from ..errors import ContentError, Location, Problem
 from ..layout.template import layout_search_path
+from ..profiles import profile_typo
 from ..units import parse_size
 
 DEFAULT = "png-300"
@@ -98,7 +99,8 @@ def export_profile_path(name: str, game_root: Path) -> Path:
     known = sorted({p.stem for root in layout_search_path(game_root)
                     for p in (root / "profiles" / "export").glob("*.yaml")})
     raise ContentError([Problem(Location(str(game_root / "game.yaml"), 0), "--profile",
-                                f"unknown export profile {name!r}; known: {', '.join(known) or 'none'}"
+                                f"unknown export profile {name!r}{profile_typo(name, known)}; "
+                                f"known: {', '.join(known) or 'none'}"
                                 " (layouts/profiles/export/<name>.yaml)")])
 
 

@@ -123,3 +123,10 @@ def test_a_wrong_profile_is_a_located_problem(tiny):
     assert "bad.yaml:2" in shown and "bad.yaml:3" in shown and "colour" in shown
     with pytest.raises(ContentError, match="problem"):
         load_export_profile("missing", tiny)
+
+
+def test_a_misspelt_export_profile_gets_a_did_you_mean(in_repo):
+    with pytest.raises(ContentError) as info:
+        load_export_profile("tgc-pokr", Path("content/fatal-fight"))
+    [problem] = info.value.problems
+    assert problem.message.startswith("unknown export profile 'tgc-pokr' (did you mean 'tgc-poker'?); known: png-300")
