@@ -88,17 +88,18 @@ def _types():
 
 
 def export_profile_path(name: str, game_root: Path) -> Path:
+    # Problems name the game, not its game.yaml: the profile comes from the command line.
     for root in layout_search_path(game_root):
         candidate = root / "profiles" / "export" / f"{name}.yaml"
         if candidate.is_file():
             if leaves_game(candidate, game_root):  # the game's own layouts/profiles/: a link out of the game
-                raise ContentError([Problem(Location(str(game_root / "game.yaml"), 0), "--profile",
+                raise ContentError([Problem(Location(str(game_root), 0), "--profile",
                                             f"export profile {name!r} ({candidate.relative_to(game_root).as_posix()}) "
                                             "leaves the game directory (a link to a file outside it)")])
             return candidate
     known = sorted({p.stem for root in layout_search_path(game_root)
                     for p in (root / "profiles" / "export").glob("*.yaml")})
-    raise ContentError([Problem(Location(str(game_root / "game.yaml"), 0), "--profile",
+    raise ContentError([Problem(Location(str(game_root), 0), "--profile",
                                 f"unknown export profile {name!r}{profile_typo(name, known)}; "
                                 f"known: {', '.join(known) or 'none'}"
                                 " (layouts/profiles/export/<name>.yaml)")])

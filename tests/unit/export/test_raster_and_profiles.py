@@ -129,4 +129,5 @@ def test_a_misspelt_export_profile_gets_a_did_you_mean(in_repo):
     with pytest.raises(ContentError) as info:
         load_export_profile("tgc-pokr", Path("content/fatal-fight"))
     [problem] = info.value.problems
+    assert problem.location.path == "content/fatal-fight", "--profile is not written in game.yaml"
     assert problem.message.startswith("unknown export profile 'tgc-pokr' (did you mean 'tgc-poker'?); known: png-300")
