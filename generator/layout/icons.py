@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..errors import ContentError, Location, Problem
 from ..content.game import leaves_game
+from ..content.schema import did_you_mean
 from ..content.yamlload import NodeBudget, parse_file, to_plain
 
 SHAPE_KEYS = {
@@ -86,9 +87,10 @@ def _icon(name, spec, where, problems):
     if not isinstance(spec, dict):
         problems.append(Problem(where, field_path, "expected {label, viewbox, shapes}"))
         return None
-    unknown = set(spec) - {"label", "viewbox", "shapes", "doc"}
-    for key in sorted(unknown):
-        problems.append(Problem(where, f"{field_path}.{key}", "unknown key (label, viewbox, shapes, doc)"))
+    known = ("label", "viewbox", "shapes", "doc")
+    for key in sorted(set(spec) - set(known)):
+        problems.append(Problem(where, f"{field_path}.{key}",
+                                f"unknown key{did_you_mean(key, known)} ({', '.join(known)})"))
     viewbox = spec.get("viewbox", [0, 0, 100, 100])
     if not (isinstance(viewbox, list) and len(viewbox) == 4 and all(isinstance(v, (int, float)) for v in viewbox)
             and viewbox[2] > 0 and viewbox[3] > 0):
@@ -99,10 +101,13 @@ def _icon(name, spec, where, problems):
         sub = f"{field_path}.shapes[{i}]"
         kind = shape.get("type") if isinstance(shape, dict) else None
         if kind not in SHAPE_KEYS:
-            problems.append(Problem(where, f"{sub}.type", f"unknown shape {kind!r}; one of {', '.join(SHAPE_KEYS)}"))
+            problems.append(Problem(where, f"{sub}.type",
+                                    f"unknown shape {kind!r}{did_you_mean(kind, SHAPE_KEYS)}; one of {', '.join(SHAPE_KEYS)}"))
             continue
-        for key in set(shape) - SHAPE_KEYS[kind] - STYLE_KEYS:
-            problems.append(Problem(where, f"{sub}.{key}", f"unknown key for a {kind} shape"))
+        allowed = SHAPE_KEYS[kind] | STYLE_KEYS
+        for key in sorted(set(shape) - allowed):
+            problems.append(Problem(where, f"{sub}.{key}", f"unknown key for a {kind} shape{did_you_mean(key, allowed)} "
+                                                            f"({', '.join(sorted(allowed - {'type'}))})"))
         if kind == "path":
             try:
                 parse_path(str(shape.get("d", "")))
