@@ -22,14 +22,19 @@ class Reporter:
         self.verbosity = verbosity
         self.failed = False
 
-    def problems(self, problems) -> None:
+    def problems(self, problems) -> int:
+        """Print the problems, one line per group; the number of error lines printed (what a
+        FAILED line counts)."""
+        errors = 0
         for problem, more in _grouped(sort_problems(problems)):
             if problem.severity == "error":
                 self.failed = True
+                errors += 1
             line = problem.display()
             if more:  # one layout mistake fails every card drawn with it: one line, not one per card
                 line = line[:-1] + f"; and {more} more card(s) with the same problem)"
             click.echo(line)
+        return errors
 
     def info(self, message: str) -> None:
         if self.verbosity >= 0:
@@ -128,8 +133,7 @@ def resolve_games(names) -> list[Path]:
 def _report_failure(exc: GeneratorError) -> int:
     """Print what a GeneratorError says (its located problems, or one line); the errors counted."""
     if isinstance(exc, ProblemsError):
-        reporter().problems(exc.problems)
-        return sum(p.severity == "error" for p in exc.problems)
+        return reporter().problems(exc.problems)
     click.echo(f"error: {exc}", err=True)
     return 1
 
@@ -265,13 +269,12 @@ def build(games, output_dir, profile, no_validate, workers, proof, changed_since
         if result is None:
             failed = True
             continue
-        rep.problems(result.problems)
+        errors = rep.problems(result.problems)
         for line in result.notes:
             click.echo(line)
         for written in result.written:
             rep.info(f"  wrote {written}")
         if not result.ok:
-            errors = sum(p.severity == "error" for p in result.problems)
             rep.info(f"{path}: FAILED ({errors} error(s) above): no print file written")
         failed = failed or not result.ok
     raise SystemExit(1 if failed else 0)

@@ -326,6 +326,15 @@ def test_a_layout_mistake_every_card_shares_is_one_line_naming_the_first_card_an
                      lines[0]), lines[0]
 
 
+def test_the_failed_line_counts_the_error_lines_shown_not_the_cards_behind_them(tiny, tmp_path):
+    hero = tiny / "layouts" / "tiny" / "hero.yaml"
+    hero.write_text(hero.read_text().replace("{{ card.life }}", "{{ card.lief }}"))
+    proc = pnp("build", tiny, "-o", tmp_path / "out", "--no-validate")
+    assert proc.returncode == 1
+    assert len([line for line in proc.stdout.splitlines() if "lief" in line]) == 1, proc.stdout
+    assert proc.stderr.rstrip().splitlines()[-1] == f"{tiny}: FAILED (1 error(s) above): no print file written"
+
+
 def test_a_game_with_nothing_to_print_says_so_and_writes_no_empty_pdf(tiny, tmp_path):
     game = tiny / "game.yaml"
     game.write_text("\n".join(line for line in game.read_text().splitlines()
