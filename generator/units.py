@@ -42,7 +42,10 @@ def parse_size(value, examples: str = "poker, square, a4-landscape") -> tuple[fl
     """A named size (``named_size``) or ``[width, height]`` with units, in points. Raises
     ValueError with a message fit for the user, naming ``examples`` of sizes."""
     if isinstance(value, str):
-        return named_size(value)
+        try:
+            return named_size(value)
+        except ValueError as exc:  # '40mm x 40mm': say how a size of one's own is written
+            raise ValueError(f"{exc}; or [width, height] with units, e.g. [40mm, 40mm]") from None
     if isinstance(value, list) and len(value) == 2:
         w, h = (parse_length(v) for v in value)
         if w > 0 and h > 0:

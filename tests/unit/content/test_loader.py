@@ -57,6 +57,14 @@ def test_a_misspelt_components_key_is_a_problem_not_a_crash(tiny):
         assert [p[2] for p in problems_of(tiny)] == ["components"]
 
 
+def test_an_unknown_component_size_says_how_to_write_a_size_of_ones_own(tiny):
+    text = (tiny / "game.yaml").read_text()
+    (tiny / "game.yaml").write_text(text.replace("size: poker", "size: 63mm x 88mm", 1))
+    [message] = [message for _file, _line, field, message in problems_of(tiny) if field.endswith(".size")]
+    assert message.startswith("unknown size '63mm x 88mm'; expected a paper")
+    assert message.endswith("; or [width, height] with units, e.g. [40mm, 40mm]")
+
+
 def test_range_enum_ref_and_tagged_messages(tiny):
     write(tiny / "heroes.yaml", """\
         - id: knight
