@@ -196,10 +196,12 @@ def load_game(directory) -> Game:
     types = compile_schema(schema_node, str(schema_file), loader.problems) if schema_node is not None else {}
 
     # An entry missing a required key (or a missing, empty or misspelt `components:`) was
-    # reported by the game.yaml check above; skip it.
+    # reported by the game.yaml check above; skip it, and a second component of the same id.
     listed = meta.get("components")
-    components = [_load_component(loader, node, c, i, types) for i, c in enumerate(listed if isinstance(listed, list) else [])
-                  if _complete(c, game_types["component"])]
+    listed = listed if isinstance(listed, list) else []
+    repeated = _repeated_component_ids(loader, node, listed)
+    components = [_load_component(loader, node, c, i, types) for i, c in enumerate(listed)
+                  if _complete(c, game_types["component"]) and i not in repeated]
     components = [c for c in components if c is not None]
     tables = {c.id: c.records for c in components}
     for i, entry in enumerate(meta["data"]):
@@ -262,6 +264,25 @@ def _mapping_at(root, line: int):
             continue
         stack.extend(reversed(children))  # in document order: the first mapping at the line wins
     return None
+
+
+def _repeated_component_ids(loader, game_node, entries: list) -> set[int]:
+    """Report each component whose id an earlier one has (layouts, the rulebook and the manifest
+    name components by id); the indexes of those repeats."""
+    first: dict = {}
+    repeated = set()
+    for i, entry in enumerate(entries):
+        component_id = entry.get("id") if isinstance(entry, dict) else None
+        if component_id is None:
+            continue
+        if component_id in first:
+            where = _item_location(game_node, ["components", i, "id"], str(loader.root / "game.yaml"))
+            loader.problems.append(Problem(where, f"components[{i}].id",
+                                           f"duplicate component id {component_id!r} (also components[{first[component_id]}])"))
+            repeated.add(i)
+        else:
+            first[component_id] = i
+    return repeated
 
 
 def _item_location(node, keys, path) -> Location:

@@ -65,6 +65,13 @@ def test_an_unknown_component_size_says_how_to_write_a_size_of_ones_own(tiny):
     assert message.endswith("; or [width, height] with units, e.g. [40mm, 40mm]")
 
 
+def test_two_components_with_one_id_is_a_problem(tiny):
+    text = (tiny / "game.yaml").read_text()
+    (tiny / "game.yaml").write_text(text.replace("- id: coins", "- id: heroes"))
+    line = text[:text.index("- id: coins")].count("\n") + 1
+    assert problems_of(tiny) == [("game.yaml", line, "components[1].id", "duplicate component id 'heroes' (also components[0])")]
+
+
 def test_range_enum_ref_and_tagged_messages(tiny):
     write(tiny / "heroes.yaml", """\
         - id: knight
