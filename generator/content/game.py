@@ -266,6 +266,17 @@ def _mapping_at(root, line: int):
     return None
 
 
+def _check_where_fields(loader, where: dict, type_name: str, types: dict, location: Location, field_path: str):
+    """A `where:` key the record type lacks would keep no record (a typo reads as a wrong count)."""
+    fields = types[type_name].fields
+    if not fields:  # not a record type: nothing to compare against
+        return
+    for key in where:
+        if key not in fields:
+            loader.problems.append(Problem(location, f"{field_path}.{key}",
+                                           f"type {type_name!r} has no field {key!r}{did_you_mean(key, fields)}"))
+
+
 def _repeated_component_ids(loader, game_node, entries: list) -> set[int]:
     """Report each component whose id an earlier one has (layouts, the rulebook and the manifest
     name components by id); the indexes of those repeats."""
@@ -381,6 +392,7 @@ def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> C
         countable = countable and loaded is not None
         records.extend(loaded or [])
     if meta.get("where"):
+        _check_where_fields(loader, meta["where"], meta["schema"], types, at("where"), f"{field_path}.where")
         records = [r for r in records if all(r.get(k) == v for k, v in meta["where"].items())]
     if size is None:
         return None

@@ -72,6 +72,13 @@ def test_two_components_with_one_id_is_a_problem(tiny):
     assert problems_of(tiny) == [("game.yaml", line, "components[1].id", "duplicate component id 'heroes' (also components[0])")]
 
 
+def test_a_where_filter_on_a_field_the_type_lacks_is_named(tiny):
+    text = (tiny / "game.yaml").read_text()
+    (tiny / "game.yaml").write_text(text.replace("    schema: coin\n", "    schema: coin\n    where: {vaule: 1}\n"))
+    found = problems_of(tiny)
+    assert ("game.yaml", 18, "components[1].where.vaule", "type 'coin' has no field 'vaule' (did you mean 'value'?)") in found
+
+
 def test_range_enum_ref_and_tagged_messages(tiny):
     write(tiny / "heroes.yaml", """\
         - id: knight
