@@ -16,12 +16,15 @@ from .content.game import copies_of, text_in
 from .content.schema import Spec
 from .errors import ContentError, FontError, Problem
 from .fonts import FontSet, load_fonts
-from .layout.expr import Expressions
+from .layout.expr import Expressions, NoRecord
 from .layout.icons import IconSet, load_icons
 from .layout.instantiate import CardContext, Instantiator
 from .layout.template import LayoutLoader, layout_search_path
 
 DEFAULT_BLEED_PT = 3 * 72 / 25.4
+#: The `card` of a back shared by every card of a component (drawn once, for no card).
+_SHARED_BACK_CARD = NoRecord("a back shared by every card is drawn once, for no card; to draw it per card, "
+                             "set back_per_card: true on the component")
 
 
 class _LazyOps:
@@ -237,7 +240,7 @@ class CardBuilder:
         def make_back(i: int):
             if component.back_per_card:
                 return inst.instantiate(back, card_context(i))
-            shared = CardContext({**base, "card": {}}, component.at("back"), f"{component.id}.back")
+            shared = CardContext({**base, "card": _SHARED_BACK_CARD}, component.at("back"), f"{component.id}.back")
             return inst.instantiate(back, shared)
 
         fronts = _LazyOps(len(records), make_front, problems)

@@ -269,28 +269,50 @@ def _lookup(context: dict, path: tuple):
     return value
 
 
+class NoRecord(dict):
+    """An empty ``card`` where there is no record (a shared back): a lookup in it says why."""
+
+    def __init__(self, why: str):
+        super().__init__()
+        self.why = why
+
+
 _DOTTED = re.compile(r"(?<![\w.'\"])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
 def _message(exc: Exception, source: str, context: dict) -> str:
     shown = source if len(source) <= 60 else source[:57] + "..."
-    return f"template {shown!r}: {exc}{_misspelt_key_hint(exc, source, context)}"
+    return f"template {shown!r}: {_explained(exc, source, context)}"
 
 
-def _misspelt_key_hint(exc: Exception, source: str, context: dict) -> str:
-    """For a missing key (``card.nmae``): the close key of that mapping, as the content checks say."""
+def _explained(exc: Exception, source: str, context: dict) -> str:
+    """The error; for a missing key (``card.nmae``) with the close key of that mapping, as the
+    content checks say, or why there is no record to look in."""
     from jinja2 import UndefinedError
 
     from ..content.schema import did_you_mean
 
-    if not isinstance(exc, UndefinedError):
-        return ""
+    if isinstance(exc, UndefinedError):
+        for match in _DOTTED.finditer(source):
+            value, path = context, match.group(0).split(".")
+            for depth, key in enumerate(path):
+                if not isinstance(value, dict):
+                    break
+                if key not in value:
+                    if isinstance(value, NoRecord):
+                        return f"{'.'.join(path[:depth + 1])} does not exist: {value.why}"
+                    known = [k for k in value if isinstance(k, str) and not k.startswith("_")]
+                    return f"{exc}{did_you_mean(key, known)}"
+                value = value[key]
+    return str(exc)
     for match in _DOTTED.finditer(source):
         value = context
         for key in match.group(0).split("."):
             if not isinstance(value, dict):
                 break
             if key not in value:
+                if isinstance(value, NoRecord):
+                    return f" ({value.why})"
                 return did_you_mean(key, [k for k in value if isinstance(k, str) and not k.startswith("_")])
             value = value[key]
     return ""

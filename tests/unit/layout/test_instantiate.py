@@ -103,3 +103,14 @@ def test_a_background_that_is_not_a_colour_is_a_located_problem(tiny, background
     assert problems[0].field == "background"
     assert problems[0].location.path.endswith("layouts/tiny/probe.yaml") and problems[0].location.line == 2
     assert ops == []
+
+
+def test_a_shared_back_reading_the_card_says_there_is_none_and_how_to_draw_backs_per_card(tiny):
+    back = tiny / "layouts" / "tiny" / "back.yaml"
+    back.write_text(back.read_text() + '  - {id: who, type: text, w: 9mm, h: 9mm, text: "{{ card.name }}"}\n')
+    game = load_game(tiny)
+    problems = []
+    CardBuilder(game).component_faces(game.component("heroes"), problems).backs[0]
+    [problem] = problems
+    assert problem.message == ("template '{{ card.name }}': card.name does not exist: a back shared by every card "
+                               "is drawn once, for no card; to draw it per card, set back_per_card: true on the component")
