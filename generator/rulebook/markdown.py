@@ -20,6 +20,7 @@ from reportlab.lib.colors import toColor
 from reportlab.platypus import PageBreak, Table, TableStyle
 
 from ..content.game import text_in
+from ..content.schema import did_you_mean
 from ..errors import Location, Problem
 from ..text.kinsoku import char_class
 from .context import BLOCK_RE, ICON_RE, CardRef, RulebookData
@@ -227,6 +228,10 @@ class Converter:
         if key not in self._reported:
             self._reported.add(key)
             self.problems.append(Problem(key[0], "", message, severity="warning"))
+
+    def warn_unknown_icon(self, node, name: str):
+        known = self.data.builder.icons.names()
+        self.warn(node, f"icon {name!r} is not defined in the layouts' icons.yaml{did_you_mean(name, known)} (shown as text)")
 
     # -- story ------------------------------------------------------------------------------
     def story(self) -> list:
@@ -445,7 +450,7 @@ class Converter:
         for m in ICON_RE.finditer(text):
             name = m.group(1)
             if self.data.builder.icons.get(name) is None:
-                self.warn(node, f"icon {name!r} is not defined in the layouts' icons.yaml (shown as text)")
+                self.warn_unknown_icon(node, name)
                 continue
             if m.start() > pos:
                 out.append(Span(text[pos:m.start()], style))
@@ -729,7 +734,7 @@ class Converter:
                 text = ""
             mark = [Span(icon=name)] if icon is not None else [Span(f":{name}:")]
             if icon is None:
-                self.warn(node, f"icon {name!r} is not defined in the layouts' icons.yaml (shown as text)")
+                self.warn_unknown_icon(node, name)
             desc = self.markdown_inline(text) + [Span(f"（{n}枚のカード）", Style(color=theme.muted))]
             rows.append([[TextBlock(mark, self.env, size=size * 1.5, align="center", leading=1.2)],
                          [TextBlock([Span(label, bold)], self.env, size=size, align="left")],
