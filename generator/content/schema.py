@@ -304,8 +304,9 @@ def _check_str(node, spec, ctx, field_path):
             return None
     _check_len(value, spec, ctx, node, field_path)
     pattern = spec.options.get("pattern")
-    if pattern and not re.fullmatch(pattern, value):
-        ctx.problem(node, field_path, f"{value!r} does not match the pattern {pattern}")
+    if pattern and not re.fullmatch(pattern, value):  # the spec's doc says it in words
+        ctx.problem(node, field_path, f"{value!r} does not match the pattern {pattern}"
+                                      + (f" ({spec.doc})" if spec.doc else ""))
     return value
 
 

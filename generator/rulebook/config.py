@@ -30,7 +30,7 @@ types:
         type: list
         default: []
         doc: cards shown on the cover, as component/card-id
-        items: {type: str, pattern: "^[a-z0-9_-]+/[a-z0-9_-]+$"}
+        items: {type: str, pattern: "^[a-z0-9_-]+/[a-z0-9_-]+$", doc: "write component/card-id, e.g. heroes/knight"}
       keywords:
         type: dict
         default: {}

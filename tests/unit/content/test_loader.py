@@ -79,6 +79,13 @@ def test_a_where_filter_on_a_field_the_type_lacks_is_named(tiny):
     assert ("game.yaml", 18, "components[1].where.vaule", "type 'coin' has no field 'vaule' (did you mean 'value'?)") in found
 
 
+def test_a_pattern_mismatch_says_in_words_what_the_pattern_wants(tiny):
+    text = (tiny / "game.yaml").read_text()
+    (tiny / "game.yaml").write_text(text.replace("- id: coins", "- id: Coins"))
+    assert ("game.yaml", 14, "components[1].id",
+            "'Coins' does not match the pattern [a-z0-9][a-z0-9_-]* (lowercase letters, digits, - and _)") in problems_of(tiny)
+
+
 def test_range_enum_ref_and_tagged_messages(tiny):
     write(tiny / "heroes.yaml", """\
         - id: knight
