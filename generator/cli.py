@@ -226,11 +226,12 @@ def validate(games, no_balance, workers):
         if result is None:
             failed = True
             continue
-        rep.problems(result.problems)
+        errors = rep.problems(result.problems)
         if result.table:
             click.echo(result.table)
         failed = failed or not result.passed
-        rep.info(f"{path}: {'ok' if result.passed else 'FAILED'} ({result.summary})")
+        counted = f"{errors} error(s) above; " if errors else ""  # as when the content does not load
+        rep.info(f"{path}: {'ok' if result.passed else 'FAILED'} ({counted}{result.summary})")
     raise SystemExit(1 if failed else 0)
 
 

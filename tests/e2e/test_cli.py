@@ -321,6 +321,8 @@ def test_a_layout_mistake_every_card_shares_is_one_line_naming_the_first_card_an
     assert proc.returncode == 1
     lines = [line for line in proc.stdout.splitlines() if "lief" in line]
     assert len(lines) == 1, proc.stdout
+    assert proc.stderr.rstrip().splitlines()[-1] == \
+        f"{tiny}: FAILED (1 error(s) above; 2 components, 10 printed faces, balance not checked)"
     assert re.search(r"layouts/tiny/hero\.yaml:29: .*'dict object' has no attribute 'lief' \(did you mean 'life'\?\) "
                      r"\(card \S+/heroes\.yaml:1 heroes\[0\]\.lief; and 2 more card\(s\) with the same problem\)$",
                      lines[0]), lines[0]
