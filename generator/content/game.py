@@ -214,7 +214,8 @@ def load_game(directory) -> Game:
         tables[entry["id"]] = _load_data(loader, entry, where, f"data[{i}]", types)
 
     _check_unique_ids(loader)
-    _check_refs(loader, tables)
+    declared = {c.get("id") for c in listed if isinstance(c, dict)}
+    _check_refs(loader, tables, unloaded=declared - set(tables))
     _check_counts(loader, components)
     if loader.problems:
         raise ContentError(loader.problems)
@@ -458,8 +459,12 @@ def _ref_table(tables, target: str):
     return table
 
 
-def _check_refs(loader, tables):
+def _check_refs(loader, tables, unloaded=frozenset()):
+    """Every reference names a known component or data table and one of its records; references
+    into a declared component that did not load are left alone (its own problem says why)."""
     for use in loader.refs:
+        if unloaded.intersection(use.targets):
+            continue
         unknown = [t for t in use.targets if _ref_table(tables, t) is None]
         if unknown:
             loader.problems.append(Problem(use.location, use.field,

@@ -86,6 +86,12 @@ def test_a_pattern_mismatch_says_in_words_what_the_pattern_wants(tiny):
             "'Coins' does not match the pattern [a-z0-9][a-z0-9_-]* (lowercase letters, digits, - and _)") in problems_of(tiny)
 
 
+def test_a_component_that_does_not_load_brings_no_follow_on_reference_problems(tiny):
+    text = (tiny / "game.yaml").read_text()
+    (tiny / "game.yaml").write_text(text.replace("size: poker", "size: pokr", 1))
+    assert [p[2] for p in problems_of(tiny)] == ["components[0].size"], "heroes.yaml's friend: heroes stays quiet"
+
+
 def test_range_enum_ref_and_tagged_messages(tiny):
     write(tiny / "heroes.yaml", """\
         - id: knight
