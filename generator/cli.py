@@ -240,7 +240,9 @@ def validate(games, no_balance, workers):
 @click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output directory (default: output/<game>/).")
 @click.option("--profile", default=None, help="Sheet profile (layouts/profiles/<name>.yaml), e.g. letter-portrait.")
-@click.option("--no-validate", is_flag=True, help="Print even if the balance check fails (content must still load).")
+@click.option("--no-validate", "--no-balance", "no_validate", is_flag=True,
+              help="Skip the simulated balance check and print anyway (content, layouts and text fit are still"
+                   " checked; --no-balance as in pnp validate).")
 @click.option("--workers", type=click.IntRange(1, 64), default=None, help="Simulation worker processes.")
 @click.option("--proof", is_flag=True, help="Write print-<paper>-proof.pdf (trim, bleed, safe-zone lines and card ids) instead of the print file.")
 @click.option("--changed-since", "changed_since", type=click.Path(dir_okay=False, path_type=Path), default=None,

@@ -49,6 +49,18 @@ def test_a_print_shop_build_writes_its_own_file_beside_the_home_print_file(tiny,
     assert shop != home and b"/TrimBox" in shop and b"/BleedBox" in shop
 
 
+def test_build_takes_no_balance_as_validate_does(tiny, tmp_path):
+    """``--no-balance`` (validate's name) skips the balance check on build as ``--no-validate`` does;
+    content is still checked."""
+    proc = pnp("build", tiny, "-o", tmp_path / "out", "--no-balance")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "out" / "print-a4.pdf").is_file() and "no simulator" not in proc.stdout + proc.stderr
+    cards = tiny / "heroes.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("life:", "lief:", 1), encoding="utf-8")
+    assert pnp("build", tiny, "-o", tmp_path / "out2", "--no-balance").returncode == 1
+    assert not (tmp_path / "out2").exists()
+
+
 def test_manifest_json_shape_and_counts(tiny):
     proc = pnp("manifest", tiny, "--json")
     assert proc.returncode == 0, proc.stderr

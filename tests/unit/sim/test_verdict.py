@@ -57,6 +57,7 @@ def test_game_without_a_simulator_gets_a_warning(tmp_path):
     result = verdict.check_balance(game)
     assert result.passed and result.problems[0].severity == "warning"
     assert "no simulator" in result.problems[0].message
+    assert result.table == ""  # the warning is the one line a designer sees about it, not twice
 
 
 def _small_game_counting_checks(tmp_path, monkeypatch):
