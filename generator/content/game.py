@@ -150,6 +150,8 @@ class _Loader:
         self.locations: dict = {}
         self.ids: list = []
         self.refs: list = []
+        self.lang: str | None = None      # set once game.yaml is read
+        self.untranslated: list = []      # texts without the game's language (see schema.Context)
         self._cache: dict = {}
 
     def parse(self, path: Path):
@@ -160,13 +162,15 @@ class _Loader:
             return None
 
     def check(self, node, spec: Spec, types: dict, path: Path, field_path: str, collect_ids=True, budget=None):
-        ctx = Context(str(path), types, self.problems, budget or NodeBudget(str(path)), game_root=self.root)
+        ctx = Context(str(path), types, self.problems, budget or NodeBudget(str(path)), game_root=self.root,
+                      lang=self.lang)
         try:
             value = validate(node, spec, ctx, field_path)
         except ContentError as exc:
             self.problems.extend(exc.problems)
             return None
         self.locations.update(ctx.locations)
+        self.untranslated.extend(ctx.untranslated)
         if collect_ids:
             self.ids.extend(ctx.ids)
         self.refs.extend(ctx.refs)
@@ -187,6 +191,7 @@ def load_game(directory) -> Game:
     meta = loader.check(node, game_types["game"], game_types, game_file, "", collect_ids=False) if node else None
     if meta is None:
         raise ContentError(loader.problems or [Problem(Location(str(game_file), 1), "", "game.yaml is empty")])
+    loader.lang = meta["lang"]
 
     schema_file = root / "schema.yaml"
     schema_node = loader.parse(schema_file) if schema_file.is_file() \
@@ -220,7 +225,24 @@ def load_game(directory) -> Game:
     if loader.problems:
         raise ContentError(loader.problems)
     return Game(id=root.resolve().name, root=root, meta=meta, types=types, components=components,
-                tables=tables, locations=loader.locations, source=node)
+                tables=tables, locations=loader.locations, source=node,
+                warnings=untranslated_warnings(loader.untranslated, meta["lang"]))
+
+
+def untranslated_warnings(untranslated: list, lang: str) -> list:
+    """One warning per file whose {ja: ..., en: ...} texts lack the game's language: they print in
+    another (``text_in``'s fallback), which a designer switching ``lang:`` would not expect silently."""
+    by_file: dict = {}
+    for where, field_path, has in untranslated:
+        by_file.setdefault(where.path, []).append((where, field_path, has))
+    warnings = []
+    for entries in by_file.values():
+        where, field_path, has = entries[0]
+        shown = "ja" if "ja" in has else has[0]  # text_in's fallback
+        more = f" (and {len(entries) - 1} more text(s) in this file)" if len(entries) > 1 else ""
+        warnings.append(Problem(where, field_path, f"no {lang!r} text (game.yaml lang: {lang}); it prints in "
+                                                   f"{shown!r}{more}", "warning"))
+    return warnings
 
 
 def _complete(entry: dict, spec: Spec) -> bool:

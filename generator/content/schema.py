@@ -214,6 +214,8 @@ class Context:
     refs: list = field(default_factory=list)
     ids: list = field(default_factory=list)     # (id, Location, field)
     locations: dict = field(default_factory=dict)  # id(plain container) -> Location
+    lang: str | None = None                        # the game's language: texts without it are noted
+    untranslated: list = field(default_factory=list)  # (Location, field path, the languages it has)
 
     def problem(self, node, field_path, message):
         self.problems.append(Problem(node_location(self.path, node), field_path, message))
@@ -321,6 +323,8 @@ def _check_text(node, spec, ctx, field_path):
             value = _check_str(value_node, Spec("str", options=spec.options), ctx, sub)
             if value is not None:
                 result[key] = value
+        if ctx.lang and result and ctx.lang not in result:
+            ctx.untranslated.append((node_location(ctx.path, node), field_path, tuple(result)))
         return result
     value = _scalar(node, ctx, field_path, "text (a string or {ja: ..., en: ...})")
     if value is MISSING:

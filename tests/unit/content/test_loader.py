@@ -277,3 +277,20 @@ def test_record_files_read_at_once_or_streamed_give_the_same_items_and_problems(
             seen.append(f"{problem.location.line}: {problem.message}")
     assert seen[0] == seen[1]
     assert seen[0] == expected if isinstance(expected, list) else expected in seen[0]
+
+
+def test_texts_without_the_games_language_are_warned_about_once_per_file(tiny):
+    """A {ja: ..., en: ...} text missing game.yaml's lang prints in another language: one warning per
+    file, at the first such text, counting the rest; plain strings are language-neutral."""
+    game_file = tiny / "game.yaml"
+    assert load_game(tiny).warnings == []                                   # lang ja: every text has ja
+    heroes = tiny / "heroes.yaml"
+    heroes.write_text(heroes.read_text(encoding="utf-8").replace("name: 盗賊", "name: {ja: 盗賊}"), encoding="utf-8")
+    game_file.write_text("lang: fr\n" + game_file.read_text(encoding="utf-8"), encoding="utf-8")
+    warnings = load_game(tiny).warnings
+    assert [(w.location.path.split("/")[-1], w.location.line, w.field, w.severity) for w in warnings] == [
+        ("heroes.yaml", 8, "heroes[1].name", "warning")]
+    assert warnings[0].message == "no 'fr' text (game.yaml lang: fr); it prints in 'ja' (and 1 more text(s) in this file)"
+    game_file.write_text(game_file.read_text(encoding="utf-8").replace("lang: fr", "lang: en"), encoding="utf-8")
+    (warning,) = load_game(tiny).warnings
+    assert (warning.location.line, warning.message) == (14, "no 'en' text (game.yaml lang: en); it prints in 'ja'")
