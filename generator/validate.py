@@ -54,7 +54,8 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
         result.problems.extend(check_rulebook(path))
     faces = sum(len(f.copies) for f in cards.faces)
     result.problems.extend(nothing_printed(game, faces))
-    result.summary = f"{len(game.components)} components, {faces} printed faces"
+    n = len(game.components)
+    result.summary = f"{n} component{'s' if n != 1 else ''}, {faces} printed face{'s' if faces != 1 else ''}"
     if not result.passed or not balance:
         if not balance:
             result.summary += ", balance not checked"
