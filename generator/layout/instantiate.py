@@ -308,15 +308,9 @@ class Instantiator:
         size = self._length(box, "size", scope, 9.0)
         min_size = self._length(box, "min_size", scope, size)
         leading = float(self._value(box, "leading", scope, 1.3))
-        align = self._value(box, "align", scope, "left")
-        valign = self._value(box, "valign", scope, "top")
-        if align not in ("left", "center", "right", "justify"):
-            raise ValueError(f"align must be left, center, right or justify, got {align!r}")
-        if valign not in ("top", "middle", "bottom"):
-            raise ValueError(f"valign must be top, middle or bottom, got {valign!r}")
-        font = self._value(box, "font", scope, "regular")
-        if font not in ("regular", "bold"):
-            raise ValueError(f"font must be regular or bold, got {font!r}")
+        align = _one_of("align", self._value(box, "align", scope, "left"), ("left", "center", "right", "justify"))
+        valign = _one_of("valign", self._value(box, "valign", scope, "top"), ("top", "middle", "bottom"))
+        font = _one_of("font", self._value(box, "font", scope, "regular"), ("regular", "bold"))
         if w <= 0 or h <= 0:
             raise ValueError("a text box needs a positive w and h")
         markup = f"**{text}**" if font == "bold" else text
@@ -395,3 +389,12 @@ def _close(name, names) -> str:
     import difflib
     close = difflib.get_close_matches(name, sorted(names), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _one_of(key: str, value, choices: tuple):
+    """``value`` if it is one of ``choices``, else the located error's message (British 'centre' gets
+    'center' offered)."""
+    if value in choices:
+        return value
+    listed = ", ".join(choices[:-1]) + f" or {choices[-1]}"
+    raise ValueError(f"{key} must be {listed}, got {value!r}{_close(str(value), choices)}")
