@@ -140,25 +140,34 @@ def test_n8_a_non_attack_mega_is_not_a_chain():
     assert state.life[s] == 7 and state.actions_left == 4
 
 
+def _at_the_rage_choice(setup):
+    """A 2-character game whose third stage has just been cleared with 1 gold each (one step of 2), the
+    shop passed: the team at the rage-card choice (G1). Returns the state and the first rage card's index."""
+    import random
+
+    from generator.sim.games.fatal_fight_flow import RAGE, SHOP
+    from generator.sim.games.fatal_fight_shop import DONE
+
+    state = ff.new_game(setup, 2, random.Random(0))
+    state.stage, state.boss_alive, state.pool, state.gold = 3, False, 0, [0, 0]
+    state.clear_stage()
+    while state.phase == SHOP:
+        state.apply_action((DONE,))
+    assert state.phase == RAGE and state.seat == 0
+    return state, len(setup.bosses[4]["skills"])
+
+
 def test_the_team_chooses_which_rage_card_its_gold_removes():
     """G1 (rulebook 07-clear): gold for one step removes one of the two rage cards, and the team
     chooses which (seat 0 speaks for it), not the data order; then the round starts."""
-    import random
-
-    from generator.sim.games.fatal_fight_flow import MAIN, RAGE, SHOP
-    from generator.sim.games.fatal_fight_shop import DONE, RAGE_A
+    from generator.sim.games.fatal_fight_flow import MAIN
+    from generator.sim.games.fatal_fight_shop import RAGE_A
 
     tables = ff_tables.tables()
     fury = next(c for c in tables["bosses"] if c.get("rage") and c["skill"] == "r1")
     fury["effect"] = [{"op": "damage", "n": 3, "target": "all", "pierce": False}]
     setup = ff.compile_setup(tables)
-    state = ff.new_game(setup, 2, random.Random(0))
-    state.stage, state.boss_alive, state.pool, state.gold = 3, False, 0, [0, 0]
-    state.clear_stage()                       # 1 gold each: 2 gold = one step of 2
-    while state.phase == SHOP:
-        state.apply_action((DONE,))
-    first_rage = len(setup.bosses[4]["skills"])
-    assert state.phase == RAGE and state.seat == 0
+    state, first_rage = _at_the_rage_choice(setup)
     assert state.legal_actions() == [(RAGE_A, first_rage), (RAGE_A, first_rage + 1)]
     state.apply_action((RAGE_A, first_rage + 1))   # the second card, which data order would keep
     assert state.phase == MAIN and sum(state.gold) == 0
@@ -169,10 +178,8 @@ def test_identical_rage_cards_are_one_choice():
     """G1 with two identical rage cards and a third that differs: the team chooses between the two
     kinds of card (the first copy stands for its twins), not among three cards, and what is left is
     what that choice leaves."""
-    import random
-
-    from generator.sim.games.fatal_fight_flow import MAIN, RAGE, SHOP
-    from generator.sim.games.fatal_fight_shop import DONE, RAGE_A
+    from generator.sim.games.fatal_fight_flow import MAIN
+    from generator.sim.games.fatal_fight_shop import RAGE_A
 
     tables = ff_tables.tables()
     twin = next(c for c in tables["bosses"] if c.get("rage") and c["skill"] == "r1")
@@ -180,13 +187,7 @@ def test_identical_rage_cards_are_one_choice():
                              "effect": [{"op": "spawn", "n": 1, "respawn": 5}]})
     setup = ff.compile_setup(tables)
     assert len(setup.bosses[4]["rage"]) == 3 and setup.bosses[4]["rage"][0] == setup.bosses[4]["rage"][1]
-    state = ff.new_game(setup, 2, random.Random(0))
-    state.stage, state.boss_alive, state.pool, state.gold = 3, False, 0, [0, 0]
-    state.clear_stage()                       # 1 gold each: 2 gold = one step of 2
-    while state.phase == SHOP:
-        state.apply_action((DONE,))
-    first_rage = len(setup.bosses[4]["skills"])
-    assert state.phase == RAGE and state.seat == 0
+    state, first_rage = _at_the_rage_choice(setup)
     assert state.legal_actions() == [(RAGE_A, first_rage), (RAGE_A, first_rage + 2)]
     assert (RAGE_A, first_rage + 1) not in state.legal_actions()
     state.apply_action((RAGE_A, first_rage))  # one of the twins goes
