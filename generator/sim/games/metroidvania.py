@@ -100,8 +100,12 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
         return len(self.stacks[s][k])
 
     def die_size(self, s: int, step: int = 0) -> int:
-        sizes = self.setup.rules["die_by_will"]
-        return sizes[min(len(sizes) - 1, min(self.stat(s, WIL), self.setup.rules["stats_cap.wil"]) + step)]
+        # min(len(sizes) - 1, min(Will, cap) + step), as conditional expressions: builtin min parses its
+        # keyword arguments at every call (~100 calls a turn)
+        rules = self.setup.rules
+        sizes, wil, cap = rules["die_by_will"], len(self.stacks[s][WIL]), rules["stats_cap.wil"]
+        i = (wil if wil < cap else cap) + step
+        return sizes[i if i < len(sizes) - 1 else len(sizes) - 1]
 
     def draw_count(self, s: int, deck: str) -> int:
         return 1 + (self.stat(s, INS) if deck in self.setup.rules["ins_decks"] else 0)
@@ -114,7 +118,8 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
             self.log.append(("danger", new))
 
     def heal(self, s: int, n: int) -> None:
-        gained = min(n, self.max_life[s] - self.life[s])
+        missing = self.max_life[s] - self.life[s]
+        gained = n if n < missing else missing
         if gained > 0:
             self.life[s] += gained
             self.log.append(("heal", s, gained))

@@ -162,8 +162,12 @@ class HeuristicAgent:
         """P(the boss's life in successes before the party runs out of life), negative binomial."""
         p = self.boss_p(state, s, b)
         life = state.b_life[b] if state.b_active[b] else state.boss_life_now(b)
-        dmg = max(1, self.boss_damage_per_fail(state, b))
-        fails = sum(max(0, (state.life[o] - 1) // dmg) for o in range(state.n)) + state.n - 1
+        dmg = self.boss_damage_per_fail(state, b)
+        dmg = dmg if dmg > 1 else 1
+        fails = state.n - 1   # + each maiden's fails she survives: a loop, no max call per maiden
+        for life_o in state.life:
+            if life_o > 1:
+                fails += (life_o - 1) // dmg
         if p <= 0:
             return 0.0
         return setup_memo(state.setup, "_win", (p, life, fails), _wins_before, p, life, fails)
@@ -653,7 +657,8 @@ class HeuristicAgent:
 
     def _check_p(self, state, s, chk, slate=None, mm=0, white=0, step=0, crit=0) -> float:
         slate = chk.slate if slate is None or state.has_mod(s, "noslate") else slate
-        multi = max(1, chk.multi - state.mod_sum(s, "mminus") - mm)
+        multi = chk.multi - state.mod_sum(s, "mminus") - mm
+        multi = multi if multi > 1 else 1
         white += sum(m[1] for m in state.mods_of(s, "xdice"))
         step += state.mod_sum(s, "step")
         return self.chance(state, s, chk.d, multi, slate, chk.prompts, crit=chk.crit + crit, asc=chk.asc,

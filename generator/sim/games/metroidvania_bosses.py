@@ -9,7 +9,8 @@ class Bosses:
 
     def boss_life_now(self, b: int) -> int:
         boss = self.setup.bosses[b]
-        return max(1, boss["life"] + self.setup.rules["boss_life_bonus"].get(self.n, 0) + self.b_delta[b])
+        life = boss["life"] + self.setup.rules["boss_life_bonus"].get(self.n, 0) + self.b_delta[b]
+        return life if life > 1 else 1   # max(1, ...) without a builtin call
 
     def in_room(self, b: int) -> list:
         node = self.setup.bosses[b]["node"]

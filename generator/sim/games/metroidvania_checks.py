@@ -121,7 +121,8 @@ class Checks:
             return
         if self.has_mod(s, "noslate"):
             chk.slate = -1
-        chk.multi = max(1, chk.multi - self.mod_sum(s, "mminus"))
+        multi = chk.multi - self.mod_sum(s, "mminus")
+        chk.multi = multi if multi > 1 else 1   # max(1, ...) without a builtin call (every roll)
         step = self.mod_sum(s, "step")
         chk.size = self.die_size(s, step)
         cols = list(r["coloured"]) + [WHITE] * (self.stat(s, PIE) * r["white_dice_per_pie"])
@@ -232,7 +233,8 @@ class Checks:
         """Damage after reductions, then the sub-event, then death (§3.4.9)."""
         s, chk = self.active, self.check
         self.step = ST_END
-        taken = max(0, chk.damage - self.mod_sum(s, "dred"))
+        taken = chk.damage - self.mod_sum(s, "dred")
+        taken = taken if taken > 0 else 0   # max(0, ...) without a builtin call (every check)
         if taken > 0:
             self.life[s] -= taken
             self.log.append(("hurt", s, taken, self._cause(chk), chk.node))

@@ -244,11 +244,7 @@ def _ap_choice(spec: Spec, vals, cols, rem):
     if len(rem) < m:
         return None
     if m == 1:   # the highest die (of the slate colour), the first of equals: ``rem`` is in index order
-        if spec.slate >= 0:
-            rem = [i for i in rem if cols[i] == spec.slate]
-            if not rem:
-                return None
-        return (max(rem, key=vals.__getitem__),)
+        return _highest(rem, vals, cols, spec.slate)
     order = sorted(rem, key=lambda i: (-vals[i], i))
     if spec.slate >= 0:
         xs = [i for i in order if cols[i] == spec.slate]
@@ -257,6 +253,16 @@ def _ap_choice(spec: Spec, vals, cols, rem):
         first = xs[0]
         return (first, *[i for i in order if i != first][:m - 1])
     return tuple(order[:m])
+
+
+def _highest(rem, vals, cols, slate):
+    """``max(rem, key=vals.__getitem__)`` among the dice of the slate colour (any if ``slate`` < 0), or
+    None: a plain loop (max with a key parses keywords and calls the key per die; every roll's plans)."""
+    best = -1
+    for i in rem:
+        if (slate < 0 or cols[i] == slate) and (best < 0 or vals[i] > vals[best]):
+            best = i
+    return None if best < 0 else (best,)
 
 
 def _fallback_alloc(spec: Spec, m, pairs):
