@@ -131,9 +131,13 @@ class Checks:
         rand = self.rng.random
         size = chk.size
         chk.cols = cols
-        chk.vals = [1 + int(rand() * size) for _ in cols]
-        chk.tokens = [(m[1], m[2]) for m in self.mods_of(s, "reroll")]
-        self.mods[s] = [m for m in self.mods[s] if m[0] != "reroll"]
+        chk.vals = vals = []
+        for _ in cols:   # (plain loops here and below: a comprehension costs a function frame in Python 3.11)
+            vals.append(1 + int(rand() * size))
+        chk.tokens = []
+        if self.mods[s]:   # (most rolls: no modifier at all)
+            chk.tokens = [(m[1], m[2]) for m in self.mods_of(s, "reroll")]
+            self.mods[s] = [m for m in self.mods[s] if m[0] != "reroll"]
         self.log.append(("roll", s, size, tuple(chk.vals), tuple(cols)))
         if chk.kind == "room" and not chk.prompts:
             self.log.append(("checkp", self.setup.rooms[chk.card]["id"], size, len(cols), self.criterion_for(s) + chk.d,
@@ -158,10 +162,12 @@ class Checks:
             else:
                 single.append(m[1])
         threats = () if self.has_mod(s, "nothreat") else chk.threats
-        prompts = tuple((c, crit + off) for c, off in chk.prompts)
+        # (no comprehension for the usual empty prompts and recolours: each costs a function frame)
+        prompts = tuple([(c, crit + off) for c, off in chk.prompts]) if chk.prompts else ()
+        recolour = [(m[1], m[2]) for m in self.mods_of(s, "recol")] if self.mods[s] else []
         return dice.Spec(target=crit + chk.d, m=chk.multi, slate=chk.slate, prompts=prompts, asc=chk.asc,
                          pie=self.stat(s, PIE), max_pairs=r["ascension_max_pairs"], single=single, all_bonus=all_b,
-                         recolour=[(m[1], m[2]) for m in self.mods_of(s, "recol")], fail=self.danger + chk.fail,
+                         recolour=recolour, fail=self.danger + chk.fail,
                          slate_dmg=self.danger if r["slate_damage_per_die"] == "danger" else 1,
                          threats=threats, threat_dmg=r["threat.damage"], below=crit,
                          white_prompts=r["ascension_white_dice_in_qte"] == "also_prompts")
@@ -210,7 +216,8 @@ class Checks:
         chk.plan, chk.success = plan, success
         chk.side = damage - (0 if success else spec.fail)
         chk.damage = damage
-        self.mods[s] = [m for m in self.mods[s] if not (m[3] == "check" and m[0] in ("apb", "recol"))]
+        if self.mods[s]:
+            self.mods[s] = [m for m in self.mods[s] if not (m[3] == "check" and m[0] in ("apb", "recol"))]
         self.log.append(("check", s, chk.node, self._source(chk), spec.target, success, damage))
         self._after_resolution()
 
@@ -238,7 +245,8 @@ class Checks:
         if taken > 0:
             self.life[s] -= taken
             self.log.append(("hurt", s, taken, self._cause(chk), chk.node))
-        self.mods[s] = [m for m in self.mods[s] if m[3] != "check"]
+        if self.mods[s]:
+            self.mods[s] = [m for m in self.mods[s] if m[3] != "check"]
         if chk.success and chk.sub and chk.kind == "room":
             self.sub_event(s, chk)
         if chk.kind == "boss" and self.outcome is None and not self.b_dead[chk.boss] and self.b_active[chk.boss]:

@@ -182,7 +182,7 @@ def _allocate(spec: Spec, values, targets, pairs):
     """Bonus allocation making every AP die reach its target: (pair_alloc, single_alloc) or None."""
     m = len(values)
     if not spec.single:   # (most checks: no one-die bonus to place)
-        pair_alloc = _pair_alloc([v + spec.all_bonus for v in values], targets, pairs, spec.pie)
+        pair_alloc = _pair_alloc(values, spec.all_bonus, targets, pairs, spec.pie)
         return None if pair_alloc is None else (pair_alloc, ())
     base = [v + spec.all_bonus for v in values]
     best = None
@@ -209,12 +209,12 @@ def _allocate(spec: Spec, values, targets, pairs):
     return best
 
 
-def _pair_alloc(need, targets, pairs, pie):
-    """``_allocate``'s pair allocation for these values (no one-die bonus), or None: the fewest pairs each
-    AP die needs, the pairs left over on the first."""
+def _pair_alloc(values, bonus, targets, pairs, pie):
+    """``_allocate``'s pair allocation for these values plus the all-dice bonus (no one-die bonus), or None:
+    the fewest pairs each AP die needs, the pairs left over on the first."""
     alloc, used = [], 0
-    for v, t in zip(need, targets):
-        gap = t - v
+    for v, t in zip(values, targets):
+        gap = t - v - bonus
         if gap <= 0:
             alloc.append(0)
         elif pie <= 0:
@@ -295,7 +295,10 @@ def _best_plan(spec: Spec, vals, cols):
             if ap is None:
                 continue
             pairs = len(removed) // 2
-            alloc = _allocate(spec, [vals[i] for i in ap], targets, pairs)
+            values = []
+            for i in ap:   # (1-3 dice: a loop costs less than a comprehension's frame)
+                values.append(vals[i])
+            alloc = _allocate(spec, values, targets, pairs)
             success = alloc is not None
             if not success:
                 if removed and simple:
