@@ -163,18 +163,24 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
             count += h[2]
         return count
 
-    # (most of the time a maiden has no modifier at all: the empty case returns at once)
+    # (most of the time a maiden has no modifier at all: the empty case returns at once; plain loops, no
+    # generator per call, for the others)
     def mods_of(self, s: int, kind: str) -> list:
         mods = self.mods[s]
         return [m for m in mods if m[0] == kind] if mods else []
 
     def mod_sum(self, s: int, kind: str) -> int:
-        mods = self.mods[s]
-        return sum(m[1] for m in mods if m[0] == kind) if mods else 0
+        total = 0
+        for m in self.mods[s]:
+            if m[0] == kind:
+                total += m[1]
+        return total
 
     def has_mod(self, s: int, kind: str) -> bool:
-        mods = self.mods[s]
-        return any(m[0] == kind for m in mods) if mods else False
+        for m in self.mods[s]:
+            if m[0] == kind:
+                return True
+        return False
 
     def expire(self, until: str) -> None:
         for s in range(self.n):

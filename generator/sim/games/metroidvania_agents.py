@@ -119,8 +119,10 @@ class HeuristicAgent:
 
     def boss_p(self, state, s, b) -> float:
         """Mean success chance over the boss's actions at the current criterion (§5 boss timing)."""
-        ps = [p for p, _ in self.boss_actions(state, s, b)]
-        return sum(ps) / len(ps)
+        total, actions = 0.0, self.boss_actions(state, s, b)
+        for p, _ in actions:   # (a loop: no list and sum call at every win chance)
+            total += p
+        return total / len(actions)
 
     def boss_actions(self, state, s, b) -> tuple:
         """(P(success), expected slate/threat damage) of each boss action for maiden ``s`` now; cached for the
@@ -322,7 +324,7 @@ class HeuristicAgent:
         if life <= state.max_life[s] - 3 or _exhausted(state, s) >= 2:
             rest = REST_LOW
         else:
-            spare = sum(1 for w in setup.rest_nodes if not state.explored[w]) > setup.normal_rests
+            spare = _unexplored(state, setup.rest_nodes) > setup.normal_rests
             rest = REST_SPARE if spare else REST_HEALTHY
         for v, key in dests:
             kind = kinds[v]
@@ -632,7 +634,7 @@ class HeuristicAgent:
         chk = state.check
         if chk is None or chk.kind == "danger":
             return False
-        ops = dict((op, p) for op, p in effect)
+        ops = dict(effect)   # (the (op, params) pairs as they are: no generator)
         if "auto_success" in ops:
             base = self._check_p(state, s, chk)
             return base < 0.9 and (self._lethal(state, s) or self._boss_finisher(state) or
@@ -837,9 +839,22 @@ def _party_low(state) -> bool:
     return any(state.life[o] <= 2 for o in range(state.n))
 
 
+def _unexplored(state, nodes) -> int:
+    """How many of these rooms are unexplored (a plain loop: asked at most move choices)."""
+    count = 0
+    for w in nodes:
+        if not state.explored[w]:
+            count += 1
+    return count
+
+
 def _exhausted(state, s) -> int:
-    """How many of her skills are exhausted."""
-    return sum(1 for sk in state.skills[s] if sk[2])
+    """How many of her skills are exhausted (a plain loop: asked at every move choice)."""
+    count = 0
+    for sk in state.skills[s]:
+        if sk[2]:
+            count += 1
+    return count
 
 
 def _colour_index(name) -> int:
@@ -875,7 +890,10 @@ def _holds_refresh(state, s) -> bool:
     """Holding a ready "refresh your skills" card, exhausting another skill costs little: treat it as ready
     (one refresh readies them all, even if the refresh card itself is then exhausted)."""
     skills, serial = state.setup.skills, state.turn_serial
-    return any(not sk[2] and sk[3] != serial and "refresh_skills" in skills[sk[0]]["ops"] for sk in state.skills[s])
+    for sk in state.skills[s]:   # (a plain loop: no generator at every skill-use judgement)
+        if not sk[2] and sk[3] != serial and "refresh_skills" in skills[sk[0]]["ops"]:
+            return True
+    return False
 
 
 def _route_steps(state, s, origin) -> list:

@@ -13,8 +13,11 @@ class Bosses:
         return life if life > 1 else 1   # max(1, ...) without a builtin call
 
     def in_room(self, b: int) -> list:
-        node = self.setup.bosses[b]["node"]
-        return [s for s in range(self.n) if self.pos[s] == node]
+        node, out = self.setup.bosses[b]["node"], []
+        for s, at in enumerate(self.pos):   # (a loop: no comprehension frame at every boss step)
+            if at == node:
+                out.append(s)
+        return out
 
     def weakness_revealed(self, b: int, s: int) -> bool:
         weak = self.setup.bosses[b]["weakness"]
@@ -32,8 +35,10 @@ class Bosses:
         if self.b_trait_off[b]:
             return False
         weak = self.setup.bosses[b]["weakness"]
-        if weak and any(op == "forbid_trait" for op, _ in weak[1]) and self.weakness_revealed(b, s):
-            return False
+        if weak:
+            for op, _ in weak[1]:   # (a loop: no generator at every boss action)
+                if op == "forbid_trait":
+                    return not self.weakness_revealed(b, s)
         return True
 
     def boss_action(self, b: int, s: int, index: int) -> tuple:
