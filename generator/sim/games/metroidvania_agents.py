@@ -119,10 +119,7 @@ class HeuristicAgent:
 
     def boss_p(self, state, s, b) -> float:
         """Mean success chance over the boss's actions at the current criterion (§5 boss timing)."""
-        total, actions = 0.0, self.boss_actions(state, s, b)
-        for p, _ in actions:   # (a loop: no list and sum call at every win chance)
-            total += p
-        return total / len(actions)
+        return _mean_chance(self.boss_actions(state, s, b))
 
     def boss_actions(self, state, s, b) -> tuple:
         """(P(success), expected slate/threat damage) of each boss action for maiden ``s`` now; cached for the
@@ -186,7 +183,7 @@ class HeuristicAgent:
         if not entering:   # stay while one more check is expected to cost less than her life (§5: D only)
             p, _ = acts[state.b_ptr[b]] if state.b_active[b] else acts[0]
             return (1 - p) * dmg < state.life[s]
-        p = sum(a[0] for a in acts) / len(acts)
+        p = _mean_chance(acts)
         if p <= 0.02:
             return False
         life = state.b_life[b] if state.b_active[b] else state.boss_life_now(b)
@@ -661,7 +658,7 @@ class HeuristicAgent:
         slate = chk.slate if slate is None or state.has_mod(s, "noslate") else slate
         multi = chk.multi - state.mod_sum(s, "mminus") - mm
         multi = multi if multi > 1 else 1
-        white += sum(m[1] for m in state.mods_of(s, "xdice"))
+        white += state.mod_sum(s, "xdice")
         step += state.mod_sum(s, "step")
         return self.chance(state, s, chk.d, multi, slate, chk.prompts, crit=chk.crit + crit, asc=chk.asc,
                            white=white, step=step)
@@ -837,6 +834,15 @@ def _heal_amount(state, s, effect, level) -> int:
 def _party_low(state) -> bool:
     """Is a maiden down to 2 life or less?"""
     return any(state.life[o] <= 2 for o in range(state.n))
+
+
+def _mean_chance(actions) -> float:
+    """The mean success chance of these (chance, side damage) boss actions (a loop: no generator and sum
+    call at every fight judgement)."""
+    total = 0.0
+    for p, _ in actions:
+        total += p
+    return total / len(actions)
 
 
 def _unexplored(state, nodes) -> int:

@@ -31,8 +31,7 @@ class TurnFlow:
                 self.seat = self.active
                 if self.tpos == 0 and self.built < self.round:   # builds at the round's first move (after setup)
                     self.built = self.round
-                    self.log.append(("build", self.round, tuple((self.stat(p, WIL), self.stat(p, PIE))
-                                                                for p in range(self.n))))
+                    self._log_build()
                 if self.destinations() or self.usable(MOVE) or self.flower_window(MOVE):
                     self.phase = MOVE
                     return
@@ -132,6 +131,13 @@ class TurnFlow:
             self.log.append(("sefira", s, self.setup.sefira[card]["id"]))
         elif deck == "skill" and card >= 0:
             self.learn(s, card)
+
+    def _log_build(self) -> None:
+        """Each maiden's Will and Piety as the round starts (a loop: no generator once a round)."""
+        build = []
+        for stacks in self.stacks:
+            build.append((len(stacks[WIL]), len(stacks[PIE])))
+        self.log.append(("build", self.round, tuple(build)))
 
     def begin_round(self) -> None:
         r = self.setup.rules
