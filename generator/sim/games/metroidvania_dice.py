@@ -248,7 +248,9 @@ def _ap_choice(spec: Spec, vals, cols, rem):
         return None
     if m == 1:   # the highest die (of the slate colour), the first of equals: ``rem`` is in index order
         return _highest(rem, vals, cols, spec.slate)
-    order = sorted(rem, key=lambda i: (-vals[i], i))
+    # highest first, equals in index order: ``rem`` is in index order and a reverse sort keeps equals in
+    # their order (no key tuple per die)
+    order = sorted(rem, key=vals.__getitem__, reverse=True)
     if spec.slate >= 0:
         xs = [i for i in order if cols[i] == spec.slate]
         if not xs:
