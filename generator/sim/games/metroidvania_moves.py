@@ -170,7 +170,9 @@ class Movement:
         seal = setup.rules["urza_seal_bosses"]
         sealed = seal and len(self.kills) < seal
         kinds, node_boss, bosses, b_dead, explored = setup.kind, setup.node_boss, setup.bosses, self.b_dead, self.explored
-        for v in [v for v, d in enumerate(dist) if d <= mp]:   # most rooms are out of reach
+        for v, d in enumerate(dist):
+            if d > mp:   # most rooms are out of reach (skipped here: cheaper than listing the others first)
+                continue
             kind = kinds[v]
             if kind == BOSS:
                 b = node_boss[v]
