@@ -357,8 +357,7 @@ class HeuristicAgent:
                 if life <= danger + 1:
                     score += 2 * AVOID
             a = areas[v]
-            if kind != BOSS and a >= 0 and area_left[a] == 1 and any(
-                    e.startswith("threat") or e.startswith("no_") for e in setup.areas[a]["effects"]):
+            if kind != BOSS and a >= 0 and area_left[a] == 1 and _harsh(setup.areas[a]["effects"]):
                 score += 1.0
             if best_score is None or score > best_score:
                 best, best_score = (GO, v, key), score
@@ -834,6 +833,14 @@ def _heal_amount(state, s, effect, level) -> int:
 def _party_low(state) -> bool:
     """Is a maiden down to 2 life or less?"""
     return any(state.life[o] <= 2 for o in range(state.n))
+
+
+def _harsh(effects) -> bool:
+    """Does clearing this area lift a threat or a "no ..." effect (a loop: no generator at move choices)?"""
+    for e in effects:
+        if e.startswith("threat") or e.startswith("no_"):
+            return True
+    return False
 
 
 def _mean_chance(actions) -> float:

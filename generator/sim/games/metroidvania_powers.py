@@ -114,7 +114,10 @@ class Powers:
     def _refreshable(self, timing: str) -> bool:
         """Has she an exhausted skill of this timing not used this turn (a refresh would ready it now)?"""
         skills, serial = self.setup.skills, self.turn_serial
-        return any(sk[2] and sk[3] != serial and skills[sk[0]]["timing"] == timing for sk in self.skills[self.active])
+        for sk in self.skills[self.active]:
+            if sk[2] and sk[3] != serial and skills[sk[0]]["timing"] == timing:
+                return True
+        return False
 
     def lethal_now(self) -> bool:
         """Would the damage about to land (after the reductions so far) kill her?"""

@@ -175,6 +175,10 @@ def test_the_call_free_helpers_agree_with_the_one_liners_they_stand_for(setups, 
                     assert agents_mod._mean_chance(acts) == sum(a[0] for a in acts) / len(acts)
             assert agents_mod._unexplored(state, setup.rest_nodes) == \
                 sum(1 for w in setup.rest_nodes if not state.explored[w])
+            for timing in {setup.skills[sk[0]]["timing"] for sk in state.skills[state.active]}:
+                assert state._refreshable(timing) == any(
+                    sk[2] and sk[3] != state.turn_serial and setup.skills[sk[0]]["timing"] == timing
+                    for sk in state.skills[state.active])
             for b, boss in enumerate(setup.bosses):
                 assert state.in_room(b) == [s for s in range(state.n) if state.pos[s] == boss["node"]]
                 assert state.boss_life_now(b) == \
@@ -183,6 +187,9 @@ def test_the_call_free_helpers_agree_with_the_one_liners_they_stand_for(setups, 
             seat = state.current_player()
             state.apply_action(agents[seat].choose(state, rngs[seat]))
     assert looked > 300
+    for area in setup.areas:
+        effects = area["effects"]
+        assert agents_mod._harsh(effects) == any(e.startswith("threat") or e.startswith("no_") for e in effects)
     modded = mv.State.__new__(mv.State)   # modifiers the games above may not show
     modded.mods = [[("step", 1, -1, "turn"), ("crit", -2, -1, "check"), ("step", 2, -1, "check")]]
     for kind in ("step", "crit", "dred"):
