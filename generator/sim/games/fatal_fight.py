@@ -132,7 +132,8 @@ class State(Flow):
     def hurt(self, s: int, n: int, pierce: bool, cause: str) -> None:
         if self.status[s] != ACTIVE or n <= 0:
             return
-        absorbed = 0 if pierce else min(self.gp[s], n)
+        gp = self.gp[s]
+        absorbed = 0 if pierce else gp if gp < n else n  # not min(): builtin min parses keywords at every call
         self.gp[s] -= absorbed
         taken = n - absorbed
         self.life[s] -= taken

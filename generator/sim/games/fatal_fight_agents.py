@@ -160,18 +160,25 @@ class GreedyAgent:
         (``danger``: player ``s``'s threat less its GP, already known)."""
         setup = self.setup
         value = 0.0
-        if setup.c_guard[c]:
-            value += min(setup.c_guard[c], max(0, danger))
-        if setup.c_heal[c]:
-            value += min(setup.c_heal[c], state.max_life[s] - state.life[s])
+        # conditional expressions, not min/max: builtin min and max parse keywords at every call
+        guard, heal = setup.c_guard[c], setup.c_heal[c]
+        if guard and danger > 0:  # guard against no danger prevents nothing
+            value += guard if guard < danger else danger
+        if heal:
+            missing = state.max_life[s] - state.life[s]
+            value += heal if heal < missing else missing
         value += 0.8 * setup.c_draw[c]
         for op, p in setup.c_effect[c]:
             n = p.get("n", 1)
             if op in ("guard", "heal"):
                 for t in _who(state, s, p.get("who", "self")):
-                    need = (max(0, combat.threat(state, state.pos[t]) - state.gp[t]) if op == "guard"
-                            else state.max_life[t] - state.life[t])
-                    value += min(n, need)
+                    if op == "guard":
+                        need = combat.threat(state, state.pos[t]) - state.gp[t]
+                        if need < 0:
+                            need = 0
+                    else:
+                        need = state.max_life[t] - state.life[t]
+                    value += n if n < need else need
             elif op == "draw":
                 value += 0.8 * n
             elif op in ("gold", "gain_action"):
@@ -307,8 +314,10 @@ class GreedyAgent:
                 continue
             aps = self.attack_aps(state.hand[q])
             keep = 2 if q > state.turn_pos else 0
-            usable = aps[:max(0, min(state.actions[q], len(aps) - keep))]
-            out[state.pos[q]] = out.get(state.pos[q], 0) + sum(usable)
+            usable = state.actions[q]  # how many of its best cards: at most all but ``keep``, never fewer than none
+            if usable > len(aps) - keep:
+                usable = len(aps) - keep
+            out[state.pos[q]] = out.get(state.pos[q], 0) + (sum(aps[:usable]) if usable > 0 else 0)
         return out
 
     def safest(self, state, s, boss_k, threat_here):
@@ -341,15 +350,15 @@ class GreedyAgent:
         s = state.turn_pos
         limit = state.actions[q] - state.partner_used.get(q, 0)
         mine = self.strongest(state, q)
-        if q > s:  # own turn still to come: keep two cards
-            limit = min(limit, len(state.hand[q]) - 2)
+        if q > s and limit > len(state.hand[q]) - 2:  # own turn still to come: keep two cards
+            limit = len(state.hand[q]) - 2
         if limit <= 0 or not mine:
             return (PASS,)
         adds = mine[:limit]
         square, grapples = state.pos[s], state.grapples
         if q < s:  # the bonus gold of j more hits only grows with j: adding them all tells
-            hits, min_hits = len(state.chain) + state.chain_hits, setup.rules["combo_bonus_min_hits"]
-            if max(0, hits + len(adds) - min_hits + 1) - max(0, hits - min_hits + 1) > 0:
+            # (it is max(0, hits - min_hits + 1), so adding any hits raises it once they reach min_hits)
+            if len(state.chain) + state.chain_hits + len(adds) >= setup.rules["combo_bonus_min_hits"]:
                 flags = state.chain_flags
                 for c in adds:
                     flags |= setup.c_flags[c]
@@ -406,7 +415,8 @@ class GreedyAgent:
                 gain = worth[a[1]] - DILUTION
             else:  # CURE
                 gain = 3.0
-            ratio = gain / max(1, setup.c_cost[a[1]] if a[0] != CURE else setup.rules["n11_cure"])
+            price = setup.c_cost[a[1]] if a[0] != CURE else setup.rules["n11_cure"]
+            ratio = gain / (price if price > 1 else 1)  # a free card counts as 1 gold (no max(): see support_value)
             if ratio > 0:
                 scored.append((ratio, a))
         if not scored:

@@ -69,10 +69,11 @@ def spend_gp(state, k: int, ap: int, range_: bool) -> None:
     """A non-pierce hit spends the GP of what it reached (the head, or everyone with range)."""
     group = state.groups[k]
     egp, xgp = state.egp, state.xgp
-    for e in (group if range_ else group[:1]):
-        used = min(xgp[e], ap)
+    for e in (group if range_ else group[:1]):  # min/max as conditionals: builtin min and max parse keywords at every call
+        used = xgp[e] if xgp[e] < ap else ap
         xgp[e] -= used
-        egp[e] = max(0, egp[e] - (ap - used))
+        left = egp[e] - (ap - used)
+        egp[e] = left if left > 0 else 0
 
 
 def resolve(state, seat: int, k: int, ap: int, flags: int, grapples: int) -> int:
