@@ -86,8 +86,7 @@ class GreedyAgent:
         if rally is not None:
             later = ACTIVE in state.status[s + 1:]
             if state.pos[s] != rally and state.free_moves > 0:
-                step = min((q for q in NEIGHBOURS[state.pos[s]] if q not in state.blocked),
-                           key=lambda q: (abs(q // 3 - rally // 3) + abs(q % 3 - rally % 3), q), default=None)
+                step = _step_towards(state.pos[s], rally, state.blocked)
                 if step is not None:
                     return (MOVE, step)
             if later and self.boss_reachable(state, boss_k):  # hold what the boss chain needs; the last player opens it
@@ -238,7 +237,9 @@ class GreedyAgent:
         through the grunts in front of it (CQB pierce) this round?"""
         setup = self.setup
         group = state.groups[k]
-        need = sum(state.elife[e] for e in group[:group.index(setup.boss) + 1])
+        need = 0
+        for e in group[:group.index(setup.boss) + 1]:  # a loop, not sum() over a generator (a frame each call)
+            need += state.elife[e]
         potential = 0
         for q in range(state.n):
             if state.status[q] == ACTIVE:
@@ -327,13 +328,19 @@ class GreedyAgent:
         boss_on = boss_k is not None
         threats = [None] * 3  # a square's threat depends on its line alone
         threats[best_sq % 3] = threat_here
-        for sq in (state.pos[s],) + tuple(q for q in NEIGHBOURS[state.pos[s]] if q not in state.blocked):
+        here = best_sq
+        for sq in (here, *NEIGHBOURS[here]):  # stay, or an open neighbour (plain loops: no generator frames)
+            if sq != here and sq in state.blocked:
+                continue
             score = threats[sq % 3]
             if score is None:
                 score = threats[sq % 3] = combat.threat(state, sq)
             if boss_on and self.combo:
-                score -= 1.5 * sum(1 for q in range(state.n) if q != s and state.status[q] == ACTIVE
-                                   and state.pos[q] == sq and q > state.turn_pos)
+                waiting = 0  # later allies on that square
+                for q in range(state.turn_pos + 1, state.n):
+                    if q != s and state.status[q] == ACTIVE and state.pos[q] == sq:
+                        waiting += 1
+                score -= 1.5 * waiting
             score += 0.01 * (sq != state.pos[s])
             if best_score is None or score < best_score:
                 best_sq, best_score = sq, score
@@ -421,8 +428,15 @@ class GreedyAgent:
                 scored.append((ratio, a))
         if not scored:
             return self.gift(state) or (DONE,)
-        top = max(r for r, _ in scored)
-        near = sorted(a for r, a in scored if r >= 0.5 * top)
+        top = 0.0  # every kept ratio is positive; plain loops, not max() and sorted() over generators
+        for r, _ in scored:
+            if r > top:
+                top = r
+        near = []
+        for r, a in scored:
+            if r >= 0.5 * top:
+                near.append(a)
+        near.sort()
         return near[int(rng.random() * len(near))]
 
     def gift(self, state):
@@ -496,6 +510,19 @@ def _rage_harm(state, top) -> float:
         else:
             harm += 1.0
     return harm
+
+
+def _step_towards(square: int, goal: int, blocked) -> int | None:
+    """The open neighbour of ``square`` nearest ``goal`` (fewest steps, then the lowest square), or
+    None (a loop: min() with a key lambda over a generator cost three calls a rally move)."""
+    best = best_steps = None
+    for q in NEIGHBOURS[square]:
+        if q in blocked:
+            continue
+        steps = abs(q // 3 - goal // 3) + abs(q % 3 - goal % 3)
+        if best is None or steps < best_steps or (steps == best_steps and q < best):
+            best, best_steps = q, steps
+    return best
 
 
 def _with_cards(best, ordered):
