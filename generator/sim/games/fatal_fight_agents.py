@@ -253,8 +253,12 @@ class GreedyAgent:
     def strongest(self, state, s) -> list:
         """Player ``s``'s attack cards it can pay for, strongest first (AP, then card)."""
         setup, life = self.setup, state.life[s]
-        return sorted([c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c]],
-                      key=self.traits.strength_rank)
+        cards = []
+        for c in state.hand[s]:  # a loop: a comprehension is a function frame a call in Python 3.11
+            if setup.c_attack[c] and life > setup.c_life_cost[c]:
+                cards.append(c)
+        cards.sort(key=self.traits.strength_rank)
+        return cards
 
     def attack_aps(self, hand) -> tuple[int, ...]:
         """The AP of the attack cards in ``hand``, highest first (allies' hands are read at most
@@ -271,7 +275,10 @@ class GreedyAgent:
         if acts < 1:
             return None
         life = state.life[s]
-        attack = [c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c] and c not in keep]
+        attack = []
+        for c in state.hand[s]:  # a loop, as in strongest
+            if setup.c_attack[c] and life > setup.c_life_cost[c] and c not in keep:
+                attack.append(c)
         if not attack:
             return None
         ordered, by_reach = self.chains.of(attack, acts)
@@ -530,7 +537,7 @@ def _with_cards(best, ordered):
     if best is None:
         return None
     value, positions, k, square = best
-    return value, [ordered[i] for i in positions], k, square
+    return value, list(map(ordered.__getitem__, positions)), k, square  # no comprehension frame
 
 
 def _best_on(board, k: int, reach, help_ap: int):
