@@ -44,8 +44,10 @@ def legal_unsorted(state) -> list[tuple]:
     if phase == COMBO:
         return [(PASS,)] + [(JOIN, c) for c in state.hand[s] if _attack_ok(state, s, c)]
     if phase == TARGET:
-        ks = combat.targets(state, state.pos[state.turn_pos], state.chain_flags)
-        return [(TARGET_A, k) for k in ks] or [(NO_TARGET,)]
+        out = []
+        for k in combat.targets(state, state.pos[state.turn_pos], state.chain_flags):  # a loop: no comprehension frame
+            out.append((TARGET_A, k))
+        return out or [(NO_TARGET,)]
     if phase == SHOP:
         return _shop(state)
     if phase == PICK:
@@ -305,8 +307,11 @@ def _finish(state, a):
         state.phase = MAIN
         state.next_turn()
         return
-    state.partners = [q for q in range(state.n)
-                      if q != s and state.status[q] == ACTIVE and state.pos[q] == state.pos[s]]
+    partners, here = [], state.pos[s]
+    for q in range(state.n):  # a loop: no comprehension frame
+        if q != s and state.status[q] == ACTIVE and state.pos[q] == here:
+            partners.append(q)
+    state.partners = partners
     if state.setup.rules["combination_limit"] == "per_chain":
         state.partner_used = {}
     _next_partner(state)

@@ -15,7 +15,11 @@ def targets(state, square: int, flags: int) -> list[int]:
     """Respawn indices (0..5) of the groups an attack from ``square`` with ``flags`` may target."""
     groups = state.groups
     if flags & LAUNCH:
-        return [k for k in range(6) if groups[k]]
+        out = []
+        for k in range(6):  # plain loops here: a comprehension is a function frame a call in Python 3.11
+            if groups[k]:
+                out.append(k)
+        return out
     line, area = square % 3, square // 3
     any_area = state.setup.rules["n1"]
     out = []

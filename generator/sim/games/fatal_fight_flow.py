@@ -262,7 +262,10 @@ class Flow:
     def enemy_phase(self) -> None:
         setup = self.setup
         boss = setup.boss
-        self.log.append(("enemy_phase", tuple(group_size(self, g) for g in self.groups)))
+        sizes = []
+        for g in self.groups:  # a loop, not a generator (a frame and a resumption per group)
+            sizes.append(group_size(self, g))
+        self.log.append(("enemy_phase", tuple(sizes)))
         self.xgp = [0] * len(self.xgp)
         self.taken = [0] * self.n
         self.run_gimmicks("enemy_phase")

@@ -32,9 +32,13 @@ def offers(state, s, gold) -> list[tuple]:
     """The upgrades and Gym cards player ``s`` could pay for with ``gold``."""
     setup, cost, deck = state.setup, state.setup.c_cost, state.deck[s]
     mega = state.mega_art[s]  # N8: the mega art waits beside the player, not in the deck, and upgrades too
-    out = [(UPGRADE, u) for u in state.upgrades_left[s]
-           if cost[u] <= gold and (setup.c_replaces[u] in deck or setup.c_replaces[u] == mega)]
-    out.extend((BUY, g) for g in state.gym if cost[g] <= gold)
+    out = []
+    for u in state.upgrades_left[s]:  # plain loops: no comprehension or generator frames
+        if cost[u] <= gold and (setup.c_replaces[u] in deck or setup.c_replaces[u] == mega):
+            out.append((UPGRADE, u))
+    for g in state.gym:
+        if cost[g] <= gold:
+            out.append((BUY, g))
     return out
 
 
