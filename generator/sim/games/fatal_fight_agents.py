@@ -435,15 +435,7 @@ class GreedyAgent:
                 scored.append((ratio, a))
         if not scored:
             return self.gift(state) or (DONE,)
-        top = 0.0  # every kept ratio is positive; plain loops, not max() and sorted() over generators
-        for r, _ in scored:
-            if r > top:
-                top = r
-        near = []
-        for r, a in scored:
-            if r >= 0.5 * top:
-                near.append(a)
-        near.sort()
+        near = _near_best(scored)
         return near[int(rng.random() * len(near))]
 
     def gift(self, state):
@@ -517,6 +509,21 @@ def _rage_harm(state, top) -> float:
         else:
             harm += 1.0
     return harm
+
+
+def _near_best(scored) -> list:
+    """The actions of ``scored`` (ratio, action) pairs, every ratio positive, whose ratio is at
+    least half the best, in order (plain loops, not max() and sorted() over generators)."""
+    top = 0.0
+    for r, _ in scored:
+        if r > top:
+            top = r
+    near = []
+    for r, a in scored:
+        if r >= 0.5 * top:
+            near.append(a)
+    near.sort()
+    return near
 
 
 def _step_towards(square: int, goal: int, blocked) -> int | None:

@@ -251,3 +251,74 @@ def test_shorter_chains_filtered_from_a_kept_hand_equal_their_definition(setup, 
                        for ap, pierce, range_, cost, positions in chains]
                 assert got == _chains_by_definition(setup, hand, acts, kind >= 2, kind % 2)
                 assert plain == (not any(pierce or range_ for _, pierce, range_, _, _ in got))
+
+
+def test_the_call_free_helpers_agree_with_the_one_liners_they_stand_for():
+    """The loops and conditional expressions standing for comprehensions, generators and min/max
+    calls on hot paths (cheaper in Python 3.11) give what the one-liners give: the arithmetic on
+    every small input, the helpers at every decision of greedy games of the shipped content."""
+    from generator.sim.games import fatal_fight_agents as agents
+    from generator.sim.games.fatal_fight_actions import NEIGHBOURS
+    from generator.sim.games.fatal_fight_setup import LAUNCH
+    from generator.sim.games.fatal_fight_shop import BUY, UPGRADE, offers
+
+    for a in range(-3, 10):
+        for b in range(-3, 10):
+            assert (a if a < b else b) == min(a, b)  # spend_gp, hurt, support_value, join, Chains.of
+            assert (a - b if a - b > 0 else 0) == max(0, a - b)
+            assert (a if a > 1 else 1) == max(1, a)  # the shop's price floor
+            for keep in (0, 2):  # partner_potential's best cards
+                aps, usable = tuple(range(b + 3, 0, -1)), a
+                if usable > len(aps) - keep:
+                    usable = len(aps) - keep
+                assert (sum(aps[:usable]) if usable > 0 else 0) == sum(aps[:max(0, min(a, len(aps) - keep))])
+    for hits in range(12):  # join's combo-bonus test, for one card or more
+        for more in range(1, 6):
+            for min_hits in range(10):
+                assert (hits + more >= min_hits) == (max(0, hits + more - min_hits + 1) - max(0, hits - min_hits + 1) > 0)
+    for square in range(9):
+        for goal in range(9):
+            for mask in range(1 << 9):
+                blocked = {q for q in range(9) if mask >> q & 1}
+                assert agents._step_towards(square, goal, blocked) == min(
+                    (q for q in NEIGHBOURS[square] if q not in blocked),
+                    key=lambda q: (abs(q // 3 - goal // 3) + abs(q % 3 - goal % 3), q), default=None)
+
+    setup = _shipped_setup()
+    boss, rules, looked, shops = setup.boss, setup.rules, 0, 0
+    for players in (3, 4):
+        state = ff.new_game(setup, players, deal_rng("call-free", players))
+        greedy = [ff.AGENTS["greedy"](setup, seat) for seat in range(players)]
+        rngs = [agent_rng("call-free", players, seat) for seat in range(players)]
+        while not state.is_terminal():
+            board = preview.Board(state)
+            for k, g in enumerate(state.groups):
+                if len(g) > rules["group_cap"]:  # (the count itself; a group within the cap answers at once)
+                    assert combat.over_cap(state, g) == sum(
+                        1 for e in g if e < boss or (e == boss and rules["boss_counts_toward_cap"])) - rules["group_cap"]
+                assert board.row(k) == (
+                    [state.elife[e] for e in g], [state.egp[e] + state.xgp[e] for e in g],
+                    [preview.BOSS_VALUE if e == boss else preview.OBSTACLE_VALUE if e > boss else
+                     board._bonus(g) + (preview.CARRIER_BONUS if setup.e_skill[e] == "carrier" else 0.0) for e in g])
+            for square in range(9):
+                assert combat.targets(state, square, LAUNCH) == [k for k in range(6) if state.groups[k]]
+            for s in range(players):
+                life = state.life[s]
+                assert greedy[s].strongest(state, s) == sorted(
+                    [c for c in state.hand[s] if setup.c_attack[c] and life > setup.c_life_cost[c]],
+                    key=greedy[s].traits.strength_rank)
+                for gold in range(state.gold[s] + 3):
+                    deck, mega = state.deck[s], state.mega_art[s]
+                    assert offers(state, s, gold) == [
+                        (UPGRADE, u) for u in state.upgrades_left[s] if setup.c_cost[u] <= gold and
+                        (setup.c_replaces[u] in deck or setup.c_replaces[u] == mega)] + [
+                        (BUY, g) for g in state.gym if setup.c_cost[g] <= gold]
+                    scored = [(ratio / 4, a) for ratio, a in enumerate(offers(state, s, gold), start=1)]
+                    if scored:
+                        shops += 1
+                        top = max(r for r, _ in scored)
+                        assert agents._near_best(scored) == sorted(a for r, a in scored if r >= 0.5 * top)
+            looked += 1
+            seat = state.current_player()
+            state.apply_action(greedy[seat].choose(state, rngs[seat]))
+    assert looked > 500 and shops > 100
