@@ -89,7 +89,11 @@ class State(Flow):
 
     # ---- primitives used by the rules and the effect ops -----------------------------------------
     def active_seats(self) -> list[int]:
-        return [s for s in range(self.n) if self.status[s] == ACTIVE]
+        seats = []
+        for s in range(self.n):  # a loop: no comprehension frame
+            if self.status[s] == ACTIVE:
+                seats.append(s)
+        return seats
 
     def is_down(self, s: int) -> bool:
         return self.status[s] == DOWN

@@ -113,10 +113,14 @@ class GreedyAgent:
         threat_here = combat.threat(state, state.pos[s])
         danger = threat_here - state.gp[s]
         if acts >= 1:
-            support = [(self.support_value(state, s, c, danger), -c) for c in hand
-                       if traits.supports[c] and state.life[s] > setup.c_life_cost[c]]
-            if support:
-                value, neg = max(support)
+            best_support = None  # the best (value, -card) of the payable support cards (a loop, not max() of a list)
+            for c in hand:
+                if traits.supports[c] and state.life[s] > setup.c_life_cost[c]:
+                    scored = (self.support_value(state, s, c, danger), -c)
+                    if best_support is None or scored > best_support:
+                        best_support = scored
+            if best_support is not None:
+                value, neg = best_support
                 if value >= 1.0 or (value > 0 and state.life[s] - danger <= LOW_LIFE):
                     return (PLAY, -neg)
         if state.free_moves >= rules["pickup_move_cost"] and self.worth_taking(state, s):
@@ -412,9 +416,14 @@ class GreedyAgent:
             return legal[0]
         square = state.pos[s]
         planned = self.plan[1] if self.plan else None
-        board = current_board(state)
-        return max(legal, key=lambda a: (board.attack(state, square, a[1], state.chain_ap, state.chain_flags,
-                                                      state.grapples), a[1] == planned, -a[1]))
+        attack = current_board(state).attack
+        best = best_key = None
+        for a in legal:  # the most valuable target, the planned one, the lowest (a loop, not max() with a key lambda)
+            value = attack(state, square, a[1], state.chain_ap, state.chain_flags, state.grapples)
+            key = (value, a[1] == planned, -a[1])
+            if best is None or key > best_key:
+                best, best_key = a, key
+        return best
 
     def shop(self, state, rng):
         """Buy by value per gold; among the buys within 50% of the best, pick at random (players

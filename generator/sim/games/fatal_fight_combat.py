@@ -73,7 +73,7 @@ def spend_gp(state, k: int, ap: int, range_: bool) -> None:
     """A non-pierce hit spends the GP of what it reached (the head, or everyone with range)."""
     group = state.groups[k]
     egp, xgp = state.egp, state.xgp
-    for e in (group if range_ else group[:1]):  # min/max as conditionals: builtin min and max parse keywords at every call
+    for e in (group if range_ else group[:1]):  # conditionals: builtin min and max parse keywords at every call
         used = xgp[e] if xgp[e] < ap else ap
         xgp[e] -= used
         left = egp[e] - (ap - used)
@@ -86,7 +86,7 @@ def resolve(state, seat: int, k: int, ap: int, flags: int, grapples: int) -> int
     range_ = bool(flags & RANGE)
     killed = damage_plan(state, k, eff_ap, pierce, range_)
     group = state.groups[k]
-    gone = [group[i] for i in killed]
+    gone = list(map(group.__getitem__, killed))  # no comprehension frame
     if not pierce:
         spend_gp(state, k, eff_ap, range_)
     for i in reversed(killed):

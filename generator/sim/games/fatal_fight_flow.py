@@ -329,8 +329,12 @@ class Flow:
         self.run_gimmicks("round_end")
         if self.phase == OVER:
             return
+        boss, skill = setup.boss, setup.e_skill
         for k, group in enumerate(self.groups):
-            gone = [e for e in group if e < setup.boss and setup.e_skill[e] == "carrier"]
+            gone = []
+            for e in group:  # a loop: no comprehension frame for each of six groups a round
+                if e < boss and skill[e] == "carrier":
+                    gone.append(e)
             if gone:
                 self.groups[k] = [e for e in group if e not in gone]
                 self.escaped.extend(gone)

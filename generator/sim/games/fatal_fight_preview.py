@@ -310,7 +310,7 @@ class Chains:
             if len(self.new) >= _CACHE_LIMIT:
                 self.new, self.old = {}, self.new
             self.new[key] = entry
-        limit = acts if acts < len(ordered) else len(ordered)  # no chain is longer than the hand (not min(): slow to call)
+        limit = acts if acts < len(ordered) else len(ordered)  # no chain is longer than the hand (min() is slow)
         by_reach = entry.get(limit)
         if by_reach is None:
             longer = [size for size in entry if size > limit]

@@ -256,9 +256,11 @@ def test_shorter_chains_filtered_from_a_kept_hand_equal_their_definition(setup, 
 def test_the_call_free_helpers_agree_with_the_one_liners_they_stand_for():
     """The loops and conditional expressions standing for comprehensions, generators and min/max
     calls on hot paths (cheaper in Python 3.11) give what the one-liners give: the arithmetic on
-    every small input, the helpers at every decision of greedy games of the shipped content."""
+    every small input, the helpers at every decision of greedy games of the shipped content (the
+    loops inside agent decisions are checked by the games' hashes staying the same)."""
     from generator.sim.games import fatal_fight_agents as agents
     from generator.sim.games.fatal_fight_actions import NEIGHBOURS
+    from generator.sim.games.fatal_fight_flow import ACTIVE
     from generator.sim.games.fatal_fight_setup import LAUNCH
     from generator.sim.games.fatal_fight_shop import BUY, UPGRADE, offers
 
@@ -275,7 +277,8 @@ def test_the_call_free_helpers_agree_with_the_one_liners_they_stand_for():
     for hits in range(12):  # join's combo-bonus test, for one card or more
         for more in range(1, 6):
             for min_hits in range(10):
-                assert (hits + more >= min_hits) == (max(0, hits + more - min_hits + 1) - max(0, hits - min_hits + 1) > 0)
+                bonus_grows = max(0, hits + more - min_hits + 1) - max(0, hits - min_hits + 1) > 0
+                assert (hits + more >= min_hits) == bonus_grows
     for square in range(9):
         for goal in range(9):
             for mask in range(1 << 9):
@@ -292,16 +295,18 @@ def test_the_call_free_helpers_agree_with_the_one_liners_they_stand_for():
         rngs = [agent_rng("call-free", players, seat) for seat in range(players)]
         while not state.is_terminal():
             board = preview.Board(state)
+            cap, boss_counts = rules["group_cap"], rules["boss_counts_toward_cap"]
             for k, g in enumerate(state.groups):
-                if len(g) > rules["group_cap"]:  # (the count itself; a group within the cap answers at once)
-                    assert combat.over_cap(state, g) == sum(
-                        1 for e in g if e < boss or (e == boss and rules["boss_counts_toward_cap"])) - rules["group_cap"]
+                if len(g) > cap:  # (the count itself; a group within the cap answers at once)
+                    counted = sum(1 for e in g if e < boss or (e == boss and boss_counts))
+                    assert combat.over_cap(state, g) == counted - cap
                 assert board.row(k) == (
                     [state.elife[e] for e in g], [state.egp[e] + state.xgp[e] for e in g],
                     [preview.BOSS_VALUE if e == boss else preview.OBSTACLE_VALUE if e > boss else
                      board._bonus(g) + (preview.CARRIER_BONUS if setup.e_skill[e] == "carrier" else 0.0) for e in g])
             for square in range(9):
                 assert combat.targets(state, square, LAUNCH) == [k for k in range(6) if state.groups[k]]
+            assert state.active_seats() == [s for s in range(players) if state.status[s] == ACTIVE]
             for s in range(players):
                 life = state.life[s]
                 assert greedy[s].strongest(state, s) == sorted(
