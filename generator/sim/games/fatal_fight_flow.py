@@ -33,7 +33,9 @@ class Flow:
             self.escaped = []
         for g in self.groups:
             if rules["board_enemies_return"]:
-                pool.extend(e for e in g if e < setup.boss)
+                for e in g:  # a loop, not a generator
+                    if e < setup.boss:
+                        pool.append(e)
             g.clear()
         del self.elife[setup.boss + 1:], self.egp[setup.boss + 1:], self.xgp[setup.boss + 1:]
         self.obstacles = {}

@@ -5,6 +5,7 @@ and the distinct chains a hand can make.
 from __future__ import annotations
 
 from bisect import bisect_right
+from operator import add
 
 from ..state import memo_table, setup_memo
 from . import fatal_fight_combat as combat
@@ -192,7 +193,7 @@ class Board:
         their sums are exact in any order: the same floats as ``damage_plan`` walking the group."""
         lives, gps, vals = self.rows[k] or self.row(k)
         levels, values, total = [], [0.0], 0.0
-        for need, val in sorted(zip(lives if pierce else [life + gp for life, gp in zip(lives, gps)], vals)):
+        for need, val in sorted(zip(lives if pierce else map(add, lives, gps), vals)):  # map: no comprehension frame
             total += val
             if levels and levels[-1] == need:
                 values[-1] = total
@@ -349,7 +350,10 @@ def _entry(chains: list, special) -> tuple[list, bool]:
 
 def _with_plain(chains: list) -> tuple[list, bool]:
     """``_entry`` of ``chains``, testing each for pierce and range."""
-    return _entry(chains, any(pierce or range_ for _, pierce, range_, _, _ in chains))
+    special = 0
+    for chain in chains:  # a loop, not any() over a generator
+        special |= chain[1] | chain[2]
+    return _entry(chains, special)
 
 
 def _shorter(by_reach: tuple, limit: int) -> tuple:

@@ -80,7 +80,9 @@ def summarize(state) -> dict:
             if kind == "upgrade":
                 upgrades += 1
         elif kind == "enemy_phase":
-            group_sizes.extend(x for x in ev[1] if x)
+            for x in ev[1]:  # a loop, not a generator: a frame and a resumption per group
+                if x:
+                    group_sizes.append(x)
         elif kind == "supply":
             exposed.append(ev[2])
         elif kind == "item":
