@@ -265,6 +265,9 @@ def to_located(node: yaml.Node, path: str, problems: list, budget: NodeBudget, f
     if isinstance(node, yaml.SequenceNode):
         return [to_located(item, path, problems, budget, f"{field}[{i}]") for i, item in enumerate(node.value)]
     result = {"__line__": node.start_mark.line + 1}
-    for key, _key_node, value_node in mapping_items(node, path, problems, field):
+    for key, key_node, value_node in mapping_items(node, path, problems, field):
+        if isinstance(key, str):  # a problem about a key (unknown, misspelt) points at the key's own line
+            key = LocatedStr(key)
+            key.location = node_location(path, key_node)
         result[key] = to_located(value_node, path, problems, budget, _join(field, key))
     return result

@@ -148,7 +148,7 @@ class LayoutLoader:
     def _check_keys(self, raw, path, problems):
         for key in raw:
             if key not in TOP_KEYS:
-                problems.append(Problem(Location(str(path), raw["__line__"]), str(key),
+                problems.append(Problem(getattr(key, "location", Location(str(path), raw["__line__"])), str(key),
                                         f"unknown layout key{_hint(key, TOP_KEYS - {'__line__'})}"))
         boxes = raw.get("boxes", [])
         if not isinstance(boxes, list):
@@ -225,7 +225,7 @@ def _check_boxes(boxes, path, problems, field):
         allowed = COMMON_BOX_KEYS | BOX_KEYS[kind]
         for key in box:
             if key not in allowed:
-                problems.append(Problem(where, f"{where_field}.{key}",
+                problems.append(Problem(getattr(key, "location", where), f"{where_field}.{key}",
                                         f"unknown key for a {kind} box{_hint(key, allowed - {'__line__'})}"))
         if kind == "group":
             _check_boxes(box.get("boxes") or [], path, problems, f"{where_field}.boxes")

@@ -110,9 +110,9 @@ def test_invalid_value_exits_1_with_located_message_and_keeps_outputs(tiny, tmp_
     # layout extends cycle
     (("layouts/tiny/frame.yaml", 'background: "#ffffff"', 'extends: tiny/hero\nbackground: "#ffffff"'),
      r"extends cycle: tiny/hero -> tiny/frame -> tiny/hero"),
-    # unknown box key with a hint
+    # unknown box key with a hint, at the key's own line (the box starts at line 3)
     (("layouts/tiny/coin.yaml", "    valign: middle", "    valgin: middle"),
-     r"layouts/tiny/coin.yaml:\d+: boxes\[0\].valgin: unknown key for a text box \(did you mean 'valign'\?\)"),
+     r"layouts/tiny/coin.yaml:13: boxes\[0\].valgin: unknown key for a text box \(did you mean 'valign'\?\)"),
     # a value out of a box key's choices, British spelling offered the American one
     (("layouts/tiny/coin.yaml", "    valign: middle", "    valign: centre"),
      r"layouts/tiny/coin.yaml:\d+: \S+: valign must be top, middle or bottom, got 'centre' \((card|component)"),
