@@ -20,6 +20,7 @@ from ..content import load_game
 from ..content.game import leaves_game, text_in
 from ..errors import ContentError, Location, Problem
 from ..outputs import older_output_note, write_atomic
+from .wording import wording
 
 __all__ = ["build_rulebook", "compose", "Rulebook", "PAPERS", "BOOKLET", "booklet_file_name"]
 
@@ -118,7 +119,7 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
         raise ContentError(problems + data.warnings)
 
     theme = Theme.for_paper(paper, config.get("accent"))
-    env = Env(builder.fonts, builder.icons, theme)
+    env = Env(builder.fonts, builder.icons, theme, words=wording(game.meta["lang"]))
     doc_model = parse(rendered, problems)
     converter = Converter(doc_model, data, env, problems)
     cover_refs = []
@@ -142,7 +143,7 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
     if any(p.severity == "error" for p in problems):
         raise ContentError(problems + data.warnings)
 
-    title = f"{game.title} ルールブック"
+    title = f"{game.title} {env.words['rulebook']}"
     on_chapter = None
     if progress is not None:
         chapters = max(1, sum(1 for h in doc_model.headings if h.level == 1))
@@ -162,7 +163,7 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
             class _Imposing(PrintCanvas):
                 imposition = staticmethod(lambda n: booklet_sheets(n, page_size, sheet_paper))
 
-            booklet_pdf, _ = build_pdf(make_story, env, title=title + "（冊子）", subject=cover_info["subtitle"],
+            booklet_pdf, _ = build_pdf(make_story, env, title=title + env.words["booklet"], subject=cover_info["subtitle"],
                                        header_title=game.title, canvasmaker=_Imposing, on_chapter=on_chapter,
                                        pages=pages)
     except TooLarge as exc:
@@ -205,7 +206,7 @@ def _cover_texts(config, context, data, problems) -> dict:
         if isinstance(entry, dict) and entry.get("text") is not None:
             entry["text"] = render(entry["text"], f"keywords.{name}.text", locations.get(id(entry)))
     return {
-        "subtitle": render(config.get("subtitle"), "subtitle") or "ルールブック",
+        "subtitle": render(config.get("subtitle"), "subtitle") or wording(data.lang)["rulebook"],
         "tagline": render(config.get("tagline"), "tagline"),
         "facts": [render(f, f"facts[{i}]") for i, f in enumerate(config.get("facts") or [])],
     }

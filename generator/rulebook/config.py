@@ -18,7 +18,7 @@ SCHEMA = """\
 types:
   rulebook:
     fields:
-      subtitle: {type: text, default: ルールブック, doc: the line under the title on the cover}
+      subtitle: {type: text, optional: true, doc: "the line under the title on the cover (default: Rulebook in the game's language)"}
       tagline: {type: text, optional: true, doc: one sentence on the cover}
       accent: {type: color, optional: true, doc: "the rulebook's accent colour (headings, rules, numbers)"}
       facts:

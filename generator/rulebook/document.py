@@ -17,7 +17,6 @@ from reportlab.platypus import BaseDocTemplate, LayoutError, Frame, NextPageTemp
 from .flowables import Cover, Env, Heading, TextBlock, TocRow, toc_number_width
 from .text import Span, Style
 
-TOC_TITLE = "目次"
 TOC_KEY = "h-toc"
 PRODUCER = "pnp rulebook (ReportLab)"
 
@@ -76,7 +75,7 @@ class _Doc(BaseDocTemplate):
                     self.on_chapter()
         elif isinstance(flowable, _TocTitle):
             self.pages.headings.setdefault(TOC_KEY, self.page)
-            self.chapter = TOC_TITLE
+            self.chapter = self.env.words["contents"]
 
     def _plain_page(self, canvas, doc):
         self.pages.count = max(self.pages.count, doc.page)
@@ -121,7 +120,7 @@ class _TocTitle(TextBlock):
         c = self.canv
         if not getattr(c, "pnp_print", False):
             c.bookmarkHorizontal(TOC_KEY, 0, self.height)
-            c.addOutlineEntry(TOC_TITLE, TOC_KEY, 0)
+            c.addOutlineEntry(self.env.words["contents"], TOC_KEY, 0)
 
 
 class PnpCanvas(Canvas):
@@ -183,7 +182,7 @@ class PrintCanvas(Canvas):
 
 def toc_story(doc_model, env: Env, pages: Pages | None) -> list:
     theme = env.theme
-    title = _TocTitle([Span(TOC_TITLE, Style(bold=True))], env, size=theme.size("h1"), leading=1.3, align="left",
+    title = _TocTitle([Span(env.words["contents"], Style(bold=True))], env, size=theme.size("h1"), leading=1.3, align="left",
                       space_after=theme.body * 1.2)
     rows = [title]
     listed = [h for h in doc_model.headings if h.level <= 2]

@@ -13,6 +13,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
 from .text import PLAIN, Span, Style, draw_lines, layout_spans
+from .wording import wording
 
 __all__ = [
     "Theme", "Env", "TextBlock", "Heading", "Inset", "Box", "CardFigure", "CardGrid",
@@ -65,6 +66,7 @@ class Env:
     icons: object
     theme: Theme
     painters: dict = field(default_factory=dict)
+    words: dict = field(default_factory=lambda: wording("ja"))   # the rulebook's own words (wording.py)
 
     def painter(self, card_h: float):
         from ..layout.paint import Painter
@@ -309,15 +311,15 @@ class Inset(Flowable):
 # --- boxes (admonitions) ----------------------------------------------------------------------
 
 BOX_KINDS = {
-    # kind: (title, ink, tint)
-    "note": ("メモ", "#2f5d8a", "#eef3f8"),
-    "tip": ("ヒント", "#2e7046", "#edf6ef"),
-    "important": ("重要", "#6b3d8f", "#f3eef8"),
-    "warning": ("注意", "#9a5b00", "#fbf3e4"),
-    "caution": ("警告", "#a3261b", "#fbecea"),
-    "proposal": ("提案ルール", "#8a6d00", "#fbf6df"),
-    "example": ("例", "#55504a", "#f3f1ed"),
-    "faq": ("Q&A", "#2f5d8a", "#eef3f8"),
+    # kind: (ink, tint); the title is the kind's word in wording.py
+    "note": ("#2f5d8a", "#eef3f8"),
+    "tip": ("#2e7046", "#edf6ef"),
+    "important": ("#6b3d8f", "#f3eef8"),
+    "warning": ("#9a5b00", "#fbf3e4"),
+    "caution": ("#a3261b", "#fbecea"),
+    "proposal": ("#8a6d00", "#fbf6df"),
+    "example": ("#55504a", "#f3f1ed"),
+    "faq": ("#2f5d8a", "#eef3f8"),
 }
 
 
@@ -327,13 +329,13 @@ class Box(Flowable):
     def __init__(self, kind: str, title_spans, content: list, env: Env, continued=False):
         super().__init__()
         self.kind, self.env, self.content, self.continued = kind, env, list(content), continued
-        _title, ink, tint = BOX_KINDS[kind]
+        ink, tint = BOX_KINDS[kind]
         self.ink, self.tint = ink, tint
         theme = env.theme
         self.pad = theme.body * 0.8
         label = list(title_spans)
         if continued:
-            label = label + [Span("（続き）", Style(bold=True, color=ink))]
+            label = label + [Span(env.words["continued"], Style(bold=True, color=ink))]
         self.title = TextBlock([s if s.icon or s.newline else Span(s.text, Style(bold=True, color=ink))
                                 for s in label], env, size=theme.size("small"), leading=1.4, align="left",
                                color=ink)
@@ -476,7 +478,7 @@ class CardFigure:
         size = max(4.0, min(theme.size("caption"), self.w / 9))
         spans = [Span(self.caption or self.component.id)]
         if self.w >= 30 * mm:
-            spans += [Span(newline=True), Span("（カード画像はレイアウト待ち）", Style(color=theme.muted))]
+            spans += [Span(newline=True), Span(self.env.words["awaiting_layout"], Style(color=theme.muted))]
         block = TextBlock(spans, self.env, size=size, leading=1.3, align="center", color=theme.ink)
         _, h = block.wrap(self.w - 4, 1e6)
         block.drawOn(c, 2, (self.h - h) / 2)
@@ -716,9 +718,9 @@ class Cover(Flowable):
             grid.drawOn(c, 0, gy)
         facts = [f for f in self.facts if f]
         if self.version:
-            facts = facts + [f"版 {self.version}"]
+            facts = facts + [env.words["version"].format(version=self.version)]
         if facts:
-            line = TextBlock([Span("　｜　".join(facts))], env, size=theme.size("small"), leading=1.5,
+            line = TextBlock([Span(env.words["facts_separator"].join(facts))], env, size=theme.size("small"), leading=1.5,
                              align="center", color=theme.muted)
             _, fh = line.wrap(w, h)
             line.drawOn(c, 0, theme.body * 2.2)

@@ -64,7 +64,6 @@ def protect_bold(text: str) -> str:
     return "\n".join(out)
 _LITERAL_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 LINK_COLOR = "#1f5f99"
-KIND_LABELS = {"card": "カード", "tile": "タイル", "board": "ボード", "token": "トークン"}
 
 
 def parser() -> MarkdownIt:
@@ -526,7 +525,7 @@ class Converter:
             inner = last.inner if isinstance(last, Inset) else last
             if hasattr(inner, "spaceAfter"):
                 inner.spaceAfter = 0.0
-        title_spans = [Span(BOX_KINDS[kind][0])] if not title else self._title_spans(title, children[0])
+        title_spans = [Span(self.env.words[kind])] if not title else self._title_spans(title, children[0])
         return [Box(kind, title_spans, content, self.env)]
 
     def _title_spans(self, title, node):
@@ -663,11 +662,12 @@ class Converter:
     def component_table(self, images=True):
         theme = self.env.theme
         data = self.data
-        head = ["見本"] if images else []
-        head += ["コンポーネント", "種類", "サイズ", "数"]
+        words = self.env.words
+        head = ["sample"] if images else []
+        head += ["component", "kind", "size", "count"]
         bold = Style(bold=True)
-        rows = [[[TextBlock([Span(h, bold)], self.env, size=theme.size("table"), align="left"
-                             if h not in ("数",) else "right")] for h in head]]
+        rows = [[[TextBlock([Span(words[h], bold)], self.env, size=theme.size("table"), align="left"
+                             if h != "count" else "right")] for h in head]]
         total_cards = 0
         for c in data.game.components:
             w, h = c.size_pt
@@ -681,7 +681,7 @@ class Converter:
                 else:
                     row.append([])
             row += [[TextBlock([Span(name)], self.env, size=theme.size("table"), align="left")],
-                    [TextBlock([Span(KIND_LABELS.get(c.kind, c.kind))], self.env, size=theme.size("table"),
+                    [TextBlock([Span(words.get(c.kind, c.kind))], self.env, size=theme.size("table"),
                                align="left")],
                     [TextBlock([Span(size)], self.env, size=theme.size("table"), align="left")],
                     [TextBlock([Span(str(c.found))], self.env, size=theme.size("table"), align="right")]]
@@ -691,7 +691,7 @@ class Converter:
             if c.kind == "card":
                 total_cards += c.found
         rows.append(([[]] if images else []) + [
-            [TextBlock([Span("カード合計", bold)], self.env, size=theme.size("table"), align="left")], [], [],
+            [TextBlock([Span(words["total_cards"], bold)], self.env, size=theme.size("table"), align="left")], [], [],
             [TextBlock([Span(str(total_cards), bold)], self.env, size=theme.size("table"), align="right")]])
         fixed = {0: theme.thumb_h * 1.6 + theme.body} if images else {}
         return self.make_table(rows, 1, fixed)
@@ -722,7 +722,7 @@ class Converter:
         bold = Style(bold=True)
         size = theme.size("table")
         rows = [[[TextBlock([Span(h, bold)], self.env, size=size, align="left")]
-                 for h in ("", "キーワード", "意味")]]
+                 for h in ("", self.env.words["keyword"], self.env.words["meaning"])]]
         for name in names:
             n = shown.get(name, in_text.get(name, 0))
             icon = data.builder.icons.get(name)
@@ -735,7 +735,7 @@ class Converter:
             mark = [Span(icon=name)] if icon is not None else [Span(f":{name}:")]
             if icon is None:
                 self.warn_unknown_icon(node, name)
-            desc = self.markdown_inline(text) + [Span(f"（{n}枚のカード）", Style(color=theme.muted))]
+            desc = self.markdown_inline(text) + [Span(self.env.words["cards_with"].format(n=n), Style(color=theme.muted))]
             rows.append([[TextBlock(mark, self.env, size=size * 1.5, align="center", leading=1.2)],
                          [TextBlock([Span(label, bold)], self.env, size=size, align="left")],
                          [TextBlock(desc, self.env, size=size, align="justify")]])

@@ -342,3 +342,20 @@ def test_progress_is_reported_per_chapter_and_ends_at_the_total(tiny_book):
     assert chapters >= 2
     total = chapters * 3                                   # two layout passes and the booklet's
     assert calls == [(n, total) for n in range(1, total + 1)]
+
+
+def test_the_rulebooks_own_words_follow_the_games_language(tiny_book):
+    """lang: en: the cover's default subtitle, the version fact, the contents and the box titles are
+    English (wording.py); the designer's own Japanese text is printed as written."""
+    game_yaml = tiny_book / "game.yaml"
+    game_yaml.write_text("lang: en\n" + game_yaml.read_text(encoding="utf-8"), encoding="utf-8")
+    config = tiny_book / "rulebook" / "rulebook.yaml"
+    config.write_text(config.read_text(encoding="utf-8").replace("subtitle: テスト用ルールブック\n", ""),
+                      encoding="utf-8")
+    pages = [page.replace("\r\n", "") for page in pdf_text(compose(tiny_book).pdf)]
+    text = "".join(pages)
+    assert "Rulebook" in pages[0] and "version 1" in pages[0] and "ルールブック" not in pages[0]
+    assert "Contents" in text and "目次" not in text
+    assert "Note" in text and "Sample Component Kind Size Count" in text and "Cards in all" in text
+    assert "Keyword Meaning" in text and "(2 cards)" in text and "枚のカード）" not in text
+    assert "このゲームには" in text                                  # the Markdown itself is not translated
