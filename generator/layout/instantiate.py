@@ -142,8 +142,8 @@ class Instantiator:
             return default
         try:
             return _length_of(raw.strip()) if isinstance(raw, str) else parse_length(raw)
-        except ValueError as exc:  # the box is located by its first line: say which of its keys
-            raise ValueError(f"{key}: {exc}") from None
+        except ValueError as exc:  # say which of its keys, at the key's value's line
+            raise _BadValue(f"{key}: {exc}", raw) from None
 
     def _color(self, raw, scope, label, where):
         try:
@@ -188,8 +188,8 @@ class Instantiator:
                             scope.values[key] = value
             except ExprError as exc:
                 self._report(scope, exc.location or where, box_id, exc.message, exc.source)
-            except ValueError as exc:
-                self._report(scope, where, box_id, str(exc))
+            except ValueError as exc:  # a literal's own line if it has one, else the box's first line
+                self._report(scope, getattr(exc, "location", None) or where, box_id, str(exc))
 
     def _kept(self, box, scope) -> bool:
         return "filter" not in box or bool(self.expr.evaluate(box["filter"], scope.values))
@@ -397,4 +397,13 @@ def _one_of(key: str, value, choices: tuple):
     if value in choices:
         return value
     listed = ", ".join(choices[:-1]) + f" or {choices[-1]}"
-    raise ValueError(f"{key} must be {listed}, got {value!r}{_close(str(value), choices)}")
+    raise _BadValue(f"{key} must be {listed}, got {value!r}{_close(str(value), choices)}", value)
+
+
+class _BadValue(ValueError):
+    """A box value that is not allowed, located at the line a literal was written on (a template's
+    result, a number, a default has no line of its own: the box's line is used)."""
+
+    def __init__(self, message: str, value):
+        super().__init__(message)
+        self.location = getattr(value, "location", None)

@@ -115,10 +115,12 @@ def test_invalid_value_exits_1_with_located_message_and_keeps_outputs(tiny, tmp_
      r"layouts/tiny/coin.yaml:13: boxes\[0\].valgin: unknown key for a text box \(did you mean 'valign'\?\)"),
     # a value out of a box key's choices, British spelling offered the American one
     (("layouts/tiny/coin.yaml", "    valign: middle", "    valign: centre"),
-     r"layouts/tiny/coin.yaml:\d+: \S+: valign must be top, middle or bottom, got 'centre' \((card|component)"),
+     r"layouts/tiny/coin.yaml:13: \S+: valign must be top, middle or bottom, got 'centre' \((card|component)"),
     (("layouts/tiny/hero.yaml", "    align: center", "    align: centre"),
-     r"layouts/tiny/hero.yaml:\d+: \S+: align must be left, center, right or justify, got 'centre' "
+     r"layouts/tiny/hero.yaml:31: \S+: align must be left, center, right or justify, got 'centre' "
      r"\(did you mean 'center'\?\)"),
+    # a bad length, at its own line (the box starts at line 3)
+    (("layouts/tiny/coin.yaml", "    w: 16mm", "    w: 16mn"), r"layouts/tiny/coin.yaml:7: value: w: "),
     # missing image
     (("layouts/tiny/back.yaml", "  - id: mark", "  - id: pic\n    type: image\n    src: art/missing.png\n    w: 5mm\n    h: 5mm\n  - id: mark"),
      r"layouts/tiny/back.yaml:\d+: pic: image 'art/missing.png' not found"),
