@@ -105,9 +105,6 @@ def _fits(w, h, area_w, area_h) -> bool:
     return (w <= area_w + 0.01 and h <= area_h + 0.01) or (h <= area_w + 0.01 and w <= area_h + 0.01)
 
 
-PAPER_SIZED_MODES = ("full", "tiled", "fit")
-
-
 def board_mode(component, profile) -> str:
     """'page' (fits the printable area), 'tiled' (larger than the paper), or for a board the size
     of the paper (it fits the sheet only edge to edge) what its ``paper_sized`` asks: 'full'

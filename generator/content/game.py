@@ -238,7 +238,7 @@ def untranslated_warnings(untranslated: list, lang: str) -> list:
     warnings = []
     for entries in by_file.values():
         where, field_path, has = entries[0]
-        shown = "ja" if "ja" in has else has[0]  # text_in's fallback
+        shown = text_in({language: language for language in has}, lang)  # the language that prints
         more = f" (and {len(entries) - 1} more text(s) in this file)" if len(entries) > 1 else ""
         warnings.append(Problem(where, field_path, f"no {lang!r} text (game.yaml lang: {lang}); it prints in "
                                                    f"{shown!r}{more}", "warning"))

@@ -305,14 +305,3 @@ def _explained(exc: Exception, source: str, context: dict) -> str:
                     return f"{exc}{did_you_mean(key, known)}"
                 value = value[key]
     return str(exc)
-    for match in _DOTTED.finditer(source):
-        value = context
-        for key in match.group(0).split("."):
-            if not isinstance(value, dict):
-                break
-            if key not in value:
-                if isinstance(value, NoRecord):
-                    return f" ({value.why})"
-                return did_you_mean(key, [k for k in value if isinstance(k, str) and not k.startswith("_")])
-            value = value[key]
-    return ""

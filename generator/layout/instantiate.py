@@ -386,9 +386,9 @@ def _display_path(path) -> str:
 
 
 def _close(name, names) -> str:
-    import difflib
-    close = difflib.get_close_matches(name, sorted(names), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    from ..content.schema import did_you_mean
+
+    return did_you_mean(name, sorted(names))  # sorted: the same hint whatever the set's order
 
 
 def _one_of(key: str, value, choices: tuple):

@@ -6,12 +6,12 @@ by ``id`` (a child box with a parent's id updates it in place, new boxes are app
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ContentError, Location, Problem
 from ..content.game import leaves_game
+from ..content.schema import did_you_mean
 from ..content.yamlload import NodeBudget, parse_file, to_located
 
 TOP_KEYS = {"extends", "description", "background", "vars", "boxes", "remove", "__line__"}
@@ -169,9 +169,8 @@ def _missing_hint(name: str, known: list[str], back: bool) -> str:
     layouts (the front's own name is never the answer), and when there is none close, the back
     layouts of the same folder, or that it has none; for anything else, any layout but backs."""
     choices = [k for k in known if is_back_layout(k) == back]
-    close = difflib.get_close_matches(name, choices, n=1)
-    if close:
-        return f" (did you mean '{close[0]}'?)"
+    if close := did_you_mean(name, choices):
+        return close
     if not back:
         return ""
     folder = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
@@ -204,8 +203,7 @@ def describe_search_path(search: list[Path], game_root: Path | None = None) -> s
 
 
 def _hint(word, choices):
-    close = difflib.get_close_matches(str(word), sorted(choices), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    return did_you_mean(word, sorted(choices))  # sorted: the same hint whatever the set's order
 
 
 def _check_boxes(boxes, path, problems, field):
