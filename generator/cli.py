@@ -213,8 +213,10 @@ def manifest(game, as_json, profile):
 @click.argument("games", nargs=-1)
 @click.option("--no-balance", is_flag=True, help="Skip the simulated balance check (content and fit only).")
 @click.option("--workers", type=click.IntRange(1, 64), default=None, help="Simulation worker processes.")
+@click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder of the balance report (default: output/<game>/, where `pnp build` looks for it).")
 @common_options
-def validate(games, no_balance, workers):
+def validate(games, no_balance, workers, output_dir):
     """Check content, layouts, text fit and (simulated) balance of GAMES (default: all)."""
     from .validate import validate_game
 
@@ -222,7 +224,9 @@ def validate(games, no_balance, workers):
     failed = False
     for path in resolve_games(games):
         rep.info(f"validating {path} ...")
-        result = each_game(lambda: validate_game(path, balance=not no_balance, workers=workers, reporter=rep), path)
+        out = _output_dir(output_dir, path, several=len(games) != 1)  # as `pnp build` names them
+        result = each_game(lambda: validate_game(path, balance=not no_balance, workers=workers, reporter=rep,
+                                                 output_dir=out), path)
         if result is None:
             failed = True
             continue

@@ -43,7 +43,10 @@ def check_content(path: Path, check_faces: bool = True):
     return game, cards, list(cards.problems) + list(game.warnings)
 
 
-def validate_game(path: Path, *, balance: bool = True, workers: int | None = None, reporter=None) -> ValidateResult:
+def validate_game(path: Path, *, balance: bool = True, workers: int | None = None, reporter=None,
+                  output_dir: Path | None = None) -> ValidateResult:
+    """Content, layouts, fit and (``balance``) the simulated verdict, whose report goes to
+    ``output_dir`` (default output/<game>)."""
     game, cards, problems = check_content(path)
     result = ValidateResult(problems=problems)
     try:
@@ -60,7 +63,7 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
         if not balance:
             result.summary += ", balance not checked"
         return result
-    verdict = run_balance(game, workers=workers, reporter=reporter)
+    verdict = run_balance(game, workers=workers, reporter=reporter, output_dir=output_dir)
     result.problems.extend(verdict.problems)
     result.table = verdict.table
     result.summary += ", balance " + ("not checked" if not verdict.checked else "passed" if verdict.passed else "FAILED")

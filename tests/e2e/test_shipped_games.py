@@ -63,8 +63,8 @@ def test_the_sabotaged_fatal_fight_still_loads_and_fits(tmp_path):
 @pytest.mark.slow
 def test_the_sabotaged_fatal_fight_fails_its_win_rate_band_and_prints_nothing(tmp_path):
     copy = _fatal_fight_with_enemy_life_tripled(tmp_path)
-    proc = pnp("validate", str(copy), "--workers", "2")
-    assert proc.returncode == 1
+    proc = pnp("validate", str(copy), "--workers", "2", "-o", str(tmp_path / "reports"))  # not the repository's output/
+    assert proc.returncode == 1 and (tmp_path / "reports" / "balance.json").is_file()
     assert "balance.yaml" in proc.stdout and "M1 win rate" in proc.stdout and "outside the band" in proc.stdout
     out = tmp_path / "out"
     proc = pnp("build", str(copy), "-o", str(out), "--workers", "2")

@@ -633,14 +633,15 @@ def test_shipped_content_passes_and_sabotaged_copy_fails_pnp_validate(tmp_path, 
     checked directly on the same copy and must fail naming the M1 band at its balance.yaml line."""
     from click.testing import CliRunner
     from generator.cli import main
-    ok = CliRunner().invoke(main, ["validate", "metroidvania", "--workers", "2"])
+    # reports out of the repository's output/ (the copy would otherwise overwrite output/metroidvania/)
+    ok = CliRunner().invoke(main, ["validate", "metroidvania", "--workers", "2", "-o", str(tmp_path / "ok")])
     assert ok.exit_code == 0, ok.output
     copy_dir = tmp_path / "metroidvania"
     shutil.copytree(CONTENT, copy_dir)
     rooms = copy_dir / "rooms.yaml"
     rooms.write_text(re.sub(r"difficulty: (\d)", lambda m: f"difficulty: {int(m.group(1)) + 4}",
                             rooms.read_text(encoding="utf-8")), encoding="utf-8")
-    bad = CliRunner().invoke(main, ["validate", str(copy_dir), "--workers", "2"])
+    bad = CliRunner().invoke(main, ["validate", str(copy_dir), "--workers", "2", "-o", str(tmp_path / "bad")])
     assert bad.exit_code == 1
     result = verdict.check_balance(load_game(copy_dir), workers=2, write_report=False)
     assert not result.passed
