@@ -155,7 +155,7 @@ def run_games(engine, tables, *, players: int, games: int, seed=0, agent: str = 
         return batch.records(progress)
     finally:
         if own:
-            pool.shutdown()
+            pool.shutdown(cancel_futures=True)  # after ^C: games not yet started are not played
 
 
 class Batch:
@@ -170,14 +170,23 @@ class Batch:
         if self._play_here is not None:
             return self._play_here(progress)
         results, done = [], 0
-        for future in self._chunks:
-            part = future.result()
-            results.extend(part)
-            done += len(part)
-            if progress:
-                progress(done, self.games)
+        try:
+            for future in self._chunks:
+                part = future.result()
+                results.extend(part)
+                done += len(part)
+                if progress:
+                    progress(done, self.games)
+        except BaseException:
+            self.cancel()  # ^C or a failure: the executor (maybe the user's own) plays no more of them
+            raise
         results.sort(key=lambda r: r["index"])
         return results
+
+    def cancel(self) -> None:
+        """Withdraw the chunks not started yet (those running finish on their own)."""
+        for future in self._chunks:
+            future.cancel()
 
 
 def start_games(engine, tables, *, players: int, games: int, seed=0, agent: str = "greedy", start: int = 0,

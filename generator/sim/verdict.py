@@ -300,7 +300,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         data = _simulate(engine, setup, tables, config, judge, workers, pool, progress)
     finally:
         if own_pool:
-            pool.shutdown()
+            pool.shutdown(cancel_futures=True)  # after ^C: batches not yet started are not played
     data["seconds"] = round(time.perf_counter() - started, 2)
     data["game"], data["engine"], data["engine_version"] = game.id, name, engine.VERSION
     table = _table(judge.rows)

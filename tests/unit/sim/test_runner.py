@@ -48,3 +48,28 @@ def test_bulk_play_collects_less_and_puts_the_collector_back():
         with few_collections():
             raise RuntimeError("a crash inside still restores the collector")
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_an_interrupted_run_withdraws_the_games_not_yet_started(monkeypatch):
+    """^C while collecting a run: the executor (the user's own, or the pool run_games made)
+    does not go on playing every queued chunk before the command can stop."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from generator.sim import runner
+
+    played = []
+
+    def slow_chunk(*args):
+        time.sleep(0.02)
+        played.append(1)
+        return []
+    monkeypatch.setattr(runner, "_run_chunk", slow_chunk)
+
+    def interrupt(done, total):
+        raise KeyboardInterrupt
+    pool = ThreadPoolExecutor(max_workers=1)
+    with pytest.raises(KeyboardInterrupt):
+        run_games(ff, ff_tables.tables(), players=2, games=100, chunk=5, executor=pool, progress=interrupt)
+    pool.shutdown(wait=True)
+    assert len(played) < 5  # of 20 chunks
