@@ -58,14 +58,6 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     result.problems.extend(cards.problems)
     if not result.ok:
         return result
-    # Faces first: a card that does not fit fails in seconds, before the simulation runs and
-    # rewrites the balance report of a build that then prints nothing.
-    if validate:
-        verdict = run_balance(game, workers=workers, reporter=reporter, cached=True, output_dir=Path(out_dir))
-        if verdict is not None:
-            result.problems.extend(verdict.problems)
-            if not verdict.passed:
-                return result
     # Everything is rendered before anything is written, and the files are then swapped in back
     # to back: a failure (or ^C) while rendering leaves the previous build's set whole, never a
     # new rulebook beside an old print file.
@@ -79,6 +71,15 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
         outputs.append(("rulebook.pdf", book.pdf))
         if note := stale_booklet_note(out_dir):
             result.notes.append(note)
+    # Faces and the rulebook first: a card that does not fit or a rulebook reference to a card
+    # that is gone fails in seconds, before the simulation runs and rewrites the balance report
+    # of a build that then prints nothing.
+    if validate:
+        verdict = run_balance(game, workers=workers, reporter=reporter, cached=True, output_dir=Path(out_dir))
+        if verdict is not None:
+            result.problems.extend(verdict.problems)
+            if not verdict.passed:
+                return result
     for component_id, board in render_full_size_boards(cards, loaded.profile, title=game.title).items():
         outputs.append((f"board-{component_id}.pdf", board))
     suffix = "-proof" if proof else ""

@@ -17,6 +17,23 @@ def test_a_face_problem_fails_the_build_before_the_balance_simulation_runs(tiny,
     assert not out.exists(), "no balance report (nor anything else) for a build that prints nothing"
 
 
+def test_a_rulebook_reference_to_a_removed_card_fails_the_build_before_the_simulation_runs(tiny, tmp_path,
+                                                                                             monkeypatch):
+    import shutil
+
+    from generator.errors import ProblemsError
+
+    shutil.copytree(Path(__file__).parent / "rulebook" / "data" / "rulebook", tiny / "rulebook")
+    chapter = tiny / "rulebook" / "01-overview.md"
+    chapter.write_text(chapter.read_text() + '\n{{ cards("heroes", "paladin") }}\n')
+    monkeypatch.setattr(build, "run_balance", lambda *a, **k: pytest.fail("the simulation ran"))
+    out = tmp_path / "out"
+    with pytest.raises(ProblemsError) as failed:
+        build.build_game(tiny, out)
+    assert any("no card 'paladin'" in p.message for p in failed.value.problems)
+    assert not out.exists(), "no balance report (nor anything else) for a build that prints nothing"
+
+
 @pytest.mark.parametrize("failing", ["rulebook", "boards", "errata"])
 def test_a_failure_while_rendering_leaves_every_earlier_output_byte_identical(tiny, tmp_path, monkeypatch, failing):
     """Every file is rendered before any is written: a step failing after others were rendered
