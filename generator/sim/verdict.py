@@ -643,11 +643,23 @@ def _table(rows) -> str:
 
 # ---- the print gate -------------------------------------------------------------------------------
 
+# Files of a game directory no engine plays with (the rulebook, READMEs, art): editing them keeps
+# the kept verdict, so fixing a rulebook typo does not replay a minute of games at the next build.
+NOT_PLAYED_DIRS = ("rulebook",)
+NOT_PLAYED_SUFFIXES = (".md", ".png", ".jpg", ".jpeg", ".svg", ".webp")
+
+
+def _played_files(root: Path) -> list[Path]:
+    """The files of the game directory that may hold what the simulator reads, sorted."""
+    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() not in NOT_PLAYED_SUFFIXES
+                  and p.relative_to(root).parts[0] not in NOT_PLAYED_DIRS)
+
+
 def content_key(game, engine_version: str) -> str:
-    """Hash of every file of the game directory plus the engine and core versions."""
+    """Hash of the game's files the simulator may read plus the engine and core versions."""
     digest = hashlib.sha256(f"{engine_version}/{SIM_VERSION}".encode())
     root = Path(game.root)
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+    for path in _played_files(root):
         digest.update(str(path.relative_to(root)).encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()

@@ -87,6 +87,21 @@ def test_cached_verdict_skips_unchanged_content(tmp_path, monkeypatch):
     assert len(calls) == 2
 
 
+def test_a_rulebook_or_art_edit_keeps_the_cached_verdict(tmp_path, monkeypatch):
+    game, calls = _small_game_counting_checks(tmp_path, monkeypatch)
+    (game.root / "rulebook").mkdir()
+    (game.root / "rulebook" / "01-rules.md").write_text("# Rules\n")
+    verdict.cached_verdict(game, workers=1, output_dir=tmp_path / "out")
+    (game.root / "rulebook" / "01-rules.md").write_text("# Rules, with a typo fixed\n")
+    (game.root / "rulebook" / "rulebook.yaml").write_text("subtitle: new\n")
+    (game.root / "README.md").write_text("tuning log\n")
+    (game.root / "cover.png").write_bytes(b"\x89PNG")
+    assert verdict.cached_verdict(game, workers=1, output_dir=tmp_path / "out").cached
+    assert len(calls) == 1
+    (game.root / "rules.yaml").write_text("start_gold_per_player: 4\n")  # what is played: simulated again
+    assert not verdict.cached_verdict(game, workers=1, output_dir=tmp_path / "out").cached
+
+
 def test_validate_leaves_its_verdict_for_the_build(tmp_path, monkeypatch):
     from generator.validate import run_balance
 
