@@ -130,8 +130,12 @@ class _Judge:
 
 
 def _fmt(k, n, z=Z95) -> str:
+    """``rate [lo, hi] (n)`` of ``k`` in ``n``; an interval of another level than the table's 95 %
+    (a sequential look before the last decides at ``z_interim``, 99 %) says its level, or it would
+    not match what ``pnp simulate`` shows for the same games."""
     lo, hi = wilson(k, n, z)
-    return f"{k / n if n else 0:.3f} [{lo:.3f}, {hi:.3f}] ({n})"
+    level = round(100 * math.erf(z / math.sqrt(2)))
+    return f"{k / n if n else 0:.3f} [{lo:.3f}, {hi:.3f}] ({n}{'' if level == 95 else f', {level}% CI'})"
 
 
 def _band(lo, hi) -> str:

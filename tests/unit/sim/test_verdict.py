@@ -233,6 +233,22 @@ def test_count_messages_use_the_games_word_for_seats_and_say_when_no_stage_was_c
         assert "M2 skill gap (heuristic-random)" in rows
 
 
+def test_a_win_rate_decided_at_an_early_look_says_its_interval_is_99_percent(tmp_path):
+    """The table's header says 95 %; a look before the last decides on z_interim (99 %), whose
+    wider interval is labelled, as pnp simulate shows the 95 % interval of the same games."""
+    won = [{"index": i, "agent": "greedy", "outcome": "win" if i % 5 else "loss", "rounds": 20, "decisions": 10,
+            "multi": 8, "stage_rounds": [5, 5, 5, 5], "violations": [], "error": None} for i in range(400)]
+    rnd = [dict(r, agent="random", outcome="loss") for r in won]
+    rows = {}
+    for z in (2.576, 1.96):
+        judge = verdict._Judge(tmp_path / "balance.yaml", {}, "pnp simulate g")
+        verdict._judge_count(judge, BALANCE, 3, "greedy", won, rnd, "inside", z, "inside", z, {})
+        rows[z] = {row[0]: row[2] for row in judge.rows}
+    assert rows[2.576]["M1 win rate (greedy)"] == "0.800 [0.744, 0.846] (400, 99% CI)"
+    assert rows[2.576]["M2 random win rate"].endswith("(400, 99% CI)")
+    assert rows[1.96]["M1 win rate (greedy)"] == "0.800 [0.758, 0.836] (400)"
+
+
 def test_pressure_bands_warn_only_when_the_interval_is_outside(tmp_path):
     """A pressure band (a warning band) as the verdict judges it: ``_judge_count`` hands each
     ``pressure`` key with its interval over games to ``_Judge.band``."""
