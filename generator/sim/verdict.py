@@ -83,6 +83,14 @@ class _Judge:
         self.rows: list[tuple] = []
         self.problems: list[Problem] = []
 
+    @property
+    def seat(self) -> str:
+        return self.seats.removesuffix("s")
+
+    def count(self, n) -> str:
+        """``n`` seats in the game's words: "1 player", "3 characters", "all characters"."""
+        return f"{n} {self.seat if n == 1 else self.seats}"
+
     def loc(self, key: str) -> Location:
         while key and key not in self.lines:
             key = key.rpartition(".")[0]
@@ -123,7 +131,7 @@ class _Judge:
             pooled = players == "all"
             point = "" if interval_decision(a, b, lo, hi) != "unclear" else \
                 " (the interval reaches into the band: an error band is decided by its point estimate)"
-            self.problem(key, label or metric.strip(), f"{what} with {'all' if pooled else players} {self.seats} "
+            self.problem(key, label or metric.strip(), f"{what} with {self.count('all' if pooled else players)} "
                          f"is {shown}, outside {_band(lo, hi)}{point}", "error" if hard else "warning",
                          players=None if pooled else players, agent=agent, games=games, **run)
         return status
@@ -357,7 +365,7 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress) -> 
                                       "decision": dec, "z": z}
             _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra)
             for message in engine.static_checks(setup, n):
-                judge.problem("softlocks", "M8 unwinnable setup", f"{message} ({n} {judge.seats})")
+                judge.problem("softlocks", "M8 unwinnable setup", f"{message} ({judge.count(n)})")
         _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count)
         _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts)
         hook = getattr(engine, "judge_extra", None)  # optional: a game's own bands (rows, problems, more runs)
@@ -407,17 +415,17 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
     status = {"inside": "pass", "outside": "FAIL"}.get(dec) or ("pass?" if wr["min"] <= k / m <= wr["max"] else "FAIL")
     judge.row(f"M1 win rate ({agent})", n, _fmt(k, m, z), _band(wr["min"], wr["max"]), status)
     if status == "FAIL":
-        judge.problem("win_rate", "M1 win rate", f"{agent} team win rate with {n} {judge.seats} is {_fmt(k, m, z)}, "
+        judge.problem("win_rate", "M1 win rate", f"{agent} team win rate with {judge.count(n)} is {_fmt(k, m, z)}, "
                       f"outside the band {_band(wr['min'], wr['max'])}", players=n, agent=agent, games=m)
     elif status == "pass?":
-        judge.problem("win_rate", "M1 win rate", f"{agent} with {n} {judge.seats}: {_fmt(k, m, z)} is inside "
+        judge.problem("win_rate", "M1 win rate", f"{agent} with {judge.count(n)}: {_fmt(k, m, z)} is inside "
                       f"{_band(wr['min'], wr['max'])} only as a point estimate", "warning", players=n, agent=agent, games=m)
     rk, rm = sum(r["outcome"] == "win" for r in rnd), len(rnd)
     rstatus = {"inside": "pass", "outside": "FAIL"}.get(rdec) or ("pass?" if rk / rm <= skill["random_max"] else "FAIL")
     judge.row("M2 random win rate", n, _fmt(rk, rm, rz), _band(None, skill["random_max"]), rstatus)
     if rstatus == "FAIL":
-        judge.problem("skill.random_max", "M2 random win rate", f"random play wins {_fmt(rk, rm, rz)} with {n} "
-                      f"{judge.seats} (max {skill['random_max']}): the game plays itself", players=n, agent="random",
+        judge.problem("skill.random_max", "M2 random win rate", f"random play wins {_fmt(rk, rm, rz)} with "
+                      f"{judge.count(n)} (max {skill['random_max']}): the game plays itself", players=n, agent="random",
                       games=rm)
     lo, hi = diff_interval(k, m, rk, rm)
     gap = k / m - rk / rm
@@ -426,7 +434,7 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
     judge.row(f"M2 skill gap ({agent}-random)", n, f"{gap:.3f} [{lo:.3f}, {hi:.3f}]", _band(skill["gap_min"], None), gstatus)
     if gstatus == "FAIL":
         judge.problem("skill.gap_min", "M2 skill gap", f"{agent} beats random by {gap:.3f} [{lo:.3f}, {hi:.3f}] with "
-                      f"{n} {judge.seats} (min {skill['gap_min']})", players=n, agent=agent, games=m)
+                      f"{judge.count(n)} (min {skill['gap_min']})", players=n, agent=agent, games=m)
     for name, recs in extra.items():
         ek = sum(r["outcome"] == "win" for r in recs)
         judge.row(f"   control: {name}", n, _fmt(ek, len(recs)), "report", "info")
@@ -438,21 +446,21 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
     judge.row("M3 rounds per stage (median)", n, shown, _band(band["min"], band["max"]), "pass" if ok else "FAIL")
     if not ok:
         judge.problem("length.stage_rounds", "M3 length",
-                      (f"median rounds per cleared stage with {n} {judge.seats} is {shown}, outside "
+                      (f"median rounds per cleared stage with {judge.count(n)} is {shown}, outside "
                        f"{_band(band['min'], band['max'])}" if cleared else
-                       f"no stage was cleared in {m} games with {n} {judge.seats}"), players=n, agent=agent, games=m)
+                       f"no stage was cleared in {m} games with {judge.count(n)}"), players=n, agent=agent, games=m)
     p95_ok = s["rounds"]["p95"] <= length["p95_rounds_max"]
     judge.row("M3 rounds per game (median/p95)", n, f"{s['rounds']['median']:.0f} / {s['rounds']['p95']:.0f}",
               f"p95 <= {length['p95_rounds_max']}", "pass" if p95_ok else "FAIL")
     if not p95_ok:
-        judge.problem("length.p95_rounds_max", "M3 length", f"95th percentile of rounds with {n} {judge.seats} is "
+        judge.problem("length.p95_rounds_max", "M3 length", f"95th percentile of rounds with {judge.count(n)} is "
                       f"{s['rounds']['p95']:.0f} (max {length['p95_rounds_max']})", players=n, agent=agent, games=m)
     everything = ref + rnd + [r for recs in extra.values() for r in recs]
     t_rate = sum(r["outcome"] == "timeout" for r in everything) / len(everything)
     judge.row("M3 timeouts", n, f"{t_rate:.4f}", f"<= {length['timeouts_max']}",
               "pass" if t_rate <= length["timeouts_max"] else "FAIL")
     if t_rate > length["timeouts_max"]:
-        judge.problem("length.timeouts_max", "M3 timeouts", f"{t_rate:.4f} of games with {n} {judge.seats} hit the "
+        judge.problem("length.timeouts_max", "M3 timeouts", f"{t_rate:.4f} of games with {judge.count(n)} hit the "
                       f"decision cap", players=n, agent=agent, games=m)
     stalls = s["stalls"]
     smax = config["softlocks"]["stalls_max"]
@@ -461,10 +469,10 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
     sstat = "pass" if sdec == "inside" or (sdec == "unclear" and stalls / m <= smax) else "FAIL"
     judge.row("M8 stalls (stage round cap)", n, _fmt(stalls, m), _band(None, smax), sstat)
     if sstat == "FAIL":
-        judge.problem("softlocks.stalls_max", "M8 stalls", f"{_fmt(stalls, m)} of {agent} games with {n} "
-                      f"{judge.seats} stall (a stage outlasts the round cap)", players=n, agent=agent, games=m)
+        judge.problem("softlocks.stalls_max", "M8 stalls", f"{_fmt(stalls, m)} of {agent} games with "
+                      f"{judge.count(n)} stall (a stage outlasts the round cap)", players=n, agent=agent, games=m)
     for r in metrics.failures(everything)[:5]:
-        judge.problem("integrity", "M0 integrity", f"{r['agent']} game {r['index']} ({n} {judge.seats}, seed "
+        judge.problem("integrity", "M0 integrity", f"{r['agent']} game {r['index']} ({judge.count(n)}, seed "
                       f"{r['seed']}): {r['outcome']}: {(r['error'] or '; '.join(r['violations']) or 'decision cap').splitlines()[0]}"
                       f"; replay: {judge.command} --players {n} --agent {r['agent']} --seed {r['seed']} "
                       f"--game {r['index']} --trace")
@@ -496,7 +504,7 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
                   f"<= {smax}", ("warn" if decision == "outside" else "warn?") if warn else
                   ("pass" if decision == "inside" else "pass?"))
         if warn:
-            judge.problem("win_rate.count_spread_max", "M1 spread", f"win rates by {judge.seats} count "
+            judge.problem("win_rate.count_spread_max", "M1 spread", f"win rates by {judge.seat} count "
                           f"{', '.join(f'{n}: {r:.3f}' for n, r in rates.items())}: {best} and {worst} differ by "
                           f"{spread:.3f} [{lo:.3f}, {hi:.3f}] (max {smax})"
                           + ("" if decision == "outside" else ", above the maximum only as a point estimate"),
@@ -630,11 +638,11 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
         if trap:
             judge.problem("card_impact", "M5 trap card", f"{card} lowers the team's win rate by {-d:.3f} "
                           f"[{-hi:.3f}, {-lo:.3f}] against a neutral filler on the same {len(won)} seeds with "
-                          f"{n} {judge.seats}", "warning", players=n, agent=agent)
+                          f"{judge.count(n)}", "warning", players=n, agent=agent)
         elif swingy:
             judge.problem("card_impact", "M5 swingy card", f"{card} raises the team's win rate by {d:.3f} "
                           f"[{lo:.3f}, {hi:.3f}] against a neutral filler on the same {len(won)} seeds with "
-                          f"{n} {judge.seats}", "warning", players=n, agent=agent)
+                          f"{judge.count(n)}", "warning", players=n, agent=agent)
 
 
 def _table(rows) -> str:

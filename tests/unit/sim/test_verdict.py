@@ -249,6 +249,17 @@ def test_a_win_rate_decided_at_an_early_look_says_its_interval_is_99_percent(tmp
     assert rows[1.96]["M1 win rate (greedy)"] == "0.800 [0.758, 0.836] (400)"
 
 
+def test_messages_count_one_seat_in_the_singular(tmp_path):
+    lost = [{"index": i, "agent": "greedy", "outcome": "loss", "rounds": 6, "decisions": 10, "multi": 8,
+             "stage_rounds": [], "violations": [], "error": None} for i in range(40)]
+    judge = verdict._Judge(tmp_path / "balance.yaml", {}, "pnp simulate g", seats="players")
+    verdict._judge_count(judge, BALANCE, 1, "heuristic", lost, lost, "outside", 1.96, "inside", 1.96, {})
+    m1 = next(p.message for p in judge.problems if p.field == "win_rate")
+    assert "team win rate with 1 player is" in m1
+    assert [verdict._Judge(tmp_path, {}, "", seats=s).count(n) for s, n in (("characters", 1), ("characters", 3))] \
+        == ["1 character", "3 characters"]
+
+
 def test_pressure_bands_warn_only_when_the_interval_is_outside(tmp_path):
     """A pressure band (a warning band) as the verdict judges it: ``_judge_count`` hands each
     ``pressure`` key with its interval over games to ``_Judge.band``."""
