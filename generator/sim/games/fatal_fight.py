@@ -312,8 +312,10 @@ class State(Flow):
 
 def new_game(setup, players: int, rng) -> State:
     """Deal a game for ``players`` characters chosen at random (seeded) from the roster."""
-    if not 1 <= players <= len(setup.characters):
-        raise ValueError(f"fatal-fight supports 1..{len(setup.characters)} characters, got {players}")
+    lo, hi = setup.rules["min_characters"], min(setup.rules["max_characters"], len(setup.characters))
+    if not lo <= players <= hi:  # rules.yaml's team sizes: a count outside them is not the game
+        raise ValueError(f"fatal-fight supports {lo}..{hi} characters (rules.yaml min_characters, "
+                         f"max_characters), got {players}")
     s = State.__new__(State)
     s.setup, s.rng, s.n = setup, rng, players
     rules = setup.rules

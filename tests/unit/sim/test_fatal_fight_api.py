@@ -76,3 +76,11 @@ def test_agents_only_choose_legal_actions(setup, agent):
         record, _ = play_game(ff, setup, players=3, agent=agent, seed=2, index=index, checked=True)
         assert record["outcome"] in ("win", "loss", "stall"), record["error"] or record["violations"]
         assert record["violations"] == []
+
+
+@pytest.mark.parametrize("players", [1, 5])
+def test_a_team_size_outside_the_rules_is_refused_not_played(setup, players):
+    """rules.yaml min_characters..max_characters (2..4): `pnp simulate --players 1` is a usage
+    error naming the range, not a run of a team the game does not have."""
+    with pytest.raises(ValueError, match=r"supports 2\.\.4 characters \(rules.yaml min_characters"):
+        ff.new_game(setup, players, deal_rng(1, 0))
