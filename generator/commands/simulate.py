@@ -154,8 +154,11 @@ def _run(engine, game, tables, players, games, seed, agent, workers) -> dict:
 
 
 def _print_summary(s: dict, seats: str) -> None:
+    from ..sim.verdict import seat_word
+
     lo, hi = s["ci95"]
-    click.echo(f"{s['game']}: {s['games']} games, {s['players']} {seats}, agent {s['agent']}, seed {s['seed']}")
+    click.echo(f"{s['game']}: {s['games']} games, {s['players']} {seat_word(seats, s['players'])}, "
+               f"agent {s['agent']}, seed {s['seed']}")
     click.echo(f"  win rate   {s['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] ({s['wins']}/{s['games']})")
     click.echo("  outcomes   " + ", ".join(f"{k} {v}" for k, v in sorted(s["outcomes"].items())))
     click.echo(f"  rounds     median {s['rounds']['median']:g}, p95 {s['rounds']['p95']:g}; "

@@ -74,6 +74,11 @@ def _lines(node, prefix="") -> dict:
     return out
 
 
+def seat_word(seats: str, n) -> str:
+    """The game's word for its seats (``players``, ``characters``) for ``n`` of them."""
+    return seats.removesuffix("s") if n == 1 else seats
+
+
 class _Judge:
     """Collects table rows and problems; knows where each band is written."""
 
@@ -85,11 +90,11 @@ class _Judge:
 
     @property
     def seat(self) -> str:
-        return self.seats.removesuffix("s")
+        return seat_word(self.seats, 1)
 
     def count(self, n) -> str:
         """``n`` seats in the game's words: "1 player", "3 characters", "all characters"."""
-        return f"{n} {self.seat if n == 1 else self.seats}"
+        return f"{n} {seat_word(self.seats, n)}"
 
     def loc(self, key: str) -> Location:
         while key and key not in self.lines:

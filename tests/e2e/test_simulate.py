@@ -106,3 +106,4 @@ def test_trace_with_json_is_one_json_document(in_repo):
 def test_the_summary_counts_seats_in_the_games_word(in_repo):
     assert ", 2 players, agent" in run("valheim", "--players", "2", "--games", "4", "--workers", "1").output
     assert ", 2 characters, agent" in run("fatal-fight", "--players", "2", "--games", "4", "--workers", "1").output
+    assert ", 1 player, agent" in run("metroidvania", "--players", "1", "--games", "2", "--workers", "1").output
