@@ -171,6 +171,18 @@ def _lookup(config, dotted):
     return node
 
 
+def _inverted_bands(config, prefix="") -> list[tuple[str, float, float]]:
+    """``(dotted key, min, max)`` of every band of ``config`` whose ``min`` is above its ``max``."""
+    found = []
+    if isinstance(config, dict):
+        lo, hi = config.get("min"), config.get("max")
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lo, hi)) and lo > hi:
+            found.append((prefix.rstrip("."), lo, hi))
+        for key, value in config.items():
+            found += _inverted_bands(value, f"{prefix}{key}.")
+    return found
+
+
 # ---- running ---------------------------------------------------------------------------------------
 
 @contextmanager
@@ -304,6 +316,10 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     if missing:  # balance.yaml is not always schema-checked (a game may not list it in game.yaml)
         problems = [Problem(Location(str(path), 0), key, "missing: the balance verdict needs this band") for key in missing]
         return BalanceResult(passed=False, problems=problems, table="balance: incomplete balance.yaml")
+    inverted = [Problem(Location(str(path), lines.get(f"{key}.min", 0)), f"{key}.min", f"min {lo} is above max {hi}: "
+                        "no value can pass this band") for key, lo, hi in _inverted_bands(config)]
+    if inverted:  # found before a minute of games that every count would then fail
+        return BalanceResult(passed=False, problems=inverted, table="balance: a band with min above max")
     tables = played_tables(game)
     try:
         setup = engine.compile_setup(tables, getattr(game, "where", None))

@@ -1,6 +1,7 @@
 """The balance verdict on small sample sizes (fast), the no-simulator answer and the print-gate cache."""
 from types import SimpleNamespace
 
+import pytest
 import yaml
 
 from generator.sim import verdict
@@ -117,6 +118,20 @@ def test_incomplete_balance_file_is_a_problem_not_a_crash(tmp_path):
     game = game_dir(tmp_path, ff_tables.tables(), balance=broken)
     result = verdict.check_balance(game, workers=1, write_report=False)
     assert not result.passed and {p.field for p in result.problems} == {"skill.random_max", "skill.gap_min"}
+
+
+def test_a_band_with_min_above_max_is_a_located_problem_before_any_game_is_played(tmp_path, monkeypatch):
+    inverted = {**BALANCE, "win_rate": {"min": 0.75, "max": 0.7},
+                "length": {**BALANCE["length"], "stage_rounds": {"min": 9, "max": 6}}}
+    game = game_dir(tmp_path, ff_tables.tables(), balance=inverted)
+    monkeypatch.setattr(verdict, "_simulate", lambda *a, **k: pytest.fail("games were played"))
+    result = verdict.check_balance(game, workers=1, write_report=False)
+    assert not result.passed
+    lines = (game.root / "balance.yaml").read_text().splitlines()
+    shown = {p.field: (p.location.line, p.message) for p in result.problems}
+    assert shown["win_rate.min"] == (lines.index("  min: 0.75") + 1, "min 0.75 is above max 0.7: no value can pass "
+                                                                        "this band")
+    assert "length.stage_rounds.min" in shown
 
 
 def _paired_balance():
