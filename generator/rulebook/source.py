@@ -152,31 +152,53 @@ def make_environment(loader_func) -> SandboxedEnvironment:
     return env
 
 
+# A wrong reference (a card renamed or removed) is reported, its line left out and the chapter
+# rendered again, so that every wrong reference of a chapter is listed at once (up to this many).
+MAX_REFERENCE_PROBLEMS = 20
+
+
 def render_file(path: Path, display_path: str, context: dict, problems: list) -> Rendered | None:
-    """Render one Markdown file; on error append a located problem and return None."""
+    """Render one Markdown file; on errors append located problems and return None."""
     try:
         source = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         line = exc.object.count(b"\n", 0, exc.start) + 1
         problems.append(Problem(Location(display_path, line), "", f"not UTF-8 text ({exc.reason} at byte {exc.start})"))
         return None
+    lines = source.split("\n")
+    found: list[Problem] = []
+    while len(found) < MAX_REFERENCE_PROBLEMS:
+        rendered, problem, line_left_out = _render(path, display_path, "\n".join(lines), context)
+        if problem is None:
+            break
+        if found and problem.message.startswith("template syntax"):
+            break  # the line left out opened or closed a block: the rest is not the designer's mistake
+        found.append(problem)
+        if not line_left_out or not 1 <= problem.location.line <= len(lines):
+            break
+        lines[problem.location.line - 1] = ""  # blank, so that the lines after it keep their numbers
+    if found:
+        problems.extend(found)
+        return None
+    text, line_map = strip_markers(rendered)
+    return Rendered(path, text, line_map)
+
+
+def _render(path: Path, display_path: str, source: str, context: dict) -> tuple[str | None, Problem | None, bool]:
+    """``(rendered, None, False)``, or ``(None, the located problem, whether rendering may go on
+    without its line)``: a wrong reference can be left out, any other error ends the chapter."""
     marked = add_markers(protect_heading_ids(source))
     env = make_environment(lambda name: (marked, display_path, lambda: True))
     try:
-        template = env.get_template(path.name)
-        rendered = template.render(**context)
+        return env.get_template(path.name).render(**context), None, False
     except TemplateSyntaxError as exc:
-        problems.append(Problem(Location(display_path, exc.lineno or 0), "", f"template syntax: {exc.message}"))
-        return None
+        return None, Problem(Location(display_path, exc.lineno or 0), "", f"template syntax: {exc.message}"), False
     except (TemplateError, RefError, TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as exc:
         line = _template_line(exc, display_path)
         if line is None and not isinstance(exc, (TemplateError, RefError)):
             raise                  # not raised while rendering the template: a bug, keep the traceback
         message = str(exc) if isinstance(exc, (TemplateError, RefError)) else f"{type(exc).__name__}: {exc}"
-        problems.append(Problem(Location(display_path, line or 0), "", message))
-        return None
-    text, line_map = strip_markers(rendered)
-    return Rendered(path, text, line_map)
+        return None, Problem(Location(display_path, line or 0), "", message), isinstance(exc, RefError)
 
 
 def _template_line(exc: BaseException, filename: str) -> int | None:

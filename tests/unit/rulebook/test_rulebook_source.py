@@ -73,6 +73,23 @@ def test_helper_errors_are_located(tmp_path):
     assert [(p.location.line, p.message) for p in problems] == [(4, "no card 'e9' in component 'enemies'")]
 
 
+def test_every_wrong_reference_of_a_chapter_is_reported_at_once(tmp_path):
+    """A renamed card named in several places of one chapter: every place, not one per validate."""
+    def card(component, card_id):
+        if card_id != "e1":
+            raise RefError(f"no card {card_id!r} in component {component!r}")
+        return "E1"
+
+    src = "a\n{{ card('enemies', 'e9') }}\n{{ card('enemies', 'e1') }}\n{% for i in [1] %}\n{{ card('enemies', 'e8') }}\n" \
+          "{% endfor %}\n"
+    _, problems = render(tmp_path, src, {"card": card})
+    assert [(p.location.line, p.message) for p in problems] == [(2, "no card 'e9' in component 'enemies'"),
+                                                                 (5, "no card 'e8' in component 'enemies'")]
+    _, problems = render(tmp_path, "{% for c in card('enemies', 'e7') %}\nx\n{% endfor %}\n{{ nothing }}\n",
+                         {"card": card})
+    assert [p.location.line for p in problems] == [1]  # leaving the loop's line out breaks the block: stop there
+
+
 def test_syntax_and_undefined_errors(tmp_path):
     _, problems = render(tmp_path, "a\n{% for x in %}\n")
     assert problems[0].location.line == 2 and "syntax" in problems[0].message
