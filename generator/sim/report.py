@@ -99,8 +99,9 @@ def _summary_pages(plt, data, jp):
     table = data.get("table", "")
     lines = table.splitlines()
     header = "\n".join(lines[:2])
-    problems = [p if len(p) < 190 else p[:187] + "..." for p in
-                sorted(data.get("problems") or [], key=lambda p: ": warning: " in p)]  # errors first
+    # errors first; a long problem is wrapped, not cut: its end is the command that reproduces it
+    problems = [line for p in sorted(data.get("problems") or [], key=lambda p: ": warning: " in p)
+                for line in textwrap.wrap(p, 190, subsequent_indent="    ")]
     figs = []
     layout = summary_layout(len(lines), len(problems))
     for number, blocks in enumerate(layout, start=1):

@@ -91,3 +91,13 @@ def test_errors_come_before_warnings_and_many_dead_cards_stay_on_the_page():
         text = page.get_textpage()
         boxes = [text.get_charbox(i) for i in range(text.count_chars())]
         assert all(b[2] <= width + 1e-6 for b in boxes if b[2] > b[0])
+
+
+def test_a_long_problem_is_wrapped_to_its_reproduce_command_not_cut():
+    data = _data(3, 0)
+    problem = ("content/g/balance.yaml:46: warning: pressure.combo_boss_round_share: spec §6 band: "
+               "combo_boss_round_share with 2 characters is 0.000 [0.000, 0.010] (400), outside [0.1, 0.4]; "
+               "reproduce: pnp simulate content/g --players 2 --agent greedy --seed 0 --games 400")
+    data["problems"] = [problem]
+    summary = "".join(text for _h, text, _lo, _hi in _page_texts(render_pdf(data)))
+    assert "".join(problem.split()) in "".join(summary.split())
