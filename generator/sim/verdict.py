@@ -188,18 +188,32 @@ def _inverted_bands(config, prefix="") -> list[tuple[str, float, float]]:
 @contextmanager
 def _progress_bar(progress, total: int):
     """Adapt a CLI progress factory ``progress(iterable, label, length)`` (a context manager
-    whose bar may have ``update(n)``) to a ``callback(done)``; None means no progress."""
+    whose bar may have ``update(n)`` and ``length``) to a ``_Progress``; None means no bar."""
     if progress is None:
-        yield lambda done: None
+        yield _Progress(None, total)
         return
     with progress(range(total), "simulating", total) as bar:
-        state = {"done": 0}
+        yield _Progress(bar, total)
 
-        def advance(done):
-            if hasattr(bar, "update") and done > state["done"]:
-                bar.update(done - state["done"])
-                state["done"] = done
-        yield advance
+
+class _Progress:
+    """Games played and started, for a bar whose ``total`` is first an estimate: the later looks
+    a band needs and the paired card checks are known only as they start, and a bar that sat at
+    99 % through them (a third of a Fatal Fight run) would say the work was done."""
+
+    def __init__(self, bar, total: int):
+        self.bar, self.total = bar, total
+        self.done = self.started = 0
+
+    def start(self, games: int) -> None:
+        self.started += games
+        if self.started > self.total and hasattr(self.bar, "length"):
+            self.total = self.bar.length = self.started
+
+    def advance(self, done: int) -> None:
+        if hasattr(self.bar, "update") and done > self.done:
+            self.bar.update(done - self.done)
+            self.done = done
 
 
 class _Runs:
@@ -212,14 +226,15 @@ class _Runs:
     it would get alone, so the verdict does not depend on how streams interleave.
     """
 
-    def __init__(self, engine, tables, seed, workers, executor, tick):
+    def __init__(self, engine, tables, seed, workers, executor, progress: _Progress):
         self.engine, self.tables, self.seed = engine, tables, seed
-        self.workers, self.executor, self.tick = workers, executor, tick
+        self.workers, self.executor, self.progress = workers, executor, progress
         self.done = 0
 
     def start(self, request, tables=None):
         """Start the batch ``(players, agent, games, start, checked)`` (of other ``tables`` if given)."""
         players, agent, games, start, checked = request
+        self.progress.start(games)
         return start_games(self.engine, tables or self.tables, players=players, games=games, seed=self.seed,
                            agent=agent, start=start, workers=self.workers, executor=self.executor,
                            checked=checked)
@@ -227,7 +242,7 @@ class _Runs:
     def collect(self, batch):
         """The records of a started batch, counted for the progress bar."""
         base = self.done
-        records = batch.records(lambda d, t: self.tick(base + d))
+        records = batch.records(lambda d, t: self.progress.advance(base + d))
         self.done = base + batch.games
         return records
 
@@ -360,8 +375,8 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress) -> 
     total = len(counts) * (looks[0] * 2 + random_each + sum(controls.values()))
     data = {"seed": seed, "players": counts, "agent": agent, "looks": looks, "per_players": {}, "settings": config,
             "tracked": engine.cards(setup)}
-    with _progress_bar(progress, total) as tick:
-        runs = _Runs(engine, tables, seed, workers, pool, tick)
+    with _progress_bar(progress, total) as bar:
+        runs = _Runs(engine, tables, seed, workers, pool, bar)
         streams = {}
         for n in counts:
             streams[n, "reference"] = runs.sequential_stream(n, agent, looks, wr["min"], wr["max"], z_i, z_f,

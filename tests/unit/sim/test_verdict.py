@@ -183,14 +183,34 @@ def test_streams_side_by_side_get_the_games_they_would_get_alone():
 
     alone = {}
     for key in ("ref", "random", "control"):
-        runs = verdict._Runs(fatal_fight, tables, 5, 1, None, lambda done: None)
+        runs = verdict._Runs(fatal_fight, tables, 5, 1, None, verdict._Progress(None, 0))
         alone[key] = runs.drive({key: streams(runs)[key]})[key]
     with ProcessPoolExecutor(max_workers=2) as pool:
-        runs = verdict._Runs(fatal_fight, tables, 5, 2, pool, lambda done: None)
+        runs = verdict._Runs(fatal_fight, tables, 5, 2, pool, verdict._Progress(None, 0))
         together = runs.drive(streams(runs))
     assert together == alone
     assert len(together["ref"][0]) == 24 and len(together["random"][0]) == 24  # neither clear at 12 games
     assert runs.done == 24 + 24 + 7
+
+
+def test_the_progress_bar_grows_with_the_games_the_later_looks_start():
+    """The bar's length is first an estimate (the first look); games the later looks and paired
+    checks start lengthen it, so it does not sit at its end while they are played."""
+    from generator.sim.games import fatal_fight
+
+    class Bar:
+        def __init__(self, length):
+            self.length, self.pos, self.seen = length, 0, []
+
+        def update(self, n):
+            self.pos += n
+            self.seen.append((self.pos, self.length))
+
+    bar = Bar(12)
+    runs = verdict._Runs(fatal_fight, ff_tables.tables(), 5, 1, None, verdict._Progress(bar, 12))
+    runs.drive({"ref": runs.sequential_stream(2, "greedy", [12, 24], 0.99, 1.0, 2.576, 1.96, first_checked=True)})
+    assert bar.length == 24 and bar.pos == 24  # not clear at 12 games: played on to the second look
+    assert bar.seen[-1] == (24, 24)
 
 
 def _reproduce_args(message):
