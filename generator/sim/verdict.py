@@ -703,14 +703,24 @@ def _played_files(root: Path) -> list[Path]:
                   and p.relative_to(root).parts[0] not in NOT_PLAYED_DIRS)
 
 
-def content_key(game, engine_version: str) -> str:
-    """Hash of the game's files the simulator may read plus the engine and core versions."""
-    digest = hashlib.sha256(f"{engine_version}/{SIM_VERSION}".encode())
-    root = Path(game.root)
-    for path in _played_files(root):
-        digest.update(str(path.relative_to(root)).encode() + b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+def played_file_hashes(root: Path) -> dict[str, str]:
+    """``{path relative to the game: sha256}`` of the game's files the simulator may read."""
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in _played_files(root)}
+
+
+def content_key(files: dict[str, str], engine_version: str) -> str:
+    """Hash of the game's played files (``played_file_hashes``) plus the engine and core versions."""
+    return hashlib.sha256(json.dumps([f"{engine_version}/{SIM_VERSION}", files], sort_keys=True).encode()).hexdigest()
+
+
+def changed_since_pass(root: Path, passed: dict[str, str] | None, files: dict[str, str]) -> list[Problem]:
+    """A failed verdict's first lead: a warning on each played file added, edited or removed since
+    the last verdict that passed (``passed``: its ``played_file_hashes``)."""
+    if not passed:
+        return []
+    changed = sorted(name for name in set(passed) | set(files) if passed.get(name) != files.get(name))
+    return [Problem(Location(str(root / name)), "", "changed since the last balance verdict that passed"
+                    + ("" if name in files else " (removed)"), "warning") for name in changed]
 
 
 def cached_verdict(game, *, workers: int | None = None, progress=None, output_dir=None, executor=None,
@@ -722,7 +732,8 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
     if engine is None:
         return no_simulator(game, path, lines, name)
     out = Path(output_dir) if output_dir else Path("output") / game.id
-    key = content_key(game, f"{name}/{engine.VERSION}")
+    files = played_file_hashes(Path(game.root))
+    key = content_key(files, f"{name}/{engine.VERSION}")
     cache = out / ".verdict.json"
     try:
         stored = json.loads(cache.read_text(encoding="utf-8"))
@@ -734,7 +745,11 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
         return BalanceResult(passed=stored["passed"], problems=problems, table=stored["table"], cached=True,
                              checked=stored.get("checked", True))
     result = check_balance(game, workers=workers, progress=progress, executor=executor, output_dir=out)
-    payload = {"key": key, "passed": result.passed, "checked": result.checked, "table": result.table,
+    last_pass = files if result.passed else (stored or {}).get("last_pass")
+    if not result.passed:
+        result.problems.extend(changed_since_pass(Path(game.root), last_pass, files))
+    payload = {"key": key, "last_pass": last_pass, "passed": result.passed, "checked": result.checked,
+               "table": result.table,
                "problems": [{"path": p.location.path, "line": p.location.line, "field": p.field,
                              "message": p.message, "severity": p.severity} for p in result.problems]}
     from .report import write_atomic

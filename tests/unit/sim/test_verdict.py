@@ -103,6 +103,27 @@ def test_a_rulebook_or_art_edit_keeps_the_cached_verdict(tmp_path, monkeypatch):
     assert not verdict.cached_verdict(game, workers=1, output_dir=tmp_path / "out").cached
 
 
+def test_a_failed_verdict_names_the_files_changed_since_the_last_pass(tmp_path, monkeypatch):
+    """The designer's first lead when a band fails: which played file changed since it last passed."""
+    game = game_dir(tmp_path, ff_tables.tables())
+    balance_passes = [True]
+    monkeypatch.setattr(verdict, "check_balance", lambda *a, **k: verdict.BalanceResult(passed=balance_passes[0]))
+    (game.root / "rules.yaml").write_text("start_gold_per_player: 3\n")
+    (game.root / "enemies.yaml").write_text("[]\n")
+    assert verdict.cached_verdict(game, output_dir=tmp_path / "out").passed
+    (game.root / "rules.yaml").write_text("start_gold_per_player: 0\n")  # the designer's edit fails a band
+    (game.root / "rulebook").mkdir()
+    (game.root / "rulebook" / "01.md").write_text("# x\n")               # not played: no lead
+    balance_passes[0] = False
+    for _ in range(2):  # and again: still measured against the last verdict that passed
+        failed = verdict.cached_verdict(game, output_dir=tmp_path / "out", refresh=True)
+        assert [(p.location.path, p.severity, p.message) for p in failed.problems] == [
+            (str(game.root / "rules.yaml"), "warning", "changed since the last balance verdict that passed")]
+    assert verdict.cached_verdict(game, output_dir=tmp_path / "out").problems == failed.problems  # the build's
+    balance_passes[0] = True
+    assert verdict.cached_verdict(game, output_dir=tmp_path / "out", refresh=True).problems == []
+
+
 def test_validate_leaves_its_verdict_for_the_build(tmp_path, monkeypatch):
     from generator.validate import run_balance
 
