@@ -18,8 +18,9 @@ def write_reports(result, out_dir: Path) -> list[Path]:
     data = dict(result.report)
     data["table"] = result.table
     json_path, pdf_path = Path(out_dir) / "balance.json", Path(out_dir) / "balance.pdf"
+    pdf = render_pdf(data)  # drawn first: ^C while drawing leaves both files of the last run, not a new json
     write_atomic(json_path, json.dumps(data, ensure_ascii=False, indent=1, default=str).encode("utf-8"))
-    write_atomic(pdf_path, render_pdf(data))
+    write_atomic(pdf_path, pdf)
     return [json_path, pdf_path]
 
 

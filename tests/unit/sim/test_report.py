@@ -101,3 +101,18 @@ def test_a_long_problem_is_wrapped_to_its_reproduce_command_not_cut():
     data["problems"] = [problem]
     summary = "".join(text for _h, text, _lo, _hi in _page_texts(render_pdf(data)))
     assert "".join(problem.split()) in "".join(summary.split())
+
+
+def test_a_report_interrupted_while_drawing_leaves_both_files_of_the_last_run(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    last = SimpleNamespace(report={"game": "g", "passed": True}, table="old")
+    report.write_reports(last, tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+
+    def interrupted(data):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(report, "render_pdf", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        report.write_reports(SimpleNamespace(report={"game": "g", "passed": False}, table="new"), tmp_path)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
