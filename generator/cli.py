@@ -1,6 +1,7 @@
 """The ``pnp`` command. Only this module prints or exits.
 
-Exit codes: 0 ok, 1 problems found (content, fit, balance, build), 2 usage error.
+Exit codes: 0 ok, 1 problems found (content, fit, balance, build), 2 usage error, 130 interrupted
+(Ctrl-C).
 Command bodies stay thin: they resolve arguments, call the library, and report.
 """
 from __future__ import annotations
@@ -160,7 +161,19 @@ def run_reporting(func):
         raise SystemExit(1) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group: Ctrl-C ends any command with the shell's exit code for it (128 + SIGINT),
+    not click's 1, which a script could not tell from "problems found"."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted (no output is left half-written)", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnp")
 @common_options
 @click.pass_context

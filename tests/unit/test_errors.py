@@ -39,3 +39,18 @@ def test_problems_are_sorted_by_path_line_field_and_reported_once():
     assert sort_problems([b1, a10, a5_b, a5, Problem(Location("a.yaml", 5), "x", "m")]) == [a5, a5_b, a10, b1]
     error = ContentError([b1, a5, a5])
     assert error.problems == [a5, b1] and str(error) == "2 problem(s)"
+
+
+def test_ctrl_c_ends_a_command_with_exit_code_130_and_one_line(monkeypatch, tiny):
+    """Not click's "Aborted!" and 1, which a script cannot tell from "problems found"."""
+    from click.testing import CliRunner
+
+    from generator import validate
+    from generator.cli import main
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(validate, "validate_game", interrupted)
+    result = CliRunner().invoke(main, ["validate", str(tiny)])
+    assert result.exit_code == 130
+    assert result.output.strip().splitlines()[-1] == "interrupted (no output is left half-written)"
