@@ -34,8 +34,10 @@ def _seed(value: str):
 @click.option("--game", "game_index", type=click.IntRange(0), default=None, help="Replay only game I of the run.")
 @click.option("--trace", is_flag=True, help="With --game: print every event of that game.")
 @click.option("--difficulty", default=None, help="Difficulty level, for games that have them (Metroidvania: normal, easy).")
+@click.option("--cards", is_flag=True, help="Also report each card's use: times played (bought, used) of the times "
+                                          "drawn or offered, least used first (JSON: card_usage).")
 @_common_options
-def simulate(game, players, games, seed, agent, workers, as_json, game_index, trace, difficulty):
+def simulate(game, players, games, seed, agent, workers, as_json, game_index, trace, difficulty, cards):
     """Simulate GAME (a name under ./content or a path) with scripted players."""
     from ..cli import reporter, resolve_game, run_reporting
     from ..sim.api import SimulationError
@@ -56,7 +58,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         if game_index is not None:
             _replay(engine, setup, players, agent, seed, game_index, trace, as_json)
             return
-        summary = _run(engine, game_data, tables, players, games, seed, agent, workers)
+        summary = _run(engine, game_data, tables, players, games, seed, agent, workers, cards)
         if difficulty is not None:
             summary["difficulty"] = tables["difficulty"]
     except (SimulationError, ValueError) as exc:
@@ -119,8 +121,8 @@ def _tables(game, engine, difficulty=None):
     return tables
 
 
-def _run(engine, game, tables, players, games, seed, agent, workers) -> dict:
-    from ..sim.metrics import failures, run_summary
+def _run(engine, game, tables, players, games, seed, agent, workers, cards=False) -> dict:
+    from ..sim.metrics import card_usage, failures, run_summary
     from ..sim.runner import run_games
 
     started = time.perf_counter()
@@ -143,7 +145,7 @@ def _run(engine, game, tables, players, games, seed, agent, workers) -> dict:
              f"{(r['error'] or '; '.join(r['violations']) or 'decision cap').splitlines()[0]}; replay: "
              f"pnp simulate {shown} --players {players} --agent {agent} --seed {seed}{level} --game {r['index']} --trace"
              for r in failures(records)[:20]]
-    return {
+    summary = {
         "game": game.id, "players": players, "games": games, "seed": seed, "agent": agent,
         "wins": s["wins"], "win_rate": round(s["win_rate"], 6), "ci95": [round(x, 6) for x in s["ci95"]],
         "rounds": {"median": s["rounds"]["median"], "p95": s["rounds"]["p95"]},
@@ -151,6 +153,16 @@ def _run(engine, game, tables, players, games, seed, agent, workers) -> dict:
         "stalls": s["stalls"], "outcomes": s["outcomes"], "stage_rounds_median": s["stage_rounds_median"],
         "_failures": fails,
     }
+    if cards:
+        summary["card_usage"] = _least_used_first(card_usage(records))
+    return summary
+
+
+def _least_used_first(usage: dict) -> dict:
+    """``metrics.card_usage`` as ``{card: {"exposures", "uses"}}``, the lowest use rate first (the
+    cards a designer looks at after a change)."""
+    order = sorted(usage.items(), key=lambda kv: (kv[1][1] / max(1, kv[1][0]), kv[0]))
+    return {card: {"exposures": seen, "uses": used} for card, (seen, used) in order}
 
 
 def _print_summary(s: dict, seats: str) -> None:
@@ -164,6 +176,12 @@ def _print_summary(s: dict, seats: str) -> None:
     click.echo(f"  rounds     median {s['rounds']['median']:g}, p95 {s['rounds']['p95']:g}; "
                f"per stage median {s['stage_rounds_median']:g}")
     click.echo(f"  speed      {s['games_per_second']} games/s")
+    if "card_usage" in s:
+        click.echo("  cards      used / drawn or offered, least used first:")
+        width = max((len(card) for card in s["card_usage"]), default=0)
+        for card, n in s["card_usage"].items():
+            rate = f"{n['uses'] / n['exposures']:.3f}" if n["exposures"] else "-"
+            click.echo(f"             {card:<{width}}  {n['uses']:>6} / {n['exposures']:<6}  {rate}")
 
 
 def _replay(engine, setup, players, agent, seed, index, trace, as_json) -> None:

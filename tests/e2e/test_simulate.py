@@ -107,3 +107,14 @@ def test_the_summary_counts_seats_in_the_games_word(in_repo):
     assert ", 2 players, agent" in run("valheim", "--players", "2", "--games", "4", "--workers", "1").output
     assert ", 2 characters, agent" in run("fatal-fight", "--players", "2", "--games", "4", "--workers", "1").output
     assert ", 1 player, agent" in run("metroidvania", "--players", "1", "--games", "2", "--workers", "1").output
+
+
+def test_cards_reports_each_cards_use_least_used_first(in_repo):
+    result = run("fatal-fight", "--players", "2", "--games", "20", "--workers", "1", "--cards", "--json")
+    usage = json.loads(result.output)["card_usage"]
+    rates = [n["uses"] / n["exposures"] for n in usage.values()]
+    assert len(usage) > 50 and rates == sorted(rates) and all(n["uses"] <= n["exposures"] for n in usage.values())
+    text = run("fatal-fight", "--players", "2", "--games", "20", "--workers", "1", "--cards").output
+    first = next(iter(usage))
+    assert "used / drawn or offered, least used first:" in text and f" {first} " in text
+    assert "card_usage" not in run("fatal-fight", "--players", "2", "--games", "2", "--json").output
