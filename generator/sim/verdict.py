@@ -82,9 +82,10 @@ def seat_word(seats: str, n) -> str:
 class _Judge:
     """Collects table rows and problems; knows where each band is written."""
 
-    def __init__(self, path: Path, lines: dict, command: str, seed=0, seats: str = "players"):
+    def __init__(self, path: Path, lines: dict, command: str, seed=0, seats: str = "players", cards=None):
         self.path, self.lines, self.command, self.seed = str(path), lines, command, seed
         self.seats = seats  # what a player count counts in the game's words (Fatal Fight: characters)
+        self.cards = cards or {}  # record id -> Location: a problem naming a card also says where it is
         self.rows: list[tuple] = []
         self.problems: list[Problem] = []
 
@@ -105,15 +106,18 @@ class _Judge:
         self.rows.append((metric, str(players), value, band, status))
 
     def problem(self, key, metric, message, severity="error", players=None, agent="greedy", games=None,
-                seed=None, options=""):
+                seed=None, options="", card=None):
         """``seed`` and ``options`` (e.g. ``--difficulty easy``) for a sample not played with the
-        run's own seed and settings, so that the reproduce command plays the very same games."""
+        run's own seed and settings, so that the reproduce command plays the very same games;
+        ``card``: the id of the card the problem is about, shown with its file and line."""
         how = ""
         if players is not None:
             how = (f"; reproduce: {self.command} --players {players} --agent {agent} "
                    f"--seed {self.seed if seed is None else seed}" + (f" {options}" if options else "")
                    + (f" --games {games}" if games else ""))
-        self.problems.append(Problem(self.loc(key), key, f"{metric}: {message}{how}", severity))
+        where = self.cards.get(card)
+        self.problems.append(Problem(self.loc(key), key, f"{metric}: {message}{how}", severity, card=where,
+                                     card_field=card if where else ""))
 
     def band(self, key, metric, players, value, ci, lo, hi, what, *, hard=False, games=None, label=None,
              fmt="{:.3f}", agent="greedy", **run) -> str:
@@ -169,6 +173,17 @@ def _lookup(config, dotted):
             return None
         node = node[key]
     return node
+
+
+def _record_locations(game) -> dict:
+    """``{record id: Location}`` of the game's records (the first of an id), for problems naming a card."""
+    where = getattr(game, "where", None) or (lambda record: None)
+    found = {}
+    for records in (getattr(game, "tables", None) or {}).values():
+        for record in records if isinstance(records, list) else []:
+            if isinstance(record, dict) and isinstance(record.get("id"), str) and where(record):
+                found.setdefault(record["id"], where(record))
+    return found
 
 
 def _inverted_bands(config, prefix="") -> list[tuple[str, float, float]]:
@@ -340,7 +355,8 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         setup = engine.compile_setup(tables, getattr(game, "where", None))
     except ProblemsError as exc:
         return BalanceResult(passed=False, problems=list(exc.problems), table="balance: content cannot be simulated")
-    judge = _Judge(path, lines, _command(game, name), config.get("seed", 0), getattr(engine, "SEATS", "players"))
+    judge = _Judge(path, lines, _command(game, name), config.get("seed", 0), getattr(engine, "SEATS", "players"),
+                   _record_locations(game))
     started = time.perf_counter()
     own_pool = executor is None and (workers or os.cpu_count() or 1) > 1
     pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count()) if own_pool else executor
@@ -551,7 +567,7 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
     judge.row("M4 dead cards", "all", str(len(dead)), "0", "pass" if not dead else "FAIL")
     for card, seen, used, hi in dead:
         judge.problem("dead_cards", "M4 dead card", f"{card} was used {used} times in {seen} exposures "
-                      f"(upper bound {hi:.3f} < {dc['max_use_rate']}) by {agent}")
+                      f"(upper bound {hi:.3f} < {dc['max_use_rate']}) by {agent}", card=card)
     tracked = data.get("tracked") or []
     never = sorted(set(tracked) - set(usage))
     if never:
@@ -674,11 +690,11 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
         if trap:
             judge.problem("card_impact", "M5 trap card", f"{card} lowers the team's win rate by {-d:.3f} "
                           f"[{-hi:.3f}, {-lo:.3f}] against a neutral filler on the same {len(won)} seeds with "
-                          f"{judge.count(n)}", "warning", players=n, agent=agent)
+                          f"{judge.count(n)}", "warning", players=n, agent=agent, card=card)
         elif swingy:
             judge.problem("card_impact", "M5 swingy card", f"{card} raises the team's win rate by {d:.3f} "
                           f"[{lo:.3f}, {hi:.3f}] against a neutral filler on the same {len(won)} seeds with "
-                          f"{judge.count(n)}", "warning", players=n, agent=agent)
+                          f"{judge.count(n)}", "warning", players=n, agent=agent, card=card)
 
 
 def _table(rows) -> str:

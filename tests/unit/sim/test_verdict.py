@@ -155,6 +155,21 @@ def test_a_band_with_min_above_max_is_a_located_problem_before_any_game_is_playe
     assert "length.stage_rounds.min" in shown
 
 
+def test_a_dead_card_is_shown_with_its_file_and_line(tmp_path):
+    from generator.errors import Location
+
+    small = {**BALANCE, "players": [2], "sampling": {"looks": [12], "z_interim": 2.576, "z_final": 1.96},
+             "integrity": {"random_games": 12}, "dead_cards": {"max_use_rate": 1.01, "min_exposures": 1}}
+    game = game_dir(tmp_path, ff_tables.tables(), balance=small)
+    lines = {id(record): i + 1 for i, record in enumerate(game.tables["arts"])}
+    game.where = lambda record: Location("content/g/arts.yaml", lines[id(record)]) if id(record) in lines else None
+    result = verdict.check_balance(game, workers=1, write_report=False)
+    dead = [p for p in result.problems if p.message.startswith("M4 dead card: ")]
+    card = dead[0].message.split()[3]
+    line = next(i + 1 for i, record in enumerate(game.tables["arts"]) if record["id"] == card)
+    assert dead[0].display().endswith(f"(card content/g/arts.yaml:{line} {card})")
+
+
 def _paired_balance():
     balance = {**BALANCE, "players": [2], "sampling": {"looks": [40], "z_interim": 1.96, "z_final": 1.96},
                "win_rate": {"min": 0.35, "max": 1.0},
