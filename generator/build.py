@@ -79,6 +79,8 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
         if verdict is not None:
             result.problems.extend(verdict.problems)
             if not verdict.passed:
+                result.notes.append("the balance verdict failed, so nothing was printed: each problem above names "
+                                    "the command that reproduces it; `--no-balance` prints anyway")
                 return result
     for component_id, board in render_full_size_boards(cards, loaded.profile, title=game.title).items():
         outputs.append((f"board-{component_id}.pdf", board))

@@ -34,6 +34,14 @@ def test_a_rulebook_reference_to_a_removed_card_fails_the_build_before_the_simul
     assert not out.exists(), "no balance report (nor anything else) for a build that prints nothing"
 
 
+def test_a_failed_balance_verdict_says_how_to_print_anyway(tiny, tmp_path, monkeypatch):
+    from generator.sim.verdict import BalanceResult
+
+    monkeypatch.setattr(build, "run_balance", lambda *a, **k: BalanceResult(passed=False))
+    result = build.build_game(tiny, tmp_path / "out")
+    assert not result.written and any("`--no-balance` prints anyway" in note for note in result.notes)
+
+
 @pytest.mark.parametrize("failing", ["rulebook", "boards", "errata"])
 def test_a_failure_while_rendering_leaves_every_earlier_output_byte_identical(tiny, tmp_path, monkeypatch, failing):
     """Every file is rendered before any is written: a step failing after others were rendered
