@@ -82,6 +82,12 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
                 result.notes.append("the balance verdict failed, so nothing was printed: each problem above names "
                                     "the command that reproduces it; `--no-balance` prints anyway")
                 return result
+    else:  # no games played, but what the simulator finds without playing (a room no one reaches) still counts
+        from .sim.verdict import static_problems
+
+        result.problems.extend(static_problems(game))
+        if not result.ok:
+            return result
     for component_id, board in render_full_size_boards(cards, loaded.profile, title=game.title).items():
         outputs.append((f"board-{component_id}.pdf", board))
     suffix = "-proof" if proof else ""

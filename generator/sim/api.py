@@ -12,6 +12,8 @@ An *engine* is a module under ``generator.sim.games`` that exposes::
     check_invariants(state) -> list[str]            # broken invariants (empty when fine)
     describe(state, event) -> str                   # one readable trace line per event
     static_checks(setup, players) -> list[str]      # M8: setups that cannot be won, found statically
+    located_checks(setup) -> list[Problem]          # optional, M8: problems at their YAML line, found
+                                                    # without playing (Metroidvania's map.yaml)
     ablate(tables, card_id) -> tables               # M5: the same content with one card neutralised
     cards(setup) -> list[str]                       # card ids whose use the validator tracks
 

@@ -325,6 +325,25 @@ def _command(game, name: str) -> str:
     return f"pnp simulate {shown}"
 
 
+def _located_checks(engine, setup) -> list[Problem]:
+    check = getattr(engine, "located_checks", None)
+    return list(check(setup)) if check is not None else []
+
+
+def static_problems(game) -> list[Problem]:
+    """What the game's simulator finds without playing, each at its YAML line (Metroidvania: map.yaml
+    reachability and key rooms), for ``pnp validate --no-balance``; [] without a simulator."""
+    config, _path, _lines = _balance(game)
+    _name, engine = engine_of(game, config)
+    if engine is None:
+        return []
+    try:
+        setup = engine.compile_setup(played_tables(game), getattr(game, "where", None))
+    except ProblemsError as exc:
+        return list(exc.problems)
+    return _located_checks(engine, setup)
+
+
 def no_simulator(game, path: Path, lines: dict, name: str) -> BalanceResult:
     where = Location(str(path), lines.get("engine", 0)) if path.is_file() else Location(str(Path(game.root) / "game.yaml"), 0)
     problem = Problem(where, "", f"no simulator for this game yet ({name}); balance not checked", "warning")
@@ -355,6 +374,9 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         setup = engine.compile_setup(tables, getattr(game, "where", None))
     except ProblemsError as exc:
         return BalanceResult(passed=False, problems=list(exc.problems), table="balance: content cannot be simulated")
+    unplayable = [p for p in _located_checks(engine, setup) if p.severity == "error"]
+    if unplayable:  # e.g. a room no one can reach: said at once, not after a minute of games that fail anyway
+        return BalanceResult(passed=False, problems=unplayable, table="balance: the content cannot be played as written")
     judge = _Judge(path, lines, _command(game, name), config.get("seed", 0), getattr(engine, "SEATS", "players"),
                    _record_locations(game))
     started = time.perf_counter()

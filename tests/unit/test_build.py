@@ -148,3 +148,18 @@ def test_progress_callback_opens_the_bar_at_the_first_call_and_advances_it_by_th
         for done in (1, 1, 3, 5, 4):                  # repeated or going back: no step
             progress(done, 5)
     assert reporter.bars == [{"label": "laying out chapters", "length": 5, "updates": [1, 2, 2]}]
+
+
+def test_without_balance_validate_and_build_still_report_what_the_simulator_finds_without_playing(tiny,
+                                                                                                     monkeypatch):
+    """(Metroidvania's map checks: a room no one can reach is no balance question.)"""
+    from generator.errors import Location, Problem
+    from generator.sim import verdict
+    from generator.validate import validate_game
+
+    unreachable = Problem(Location(str(tiny / "map.yaml"), 3), "nodes", "room r1 cannot be reached from start")
+    monkeypatch.setattr(verdict, "static_problems", lambda game: [unreachable])
+    result = validate_game(tiny, balance=False)
+    assert unreachable in result.problems and not result.passed
+    built = build.build_game(tiny, tiny.parent / "out", validate=False)
+    assert unreachable in built.problems and not built.written

@@ -279,3 +279,4 @@ def new_game(setup, players: int, rng) -> State:
 from .metroidvania_agents import AGENTS  # noqa: E402,F401
 from .metroidvania_report import (ablate, cards, check_invariants, describe, judge_extra, static_checks,  # noqa: E402,F401
                                   summarize)
+from .metroidvania_report import map_checks as located_checks  # noqa: E402,F401

@@ -594,6 +594,24 @@ def test_broken_map_gives_located_problems(tmp_path):
     assert any("a10-04" in p.message for p in problems), found
 
 
+def test_an_unreachable_room_is_found_without_playing(tmp_path, monkeypatch):
+    """The map checks are static: the balance check reports them before any game is played (not
+    after a minute of games that fail anyway), and validate --no-balance asks for them too."""
+    from generator.sim import verdict
+
+    copy_dir = tmp_path / "metroidvania"
+    shutil.copytree(CONTENT, copy_dir)
+    path = copy_dir / "map.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("  - {a: a1-03, b: a1-02}\n", ""), encoding="utf-8")
+    broken = load_game(copy_dir)
+    monkeypatch.setattr(verdict, "_simulate", lambda *a, **k: pytest.fail("games were played"))
+    result = verdict.check_balance(broken, workers=1, write_report=False)
+    for problems in (result.problems, verdict.static_problems(broken)):
+        unreachable = [p for p in problems if "a1-02 cannot be reached" in p.message]
+        assert unreachable and unreachable[0].location.path.endswith("map.yaml")
+    assert not result.passed
+
+
 # ---- the balance verdict on a sabotaged copy (fast) ------------------------------------------------
 
 FAST_BALANCE = {
