@@ -419,7 +419,10 @@ def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> C
         records = [r for r in records if all(r.get(k) == v for k, v in meta["where"].items())]
     if size is None:
         return None
-    # A file that did not load says nothing about counts: don't add a count mismatch to its error.
+    # A file that did not load, a refused `count:` (`count: -2`) or a refused `expected:` says nothing
+    # reliable about the count: don't add a count mismatch to their errors.
+    countable = countable and not any(p.field.endswith(".count") for p in loader.problems[before:]) and \
+        not any(p.field == f"{field_path}.expected" for p in loader.problems)
     expected = meta.get("expected") if countable else None
     return Component(id=meta["id"], name=meta.get("name") or meta["id"], kind=meta["kind"], files=files,
                      schema=meta["schema"], size_pt=size, shape=meta["shape"], layout=meta.get("layout"),

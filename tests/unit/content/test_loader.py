@@ -294,3 +294,14 @@ def test_texts_without_the_games_language_are_warned_about_once_per_file(tiny):
     game_file.write_text(game_file.read_text(encoding="utf-8").replace("lang: fr", "lang: en"), encoding="utf-8")
     (warning,) = load_game(tiny).warnings
     assert (warning.location.line, warning.message) == (14, "no 'en' text (game.yaml lang: en); it prints in 'ja'")
+
+
+def test_a_refused_count_or_expected_adds_no_count_mismatch(tiny):
+    """`count: -2` is the error; 'declares 4 but the data yields 0' (its sum) would only mislead."""
+    text = (tiny / "heroes.yaml").read_text(encoding="utf-8")
+    (tiny / "heroes.yaml").write_text(text.replace("count: 2", "count: -2", 1), encoding="utf-8")
+    assert [p[2:] for p in problems_of(tiny)] == [("heroes[0].count", "-2 is below the minimum 1")]
+    (tiny / "heroes.yaml").write_text(text, encoding="utf-8")
+    game = (tiny / "game.yaml").read_text(encoding="utf-8")
+    (tiny / "game.yaml").write_text(game.replace("expected: 4", "expected: -1", 1), encoding="utf-8")
+    assert [p[2:] for p in problems_of(tiny)] == [("components[0].expected", "-1 is below the minimum 0")]
