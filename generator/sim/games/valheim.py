@@ -98,7 +98,8 @@ def seats_for(setup, players: int) -> int:
     if players == 1 and rules["players.solo_variant"] == "two_decks":
         return 2
     if not max(1, rules["players.min"]) <= players <= min(rules["players.max"], len(setup.sets)):
-        raise ValueError(f"valheim supports {rules['players.min']}..{rules['players.max']} players "
+        solo = " or 1 (solo_variant: two_decks)" if rules["players.solo_variant"] == "two_decks" else ""
+        raise ValueError(f"valheim supports {rules['players.min']}..{rules['players.max']} players{solo} "
                          f"({len(setup.sets)} card sets), got {players}")
     return players
 

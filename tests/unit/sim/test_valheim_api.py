@@ -73,7 +73,7 @@ def test_solo_variant_runs_two_decks(vsetup):
 
 
 def test_unsupported_player_count_is_refused(vsetup):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"2\.\.4 players or 1 \(solo_variant: two_decks\)"):  # solo plays too
         V.new_game(vsetup, 5, deal_rng(0, 0))
 
 
