@@ -41,7 +41,7 @@ def errata_pdf(cards: CardSet, profile, diff: LockDiff, *, title: str, since: st
 
 def list_lines(diff: LockDiff, since: str) -> list[str]:
     lines = [f"since {since}",
-             f"{len(diff.changed)} changed, {len(diff.new)} new, {len(diff.removed)} removed", ""]
+             diff.counts(), ""]
     if diff.empty:
         return lines + ["Nothing changed: no card to reprint."]
     if diff.changed:
@@ -55,6 +55,10 @@ def list_lines(diff: LockDiff, since: str) -> list[str]:
     if diff.removed:
         lines.append("Removed — take out of the game:")
         lines += [f"    {key}   {name} × {n}" for key, name, n in diff.removed]
+        lines.append("")
+    if diff.renamed:
+        lines.append("Renamed — the same print, nothing to do:")
+        lines += [f"    {old} -> {new}" for old, new in diff.renamed]
     return lines
 
 

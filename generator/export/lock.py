@@ -5,8 +5,10 @@ keeps the hash of the front and of the back, each made of the card's record data
 files (and their ``extends`` parents), the images, icons and fonts it uses, and the drawing
 ops (see ``digest``). ``pnp build GAME --changed-since OLD.lock.json`` compares: a card is
 *changed* when either side's hash differs (the reasons name the parts: ``front: layout``),
-*new* when the old lock lacks it, *removed* when only the old lock has it. Editing a layout
-changes the layout part of every card drawn with it, so all of them are changed.
+*new* when the old lock lacks it, *removed* when only the old lock has it, *renamed* when a new
+card of a component draws exactly what a removed one of it drew (same ops and assets on both sides,
+same copies): an id changed, nothing to reprint. Editing a layout changes the layout part of every
+card drawn with it, so all of them are changed.
 """
 from __future__ import annotations
 
@@ -99,6 +101,7 @@ class LockDiff:
     changed: list = field(default_factory=list)     # (key, [reasons])
     new: list = field(default_factory=list)         # keys
     removed: list = field(default_factory=list)     # (key, name, copies)
+    renamed: list = field(default_factory=list)     # (old key, new key): the same printed card
     old_game: str = ""
 
     @property
@@ -108,13 +111,18 @@ class LockDiff:
 
     @property
     def empty(self) -> bool:
-        return not (self.changed or self.new or self.removed)
+        return not (self.changed or self.new or self.removed or self.renamed)
+
+    def counts(self) -> str:
+        renamed = f", {len(self.renamed)} renamed" if self.renamed else ""
+        return f"{len(self.changed)} changed, {len(self.new)} new, {len(self.removed)} removed{renamed}"
 
     def lines(self) -> list[str]:
-        out = [f"errata: {len(self.changed)} changed, {len(self.new)} new, {len(self.removed)} removed"]
+        out = [f"errata: {self.counts()}"]
         out += [f"  changed {key} ({', '.join(reasons)})" for key, reasons in self.changed]
         out += [f"  new     {key}" for key in self.new]
         out += [f"  removed {key} ({name}, {n} cop{'y' if n == 1 else 'ies'})" for key, name, n in self.removed]
+        out += [f"  renamed {old} -> {new} (the same print: nothing to reprint)" for old, new in self.renamed]
         return out
 
 
@@ -136,10 +144,31 @@ def diff_locks(old: dict, new: dict) -> LockDiff:
             reasons.append(f"{side}: {'+'.join(parts)}")
         if reasons:
             diff.changed.append((key, reasons))
-    for key, entry in old_cards.items():
-        if key not in new_cards:
-            diff.removed.append((key, str(entry.get("name", "")), int(entry.get("copies", 1) or 1)))
+    gone = [key for key in old_cards if key not in new_cards]
+    for key in list(diff.new):
+        was = next((old for old in gone if _same_print(old_cards[old], new_cards[key])), None)
+        if was is not None:
+            gone.remove(was)
+            diff.new.remove(key)
+            diff.renamed.append((was, key))
+    for key in gone:
+        entry = old_cards[key]
+        diff.removed.append((key, str(entry.get("name", "")), int(entry.get("copies", 1) or 1)))
     return diff
+
+
+def _same_print(old: dict, new: dict) -> bool:
+    """Whether two lock entries print the same card: one component, the same copies and, on both
+    sides, the same drawing and assets (the record's data may differ: its id at least does)."""
+    if old.get("component") != new.get("component") or old.get("copies") != new.get("copies"):
+        return False
+    for side in ("front", "back"):
+        was, now = (old.get("parts") or {}).get(side), (new.get("parts") or {}).get(side)
+        if (was is None) != (now is None):
+            return False
+        if was is not None and any(was.get(part) != now.get(part) for part in ("ops", "assets")):
+            return False
+    return True
 
 
 def reprint_records(cards, diff: LockDiff) -> dict:

@@ -123,14 +123,26 @@ def test_images_count_by_content_not_by_path(tmp_path):
 def test_removed_and_new_cards(tiny):
     before, _ = lock_of(tiny)
     text = (tiny / "heroes.yaml").read_text(encoding="utf-8")
-    text = text.replace("- id: thief\n  name: 盗賊\n  life: 9\n", "- id: rogue\n  name: 盗賊\n  life: 9\n")
+    text = text.replace("- id: thief\n  name: 盗賊\n  life: 9\n", "- id: rogue\n  name: 密偵\n  life: 9\n")
     (tiny / "heroes.yaml").write_text(text, encoding="utf-8")
     after, cards = lock_of(tiny)
     diff = diff_locks(before, after)
     assert diff.new == ["heroes/rogue"] and diff.removed == [("heroes/thief", "盗賊", 1)] and diff.changed == []
+    assert diff.renamed == []  # its printed name changed too: a new card
     assert any("removed heroes/thief" in line for line in diff.lines())
     subset = errata_cards(cards, diff)
     assert [(f.component.id, f.copies) for f in subset.faces] == [("heroes", [2])]
+
+
+def test_a_renamed_id_that_prints_the_same_card_is_not_reprinted(tiny):
+    before, _ = lock_of(tiny)
+    edit(tiny / "heroes.yaml", "- id: thief\n", "- id: rogue\n")
+    after, cards = lock_of(tiny)
+    diff = diff_locks(before, after)
+    assert diff.renamed == [("heroes/thief", "heroes/rogue")]
+    assert diff.new == [] and diff.removed == [] and diff.changed == [] and not diff.empty
+    assert "renamed heroes/thief -> heroes/rogue (the same print: nothing to reprint)" in " ".join(diff.lines())
+    assert errata_cards(cards, diff).faces == []
 
 
 def test_errata_prints_every_copy_of_a_changed_card(tiny):
