@@ -2,6 +2,7 @@
 
     pnp simulate fatal-fight --players 3 --games 2000 --seed 7 --json
     pnp simulate fatal-fight --players 3 --seed 7 --game 113 --trace
+    pnp simulate metroidvania --players 2 --set rules.boss_life_bonus.2=1   # A/B on the same seeds
 
 The numbers do not depend on ``--workers``; only ``games_per_second`` does.
 """
@@ -36,8 +37,11 @@ def _seed(value: str):
 @click.option("--difficulty", default=None, help="Difficulty level, for games that have them (Metroidvania: normal, easy).")
 @click.option("--cards", is_flag=True, help="Also report each card's use: times played (bought, used) of the times "
                                           "drawn or offered, least used first (JSON: card_usage).")
+@click.option("--set", "sets", multiple=True, metavar="PATH=VALUE",
+              help="Also play the same games with one value of the content changed (rules.boss_life_bonus=2, "
+                   "arts.CARD.ap=6; repeatable) and compare: both win rates and their paired difference.")
 @_common_options
-def simulate(game, players, games, seed, agent, workers, as_json, game_index, trace, difficulty, cards):
+def simulate(game, players, games, seed, agent, workers, as_json, game_index, trace, difficulty, cards, sets):
     """Simulate GAME (a name under ./content or a path) with scripted players."""
     from ..cli import reporter, resolve_game, run_reporting
     from ..sim.api import SimulationError
@@ -54,16 +58,23 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
     try:
         engine, game_data = run_reporting(lambda: _engine(path))
         tables = _tables(game_data, engine, difficulty)
-        setup = _check_run(engine, game_data, tables, players, agent)
-        if game_index is not None:
-            _replay(engine, setup, players, agent, seed, game_index, trace, as_json)
+        variant = _variant(tables, sets, game_data)
+        if variant is not tables:
+            _check_variant(engine, game_data, variant, players, agent)
+        setup = _check_run(engine, game_data, variant if game_index is not None else tables, players, agent)
+        if game_index is not None:  # with --set, the changed game is the one replayed
+            _replay(engine, setup, players, agent, seed, game_index, trace, as_json, sets)
             return
         summary = _run(engine, game_data, tables, players, games, seed, agent, workers, cards)
+        if variant is not tables:
+            _compare(summary, _run(engine, game_data, variant, players, games, seed, agent, workers, cards,
+                                   label="simulating --set"), sets)
         if difficulty is not None:
             summary["difficulty"] = tables["difficulty"]
     except (SimulationError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     failed = summary.pop("_failures")
+    summary.pop("_wins_by_index")
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False))
     elif reporter().verbosity >= 0:  # -q: only failures
@@ -89,11 +100,17 @@ def _check_run(engine, game, tables, players, agent):
     """The compiled setup; an agent the engine does not know or a player count it cannot deal is
     a usage error (exit 2), found before any game is played."""
     from ..cli import run_reporting
+
+    setup = run_reporting(lambda: engine.compile_setup(tables, game.where))
+    _check_seats(engine, setup, players, agent)
+    return setup
+
+
+def _check_seats(engine, setup, players, agent) -> None:
     from ..sim.agents import make_agent
     from ..sim.api import SimulationError
     from ..sim.rng import deal_rng
 
-    setup = run_reporting(lambda: engine.compile_setup(tables, game.where))
     try:
         make_agent(engine, agent, setup, 0)
     except SimulationError as exc:
@@ -102,7 +119,6 @@ def _check_run(engine, game, tables, players, agent):
         engine.new_game(setup, players, deal_rng("check", 0))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--players") from None
-    return setup
 
 
 def _tables(game, engine, difficulty=None):
@@ -121,13 +137,57 @@ def _tables(game, engine, difficulty=None):
     return tables
 
 
-def _run(engine, game, tables, players, games, seed, agent, workers, cards=False) -> dict:
+def _variant(tables: dict, sets, game) -> dict:
+    """The tables with every ``--set`` applied (``tables`` itself without any)."""
+    if not sets:
+        return tables
+    from ..sim.overrides import OverrideError, apply_sets
+
+    try:
+        return apply_sets(tables, list(sets), game)
+    except OverrideError as exc:
+        raise click.BadParameter(str(exc), param_hint="--set") from None
+
+
+def _check_variant(engine, game, variant, players, agent) -> None:
+    """What the engine says of the changed tables, as a ``--set`` problem (its records are copies:
+    they have no line of their own to point at)."""
+    from ..errors import ProblemsError
+
+    try:
+        setup = engine.compile_setup(variant, game.where)
+    except ProblemsError as exc:
+        said = "; ".join(f"{p.field}: {p.message}" if p.field else p.message for p in exc.problems)
+        raise click.BadParameter(f"the changed content does not run: {said}", param_hint="--set") from None
+    _check_seats(engine, setup, players, agent)
+
+
+def _compare(summary: dict, changed: dict, sets) -> None:
+    """The changed run beside the plain one: its summary under ``variant`` and the paired
+    difference of the win rates (game i of both runs is dealt from the same seed)."""
+    from ..sim.overrides import described
+    from ..sim.stats import paired_diff_interval
+
+    mine, theirs = changed.pop("_wins_by_index"), summary["_wins_by_index"]
+    only_changed = sum(1 for i, won in mine.items() if won and not theirs.get(i))
+    only_plain = sum(1 for i, won in theirs.items() if won and not mine.get(i))
+    both = sum(1 for i, won in mine.items() if won and theirs.get(i))
+    diff, lo, hi = paired_diff_interval(both, only_changed, only_plain, summary["games"])
+    summary["_failures"] += changed.pop("_failures")
+    summary["errors"] += changed["errors"]
+    changed = {k: v for k, v in changed.items() if k not in ("game", "players", "games", "seed", "agent")}
+    summary["variant"] = {"set": described(list(sets)), **changed}
+    summary["paired"] = {"diff": round(diff, 6), "ci95": [round(lo, 6), round(hi, 6)],
+                         "games_differing": only_changed + only_plain}
+
+
+def _run(engine, game, tables, players, games, seed, agent, workers, cards=False, label="simulating") -> dict:
     from ..sim.metrics import card_usage, failures, run_summary
     from ..sim.runner import run_games
 
     started = time.perf_counter()
     if sys.stderr.isatty():
-        with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
+        with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
             done = [0]
 
             def tick(d, total):
@@ -151,7 +211,7 @@ def _run(engine, game, tables, players, games, seed, agent, workers, cards=False
         "rounds": {"median": s["rounds"]["median"], "p95": s["rounds"]["p95"]},
         "timeouts": s["timeouts"], "errors": s["errors"], "games_per_second": round(games / elapsed, 1),
         "stalls": s["stalls"], "outcomes": s["outcomes"], "stage_rounds_median": s["stage_rounds_median"],
-        "_failures": fails,
+        "_failures": fails, "_wins_by_index": {r["index"]: r["outcome"] == "win" for r in records},
     }
     if cards:
         summary["card_usage"] = _least_used_first(card_usage(records))
@@ -176,6 +236,17 @@ def _print_summary(s: dict, seats: str) -> None:
     click.echo(f"  rounds     median {s['rounds']['median']:g}, p95 {s['rounds']['p95']:g}; "
                f"per stage median {s['stage_rounds_median']:g}")
     click.echo(f"  speed      {s['games_per_second']} games/s")
+    if "variant" in s:
+        v, p = s["variant"], s["paired"]
+        vlo, vhi = v["ci95"]
+        changes = ", ".join(f"{path}={value}" for path, value in v["set"].items())
+        click.echo(f"with {changes}:")
+        click.echo(f"  win rate   {v['win_rate']:.3f} [{vlo:.3f}, {vhi:.3f}] ({v['wins']}/{s['games']})")
+        click.echo(f"  rounds     median {v['rounds']['median']:g}, p95 {v['rounds']['p95']:g}; "
+                   f"per stage median {v['stage_rounds_median']:g}")
+        lo, hi = p["ci95"]
+        click.echo(f"  difference {p['diff']:+.3f} [{lo:+.3f}, {hi:+.3f}] in win rate, paired on the same "
+                   f"{s['games']} deals ({p['games_differing']} games ended differently)")
     if "card_usage" in s:
         click.echo("  cards      used / drawn or offered, least used first:")
         width = max((len(card) for card in s["card_usage"]), default=0)
@@ -184,12 +255,16 @@ def _print_summary(s: dict, seats: str) -> None:
             click.echo(f"             {card:<{width}}  {n['uses']:>6} / {n['exposures']:<6}  {rate}")
 
 
-def _replay(engine, setup, players, agent, seed, index, trace, as_json) -> None:
+def _replay(engine, setup, players, agent, seed, index, trace, as_json, sets=()) -> None:
+    from ..sim.overrides import described
     from ..sim.runner import replay
 
     record, lines = replay(engine, setup, players=players, agent=agent, seed=seed, index=index)
     brief = {k: record.get(k) for k in ("index", "seed", "players", "agent", "outcome", "rounds", "party", "stage",
                                         "stage_rounds", "decisions", "error", "violations")}
+    changed = described(list(sets))
+    if changed:
+        brief["set"] = changed
     if trace and as_json:  # one JSON document on stdout: the trace goes in it, not before it
         brief["trace"] = lines
     elif trace:
@@ -197,7 +272,8 @@ def _replay(engine, setup, players, agent, seed, index, trace, as_json) -> None:
             click.echo(line)
     click.echo(json.dumps(brief, ensure_ascii=False) if as_json else
                f"game {index}: {record['outcome']} after {record.get('rounds')} rounds (stage {record.get('stage')}), "
-               f"party {', '.join(record.get('party') or [])}")
+               f"party {', '.join(record.get('party') or [])}"
+               + "".join(f", with {path}={value}" for path, value in changed.items()))
     if record["outcome"] == "error" and not as_json:
         click.echo(f"error: {(record['error'] or '; '.join(record['violations'])).splitlines()[0]}", err=True)
     raise SystemExit(1 if record["outcome"] == "error" else 0)

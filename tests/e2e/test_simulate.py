@@ -118,3 +118,28 @@ def test_cards_reports_each_cards_use_least_used_first(in_repo):
     first = next(iter(usage))
     assert "used / drawn or offered, least used first:" in text and f" {first} " in text
     assert "card_usage" not in run("fatal-fight", "--players", "2", "--games", "2", "--json").output
+
+
+def test_set_plays_the_same_deals_with_the_change_and_pairs_the_difference(in_repo):
+    plain = json.loads(run("fatal-fight", "--players", "2", "--games", "12", "--seed", "7", "--json",
+                           "--workers", "1").output)
+    same = run("fatal-fight", "--players", "2", "--games", "12", "--seed", "7", "--json", "--workers", "1",
+               "--set", "rules.gym_size=4")  # the value the content has: the very same games
+    assert same.exit_code == 0, same.output
+    out = json.loads(same.output)
+    assert out["variant"]["set"] == {"rules.gym_size": 4}
+    assert out["variant"]["wins"] == out["wins"] == plain["wins"] and out["paired"]["games_differing"] == 0
+    assert out["paired"]["diff"] == 0
+    changed = json.loads(run("fatal-fight", "--players", "2", "--games", "12", "--seed", "7", "--json",
+                             "--workers", "1", "--set", "rules.gym_size=6").output)
+    assert changed["wins"] == plain["wins"], "the plain run is the same with or without --set"
+    v, p = changed["variant"], changed["paired"]
+    assert p["games_differing"] > 0 and p["diff"] == round((v["wins"] - changed["wins"]) / 12, 6)
+    assert p["ci95"][0] <= p["diff"] <= p["ci95"][1]
+
+
+def test_set_refuses_what_the_engine_cannot_run_before_playing(in_repo):
+    result = CliRunner().invoke(main, ["simulate", "valheim", "--players", "2", "--games", "5",
+                                       "--set", "rules.rounds=8"])
+    assert result.exit_code == 2 and "the changed content does not run" in result.output
+    assert "rules.rounds is 8 but there are 7 round cards" in result.output
