@@ -351,8 +351,9 @@ def no_simulator(game, path: Path, lines: dict, name: str) -> BalanceResult:
 
 
 def check_balance(game, *, workers: int | None = None, progress=None, executor=None, output_dir=None,
-                  write_report: bool = True) -> BalanceResult:
-    """Simulate ``game`` and judge every band of its balance.yaml (metrics M0-M5, M7-M9)."""
+                  write_report: bool = True, changed_cards=()) -> BalanceResult:
+    """Simulate ``game`` and judge every band of its balance.yaml (metrics M0-M5, M7-M9).
+    ``changed_cards``: ids of cards edited since the last verdict that passed; M5 checks them paired too."""
     config, path, lines = _balance(game)
     name, engine = engine_of(game, config)
     if engine is None:
@@ -383,7 +384,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     own_pool = executor is None and (workers or os.cpu_count() or 1) > 1
     pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count()) if own_pool else executor
     try:
-        data = _simulate(engine, setup, tables, config, judge, workers, pool, progress)
+        data = _simulate(engine, setup, tables, config, judge, workers, pool, progress, changed_cards)
     finally:
         if own_pool:
             pool.shutdown(cancel_futures=True)  # after ^C: batches not yet started are not played
@@ -400,7 +401,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     return result
 
 
-def _simulate(engine, setup, tables, config, judge, workers, pool, progress) -> dict:
+def _simulate(engine, setup, tables, config, judge, workers, pool, progress, changed_cards=()) -> dict:
     seed = config.get("seed", 0)
     counts = list(config.get("players", [2, 3, 4]))
     agent = config.get("reference_agent", "greedy")
@@ -441,7 +442,7 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress) -> 
             for message in engine.static_checks(setup, n):
                 judge.problem("softlocks", "M8 unwinnable setup", f"{message} ({judge.count(n)})")
         _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count)
-        _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts)
+        _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts, changed_cards)
         hook = getattr(engine, "judge_extra", None)  # optional: a game's own bands (rows, problems, more runs)
         if hook is not None:
             data.update(hook(judge, config, setup, tables, runs_by_count, runs) or {})
@@ -633,6 +634,9 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
 # balance.yaml is not always schema-checked, so the verdict cannot rely on the schema filling them.
 PAIRED_CARDS, PAIRED_GAMES = 2, 300
 PAIRED_GROWTH = 4  # an unclear paired check is played again on this many times the seeds
+# Cards edited since the last verdict that passed are checked paired too, up to this many: the screening
+# cannot see a card played whenever it is drawn (it has no "drawn and not played" games to compare with).
+CHANGED_PAIRED_MAX = 4
 
 
 def _paired(base, again) -> tuple[float, float, float]:
@@ -658,16 +662,25 @@ def impact_verdict(d: float, lo: float, hi: float, swing: float) -> str | None:
     return None
 
 
-def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts):
-    """M5 proper: the cards the screening flagged, each replaced by a neutral filler and played
-    again on the very same seeds (paired), at the middle player count."""
+def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts, changed=()):
+    """M5 proper: the cards the screening flagged, and the cards edited since the last verdict that
+    passed (``changed``), each replaced by a neutral filler and played again on the very same seeds
+    (paired), at the middle player count."""
     ci = config["card_impact"]
     wanted = ci.get("paired_cards", PAIRED_CARDS)
     candidates = [card for card, _ in data.get("swingy_cards", [])][:wanted]
+    tracked = set(data.get("tracked") or ())
+    usage = data.get("card_usage") or {}
+    edited = sorted((card for card in changed if card in tracked and card not in candidates),  # most swing first
+                    key=lambda card: (-abs((usage.get(card) or {}).get("impact") or 0.0), card))
+    if len(edited) > CHANGED_PAIRED_MAX:
+        judge.row("M5 edited cards not paired (a few only)", "-", ", ".join(edited[CHANGED_PAIRED_MAX:]), "-", "info")
+        edited = edited[:CHANGED_PAIRED_MAX]
+    candidates += edited
     ablate = getattr(engine, "ablate", None)
     data["card_impact_paired"] = {}
     if not candidates or ablate is None:
-        note = "no card flagged by the screening" if ablate else "this engine cannot neutralise a card"
+        note = "no card flagged by the screening or edited" if ablate else "this engine cannot neutralise a card"
         judge.row("M5 card impact (paired)", "-", note, f"|delta| < {ci['swing']}", "info")
         return
     n = counts[len(counts) // 2]
@@ -705,10 +718,11 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
         verdict_ = impact_verdict(d, lo, hi, swing)
         trap, swingy = verdict_ == "trap", verdict_ == "swingy"
         status = "warn" if trap or swingy else ("info?" if verdict_ == "unclear" else "info")
-        judge.row(f"M5 card impact (paired): {card}", n, f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] ({len(won)})",
+        why = " (edited)" if card in edited else ""
+        judge.row(f"M5 card impact (paired): {card}{why}", n, f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] ({len(won)})",
                   f"|delta| < {swing}", status)
         data["card_impact_paired"][card] = {"players": n, "games": len(won), "delta": round(d, 4),
-                                            "ci95": [round(lo, 4), round(hi, 4)]}
+                                            "ci95": [round(lo, 4), round(hi, 4)], "edited": card in edited}
         if trap:
             judge.problem("card_impact", "M5 trap card", f"{card} lowers the team's win rate by {-d:.3f} "
                           f"[{-hi:.3f}, {-lo:.3f}] against a neutral filler on the same {len(won)} seeds with "
@@ -761,6 +775,26 @@ def changed_since_pass(root: Path, passed: dict[str, str] | None, files: dict[st
                     + ("" if name in files else " (removed)"), "warning") for name in changed]
 
 
+def card_digests(tables: dict) -> dict[str, str]:
+    """``{record id: sha256 of the record}`` over the record tables: which cards an edit touched."""
+    out = {}
+    for table in tables.values():
+        for record in table if isinstance(table, list) else ():
+            if isinstance(record, dict) and isinstance(record.get("id"), str):
+                text = json.dumps(_canonical(record), ensure_ascii=False, default=str)
+                out[record["id"]] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return out
+
+
+def _canonical(value):
+    """A record as plain lists, mappings sorted by their keys' text (keys may mix numbers and words)."""
+    if isinstance(value, dict):
+        return sorted(([str(k), _canonical(v)] for k, v in value.items()), key=lambda kv: kv[0])
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    return value
+
+
 def cached_verdict(game, *, workers: int | None = None, progress=None, output_dir=None, executor=None,
                    refresh: bool = False) -> BalanceResult:
     """``check_balance`` unless ``<output>/.verdict.json`` holds the verdict of identical content;
@@ -782,11 +816,17 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
                     for p in stored["problems"]]
         return BalanceResult(passed=stored["passed"], problems=problems, table=stored["table"], cached=True,
                              checked=stored.get("checked", True))
-    result = check_balance(game, workers=workers, progress=progress, executor=executor, output_dir=out)
+    cards = card_digests(played_tables(game))
+    last_cards = (stored or {}).get("last_pass_cards")
+    edited = sorted(card for card, digest in cards.items() if last_cards and last_cards.get(card) != digest)
+    result = check_balance(game, workers=workers, progress=progress, executor=executor, output_dir=out,
+                           changed_cards=edited)
     last_pass = files if result.passed else (stored or {}).get("last_pass")
+    last_cards = cards if result.passed else last_cards
     if not result.passed:
         result.problems.extend(changed_since_pass(Path(game.root), last_pass, files))
-    payload = {"key": key, "last_pass": last_pass, "passed": result.passed, "checked": result.checked,
+    payload = {"key": key, "last_pass": last_pass, "last_pass_cards": last_cards, "passed": result.passed,
+               "checked": result.checked,
                "table": result.table,
                "problems": [{"path": p.location.path, "line": p.location.line, "field": p.field,
                              "message": p.message, "severity": p.severity} for p in result.problems]}

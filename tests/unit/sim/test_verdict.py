@@ -429,3 +429,45 @@ def test_a_spread_clearly_outside_or_inside_plays_no_more_games():
     played = _played(runs, {2: 100, 3: 100})
     verdict._settle_spread(runs, played, [2, 3], "greedy", 400, WR, 1.96)
     assert runs.started == []
+
+
+def test_cards_edited_since_the_last_pass_are_handed_to_the_paired_check(tmp_path, monkeypatch):
+    """A card played whenever it is drawn has no 'drawn and not played' games: the screening cannot
+    see it, so an edited card is checked paired whatever the screening says."""
+    game = game_dir(tmp_path, ff_tables.tables())
+    asked, passes = [], [True]
+
+    def judged(*args, **kwargs):
+        asked.append(kwargs.get("changed_cards"))
+        return verdict.BalanceResult(passed=passes[0])
+    monkeypatch.setattr(verdict, "check_balance", judged)
+    verdict.cached_verdict(game, output_dir=tmp_path / "out")
+    card = game.tables["arts"][3]
+    card["ap"] += 2                                                  # the designer's edit
+    passes[0] = False
+    verdict.cached_verdict(game, output_dir=tmp_path / "out", refresh=True)
+    verdict.cached_verdict(game, output_dir=tmp_path / "out", refresh=True)  # still against the last pass
+    assert asked == [[], [card["id"]], [card["id"]]]
+
+
+def test_an_edited_card_gets_its_paired_row_even_when_the_screening_flags_none(tmp_path, monkeypatch):
+    from generator.sim.games import fatal_fight as ff
+
+    monkeypatch.setattr(ff, "ablate", lambda tables, card_id: tables)
+    balance = _paired_balance()
+    balance["card_impact"] = {**balance["card_impact"], "paired_cards": 0}
+    card = ff_tables.tables()["arts"][3]["id"]
+    result = verdict.check_balance(game_dir(tmp_path, ff_tables.tables(), balance), workers=1, write_report=False,
+                                   changed_cards=[card, "no_such_card"])
+    assert list(result.report["card_impact_paired"]) == [card]
+    assert result.report["card_impact_paired"][card]["edited"] is True
+    assert f"M5 card impact (paired): {card} (edited)" in result.table
+
+
+def test_card_digests_tell_which_record_changed_whatever_its_keys():
+    tables = {"rules": {"x": 1}, "arts": [{"id": "a", "ap": 2, "by_count": {2: 1, "all": 3}}, {"id": "b", "ap": 1}]}
+    before = verdict.card_digests(tables)
+    assert set(before) == {"a", "b"}
+    tables["arts"][0]["by_count"][2] = 2
+    after = verdict.card_digests(tables)
+    assert after["a"] != before["a"] and after["b"] == before["b"]
