@@ -83,7 +83,7 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
                                     "the command that reproduces it; `--no-balance` prints anyway")
                 return result
     else:  # no games played, but what the simulator finds without playing (a room no one reaches) still counts
-        from .sim.verdict import static_problems
+        from .sim.static import static_problems
 
         result.problems.extend(static_problems(game))
         if not result.ok:

@@ -60,7 +60,7 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
     n = len(game.components)
     result.summary = f"{n} component{'s' if n != 1 else ''}, {faces} printed face{'s' if faces != 1 else ''}"
     if result.passed and not balance:
-        from .sim.verdict import static_problems
+        from .sim.static import static_problems
 
         result.problems.extend(static_problems(game))  # a map no one can play is no balance question
     if not result.passed or not balance:

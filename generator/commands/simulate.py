@@ -87,10 +87,10 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
 def _engine(path):
     from ..content import load_game
     from ..sim.api import SimulationError
-    from ..sim.verdict import _balance, engine_of
+    from ..sim.static import balance_of, engine_of
 
     game = load_game(path)
-    name, engine = engine_of(game, _balance(game)[0])
+    name, engine = engine_of(game, balance_of(game)[0])
     if engine is None:
         raise SimulationError(f"no simulator for this game yet ({name})")
     return engine, game

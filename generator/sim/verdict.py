@@ -23,12 +23,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from ..errors import Location, Problem, ProblemsError
-from . import games as registry
 from . import metrics
 from .compile import played_tables
+from .static import balance_of, engine_of, located_checks
 from .runner import start_games
 from .stats import (Z95, band_decision, band_status, diff_interval, interval_decision, interval_text,
                     paired_diff_interval, wilson)
@@ -51,28 +49,6 @@ class BalanceResult:
 
 
 # ---- balance.yaml ---------------------------------------------------------------------------------
-
-def _balance(game) -> tuple[dict | None, Path, dict]:
-    """(config, path, {dotted key: line}) of the game's balance.yaml (config None if missing)."""
-    path = Path(game.root) / "balance.yaml"
-    config = (getattr(game, "tables", {}) or {}).get("balance")
-    if not path.is_file():
-        return config, path, {}
-    text = path.read_text(encoding="utf-8")
-    if config is None:
-        config = yaml.safe_load(text) or {}
-    return config, path, _lines(yaml.compose(text))
-
-
-def _lines(node, prefix="") -> dict:
-    out = {}
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            name = f"{prefix}{key.value}"
-            out[name] = key.start_mark.line + 1
-            out.update(_lines(value, name + "."))
-    return out
-
 
 def seat_word(seats: str, n) -> str:
     """The game's word for its seats (``players``, ``characters``) for ``n`` of them."""
@@ -312,36 +288,10 @@ class _Runs:
 
 # ---- the verdict ----------------------------------------------------------------------------------
 
-def engine_of(game, config: dict | None) -> tuple[str, object]:
-    """``(name, engine)``: the simulator the game's balance.yaml (``config``, see ``_balance``)
-    names in ``engine:``, else the game's id, and its engine module (None: no simulator yet)."""
-    name = (config or {}).get("engine") or game.id
-    return name, registry.engine_for(name)
-
-
 def _command(game, name: str) -> str:
     root = Path(game.root)
     shown = name if root.resolve().parent == (Path.cwd() / "content").resolve() else str(root)
     return f"pnp simulate {shown}"
-
-
-def _located_checks(engine, setup) -> list[Problem]:
-    check = getattr(engine, "located_checks", None)
-    return list(check(setup)) if check is not None else []
-
-
-def static_problems(game) -> list[Problem]:
-    """What the game's simulator finds without playing, each at its YAML line (Metroidvania: map.yaml
-    reachability and key rooms), for ``pnp validate --no-balance``; [] without a simulator."""
-    config, _path, _lines = _balance(game)
-    _name, engine = engine_of(game, config)
-    if engine is None:
-        return []
-    try:
-        setup = engine.compile_setup(played_tables(game), getattr(game, "where", None))
-    except ProblemsError as exc:
-        return list(exc.problems)
-    return _located_checks(engine, setup)
 
 
 def no_simulator(game, path: Path, lines: dict, name: str) -> BalanceResult:
@@ -354,7 +304,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
                   write_report: bool = True, changed_cards=()) -> BalanceResult:
     """Simulate ``game`` and judge every band of its balance.yaml (metrics M0-M5, M7-M9).
     ``changed_cards``: ids of cards edited since the last verdict that passed; M5 checks them paired too."""
-    config, path, lines = _balance(game)
+    config, path, lines = balance_of(game)
     name, engine = engine_of(game, config)
     if engine is None:
         return no_simulator(game, path, lines, name)
@@ -375,7 +325,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         setup = engine.compile_setup(tables, getattr(game, "where", None))
     except ProblemsError as exc:
         return BalanceResult(passed=False, problems=list(exc.problems), table="balance: content cannot be simulated")
-    unplayable = [p for p in _located_checks(engine, setup) if p.severity == "error"]
+    unplayable = [p for p in located_checks(engine, setup) if p.severity == "error"]
     if unplayable:  # e.g. a room no one can reach: said at once, not after a minute of games that fail anyway
         return BalanceResult(passed=False, problems=unplayable, table="balance: the content cannot be played as written")
     judge = _Judge(path, lines, _command(game, name), config.get("seed", 0), getattr(engine, "SEATS", "players"),
@@ -799,7 +749,7 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
                    refresh: bool = False) -> BalanceResult:
     """``check_balance`` unless ``<output>/.verdict.json`` holds the verdict of identical content;
     with ``refresh`` (``pnp validate``) always simulate, and keep the verdict for the next build."""
-    config, path, lines = _balance(game)
+    config, path, lines = balance_of(game)
     name, engine = engine_of(game, config)
     if engine is None:
         return no_simulator(game, path, lines, name)

@@ -154,11 +154,11 @@ def test_without_balance_validate_and_build_still_report_what_the_simulator_find
                                                                                                      monkeypatch):
     """(Metroidvania's map checks: a room no one can reach is no balance question.)"""
     from generator.errors import Location, Problem
-    from generator.sim import verdict
+    from generator.sim import static
     from generator.validate import validate_game
 
     unreachable = Problem(Location(str(tiny / "map.yaml"), 3), "nodes", "room r1 cannot be reached from start")
-    monkeypatch.setattr(verdict, "static_problems", lambda game: [unreachable])
+    monkeypatch.setattr(static, "static_problems", lambda game: [unreachable])
     result = validate_game(tiny, balance=False)
     assert unreachable in result.problems and not result.passed
     built = build.build_game(tiny, tiny.parent / "out", validate=False)

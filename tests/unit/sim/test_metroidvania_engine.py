@@ -606,7 +606,9 @@ def test_an_unreachable_room_is_found_without_playing(tmp_path, monkeypatch):
     broken = load_game(copy_dir)
     monkeypatch.setattr(verdict, "_simulate", lambda *a, **k: pytest.fail("games were played"))
     result = verdict.check_balance(broken, workers=1, write_report=False)
-    for problems in (result.problems, verdict.static_problems(broken)):
+    from generator.sim.static import static_problems
+
+    for problems in (result.problems, static_problems(broken)):
         unreachable = [p for p in problems if "a1-02 cannot be reached" in p.message]
         assert unreachable and unreachable[0].location.path.endswith("map.yaml")
     assert not result.passed

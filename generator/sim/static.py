@@ -1,0 +1,60 @@
+"""What a game's simulator says without playing, and where its bands are written: the part of the
+verdict a build without balance (``--no-balance``, ``--no-validate``) needs, without importing the
+runner, the statistics or a process pool."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from ..errors import Problem, ProblemsError
+from . import games as registry
+from .compile import played_tables
+
+
+def balance_of(game) -> tuple[dict | None, Path, dict]:
+    """(config, path, {dotted key: line}) of the game's balance.yaml (config None if missing)."""
+    path = Path(game.root) / "balance.yaml"
+    config = (getattr(game, "tables", {}) or {}).get("balance")
+    if not path.is_file():
+        return config, path, {}
+    text = path.read_text(encoding="utf-8")
+    if config is None:
+        config = yaml.safe_load(text) or {}
+    return config, path, _key_lines(yaml.compose(text))
+
+
+def _key_lines(node, prefix="") -> dict:
+    out = {}
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            name = f"{prefix}{key.value}"
+            out[name] = key.start_mark.line + 1
+            out.update(_key_lines(value, name + "."))
+    return out
+
+
+def engine_of(game, config: dict | None) -> tuple[str, object]:
+    """``(name, engine)``: the simulator the game's balance.yaml (``config``, see ``balance_of``)
+    names in ``engine:``, else the game's id, and its engine module (None: no simulator yet)."""
+    name = (config or {}).get("engine") or game.id
+    return name, registry.engine_for(name)
+
+
+def located_checks(engine, setup) -> list[Problem]:
+    check = getattr(engine, "located_checks", None)
+    return list(check(setup)) if check is not None else []
+
+
+def static_problems(game) -> list[Problem]:
+    """What the game's simulator finds without playing, each at its YAML line (Metroidvania: map.yaml
+    reachability and key rooms), for ``pnp validate --no-balance``; [] without a simulator."""
+    config, _path, _lines = balance_of(game)
+    _name, engine = engine_of(game, config)
+    if engine is None:
+        return []
+    try:
+        setup = engine.compile_setup(played_tables(game), getattr(game, "where", None))
+    except ProblemsError as exc:
+        return list(exc.problems)
+    return located_checks(engine, setup)
