@@ -4,13 +4,14 @@ so a designer can try a change on the same seeds before editing any file.
 A path names a value the content already has (a typo must not add a key no engine reads):
 
 - ``rules.boss_life_bonus.2=3`` -- a key of a mapping table (``rules.yaml``), dotted to any depth;
-- ``arts.tsubame_u05.ap=6`` -- a field of the record with that id in a record table;
+- ``arts.tsubame_u05.ap=6`` -- a field of the record with that id in a record table (or in a list
+  of records inside a mapping: ``map.nodes.a1-02.kind=rest``);
 - ``tsubame_u05.ap=6`` -- the same, when exactly one table has a record with that id.
 
-The value is read as YAML (``3``, ``0.5``, ``false``, ``[1, 2]``, ``two_decks``) and must be of the
-kind the content has there (a number for a number, true/false for a switch ...). The changed record
-or table is then checked against the game's schema.yaml as its file is (ranges, choices), and the
-engine's own checks judge the rest when it compiles the changed tables.
+The value is written as in the YAML file (``3``, ``0.5``, ``false``, ``25mm``, ``[1, 2]``) and is
+checked, and converted (a length to points), by the field's type in the game's schema.yaml, as the
+file's value was; where the schema says nothing of the field it must be of the kind the content has
+there. The engine's own checks judge the rest when it compiles the changed tables.
 """
 from __future__ import annotations
 
@@ -18,86 +19,68 @@ import copy
 
 import yaml
 
-from ..content.schema import did_you_mean
+from ..content.schema import Context, Spec, did_you_mean, validate
+from ..content.yamlload import NodeBudget
 
 
 class OverrideError(ValueError):
-    """A ``--set`` that names nothing in the content, or a value of the wrong kind."""
+    """A ``--set`` that names nothing in the content, or a value the content cannot take."""
 
 
-def parse_set(text: str) -> tuple[list[str], object]:
-    """``"rules.x.y=3"`` -> ``(["rules", "x", "y"], 3)``."""
+def parse_set(text: str) -> tuple[list[str], str]:
+    """``"rules.x.y=3"`` -> ``(["rules", "x", "y"], "3")`` (the value as written)."""
     path, sep, raw = text.partition("=")
     keys = [key.strip() for key in path.split(".")]
     if not sep or not all(keys):
         raise OverrideError(f"{text!r}: expected PATH=VALUE, e.g. rules.boss_life_bonus=2 or arts.card_id.ap=6")
-    try:
-        value = yaml.safe_load(raw) if raw.strip() else None
-    except yaml.YAMLError:
-        raise OverrideError(f"{text!r}: {raw!r} is not a YAML value") from None
-    return keys, value
+    return keys, raw.strip()
 
 
 def apply_sets(tables: dict, sets: list[str], game=None) -> dict:
-    """A deep copy of ``tables`` with every ``--set`` applied, in order; with ``game``, every changed
-    record (or mapping table) is checked against its schema.yaml type."""
+    """A deep copy of ``tables`` with every ``--set`` applied, in order; with ``game``, each value is
+    checked and converted by its field's schema.yaml type."""
     twin = copy.deepcopy(tables)
-    changed = {}
     for text in sets:
-        keys, value = parse_set(text)
-        parent, key, shown, owner = _target(twin, keys, text)
-        _check_kind(parent[key], value, shown, text.partition("=")[2])
+        keys, raw = parse_set(text)
+        try:
+            value = yaml.safe_load(raw) if raw else None
+        except yaml.YAMLError:
+            raise OverrideError(f"{text!r}: {raw!r} is not a YAML value") from None
+        parent, key, shown, steps = _target(twin, keys, text)
+        spec = _field_spec(game, steps) if game is not None else None
+        if spec is not None:
+            value = _checked(game, spec, raw, shown)
+        else:
+            _check_kind(parent[key], value, shown, raw)
         parent[key] = value
-        changed[(owner[0], id(owner[1]))] = owner
-    if game is not None:
-        problems = [line for table, item in changed.values() for line in _schema_problems(game, table, item)]
-        if problems:
-            raise OverrideError("; ".join(problems))
     return twin
 
 
-def _schema_problems(game, table: str, item) -> list[str]:
-    """What schema.yaml says of a changed record of ``table`` (or of the mapping table ``item``)."""
-    from ..content.schema import Context, Spec, validate
-    from ..content.yamlload import NodeBudget
-
-    type_name = next((c.schema for c in game.components if c.id == table), None) or \
-        next((d.get("schema") for d in game.meta.get("data") or [] if d.get("id") == table), None)
-    if type_name not in game.types:
-        return []
-    node = yaml.compose(yaml.safe_dump(_without_empty(item), allow_unicode=True))
-    problems: list = []
-    ctx = Context("--set", game.types, problems, NodeBudget("--set"), game_root=game.root,
-                  lang=game.meta.get("lang"))
-    label = table if not isinstance(item, dict) or "id" not in item else f"{table}.{item['id']}"
-    validate(node, Spec(type_name), ctx, label)
-    return [f"{p.field}: {p.message}" for p in problems]
+def described(sets: list[str]) -> dict:
+    """``{"path": value}`` of the ``--set`` options (read as YAML), for the run's summary."""
+    out = {}
+    for keys, raw in map(parse_set, sets):
+        try:
+            out[".".join(keys)] = yaml.safe_load(raw) if raw else None
+        except yaml.YAMLError:
+            out[".".join(keys)] = raw
+    return out
 
 
-def _without_empty(value):
-    """A loaded value as its file would say it: an optional field left out is None once loaded."""
-    if isinstance(value, dict):
-        return {k: _without_empty(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [_without_empty(v) for v in value]
-    return value
-
+# ---- which value a path names --------------------------------------------------------------------
 
 def _target(tables: dict, keys: list[str], text: str):
-    """``(container, key, shown path, (table, changed record or mapping table))`` of the value a
-    path names."""
+    """``(container, key, shown path, steps)`` of the value a path names; ``steps`` is the way there
+    from the table: ``[("table", name), ("record", id) | ("field", key), ...]``."""
     first, rest = keys[0], keys[1:]
-    if first in tables:
-        node, walked = tables[first], [first]
-    else:
+    if first not in tables:
         owners = [name for name, table in tables.items() if _record(table, first) is not None]
         if len(owners) != 1:
             where = f"the tables {', '.join(owners)} all have a record {first!r}: name one, e.g. {owners[0]}.{'.'.join(keys)}" \
                 if owners else f"no table or record id {first!r}{did_you_mean(first, list(tables) + _ids(tables))}"
             raise OverrideError(f"{text!r}: {where}")
-        node, walked, rest = tables[owners[0]], [owners[0]], keys
-    table = walked[0]
-    owner = (table, node)  # a mapping table is checked whole; a record table by the record changed
+        first, rest = owners[0], keys
+    node, walked, steps = tables[first], [first], [("table", first)]
     if not rest:
         raise OverrideError(f"{text!r}: {first!r} is a whole table; name a value in it")
     for i, key in enumerate(rest):
@@ -109,20 +92,21 @@ def _target(tables: dict, keys: list[str], text: str):
                 raise OverrideError(f"{text!r}: {'.'.join(walked)} has no record {key!r}{did_you_mean(key, ids)}")
             if last:
                 raise OverrideError(f"{text!r}: {'.'.join(walked + [key])} is a whole record; name a field of it")
-            node = record
-            if owner[1] is tables[table]:
-                owner = (table, record)
+            node, step = record, ("record", key)
         elif isinstance(node, dict):
             key = _dict_key(node, key)
             if key not in node:
                 known = [str(k) for k in node]
                 raise OverrideError(f"{text!r}: {'.'.join(walked)} has no {key!r}{did_you_mean(key, known)}"
                                     f" (known: {', '.join(known[:12])}{' ...' if len(known) > 12 else ''})")
+            steps.append(("field", key))
             if last:
-                return node, key, ".".join(walked + [str(key)]), owner
-            node = node[key]
+                return node, key, ".".join(walked + [str(key)]), steps
+            node, step = node[key], None
         else:
             raise OverrideError(f"{text!r}: {'.'.join(walked)} is a value ({node!r}), not a table")
+        if step is not None:
+            steps.append(step)
         walked.append(str(key))
     raise AssertionError("unreachable: the loop returns at the last key")
 
@@ -145,6 +129,55 @@ def _ids(tables: dict) -> list[str]:
             for r in table if isinstance(r, dict) and isinstance(r.get("id"), str)]
 
 
+# ---- what the schema says of it ------------------------------------------------------------------
+
+def _field_spec(game, steps) -> Spec | None:
+    """The schema.yaml type of the value at the end of ``steps``, or None where the schema does not
+    say (a table no type describes, a tagged or free-form value on the way)."""
+    table = steps[0][1]
+    component = next((c for c in game.components if c.id == table), None)
+    if component is not None:  # a record table: a list of records of the component's type
+        spec = Spec("list", items=Spec(component.schema))
+    else:
+        data = next((d for d in game.meta.get("data") or [] if d.get("id") == table), None)
+        if data is None:
+            return None
+        spec = Spec(data["schema"])
+    for kind, key in steps[1:]:
+        spec = _resolved(game.types, spec)
+        if kind == "record" and spec.kind == "list" and spec.items is not None:
+            spec = spec.items
+        elif kind == "field" and spec.kind == "map" and key in spec.fields:
+            spec = spec.fields[key]
+        elif kind == "field" and spec.kind == "dict" and spec.values is not None:
+            spec = spec.values
+        else:
+            return None
+    return _resolved(game.types, spec)
+
+
+def _resolved(types: dict, spec: Spec) -> Spec:
+    while spec.kind in types:
+        spec = types[spec.kind]
+    return spec
+
+
+def _checked(game, spec: Spec, raw: str, shown: str):
+    """The value as the file's loader would have made it (a length in points ...), or the
+    schema's complaint as an ``OverrideError``."""
+    try:
+        node = yaml.compose(raw if raw else "null")
+    except yaml.YAMLError:
+        raise OverrideError(f"{shown}: {raw!r} is not a YAML value") from None
+    problems: list = []
+    ctx = Context("--set", game.types, problems, NodeBudget("--set"), game_root=game.root,
+                  lang=game.meta.get("lang"))
+    value = validate(node, spec, ctx, shown)
+    if problems:
+        raise OverrideError("; ".join(f"{p.field}: {p.message}" for p in problems))
+    return value
+
+
 def _kind(value) -> str:
     if isinstance(value, bool):
         return "true/false"
@@ -160,12 +193,8 @@ def _kind(value) -> str:
 
 
 def _check_kind(old, new, shown: str, raw: str) -> None:
-    """The content's kind of value stays (an empty value takes anything; a number takes a whole one)."""
+    """Where no schema type says: the content's kind of value stays (an empty value takes anything;
+    a number takes a whole one)."""
     if old is None or _kind(old) == _kind(new) or (_kind(old), _kind(new)) == ("a number", "a whole number"):
         return
-    raise OverrideError(f"{shown}: the content has {_kind(old)} there ({old!r}), got {raw.strip()!r} ({_kind(new)})")
-
-
-def described(sets: list[str]) -> dict:
-    """``{"path": value}`` of the ``--set`` options, for the run's summary."""
-    return {".".join(keys): value for keys, value in map(parse_set, sets)}
+    raise OverrideError(f"{shown}: the content has {_kind(old)} there ({old!r}), got {raw!r} ({_kind(new)})")

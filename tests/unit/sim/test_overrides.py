@@ -26,8 +26,8 @@ def test_a_path_names_a_rule_a_record_field_or_a_record_by_its_id_alone(game):
     ("heroes.knight=3", "heroes.knight is a whole record; name a field of it"),
     ("rules=3", "'rules' is a whole table"),
     ("rules.start_life", "expected PATH=VALUE"),
-    ("rules.start_life=yes", "the content has a whole number there (10), got 'yes' (true/false)"),
-    ("rules.start_life=2.5", "got '2.5' (a number)"),
+    ("rules.start_life=yes", "rules.start_life: expected an integer, got True"),   # as the file's loader says
+    ("rules.start_life=2.5", "rules.start_life: expected an integer, got 2.5"),
     ("rules.start_life=0", "rules.start_life: 0 is below the minimum 1"),      # schema.yaml's range
     ("heroes.mage.life=99", "heroes.mage.life: 99 is above the maximum 20"),
 ])
@@ -43,6 +43,27 @@ def test_a_number_keyed_mapping_takes_its_key_as_written():
 
 
 def test_values_are_read_as_yaml():
-    assert parse_set("rules.a.b=[1, 2]") == (["rules", "a", "b"], [1, 2])
-    assert parse_set("ideas.x.enabled=false") == (["ideas", "x", "enabled"], False)
-    assert parse_set("rules.mode=two_decks") == (["rules", "mode"], "two_decks")
+    assert parse_set("rules.a.b=[1, 2]") == (["rules", "a", "b"], "[1, 2]")
+    changed = apply_sets({"rules": {"a": [0], "on": True, "mode": "one_deck"}},
+                         ["rules.a=[1, 2]", "rules.on=false", "rules.mode=two_decks"])
+    assert changed["rules"] == {"a": [1, 2], "on": False, "mode": "two_decks"}
+    assert described(["rules.a=[1, 2]", "rules.on=false"]) == {"rules.a": [1, 2], "rules.on": False}
+
+
+def test_where_no_schema_type_says_the_value_keeps_the_kind_the_content_has():
+    tables = {"rules": {"start_life": 10}}
+    with pytest.raises(OverrideError, match=r"the content has a whole number there \(10\), got 'yes' \(true/false\)"):
+        apply_sets(tables, ["rules.start_life=yes"])
+    assert apply_sets(tables, ["rules.start_life=12"])["rules"]["start_life"] == 12
+
+
+def test_a_value_is_checked_and_converted_as_its_file_would_be():
+    """A length in a mapping table, a field of a record in a mapping table's list: as the loader makes them."""
+    from pathlib import Path
+
+    game = load_game(Path(__file__).resolve().parents[3] / "content" / "metroidvania")
+    changed = apply_sets(played_tables(game), ["map.grid.cell=25mm", "map.nodes.a1-02.kind=rest"], game)
+    assert changed["map"]["grid"]["cell"] == pytest.approx(25 * 72 / 25.4)
+    assert next(n for n in changed["map"]["nodes"] if n["id"] == "a1-02")["kind"] == "rest"
+    with pytest.raises(OverrideError, match=r"map.nodes.a1-02.kind: 'rst' is not one of .*did you mean 'rest'"):
+        apply_sets(played_tables(game), ["map.nodes.a1-02.kind=rst"], game)
