@@ -624,7 +624,9 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
     edited = sorted((card for card in changed if card in tracked and card not in candidates),  # most swing first
                     key=lambda card: (-abs((usage.get(card) or {}).get("impact") or 0.0), card))
     if len(edited) > CHANGED_PAIRED_MAX:
-        judge.row("M5 edited cards not paired (a few only)", "-", ", ".join(edited[CHANGED_PAIRED_MAX:]), "-", "info")
+        rest = edited[CHANGED_PAIRED_MAX:]
+        shown = ", ".join(rest[:3]) + (f" and {len(rest) - 3} more" if len(rest) > 3 else "")
+        judge.row(f"M5 edited cards not paired (over {CHANGED_PAIRED_MAX})", "-", shown, "-", "info")
         edited = edited[:CHANGED_PAIRED_MAX]
     candidates += edited
     ablate = getattr(engine, "ablate", None)
