@@ -7,7 +7,8 @@ priority:
 - 2: a normal break opportunity (between CJK characters, between CJK and a word, after
   a run of spaces);
 - 1: allowed but avoided (right after an inline icon, so ``:guard:ガード2`` keeps the
-  icon with at least the next character);
+  icon with at least the next character; before a plus sign glued to what it modifies,
+  so ``③+1`` is not split as ``③`` / ``+1``);
 - 0: forbidden (inside a Latin word or digit run such as ``2AP``, ``+1``, ``3/4``,
   ``AP:3``; before a space; before a character that may not start a line; after one
   that may not end a line; between two identical dashes).
@@ -80,6 +81,9 @@ NO_END = frozenset(
 
 #: Characters that are not separated from an identical neighbour (——, ――).
 _INSEPARABLE = frozenset("—―")
+
+#: Signs kept with the character before them unless nothing else fits: ``③+1``, ``:die:+1``.
+_AVOID_START = frozenset("+＋")
 
 _ASCII_SPACES = frozenset(" \t\f\v")
 _FULL_WIDTH_SIGNS = frozenset("＋－＝")  # word characters like ASCII + - = (digit runs: ＋1, 3＋2＝5)
@@ -261,6 +265,8 @@ def _priority(atoms: list[_Atom], b: int, last_nonspace: list[int]) -> int:
         return 0
     if prev.last in _INSEPARABLE and nxt.first == prev.last:
         return 0
+    if nxt.kind != _ICON and nxt.first in _AVOID_START:
+        return 1
     return 2
 
 
@@ -455,7 +461,9 @@ def _plain_spans(text, widths, kinds, width: float):
 
 
 def _plain_break(text, kinds, s: int, i: int) -> int | None:
-    """The last allowed break in ``(s, i]`` (:func:`_priority` without icons or glue)."""
+    """The last allowed break in ``(s, i]``, an avoided one only if there is no other
+    (:func:`_priority` without icons or glue)."""
+    avoided = None
     for b in range(i, s, -1):
         nxt_kind = kinds[b]
         if nxt_kind == SPACE:
@@ -478,8 +486,11 @@ def _plain_break(text, kinds, s: int, i: int) -> int | None:
             continue
         if prev in _INSEPARABLE and nxt == prev:
             continue
+        if nxt in _AVOID_START:
+            avoided = avoided or b
+            continue
         return b
-    return None
+    return avoided
 
 
 def _plain_line(toks, widths, kinds, gaps, s, e, ends, forced, overfull) -> WrappedLine:

@@ -132,6 +132,17 @@ def test_opening_bracket_not_at_line_end():
     assert break_text("あい（うえ）", em_measure, 30) == ["あい", "（う", "え）"]
 
 
+def test_a_plus_sign_stays_with_what_it_modifies():
+    # Fatal Fight's stage card printed "①+1 ②+1 ③" / "+1 ④+1": the +1 of ③ began the next line
+    assert break_text("①+1②+1③+1④+1", em_measure, 80) == ["①+1②+1", "③+1④+1"]
+    assert break_text("ライフ＋1", em_measure, 40) == ["ライ", "フ＋1"]
+    # the same with an icon in the text (the general path rather than the plain-text one)
+    with_icon = wrap(parse_markup(":die:②+1③+1"), lambda t: 10.0 if isinstance(t, Icon) else em_measure(t.text), 60)
+    assert [line_string(line.tokens()) for line in with_icon.lines] == ["\ufffc②+1", "③+1"]
+    # a line too narrow for "う+1" still breaks before the sign rather than inside "+1"
+    assert break_text("あいう+1えお", em_measure, 20) == ["あい", "う", "+1", "えお"]
+
+
 def test_every_print_md_forbidden_start_is_respected():
     for ch in FORBIDDEN_START:
         lines = break_text("あいう" + ch + "え", em_measure, 30)
