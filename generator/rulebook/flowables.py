@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from reportlab.lib.colors import toColor
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable
+from reportlab.platypus import Flowable, Table
 
 from .text import PLAIN, Span, Style, draw_lines, layout_spans
 from .wording import wording
@@ -306,6 +306,42 @@ class Inset(Flowable):
 
     def draw(self):
         self.inner.drawOn(self.canv, self.left, 0)
+
+
+# --- tables ------------------------------------------------------------------------------------
+
+class KeptTable(Table):
+    """A table split between rows with at least ``MIN_ROWS`` body rows on each side of the page
+    break (as a TextBlock keeps 2 lines): one row left at a page foot reads as a stray line and
+    its heading looks finished. ``page_height`` is a whole page's text height: a table whose
+    first rows would not fit even there splits wherever it can, as before."""
+
+    MIN_ROWS = 2
+
+    def __init__(self, *args, page_height: float = 0.0, **kw):
+        super().__init__(*args, **kw)   # ReportLab builds the parts of a split without page_height
+        self.page_height = page_height
+
+    def split(self, availWidth, availHeight):
+        self._calc(availWidth, availHeight)
+        heights = self._rowHeights
+        rows, head = len(heights), self._header_rows()
+        n = self._getFirstPossibleSplitRowPosition(availHeight)
+        if n >= rows:
+            return [self]
+        n = min(n, rows - self.MIN_ROWS)                       # no widow rows on the next page
+        if n - head < self.MIN_ROWS:                           # no orphan rows at this page foot
+            if sum(heights[:head + self.MIN_ROWS]) <= self.page_height:
+                return []                                      # the whole table moves to the next page
+            n = self._getFirstPossibleSplitRowPosition(availHeight)
+        parts = super().split(availWidth, sum(heights[:n]) + 1e-3)
+        for part in parts:
+            part.page_height = self.page_height
+        return parts
+
+    def _header_rows(self) -> int:
+        repeat = self.repeatRows
+        return repeat if isinstance(repeat, int) else max(repeat) + 1
 
 
 # --- boxes (admonitions) ----------------------------------------------------------------------

@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.colors import toColor
-from reportlab.platypus import PageBreak, Table, TableStyle
+from reportlab.platypus import PageBreak, TableStyle
 
 from ..content.game import text_in
 from ..content.schema import did_you_mean
 from ..errors import Location, Problem
 from ..text.kinsoku import char_class
 from .context import BLOCK_RE, ICON_RE, CardRef, RulebookData
-from .flowables import BOX_KINDS, Box, CardFigure, CardGrid, Env, Heading, Inset, Rule, TextBlock, Thumb
+from .flowables import BOX_KINDS, Box, CardFigure, CardGrid, Env, Heading, Inset, KeptTable, Rule, TextBlock, Thumb
 from .source import Rendered, RefError
 from .text import URL_PREFIX, Span, Style
 
@@ -607,7 +607,8 @@ class Converter:
             natural[k] = minimum[k] = w
         widths = _distribute(natural, minimum, avail, fixed)
         cells = [[cell if cell else [] for cell in r] for r in rows]
-        table = Table(cells, colWidths=widths, repeatRows=header_rows, hAlign="LEFT")
+        table = KeptTable(cells, colWidths=widths, repeatRows=header_rows, hAlign="LEFT",
+                          page_height=theme.page_h - theme.margin_top - theme.margin_bottom)
         style = [
             ("FONTNAME", (0, 0), (-1, -1), self.env.fonts.regular),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
