@@ -7,8 +7,8 @@ priority:
 - 2: a normal break opportunity (between CJK characters, between CJK and a word, after
   a run of spaces);
 - 1: allowed but avoided (right after an inline icon, so ``:guard:ガード2`` keeps the
-  icon with at least the next character; before a plus sign glued to what it modifies,
-  so ``③+1`` is not split as ``③`` / ``+1``);
+  icon with at least the next character; on either side of a plus sign glued to its
+  neighbours, so ``③+1`` is not split as ``③`` / ``+1`` nor ``+1+:lv:`` as ``+1+`` / ``:lv:``);
 - 0: forbidden (inside a Latin word or digit run such as ``2AP``, ``+1``, ``3/4``,
   ``AP:3``; before a space; before a character that may not start a line; after one
   that may not end a line; between two identical dashes).
@@ -82,8 +82,8 @@ NO_END = frozenset(
 #: Characters that are not separated from an identical neighbour (——, ――).
 _INSEPARABLE = frozenset("—―")
 
-#: Signs kept with the character before them unless nothing else fits: ``③+1``, ``:die:+1``.
-_AVOID_START = frozenset("+＋")
+#: Signs kept with both neighbours unless nothing else fits: ``③+1``, ``:die:+1``, ``+1+:lv:``.
+_PLUS = frozenset("+＋")
 
 _ASCII_SPACES = frozenset(" \t\f\v")
 _FULL_WIDTH_SIGNS = frozenset("＋－＝")  # word characters like ASCII + - = (digit runs: ＋1, 3＋2＝5)
@@ -265,7 +265,7 @@ def _priority(atoms: list[_Atom], b: int, last_nonspace: list[int]) -> int:
         return 0
     if prev.last in _INSEPARABLE and nxt.first == prev.last:
         return 0
-    if nxt.kind != _ICON and nxt.first in _AVOID_START:
+    if (nxt.kind != _ICON and nxt.first in _PLUS) or prev.last in _PLUS:
         return 1
     return 2
 
@@ -486,7 +486,7 @@ def _plain_break(text, kinds, s: int, i: int) -> int | None:
             continue
         if prev in _INSEPARABLE and nxt == prev:
             continue
-        if nxt in _AVOID_START:
+        if nxt in _PLUS or prev in _PLUS:
             avoided = avoided or b
             continue
         return b

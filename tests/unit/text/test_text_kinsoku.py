@@ -139,6 +139,9 @@ def test_a_plus_sign_stays_with_what_it_modifies():
     # the same with an icon in the text (the general path rather than the plain-text one)
     with_icon = wrap(parse_markup(":die:②+1③+1"), lambda t: 10.0 if isinstance(t, Icon) else em_measure(t.text), 60)
     assert [line_string(line.tokens()) for line in with_icon.lines] == ["\ufffc②+1", "③+1"]
+    # nor does a sum end a line before its last term (Metroidvania's skill card printed "+1+" / ":lv:。")
+    sum_then_icon = wrap(parse_markup("あいう+1+:die:。"), lambda t: 10.0 if isinstance(t, Icon) else em_measure(t.text), 60)
+    assert [line_string(line.tokens()) for line in sum_then_icon.lines] == ["あい", "う+1+\ufffc。"]
     # a line too narrow for "う+1" still breaks before the sign rather than inside "+1"
     assert break_text("あいう+1えお", em_measure, 20) == ["あい", "う", "+1", "えお"]
 
