@@ -336,7 +336,19 @@ def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) ->
     # Break priorities are only needed near line ends: compute them on demand.
     prio = _LazyPriority(atoms, last_nonspace)
     gaps = [False] + [_gap_before(atoms, b) for b in range(1, n)]
+    spans = _unwidow(
+        list(_atom_spans(atoms, width, prio)), width,
+        real=lambda k: atoms[k].kind == _ICON or (atoms[k].kind != SPACE and atoms[k].first not in NO_START),
+        space=lambda k: atoms[k].kind == SPACE, width_at=lambda k: atoms[k].width,
+        find_break=lambda lo, hi: _best_break(prio, lo, hi))
+    for s, e, ends, forced, overfull in spans:
+        out.append(_line(atoms, gaps, s, e, ends=ends, forced=forced, overfull=overfull))
 
+
+def _atom_spans(atoms: list[_Atom], width: float, prio):
+    """Where the lines of one paragraph start and end, as ``(start, end, ends_paragraph,
+    forced, overfull)`` (trailing spaces still inside)."""
+    n = len(atoms)
     s = 0
     while s < n:
         total = 0.0
@@ -348,7 +360,7 @@ def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) ->
             total += atom.width
             i += 1
         if i == n:
-            out.append(_line(atoms, gaps, s, n, ends=True))
+            yield s, n, True, False, False
             return
         forced = overfull = False
         if all(a.kind == SPACE for a in atoms[s:i]):
@@ -362,8 +374,30 @@ def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) ->
         s_next = p
         while s_next < n and atoms[s_next].kind == SPACE:
             s_next += 1
-        out.append(_line(atoms, gaps, s, p, ends=s_next >= n, forced=forced, overfull=overfull))
+        yield s, p, s_next >= n, forced, overfull
         s = s_next
+
+
+def _unwidow(spans: list[tuple], width: float, *, real, space, width_at, find_break) -> list[tuple]:
+    """The spans with a *widow* (a last line of one character, punctuation aside: 「う。」, 「ト」)
+    given more from the line before, at an allowed break, when that line keeps two characters
+    or more and the last line still fits: same number of lines, none wider than ``width``.
+    ``real(k)``: atom ``k`` counts as a character (not a space, not line-start punctuation)."""
+    if len(spans) < 2 or spans[-2][3] or spans[-2][4]:
+        return spans
+    (s_prev, e_prev, *_), (s_last, n, *_) = spans[-2], spans[-1]
+    if sum(1 for k in range(s_last, n) if real(k)) != 1:
+        return spans
+    q = max((k for k in range(s_prev, e_prev) if real(k)), default=None)   # moves down with it
+    b = find_break(s_prev, q) if q is not None and q > s_prev else None
+    if b is None or sum(1 for k in range(s_prev, b) if real(k)) < 2:
+        return spans
+    start = b
+    while start < n and space(start):
+        start += 1
+    if sum(width_at(k) for k in range(start, n)) > width + EPS:
+        return spans
+    return spans[:-2] + [(s_prev, b, False, False, False), (start, n, True, False, False)]
 
 
 @lru_cache(maxsize=8192)
@@ -419,8 +453,16 @@ def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLin
         append(not (kind == SPACE or (prev_kind == WORD and kind == WORD)
                     or (prev_ch in _INSEPARABLE and ch == prev_ch)))
         prev_ch, prev_kind = ch, kind
-    for s, e, ends, forced, overfull in _plain_spans(text, widths, kinds, width):
+    for s, e, ends, forced, overfull in _plain_line_spans(text, widths, kinds, width):
         out.append(_plain_line(toks, widths, kinds, gaps, s, e, ends, forced, overfull))
+
+
+def _plain_line_spans(text, widths, kinds, width: float) -> list[tuple]:
+    """:func:`_plain_spans` with the widow given more (:func:`_unwidow`)."""
+    return _unwidow(
+        list(_plain_spans(text, widths, kinds, width)), width,
+        real=lambda k: kinds[k] != SPACE and text[k] not in NO_START, space=lambda k: kinds[k] == SPACE,
+        width_at=widths.__getitem__, find_break=lambda lo, hi: _plain_break(text, kinds, lo, hi))
 
 
 def _plain_spans(text, widths, kinds, width: float):
@@ -535,7 +577,7 @@ def plain_lines(tokens: Sequence[Token], char_width: Callable[[bool], Callable[[
         if n == 0:
             lines.append(("", 0.0, True, False, False))
             continue
-        spans = _plain_spans(text, widths, kinds, width)
+        spans = _plain_line_spans(text, widths, kinds, width)
         lines.extend(_plain_text_line(text, widths, kinds, *span) for span in spans)
     return lines, bold
 

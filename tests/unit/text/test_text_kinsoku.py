@@ -146,6 +146,18 @@ def test_a_plus_sign_stays_with_what_it_modifies():
     assert break_text("あいう+1えお", em_measure, 20) == ["あい", "う", "+1", "えお"]
 
 
+def test_a_last_line_of_one_character_takes_more_from_the_line_before():
+    # Fatal Fight's supply card printed "★AP2 ⊕発射の攻撃を1回行" / "う。"
+    assert break_text("攻撃を1回行う。", em_measure, 60) == ["攻撃を1回", "行う。"]
+    assert break_text("センター中段：ヘルメット", em_measure, 110) == ["センター中段：ヘル", "メット"]
+    # both paths, and an icon counts as a character
+    icon_m = lambda t: 10.0 if isinstance(t, Icon) else em_measure(t.text)
+    assert [line_string(x) for x in break_lines(parse_markup("あいうえお:ap:"), icon_m, 50)] == ["あいうえ", "お\ufffc"]
+    # nothing to give: the line before would keep fewer than two characters, or the last would not fit
+    assert break_text("あい。う", em_measure, 30) == ["あい。", "う"]
+    assert break_text("ABCDEう", em_measure, 50) == ["ABCDE", "う"]
+
+
 def test_every_print_md_forbidden_start_is_respected():
     for ch in FORBIDDEN_START:
         lines = break_text("あいう" + ch + "え", em_measure, 30)
@@ -238,8 +250,8 @@ def test_icon_is_a_glyph_box_that_sticks_to_the_next_character():
     def m(tok):
         return 10.0 if isinstance(tok, Icon) else 10.0 * len(tok.text)
     # "あいう" + icon fill 4 em; the icon moves down with "ガ" instead of ending the line
-    lines = break_lines(parse_markup("あいう:guard:ガード2"), m, 40)
-    assert [line_string(x) for x in lines] == ["あいう", "\ufffcガード", "2"]
+    lines = break_lines(parse_markup("あいう:guard:ガード"), m, 40)
+    assert [line_string(x) for x in lines] == ["あいう", "\ufffcガード"]
     assert isinstance(lines[1][0], Icon) and lines[1][0].name == "guard"
 
 
@@ -254,8 +266,8 @@ def test_break_after_icon_only_when_nothing_else_fits():
 def test_icon_break_before_is_allowed():
     def m(tok):
         return 10.0 if isinstance(tok, Icon) else 10.0 * len(tok.text)
-    lines = break_lines(parse_markup("あいう:ap:"), m, 30)
-    assert [line_string(x) for x in lines] == ["あいう", "\ufffc"]
+    lines = break_lines(parse_markup("あいう:ap:え"), m, 30)
+    assert [line_string(x) for x in lines] == ["あいう", "\ufffcえ"]
 
 
 def test_bold_and_regular_runs_of_one_word_stay_together():
