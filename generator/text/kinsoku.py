@@ -336,11 +336,13 @@ def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) ->
     # Break priorities are only needed near line ends: compute them on demand.
     prio = _LazyPriority(atoms, last_nonspace)
     gaps = [False] + [_gap_before(atoms, b) for b in range(1, n)]
-    spans = _unwidow(
-        list(_atom_spans(atoms, width, prio)), width,
-        real=lambda k: atoms[k].kind == _ICON or (atoms[k].kind != SPACE and atoms[k].first not in NO_START),
-        space=lambda k: atoms[k].kind == SPACE, width_at=lambda k: atoms[k].width,
-        find_break=lambda lo, hi: _best_break(prio, lo, hi))
+    spans = list(_atom_spans(atoms, width, prio))
+    if len(spans) > 1:  # a one-line paragraph has no widow (most titles and numbers: no helpers built)
+        spans = _unwidow(
+            spans, width,
+            real=lambda k: atoms[k].kind == _ICON or (atoms[k].kind != SPACE and atoms[k].first not in NO_START),
+            space=lambda k: atoms[k].kind == SPACE, width_at=lambda k: atoms[k].width,
+            find_break=lambda lo, hi: _best_break(prio, lo, hi))
     for s, e, ends, forced, overfull in spans:
         out.append(_line(atoms, gaps, s, e, ends=ends, forced=forced, overfull=overfull))
 
@@ -386,11 +388,11 @@ def _unwidow(spans: list[tuple], width: float, *, real, space, width_at, find_br
     if len(spans) < 2 or spans[-2][3] or spans[-2][4]:
         return spans
     (s_prev, e_prev, *_), (s_last, n, *_) = spans[-2], spans[-1]
-    if sum(1 for k in range(s_last, n) if real(k)) != 1:
+    if _count_real(real, s_last, n, 2) != 1:  # every card body's last line is asked: stop at a second one
         return spans
-    q = max((k for k in range(s_prev, e_prev) if real(k)), default=None)   # moves down with it
+    q = next((k for k in range(e_prev - 1, s_prev - 1, -1) if real(k)), None)   # moves down with it
     b = find_break(s_prev, q) if q is not None and q > s_prev else None
-    if b is None or sum(1 for k in range(s_prev, b) if real(k)) < 2:
+    if b is None or _count_real(real, s_prev, b, 2) < 2:
         return spans
     start = b
     while start < n and space(start):
@@ -398,6 +400,17 @@ def _unwidow(spans: list[tuple], width: float, *, real, space, width_at, find_br
     if sum(width_at(k) for k in range(start, n)) > width + EPS:
         return spans
     return spans[:-2] + [(s_prev, b, False, False, False), (start, n, True, False, False)]
+
+
+def _count_real(real, lo: int, hi: int, enough: int) -> int:
+    """How many atoms of ``lo .. hi-1`` are characters (``real``), counting no further than ``enough``."""
+    found = 0
+    for k in range(lo, hi):
+        if real(k):
+            found += 1
+            if found >= enough:
+                break
+    return found
 
 
 @lru_cache(maxsize=8192)
@@ -459,8 +472,11 @@ def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLin
 
 def _plain_line_spans(text, widths, kinds, width: float) -> list[tuple]:
     """:func:`_plain_spans` with the widow given more (:func:`_unwidow`)."""
+    spans = list(_plain_spans(text, widths, kinds, width))
+    if len(spans) < 2:  # one line: no widow (most titles and numbers: no helpers built)
+        return spans
     return _unwidow(
-        list(_plain_spans(text, widths, kinds, width)), width,
+        spans, width,
         real=lambda k: kinds[k] != SPACE and text[k] not in NO_START, space=lambda k: kinds[k] == SPACE,
         width_at=widths.__getitem__, find_break=lambda lo, hi: _plain_break(text, kinds, lo, hi))
 
