@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 from reportlab.lib.colors import toColor
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, LayoutError, Frame, NextPageTemplate, PageBreak, PageTemplate
+from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, LayoutError, NextPageTemplate, PageBreak,
+                                PageTemplate)
 
 from .flowables import Cover, Env, Heading, TextBlock, TocRow, toc_number_width
 from .text import Span, Style
@@ -35,6 +36,30 @@ class TooLarge(Exception):
         self.where, self.page = where, page
 
 
+class KeepWithStart(KeepTogether):
+    """What ``keepWithNext`` groups (a heading, maybe its intro, then the next block): kept with the
+    *start* of that block, not all of it. When the group does not fit the rest of the page but the
+    block can split there (a table keeping two rows, a text keeping two lines, a grid a row), the
+    heading goes on this page with that start, instead of the whole group moving to the next page
+    and leaving most of this one empty (ReportLab's KeepTogether moves it whole when it fits a page)."""
+
+    def split(self, aW, aH):
+        *kept, last = self._content
+        need = 0.0
+        for i, f in enumerate(kept):
+            _, h = f.wrap(aW, aH)
+            need += h + f.getSpaceAfter() + (f.getSpaceBefore() if i else 0.0)
+        room = aH - need - last.getSpaceBefore()
+        if kept and room > 0:
+            last.wrap(aW, room)
+            parts = last.split(aW, room)
+            if len(parts) >= 2 and parts[0].wrap(aW, room)[1] <= room + 1e-6:
+                for f in kept:
+                    f.__dict__["keepWithNext"] = 0
+                return [*kept, *parts]
+        return super().split(aW, aH)
+
+
 class _Doc(BaseDocTemplate):
     def handle_flowable(self, flowables):
         block = flowables[0] if flowables else None
@@ -52,6 +77,7 @@ class _Doc(BaseDocTemplate):
             title=title, author="", subject=subject, creator=PRODUCER, producer=PRODUCER,
             invariant=1, initialFontName=env.fonts.regular, initialFontSize=theme.body,
             showBoundary=0, allowSplitting=1, **kw)
+        self.keepTogetherClass = KeepWithStart  # a heading keeps the start of what follows, not all of it
         self.env = env
         self.header_title = header_title
         self.on_chapter = None         # called after each chapter heading is placed (progress)

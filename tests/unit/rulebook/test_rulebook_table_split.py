@@ -43,3 +43,49 @@ def test_rows_taller_than_a_page_still_split_where_they_can():
 def test_headerless_tables_follow_the_same_rule():
     assert table(8, header=0, page_height=PAGE).split(100, 1.5 * ROW) == []
     assert body_counts(table(8, header=0, page_height=PAGE).split(100, 7.5 * ROW), header=0) == [6, 2]
+
+
+def _pages_of_a_heading_and_its_table(keep_class, room_rows: float):
+    """A heading (keepWithNext) then a 12-row table, with ``room_rows`` rows' height left on page 1:
+    the page each piece lands on."""
+    import io
+
+    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Spacer
+    from reportlab.platypus.flowables import Flowable
+
+    class Heading(Flowable):
+        keepWithNext = True
+
+        def wrap(self, aw, ah):
+            return aw, ROW
+
+        def draw(self):
+            pass
+
+    landed = []
+
+    class Doc(BaseDocTemplate):
+        def afterFlowable(self, flowable):
+            if isinstance(flowable, (Heading, Table)):
+                landed.append((type(flowable).__name__, self.page))
+
+    doc = Doc(io.BytesIO(), pagesize=(200, PAGE), leftMargin=0, rightMargin=0, topMargin=0, bottomMargin=0)
+    doc.addPageTemplates([PageTemplate("p", [Frame(0, 0, 200, PAGE, 0, 0, 0, 0)])])
+    doc.keepTogetherClass = keep_class
+    doc.build([Spacer(100, PAGE - ROW * (room_rows + 1)), Heading(), table(12, page_height=PAGE)])
+    return landed
+
+
+def test_a_heading_keeps_the_start_of_its_table_not_all_of_it():
+    """ReportLab's KeepTogether moves heading and whole table to the next page when they fit one
+    (Valheim's rulebook p.27 stood two-thirds empty before 7.2); KeepWithStart keeps the heading
+    with the table's first rows and lets the table split."""
+    from reportlab.platypus import KeepTogether
+
+    from generator.rulebook.document import KeepWithStart
+
+    assert _pages_of_a_heading_and_its_table(KeepTogether, 6) == [("Heading", 2), ("KeptTable", 2)]
+    assert _pages_of_a_heading_and_its_table(KeepWithStart, 6) == [("Heading", 1), ("KeptTable", 1),
+                                                                  ("KeptTable", 2)]
+    # no room for the heading and two rows: both move, as before
+    assert _pages_of_a_heading_and_its_table(KeepWithStart, 2.5) == [("Heading", 2), ("KeptTable", 2)]
