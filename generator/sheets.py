@@ -354,7 +354,8 @@ def _render_board(canvas, cards: CardSet, faces: Faces, profile, title: str, pro
                      label=lambda page, total: f"{title} · {name} · {page.number}/{total}")
         return
     plan = plan_tiles(w, h, *profile.paper, profile.margin, _overlap(component))
+    lang = cards.game.meta.get("lang", "ja")  # the assembly instructions in the game's language
     for copy in range(len(faces.copies)):
-        render_assembly_page(canvas, plan, font_name=cards.fonts.regular, title=name)
+        render_assembly_page(canvas, plan, font_name=cards.fonts.regular, title=name, lang=lang)
         render_tiles(canvas, plan, lambda c, copy=copy: draw(c, copy), font_name=cards.fonts.regular,
-                     profile=profile)
+                     profile=profile, lang=lang)

@@ -77,12 +77,12 @@ class Tile:
 
     @property
     def caption(self) -> str:
-        """``"A2 — row A, column 2 · glue under A1's right edge"``."""
-        head = f"{self.label} — row {row_letter(self.row)}, column {self.col + 1}"
-        if self.glue_under:
-            edges = " and ".join(f"{label}'s {edge} edge" for label, edge in self.glue_under)
-            return f"{head} · glue under {edges}"
-        return f"{head} · lies on top: trim along the solid edges"
+        """``"A2 — row A, column 2 · glue under A1's right edge"`` (``caption_in`` for a language)."""
+        return self.caption_in("en")
+
+    def caption_in(self, lang: str | None) -> str:
+        from .wording import tile_caption
+        return tile_caption(self, row_letter(self.row), lang)
 
 
 @dataclass(frozen=True)

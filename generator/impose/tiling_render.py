@@ -14,7 +14,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from .marks import CLEARANCE, crop_marks, cut_lines
 from .page import Mark, Slot
 from .render import _draw_lines, draw_label
-from .sizes import fmt_mm, mm
+from .wording import assembly_heading, assembly_steps, glue_under, page_of
+from .sizes import mm
 from .tiling import TilePlan
 
 DrawBoard = Callable[[object], None]
@@ -25,7 +26,7 @@ HALO_WIDTH = 1.4
 
 
 def render_tiles(canvas, plan: TilePlan, draw_board: DrawBoard, *, font_name: str,
-                 title: str | None = None, profile=None) -> None:
+                 title: str | None = None, profile=None, lang: str | None = "en") -> None:
     """One page per tile in reading order: board part, glue and cut lines, crosses, caption.
 
     The caption (``"A2 — row A, column 2 · glue under A1's right edge"``,
@@ -50,7 +51,7 @@ def render_tiles(canvas, plan: TilePlan, draw_board: DrawBoard, *, font_name: st
 
         canvas.saveState()       # marks may run past the tile onto blank printable paper
         _clip(canvas, (plan.margin, plan.margin, pw - plan.margin, ph - plan.margin))
-        _glue_text(canvas, tile, plan.overlap, font_name)
+        _glue_text(canvas, tile, plan.overlap, font_name, lang)
         _stroke(canvas, [(m.x0, m.y0, m.x1, m.y1) for m in tile.glue_lines], dash=(4, 3))
         _stroke(canvas, [seg for cx, cy in tile.crosses for seg in _cross(cx, cy, CROSS_ARM)])
         canvas.restoreState()
@@ -59,7 +60,7 @@ def render_tiles(canvas, plan: TilePlan, draw_board: DrawBoard, *, font_name: st
         if marks:
             _draw_lines(canvas, marks, profile.mark_width)
 
-        caption = f"{tile.caption} · page {number}/{len(plan.tiles)}"
+        caption = f"{tile.caption_in(lang)} · {page_of(number, len(plan.tiles), lang)}"
         if title:
             caption = f"{title} · {caption}"
         # between the marks below the tile's corners, when there are any
@@ -135,7 +136,7 @@ def _stroke(canvas, segments, dash=None, halo=True, width=LINE_WIDTH) -> None:
     canvas.restoreState()
 
 
-def _glue_text(canvas, tile, overlap: float, font_name: str) -> None:
+def _glue_text(canvas, tile, overlap: float, font_name: str, lang: str | None = "en") -> None:
     """'glue under A1' inside each glue strip (hidden once assembled)."""
     size = min(6.0, overlap * 0.5)
     if size < 3.5:
@@ -144,7 +145,7 @@ def _glue_text(canvas, tile, overlap: float, font_name: str) -> None:
     canvas.setFillColorCMYK(0, 0, 0, 0.6)
     canvas.setFont(font_name, size)
     for text, (x, y, angle) in zip(
-            [f"glue under {label}" for label, _ in tile.glue_under],
+            [glue_under(label, lang) for label, _ in tile.glue_under],
             _strip_anchors(tile, overlap, size)):
         canvas.saveState()
         canvas.translate(x, y)
@@ -162,7 +163,7 @@ def _strip_anchors(tile, overlap, size):
 
 
 def render_assembly_page(canvas, plan: TilePlan, *, font_name: str, title: str | None = None,
-                         draw_board: DrawBoard | None = None) -> None:
+                         draw_board: DrawBoard | None = None, lang: str | None = "en") -> None:
     """One page: the board to scale with every tile, its glue strips, crosses and labels.
 
     With ``draw_board`` the board itself is drawn underneath as a thumbnail.
@@ -211,16 +212,9 @@ def render_assembly_page(canvas, plan: TilePlan, *, font_name: str, title: str |
         canvas.drawCentredString(cx, cy - size * 0.35, tile.label)
 
     name = f"{title} — " if title else ""
-    heading = (f"{name}assembly: {len(plan.tiles)} pages, {plan.rows} rows × {plan.cols} columns,"
-               f" {fmt_mm(plan.overlap)} mm glue strips (board {fmt_mm(bw)}×{fmt_mm(bh)} mm)")
+    heading = assembly_heading(name, plan, bw, bh, lang)
     draw_label(canvas, (m, ph - m - header + 6, pw - m, ph - m), heading, font_name, size=11)
-    steps = [
-        "1. Trim each page along its solid edges (its right and bottom, where a neighbour follows).",
-        "2. Lay it over the next page's glue strip (dashed on this plan): its edge on the dashed"
-        " line, the crosses lined up.",
-        "3. Glue in reading order: A1 over A2, …; each row over the top strip of the row below.",
-    ]
-    for i, line in enumerate(steps):
+    for i, line in enumerate(assembly_steps(lang)):
         size = 8.0
         while size > 5 and stringWidth(line, font_name, size) > avail_w:
             size -= 0.5

@@ -125,8 +125,8 @@ def test_tiled_gives_two_marked_tiles_and_an_assembly_page_a_copy(fatal_fight):
     doc = _render(cards, profile, game)
     assert len(doc) == sheets.pages_for(component, profile) == 3 * 3
     texts = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
-    assert "assembly: 2 pages, 1 rows × 2 columns" in texts[0]
-    assert "A1 — row A, column 1" in texts[1] and "A2 — row A, column 2 · glue under A1's right edge" in texts[2]
+    assert "組み立て：2ページ（1段×2列）" in texts[0]   # a Japanese game: its assembly words in Japanese
+    assert "A1 — A行 1列" in texts[1] and "A2 — A行 2列 · A1の右端の下に貼る" in texts[2]
 
 
 def test_fit_scales_the_board_into_the_printable_area_with_its_marks_and_the_scale_in_the_label(fatal_fight):

@@ -126,6 +126,31 @@ def test_captions(plan):
         "B2 — row B, column 2 · glue under B1's right edge and A2's bottom edge"
 
 
+def test_captions_in_japanese_for_a_japanese_game(plan):
+    assert plan.tile("A1").caption_in("ja") == "A1 — A行 1列 · いちばん上に重ねる：実線で切る"
+    assert plan.tile("B2").caption_in("ja") == "B2 — B行 2列 · B1の右端とA2の下端の下に貼る"
+    assert plan.tile("B2").caption_in("de") == plan.tile("B2").caption   # other languages: English
+
+
+def test_a_japanese_games_tiled_board_prints_its_instructions_in_japanese(monkeypatch):
+    """The sheet renderer hands the game's lang to the tiles and the assembly page."""
+    from types import SimpleNamespace
+
+    from generator import impose, sheets
+
+    said = []
+    monkeypatch.setattr(impose, "render_assembly_page", lambda *a, lang=None, **k: said.append(("page", lang)))
+    monkeypatch.setattr(impose, "render_tiles", lambda *a, lang=None, **k: said.append(("tiles", lang)))
+    monkeypatch.setattr(sheets, "board_mode", lambda component, profile: "tiled")
+    component = SimpleNamespace(id="board", size_pt=(mm(420), mm(297)), name="ボード", tiling=None, kind="board")
+    faces = SimpleNamespace(component=component, copies=[0], fronts=[[]])
+    cards = SimpleNamespace(fonts=SimpleNamespace(regular="Helvetica"), icons=None,
+                            game=SimpleNamespace(meta={"lang": "ja"}))
+    profile = SimpleNamespace(paper=A4, margin=mm(5), bleed=mm(3))
+    sheets._render_board(object(), cards, faces, profile, "題")
+    assert said == [("page", "ja"), ("tiles", "ja")]
+
+
 def test_small_board_is_one_tile():
     plan = plan_tiles(mm(150), mm(150), *A4, mm(5), mm(10))
     assert len(plan.tiles) == 1 and plan.crosses == ()
