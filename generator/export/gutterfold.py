@@ -13,6 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..content.game import text_in
 from ..impose.gutterfold import fold_paper, impose_gutterfold, render_gutterfold
+from ..impose.wording import gutterfold_instruction
 from ..layout.paint import Painter
 
 KINDS = ("card", "tile", "token")
@@ -43,8 +44,7 @@ def gutterfold_pdf(cards, profile, fold: str, *, title: str, components=None) ->
                 painter.paint(c, ops)
 
         def label(page, total, name=name):
-            return (f"{title} · {name} · {page.number}/{total} · {fold} fold: fold on the dashed line,"
-                    " glue, then cut")
+            return f"{title} · {name} · {page.number}/{total} · {gutterfold_instruction(fold, lang)}"
 
         render_gutterfold(canvas, pages, draw_face, font_name=cards.fonts.regular, label=label)
     canvas.save()

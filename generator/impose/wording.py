@@ -54,3 +54,10 @@ def assembly_steps(lang: str | None) -> list[str]:
         " line, the crosses lined up.",
         "3. Glue in reading order: A1 over A2, …; each row over the top strip of the row below.",
     ]
+
+
+def gutterfold_instruction(fold: str, lang: str | None) -> str:
+    """The page label's last part on a fold-and-glue sheet (``fold``: vertical or horizontal)."""
+    if _ja(lang):
+        return f"{'縦' if fold == 'vertical' else '横'}折り：破線で折り、貼ってから切る"
+    return f"{fold} fold: fold on the dashed line, glue, then cut"

@@ -302,7 +302,7 @@ def test_gutterfold_export(tiny, tmp_path, fold, landscape):
     w, h = document[0].get_size()
     assert (w > h) == landscape
     text = document[0].get_textpage().get_text_range()
-    assert "fold on the dashed line" in text and "騎士" in text and "ちいさなゲーム" in text
+    assert "折り：破線で折り、貼ってから切る" in text and "騎士" in text and "ちいさなゲーム" in text  # lang ja
 
 
 def test_export_needs_something_to_do(tiny):

@@ -165,3 +165,10 @@ def test_portrait_kept_when_it_needs_fewer_pages():
 def test_impossible_overlap_is_an_error():
     with pytest.raises(ImposeError, match="a 300 mm overlap leaves no room on a page of 200x287 mm"):
         plan_tiles(*A2, *A4, mm(5), mm(300))
+
+
+def test_the_gutterfold_instruction_follows_the_language():
+    from generator.impose.wording import gutterfold_instruction
+
+    assert gutterfold_instruction("vertical", "ja") == "縦折り：破線で折り、貼ってから切る"
+    assert gutterfold_instruction("horizontal", "en") == "horizontal fold: fold on the dashed line, glue, then cut"
