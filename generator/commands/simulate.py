@@ -74,7 +74,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
     except (SimulationError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     failed = summary.pop("_failures")
-    summary.pop("_wins_by_index")
+    summary.pop("_wins")
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False))
     elif reporter().verbosity >= 0:  # -q: only failures
@@ -166,19 +166,15 @@ def _compare(summary: dict, changed: dict, sets) -> None:
     """The changed run beside the plain one: its summary under ``variant`` and the paired
     difference of the win rates (game i of both runs is dealt from the same seed)."""
     from ..sim.overrides import described
-    from ..sim.stats import paired_diff_interval
+    from ..sim.stats import paired_wins
 
-    mine, theirs = changed.pop("_wins_by_index"), summary["_wins_by_index"]
-    only_changed = sum(1 for i, won in mine.items() if won and not theirs.get(i))
-    only_plain = sum(1 for i, won in theirs.items() if won and not mine.get(i))
-    both = sum(1 for i, won in mine.items() if won and theirs.get(i))
-    diff, lo, hi = paired_diff_interval(both, only_changed, only_plain, summary["games"])
+    diff, lo, hi, differing = paired_wins(changed.pop("_wins"), summary["_wins"])
     summary["_failures"] += changed.pop("_failures")
     summary["errors"] += changed["errors"]
     changed = {k: v for k, v in changed.items() if k not in ("game", "players", "games", "seed", "agent")}
     summary["variant"] = {"set": described(list(sets)), **changed}
     summary["paired"] = {"diff": round(diff, 6), "ci95": [round(lo, 6), round(hi, 6)],
-                         "games_differing": only_changed + only_plain}
+                         "games_differing": differing}
 
 
 def _run(engine, game, tables, players, games, seed, agent, workers, cards=False, label="simulating") -> dict:
@@ -211,7 +207,7 @@ def _run(engine, game, tables, players, games, seed, agent, workers, cards=False
         "rounds": {"median": s["rounds"]["median"], "p95": s["rounds"]["p95"]},
         "timeouts": s["timeouts"], "errors": s["errors"], "games_per_second": round(games / elapsed, 1),
         "stalls": s["stalls"], "outcomes": s["outcomes"], "stage_rounds_median": s["stage_rounds_median"],
-        "_failures": fails, "_wins_by_index": {r["index"]: r["outcome"] == "win" for r in records},
+        "_failures": fails, "_wins": [r["outcome"] == "win" for r in records],  # in index order
     }
     if cards:
         summary["card_usage"] = _least_used_first(card_usage(records))

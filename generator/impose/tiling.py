@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from .errors import ImposeError
 from .page import Mark
 from .sizes import fmt_mm
+from .wording import tile_caption
 
 _EPS = 1e-6
 Rect = tuple[float, float, float, float]     # x, y, w, h
@@ -81,7 +82,6 @@ class Tile:
         return self.caption_in("en")
 
     def caption_in(self, lang: str | None) -> str:
-        from .wording import tile_caption
         return tile_caption(self, row_letter(self.row), lang)
 
 

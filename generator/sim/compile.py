@@ -16,6 +16,14 @@ def played_tables(game) -> dict:
     return {k: v for k, v in game.tables.items() if k != "balance"}
 
 
+def id_records(tables: dict):
+    """Every record with an id in the record tables (the lists) of ``tables``, in table order."""
+    for table in tables.values():
+        for record in table if isinstance(table, list) else ():
+            if isinstance(record, dict) and isinstance(record.get("id"), str):
+                yield record
+
+
 def unique_records(records) -> list:
     """The records of a table (any iterable of them), the first of each id only; what is not a
     record (a stray value the validator reports) is left out."""

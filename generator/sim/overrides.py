@@ -21,6 +21,7 @@ import yaml
 
 from ..content.schema import Context, Spec, did_you_mean, validate
 from ..content.yamlload import NodeBudget
+from .compile import id_records
 
 
 class OverrideError(ValueError):
@@ -125,8 +126,7 @@ def _record(table, record_id: str):
 
 
 def _ids(tables: dict) -> list[str]:
-    return [r["id"] for table in tables.values() if isinstance(table, list)
-            for r in table if isinstance(r, dict) and isinstance(r.get("id"), str)]
+    return [record["id"] for record in id_records(tables)]
 
 
 # ---- what the schema says of it ------------------------------------------------------------------

@@ -107,6 +107,19 @@ def paired_diff_interval(both: int, only_first: int, only_second: int, n: int, z
     return d, max(-1.0, d - half), min(1.0, d + half)
 
 
+def paired_wins(first, second) -> tuple[float, float, float, int]:
+    """``(d, lo, hi, differing)``: the win rate of ``first`` minus ``second`` with its paired interval
+    (:func:`paired_diff_interval`) and how many pairs ended differently; ``first[i]`` and ``second[i]``
+    say whether game i (dealt from the same seed in both arms) was won."""
+    both = only_first = only_second = 0
+    for x, y in zip(first, second):
+        both += x and y
+        only_first += x and not y
+        only_second += y and not x
+    d, lo, hi = paired_diff_interval(both, only_first, only_second, min(len(first), len(second)))
+    return d, lo, hi, only_first + only_second
+
+
 def ratio_interval(nums, dens, z: float = Z95, proportion: bool = False) -> tuple[float, float]:
     """Interval for a ratio of sums over games, R = sum(nums) / sum(dens) (a share of rounds, a mean
     per game, ...), with the game as the sampling unit: rounds of one game are not independent, so a

@@ -25,11 +25,11 @@ from pathlib import Path
 
 from ..errors import Location, Problem, ProblemsError
 from . import metrics
-from .compile import played_tables
+from .compile import id_records, played_tables
 from .static import balance_of, engine_of, located_checks
 from .runner import start_games
 from .stats import (Z95, band_decision, band_status, diff_interval, interval_decision, interval_text,
-                    paired_diff_interval, wilson)
+                    paired_wins, wilson)
 
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
 SIM_VERSION = "4"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
@@ -155,10 +155,9 @@ def _record_locations(game) -> dict:
     """``{record id: Location}`` of the game's records (the first of an id), for problems naming a card."""
     where = getattr(game, "where", None) or (lambda record: None)
     found = {}
-    for records in (getattr(game, "tables", None) or {}).values():
-        for record in records if isinstance(records, list) else []:
-            if isinstance(record, dict) and isinstance(record.get("id"), str) and where(record):
-                found.setdefault(record["id"], where(record))
+    for record in id_records(getattr(game, "tables", None) or {}):
+        if record["id"] not in found and (location := where(record)):
+            found[record["id"]] = location
     return found
 
 
@@ -584,18 +583,14 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
 # balance.yaml is not always schema-checked, so the verdict cannot rely on the schema filling them.
 PAIRED_CARDS, PAIRED_GAMES = 2, 300
 PAIRED_GROWTH = 4  # an unclear paired check is played again on this many times the seeds
-# Cards edited since the last verdict that passed are checked paired too, up to this many: the screening
-# cannot see a card played whenever it is drawn (it has no "drawn and not played" games to compare with).
-CHANGED_PAIRED_MAX = 4
+# Cards edited since the last verdict that passed are checked paired too, up to ``edited_cards`` of them:
+# the screening cannot see a card played whenever it is drawn (no "drawn and not played" games).
+EDITED_CARDS = 4
 
 
 def _paired(base, again) -> tuple[float, float, float]:
     """``(delta, lo, hi)`` of the win rate with the card minus without it, on the same seeds."""
-    won = [(a["outcome"] == "win", b["outcome"] == "win") for a, b in zip(base, again)]
-    both = sum(1 for x, y in won if x and y)
-    only_with = sum(1 for x, y in won if x and not y)
-    only_without = sum(1 for x, y in won if y and not x)
-    return paired_diff_interval(both, only_with, only_without, len(won))
+    return paired_wins([r["outcome"] == "win" for r in base], [r["outcome"] == "win" for r in again])[:3]
 
 
 def impact_verdict(d: float, lo: float, hi: float, swing: float) -> str | None:
@@ -623,11 +618,12 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
     usage = data.get("card_usage") or {}
     edited = sorted((card for card in changed if card in tracked and card not in candidates),  # most swing first
                     key=lambda card: (-abs((usage.get(card) or {}).get("impact") or 0.0), card))
-    if len(edited) > CHANGED_PAIRED_MAX:
-        rest = edited[CHANGED_PAIRED_MAX:]
+    most = ci.get("edited_cards", EDITED_CARDS)
+    if len(edited) > most:
+        rest = edited[most:]
         shown = ", ".join(rest[:3]) + (f" and {len(rest) - 3} more" if len(rest) > 3 else "")
-        judge.row(f"M5 edited cards not paired (over {CHANGED_PAIRED_MAX})", "-", shown, "-", "info")
-        edited = edited[:CHANGED_PAIRED_MAX]
+        judge.row(f"M5 edited cards not paired (over {most})", "-", shown, "-", "info")
+        edited = edited[:most]
     candidates += edited
     ablate = getattr(engine, "ablate", None)
     data["card_impact_paired"] = {}
@@ -728,23 +724,11 @@ def changed_since_pass(root: Path, passed: dict[str, str] | None, files: dict[st
 
 
 def card_digests(tables: dict) -> dict[str, str]:
-    """``{record id: sha256 of the record}`` over the record tables: which cards an edit touched."""
-    out = {}
-    for table in tables.values():
-        for record in table if isinstance(table, list) else ():
-            if isinstance(record, dict) and isinstance(record.get("id"), str):
-                text = json.dumps(_canonical(record), ensure_ascii=False, default=str)
-                out[record["id"]] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return out
+    """``{record id: digest of the record}`` over the record tables (the print lock's record
+    digest): which cards an edit touched."""
+    from ..export.digest import data_digest
 
-
-def _canonical(value):
-    """A record as plain lists, mappings sorted by their keys' text (keys may mix numbers and words)."""
-    if isinstance(value, dict):
-        return sorted(([str(k), _canonical(v)] for k, v in value.items()), key=lambda kv: kv[0])
-    if isinstance(value, (list, tuple)):
-        return [_canonical(v) for v in value]
-    return value
+    return {record["id"]: data_digest(record) for record in id_records(tables)}
 
 
 def cached_verdict(game, *, workers: int | None = None, progress=None, output_dir=None, executor=None,
