@@ -315,6 +315,7 @@ from .commands.rulebook import rulebook; main.add_command(rulebook)  # noqa: E40
 from .commands.export import export; main.add_command(export)  # noqa: E402,E702
 from .commands.export import calibrate; main.add_command(calibrate)  # noqa: E402,E702
 from .commands.watch import watch; main.add_command(watch)  # noqa: E402,E702
+from .commands.new import new; main.add_command(new)  # noqa: E402,E702
 
 
 if __name__ == "__main__":  # pragma: no cover

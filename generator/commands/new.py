@@ -1,0 +1,34 @@
+"""``pnp new NAME``: start a game from a small one that validates and builds as it is."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..cli import common_options, reporter, run_reporting
+from ..newgame import LANGS, NAME
+
+
+def _check_name(_ctx, _param, value: str) -> str:
+    if not NAME.fullmatch(value):  # a usage error (exit 2), before anything is looked at
+        raise click.BadParameter("use lower-case letters, digits, '-' and '_' (it names the folders"
+                                 f" content/{value}/ and layouts/{value}/)")
+    return value
+
+
+@click.command()
+@click.argument("name", callback=_check_name)
+@click.option("--title", default=None, help="The game's title (default: NAME).")
+@click.option("--lang", type=click.Choice(LANGS), default="ja", show_default=True,
+              help="The language of the cards, the rulebook and the words pnp adds.")
+@common_options
+def new(name, title, lang):
+    """Start game NAME: content/NAME/ and layouts/NAME/ with three cards, a back and a rulebook chapter."""
+    from ..newgame import new_game
+
+    written = run_reporting(lambda: new_game(name, Path("."), title=title, lang=lang))
+    rep = reporter()
+    for path in written:
+        rep.detail(f"  wrote {path}/")
+    rep.info(f"new game {name}: content/{name}/ and layouts/{name}/\n"
+             f"next: pnp validate {name}, then pnp build {name} (-> output/{name}/print-a4.pdf, rulebook.pdf)")

@@ -1,0 +1,89 @@
+"""`pnp new`: a new game that validates and builds as it is, written whole or not at all."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator.newgame import NewGameError, new_game
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def pnp(*args, cwd):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}  # this checkout's generator, run from a new project
+    proc = subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr
+    return proc
+
+
+def test_a_new_game_validates_and_builds_its_print_file_and_rulebook(tmp_path):
+    made = pnp("new", "kitsune", "--title", "狐の宴", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert "next: pnp validate kitsune, then pnp build kitsune" in made.stderr
+    assert pnp("list", cwd=tmp_path).stdout.split()[0] == "kitsune"
+    checked = pnp("validate", "kitsune", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "content/kitsune: ok (1 component, 3 printed faces" in checked.stderr
+    built = pnp("build", "kitsune", cwd=tmp_path)
+    assert built.returncode == 0, built.stdout + built.stderr
+    out = tmp_path / "output" / "kitsune"
+    assert {p.name for p in out.iterdir()} >= {"print-a4.pdf", "rulebook.pdf", "print.lock.json"}
+    game = yaml.safe_load((tmp_path / "content/kitsune/game.yaml").read_text(encoding="utf-8"))
+    assert game["title"] == "狐の宴" and game["lang"] == "ja"
+    assert game["components"][0]["layout"] == "kitsune/front"
+
+
+def test_an_english_game_gets_english_cards_and_any_title_stays_one_yaml_value(tmp_path):
+    title = 'Fox "Feast": #1 {v2}'
+    new_game("fox", tmp_path, title=title, lang="en")
+    game = yaml.safe_load((tmp_path / "content/fox/game.yaml").read_text(encoding="utf-8"))
+    assert game["title"] == title and game["lang"] == "en"
+    cards = yaml.safe_load((tmp_path / "content/fox/cards.yaml").read_text(encoding="utf-8"))
+    assert [c["name"] for c in cards] == ["Foxfire", "Offering"]
+    assert "Overview" in (tmp_path / "content/fox/rulebook/01-overview.md").read_text(encoding="utf-8")
+    built = pnp("build", "fox", "--no-validate", cwd=tmp_path)
+    assert built.returncode == 0, built.stdout + built.stderr
+
+
+def test_an_existing_game_is_refused_and_left_as_it_was(tmp_path):
+    new_game("kitsune", tmp_path)
+    cards = tmp_path / "content/kitsune/cards.yaml"
+    cards.write_text("- {id: mine, name: 私の, cost: 1, text: 消さないで}\n", encoding="utf-8")
+    again = pnp("new", "kitsune", cwd=tmp_path)
+    assert again.returncode == 1
+    assert again.stderr.strip() == f"error: {Path('content/kitsune')} already exists; nothing written (pick another name)"
+    assert "消さないで" in cards.read_text(encoding="utf-8")
+
+
+def test_existing_layouts_alone_also_refuse_and_no_content_is_left_behind(tmp_path):
+    (tmp_path / "layouts/kitsune").mkdir(parents=True)
+    with pytest.raises(NewGameError, match="layouts/kitsune already exists"):
+        new_game("kitsune", tmp_path)
+    assert not (tmp_path / "content").exists() or not any((tmp_path / "content").iterdir())
+
+
+def test_a_failed_write_leaves_neither_folder_nor_staging_behind(tmp_path, monkeypatch):
+    from generator import newgame
+
+    real = newgame._write_dir
+
+    def fail_on_layouts(target, sources, fill):
+        if target.parent.name == "layouts":
+            raise OSError("disk full")
+        real(target, sources, fill)
+    monkeypatch.setattr(newgame, "_write_dir", fail_on_layouts)
+    with pytest.raises(OSError):
+        new_game("kitsune", tmp_path)
+    assert list((tmp_path / "content").iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["Kitsune", "_x", "a b", "../up", "狐"])
+def test_a_name_that_is_no_folder_name_is_a_usage_error(tmp_path, name):
+    proc = pnp("new", name, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "Invalid value for 'NAME': use lower-case letters, digits" in proc.stderr
+    assert not (tmp_path / "content").exists()
