@@ -42,9 +42,12 @@ class Layout:
 
 
 def layout_search_path(game_root: Path) -> list[Path]:
-    """A game's own layouts/ first, then the project's (cwd), then the repository's."""
-    here = Path(__file__).resolve().parents[2] / "layouts"
-    paths = [game_root / "layouts", Path("layouts"), here]
+    """A game's own layouts/ first, then the project's (cwd), then pnp's own: the repository's
+    ``layouts/`` in a checkout (or an editable install), the copy of its profiles an installed
+    wheel carries as ``generator/builtin_layouts`` (pyproject.toml) otherwise."""
+    package = Path(__file__).resolve().parents[1]
+    checkout = package.parent / "layouts"
+    paths = [game_root / "layouts", Path("layouts"), checkout if checkout.is_dir() else package / "builtin_layouts"]
     unique = []
     for p in paths:
         if p.is_dir() and p.resolve() not in [u.resolve() for u in unique]:
