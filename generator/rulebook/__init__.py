@@ -119,7 +119,7 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
         raise ContentError(problems + data.warnings)
 
     theme = Theme.for_paper(paper, config.get("accent"))
-    env = Env(builder.fonts, builder.icons, theme, words=wording(game.meta["lang"]))
+    env = Env(builder.fonts, builder.icons, theme, words=wording(game.meta["lang"], config.get("words")))
     doc_model = parse(rendered, problems)
     converter = Converter(doc_model, data, env, problems)
     cover_refs = []
@@ -206,7 +206,7 @@ def _cover_texts(config, context, data, problems) -> dict:
         if isinstance(entry, dict) and entry.get("text") is not None:
             entry["text"] = render(entry["text"], f"keywords.{name}.text", locations.get(id(entry)))
     return {
-        "subtitle": render(config.get("subtitle"), "subtitle") or wording(data.lang)["rulebook"],
+        "subtitle": render(config.get("subtitle"), "subtitle") or wording(data.lang, config.get("words"))["rulebook"],
         "tagline": render(config.get("tagline"), "tagline"),
         "facts": [render(f, f"facts[{i}]") for i, f in enumerate(config.get("facts") or [])],
     }

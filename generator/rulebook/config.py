@@ -11,6 +11,7 @@ from ..content.game import leaves_game
 from ..content.schema import Context, Spec, compile_schema, validate
 from ..content.yamlload import NodeBudget, parse_file, parse_text
 from ..errors import ContentError, Location, Problem
+from .wording import placeholder_problems, words_schema
 
 SCHEMA = """\
 # The optional content/<game>/rulebook/rulebook.yaml: what the generated parts of a rulebook
@@ -39,11 +40,19 @@ types:
           with its label from icons.yaml and this text
         keys: {type: str, pattern: "^[a-z0-9_-]+$"}
         values: {type: keyword}
+      words:
+        type: map
+        default: {}
+        doc: >-
+          the rulebook's own words (the default subtitle, 目次/Contents, table headings, box titles),
+          one by one; the rest follow game.yaml's lang (Japanese or English built in, English for any other)
+        fields:
+{WORDS}
   keyword:
     fields:
       text: {type: text, doc: the rule in one or two sentences (Markdown inline and Jinja2 allowed)}
       label: {type: text, optional: true, doc: overrides the icon's label}
-"""
+""".replace("{WORDS}", words_schema())
 
 _SCHEMA_PATH = "<generator>/rulebook/config.py"
 
@@ -74,15 +83,18 @@ def load_config(game_root: Path, problems: list) -> dict:
         problems.extend(exc.problems)
         return {}
     value = dict(value or {})
+    lines = _top_level_lines(node)
+    for key, message in placeholder_problems(value.get("words") or {}):
+        problems.append(Problem(Location(str(path), lines.get(f"words.{key}", 0)), f"words.{key}", message))
     value["_locations"] = ctx.locations
     value["_path"] = str(path)
-    value["_lines"] = _top_level_lines(node)
+    value["_lines"] = lines
     return value
 
 
 def _top_level_lines(node) -> dict:
     """Line of each top-level value (``cover``, ``tagline``, ...) and of each list item
-    (``cover[1]``, ``facts[0]``): the located place of a problem found after validation."""
+    (``cover[1]``, ``facts[0]``) or mapping entry (``words.contents``): the located place of a problem found after validation."""
     import yaml
 
     lines: dict = {}
@@ -94,4 +106,7 @@ def _top_level_lines(node) -> dict:
         if isinstance(value_node, yaml.SequenceNode):
             for i, item in enumerate(value_node.value):
                 lines[f"{key}[{i}]"] = item.start_mark.line + 1
+        elif isinstance(value_node, yaml.MappingNode):  # words.version, keywords.guard
+            for child_key, child in value_node.value:
+                lines[f"{key}.{child_key.value}"] = child.start_mark.line + 1
     return lines

@@ -1,7 +1,10 @@
 """The rulebook's own words (the cover, the contents, tables, box titles), in the game's language
-(game.yaml ``lang:``). A language without a table here gets the Japanese words, as a text without
-that language falls back to ja (``content.game.text_in``)."""
+(game.yaml ``lang:``). A language without a table here gets the English words (Japanese ones would
+be unreadable in, say, a French rulebook, and the tiled boards' words fall back to English too);
+rulebook.yaml ``words:`` replaces any of them (``word_overrides``)."""
 from __future__ import annotations
+
+import json
 
 WORDS = {
     "ja": {
@@ -25,6 +28,25 @@ WORDS = {
 }
 
 
-def wording(lang: str) -> dict:
-    """The words for ``lang``: its own table, each missing word (or a language with no table) in Japanese."""
-    return {**WORDS["ja"], **WORDS.get(lang, {})}
+#: words that fill in a value: an override must keep its placeholder
+PLACEHOLDERS = {"version": "{version}", "cards_with": "{n}"}
+
+
+def wording(lang: str, overrides: dict | None = None) -> dict:
+    """The words for ``lang``: its own table, else English; ``overrides`` (rulebook.yaml ``words:``,
+    where a word not given is None) replace single words."""
+    given = {key: word for key, word in (overrides or {}).items() if word is not None}
+    return {**WORDS["en"], **WORDS.get(lang, {}), **given}
+
+
+def words_schema() -> str:
+    """rulebook.yaml's ``words:`` as a closed schema (YAML text): every word above, each optional."""
+    # a JSON string is a YAML double-quoted scalar
+    return "\n".join(f"          {key}: {{type: str, optional: true, doc: {json.dumps('English: ' + WORDS['en'][key])}}}"
+                     for key in WORDS["en"])
+
+
+def placeholder_problems(words: dict) -> list[tuple[str, str]]:
+    """``(word, message)`` for each override that drops the value it must print."""
+    return [(key, f"must keep {mark} (where the value goes), e.g. {WORDS['en'][key]!r}")
+            for key, mark in PLACEHOLDERS.items() if words.get(key) is not None and mark not in words[key]]

@@ -359,3 +359,41 @@ def test_the_rulebooks_own_words_follow_the_games_language(tiny_book):
     assert "Note" in text and "Sample Component Kind Size Count" in text and "Cards in all" in text
     assert "Keyword Meaning" in text and "(2 cards)" in text and "枚のカード）" not in text
     assert "このゲームには" in text                                  # the Markdown itself is not translated
+
+
+def test_another_language_gets_english_words_and_words_replaces_any_of_them(tiny_book):
+    """lang: fr has no table: English, not Japanese, words; rulebook.yaml ``words:`` gives the
+    designer's own for the ones they want (here the contents and the keyword column)."""
+    game_yaml = tiny_book / "game.yaml"
+    game_yaml.write_text("lang: fr\n" + game_yaml.read_text(encoding="utf-8"), encoding="utf-8")
+    config = tiny_book / "rulebook" / "rulebook.yaml"
+    config.write_text(config.read_text(encoding="utf-8")
+                      + "words: {contents: Sommaire, keyword: Mot-clé, cards_with: ' ({n} cartes)'}\n",
+                      encoding="utf-8")
+    text = "".join(page.replace("\r\n", "") for page in pdf_text(compose(tiny_book).pdf))
+    assert "Sommaire" in text and "Contents" not in text and "目次" not in text
+    assert "Mot-clé Meaning" in text and "(2 cartes)" in text and "コンポーネント" not in text
+
+
+def test_a_word_that_drops_its_value_or_is_unknown_is_a_located_error(tiny_book):
+    config = tiny_book / "rulebook" / "rulebook.yaml"
+    lines = config.read_text(encoding="utf-8").count("\n")
+    config.write_text(config.read_text(encoding="utf-8") + "words:\n  version: 版\n  contets: もくじ\n",
+                      encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        compose(tiny_book)
+    shown = [p.display() for p in caught.value.problems]
+    assert any(s.endswith(f"rulebook.yaml:{lines + 2}: words.version: must keep {{version}} (where the value goes),"
+                          " e.g. 'version {version}'") for s in shown), shown
+    assert any(f"rulebook.yaml:{lines + 3}:" in s and "contets" in s and "did you mean 'contents'" in s
+               for s in shown), shown
+
+
+def test_the_format_doc_names_every_word_words_can_replace():
+    from pathlib import Path
+
+    from generator.rulebook.wording import WORDS
+
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "rulebook-format.md").read_text(encoding="utf-8")
+    listed = doc.split("The words are ", 1)[1].split("An unknown word", 1)[0]
+    assert set(re.findall(r"`([a-z_]+)`", listed)) == set(WORDS["en"]) == set(WORDS["ja"])
