@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .export.faces import FaceHasher
-from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_lines, read_lock
+from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_lines, read_lock, restated_of
+from .export.restates import drift_since_last_build
 from .outputs import older_output_note, write_atomic
 from .profiles import game_profile
 from .progress import progress_callback
@@ -96,6 +97,8 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     if faces:  # a PDF of no page is not a valid PDF: nothing to print, no print file
         outputs.append((f"print-{loaded.paper_name}{suffix}.pdf", pdf))
     lock = compute_lock(cards, hasher)
+    # before this build's lock replaces it: a text that changed without what it restates, or the reverse
+    result.problems.extend(drift_since_last_build(game, out_dir, restated_of(lock)))
     if old_lock is not None:
         from .export.errata import errata_pdf  # only with --changed-since
 

@@ -57,6 +57,9 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
         result.problems.extend(check_rulebook(path))
     faces = sum(len(f.copies) for f in cards.faces)
     result.problems.extend(nothing_printed(game, faces))
+    from .export.restates import drift_since_last_build
+
+    result.problems.extend(drift_since_last_build(game, output_dir or Path("output") / game.id))
     n = len(game.components)
     result.summary = f"{n} component{'s' if n != 1 else ''}, {faces} printed face{'s' if faces != 1 else ''}"
     if result.passed and not balance:

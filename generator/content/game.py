@@ -101,6 +101,10 @@ class Game:
         node = _mapping_at(self._reparsed[where.path], where.line)
         found = where
         for key in keys:
+            if isinstance(key, int) and isinstance(node, yaml.SequenceNode) and 0 <= key < len(node.value):
+                node = node.value[key]  # an item of a list: ``field_at(stage, "gimmicks", 0, "text")``
+                found = node_location(where.path, node)
+                continue
             if not isinstance(node, yaml.MappingNode):
                 break
             pair = next(((k, v) for name, k, v in mapping_items(node, where.path, [], "") if name == key), None)

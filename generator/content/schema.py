@@ -21,7 +21,7 @@ SCALAR_KINDS = {"id", "str", "text", "int", "number", "bool", "enum", "length", 
 CONTAINER_KINDS = {"list", "map", "dict", "tagged"}
 _COMMON = {"type", "doc", "default", "optional"}
 _OPTIONS = {
-    "id": set(), "str": {"min_len", "max_len", "pattern"}, "text": {"min_len", "max_len"},
+    "id": set(), "str": {"min_len", "max_len", "pattern"}, "text": {"min_len", "max_len", "restates"},
     "int": {"min", "max"}, "number": {"min", "max"}, "bool": set(), "enum": {"values"},
     "length": {"min", "max"}, "color": set(), "ref": {"to"}, "path": {"exts"}, "any": set(),
     "list": {"items", "min_len", "max_len", "unique"}, "map": {"fields"}, "dict": {"keys", "values"},
@@ -130,7 +130,28 @@ class SchemaCompiler:
             # using it do not add an "unknown field" for every card.
             result[str(key)] = spec if spec is not None else Spec(kind="any", optional=True,
                                                                    location=node_location(self.path, value_node))
+        for key, spec in result.items():
+            self._check_restates(key, spec, result, f"{field_path}.{key}")
         return result
+
+    def _check_restates(self, key: str, spec: Spec, siblings: dict, field_path: str) -> None:
+        """``restates: [effect, sub]`` on a text field names fields of the same record: what the
+        printed text says in words (``generator/export/restates.py`` warns when one side changes
+        alone)."""
+        named = spec.options.get("restates")
+        if named is None:
+            return
+        where = spec.location or Location(self.path)
+        if not (isinstance(named, list) and named and all(isinstance(n, str) for n in named)):
+            self.problems.append(Problem(where, f"{field_path}.restates", "expected a list of field names of this record"))
+            spec.options.pop("restates")
+            return
+        others = [n for n in siblings if n != key]
+        for name in named:
+            if name not in others:
+                self.problems.append(Problem(where, f"{field_path}.restates",
+                                             f"no field {name!r} in this record{did_you_mean(name, others)}"))
+        spec.options["restates"] = [n for n in named if n in others]
 
     def _variants(self, node, field_path) -> dict:
         if not isinstance(node, yaml.MappingNode):

@@ -8,7 +8,8 @@ ops (see ``digest``). ``pnp build GAME --changed-since OLD.lock.json`` compares:
 *new* when the old lock lacks it, *removed* when only the old lock has it, *renamed* when a new
 card of a component draws exactly what a removed one of it drew (same ops and assets on both sides,
 same copies): an id changed, nothing to reprint. Editing a layout changes the layout part of every
-card drawn with it, so all of them are changed.
+card drawn with it, so all of them are changed. A card whose text restates played fields also keeps
+``restated``: the digests the next build compares (``restates.py``).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from ..content.game import text_in
 from ..errors import BuildError
 from .digest import combine
 from .faces import FaceHasher, copies, record_id, record_name
+from .restates import restated_digests
 
 LOCK_NAME = "print.lock.json"
 FORMAT = 1
@@ -31,6 +33,7 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
     lang = game.meta.get("lang", "ja")
     hasher = hasher or FaceHasher(cards)
     entries = {}
+    restated = restated_digests(game)  # text vs played fields, for the next build's drift check
     shared: dict = {}  # equal back parts (a shared back) are one object: a large deck's lock stays small
     for faces in cards.faces:
         component = faces.component
@@ -54,6 +57,8 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
                 "back": back_hash,
                 "parts": {"front": front, "back": back},
             }
+            if key in restated:
+                entries[key]["restated"] = restated[key]
     return {
         "format": FORMAT,
         "game": game.id,
@@ -61,6 +66,11 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
         "version": game.meta.get("version"),
         "cards": entries,
     }
+
+
+def restated_of(lock: dict) -> dict:
+    """The ``restated`` digests of a lock's cards (``restates.restated_digests``' shape)."""
+    return {key: entry["restated"] for key, entry in lock.get("cards", {}).items() if "restated" in entry}
 
 
 def lock_json(lock: dict) -> str:

@@ -1,0 +1,139 @@
+"""Printed text that restates played fields: warn when one side changed since the last build alone.
+
+The simulator plays a card's data (``effect``, ``sub``...); the printed card shows its ``text``.
+A schema says which fields a text puts into words (``text: {type: text, restates: [effect, sub]}``)
+and the print lock keeps, per card, a digest of each side (``restated``). When a card's text
+changed since the last build and what it restates did not, or the other way round, the printed
+card and the simulated one may no longer agree: a located warning names the side that changed,
+until a build records the new pair.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import BuildError, Problem
+from .digest import data_digest
+from .faces import record_id
+
+
+def restated_digests(game) -> dict[str, dict[str, list[str]]]:
+    """``{"component/id": {"special.text": [text digest, restated digest], ...}}`` for every card
+    whose record type has a text field with ``restates`` (paths through nested maps and lists)."""
+    result: dict = {}
+    for component in game.components:
+        spec = game.types.get(component.schema)
+        if spec is None or not _has_restates(spec, game.types, set()):
+            continue
+        for i, record in enumerate(component.records):
+            pairs: dict = {}
+            _collect(record, spec, game.types, "", pairs)
+            if pairs:
+                result[f"{component.id}/{record_id(component, i)}"] = pairs
+    return result
+
+
+def drift_since_last_build(game, out_dir: Path, digests: dict | None = None) -> list[Problem]:
+    """``drift_problems`` against the print lock the last build left in ``out_dir`` (none, or one
+    that cannot be read: nothing to compare, no warning)."""
+    from .lock import LOCK_NAME, read_lock
+
+    digests = restated_digests(game) if digests is None else digests
+    path = Path(out_dir) / LOCK_NAME
+    if not digests or not path.is_file():  # a game no text of which restates anything reads no lock
+        return []
+    try:
+        old = read_lock(path)
+    except BuildError:
+        return []
+    return drift_problems(game, old, digests)
+
+
+def drift_problems(game, old_lock: dict | None, digests: dict) -> list[Problem]:
+    """A warning for each text or restated side that changed alone since ``old_lock`` (the last
+    build's print.lock.json; nothing without one, or for a card it did not record)."""
+    if not old_lock:
+        return []
+    old_cards = old_lock.get("cards") or {}
+    records = {f"{c.id}/{record_id(c, i)}": (c, i, r) for c in game.components for i, r in enumerate(c.records)}
+    problems = []
+    for key, pairs in digests.items():
+        before = (old_cards.get(key) or {}).get("restated") or {}
+        component, index, record = records[key]
+        for path, (text, said) in pairs.items():
+            old = before.get(path)
+            if not old or (old[0] == text) == (old[1] == said):
+                continue  # not recorded, unchanged, or both sides changed together
+            fields = _restated_names(game, component, path)
+            if old[0] != text:
+                unchanged = (f"{fields[0]} did not" if len(fields) == 1 else f"neither {fields[0]} nor {fields[1]} did"
+                             if len(fields) == 2 else f"none of {_names(fields)} did")
+                message = (f"changed since the last build, but {unchanged}: the simulator plays"
+                           f" {'that field' if len(fields) == 1 else 'those fields'}, so check the card still"
+                           " does what its text says (a build records it)")
+            else:
+                message = (f"{_names(fields)} changed since the last build, but this text, which says"
+                           f" {'it' if len(fields) == 1 else 'them'} in words, did not: the printed card may"
+                           " still tell the old rule (a build records it)")
+            where = game.field_at(record, *_keys(path)) or game.where(record) or component.location
+            problems.append(Problem(where, f"{component.id}[{index}].{path}", message, "warning"))
+    return problems
+
+
+def _collect(value, spec, types, path: str, pairs: dict) -> None:
+    spec = _resolved(spec, types)
+    if spec is None:
+        return
+    if spec.kind == "map" and isinstance(value, dict):
+        for name, field_spec in spec.fields.items():
+            resolved = _resolved(field_spec, types)
+            restated = resolved.options.get("restates") if resolved is not None else None
+            if restated:
+                pairs[path + name] = [data_digest(value.get(name)), data_digest([value.get(n) for n in restated])]
+            elif name in value:
+                _collect(value[name], field_spec, types, f"{path}{name}.", pairs)
+    elif spec.kind == "list" and isinstance(value, list) and spec.items is not None:
+        base = path[:-1]
+        for i, item in enumerate(value):
+            _collect(item, spec.items, types, f"{base}[{i}].", pairs)
+
+
+def _resolved(spec, types):
+    """A named type's spec (``{type: special}``), else the spec itself."""
+    seen = 0
+    while spec is not None and spec.kind in types and seen < 16:
+        spec, seen = types[spec.kind], seen + 1
+    return spec
+
+
+def _has_restates(spec, types, seen: set) -> bool:
+    spec = _resolved(spec, types)
+    if spec is None or id(spec) in seen:
+        return False
+    seen.add(id(spec))
+    if spec.options.get("restates"):
+        return True
+    return any(_has_restates(s, types, seen) for s in (*spec.fields.values(), *spec.variants.values(), spec.items))
+
+
+def _restated_names(game, component, path: str) -> list[str]:
+    spec = game.types[component.schema]
+    for key in _keys(path):
+        spec = _resolved(spec, game.types)
+        spec = spec.items if isinstance(key, int) else spec.fields[key]
+    return list(_resolved(spec, game.types).options["restates"])
+
+
+def _keys(path: str) -> list:
+    """``"gimmicks[0].text"`` -> ``["gimmicks", 0, "text"]``."""
+    keys: list = []
+    for part in path.split("."):
+        name, _, rest = part.partition("[")
+        keys.append(name)
+        if rest:
+            keys.append(int(rest.rstrip("]")))
+    return keys
+
+
+def _names(fields: list[str]) -> str:
+    """``effect``, ``effect or sub``, ``sub, effect or life_cost``: any one of them may be what changed."""
+    return fields[0] if len(fields) == 1 else ", ".join(fields[:-1]) + " or " + fields[-1]
