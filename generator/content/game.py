@@ -14,7 +14,8 @@ import yaml
 
 from ..errors import ContentError, Location, Problem
 from ..units import parse_size
-from .schema import Context, Spec, compile_schema, did_you_mean, validate
+from .csvload import is_csv, parse_csv_file, parse_csv_items
+from .schema import Context, Spec, compile_schema, did_you_mean, field_kind, validate
 from .yamlload import NodeBudget, mapping_items, node_location, parse_file, parse_items, parse_text
 
 
@@ -95,7 +96,9 @@ class Game:
             return where
         if where.path not in self._reparsed:
             try:
-                self._reparsed[where.path] = parse_file(Path(where.path))
+                path = Path(where.path)  # (a CSV's cells read as text: only where they are matters here)
+                self._reparsed[where.path] = (parse_csv_file(path, lambda keys: "text") if is_csv(path)
+                                              else parse_file(path))
             except ContentError:  # changed since it was loaded: the record's line will do
                 self._reparsed[where.path] = None
         node = _mapping_at(self._reparsed[where.path], where.line)
@@ -378,8 +381,10 @@ def _stream_records(loader, path: Path, type_name: str, types: dict, label: str)
     """Check a record file item by item (flat memory for large decks); None if unreadable."""
     records = []
     budget = NodeBudget(str(path))  # one alias budget for the whole file
+    items = (parse_csv_items(path, _kind_of(type_name, types)) if is_csv(path)
+             else parse_items(path, "a record file must be a YAML list of records"))
     try:
-        for i, item in enumerate(parse_items(path, "a record file must be a YAML list of records")):
+        for i, item in enumerate(items):
             record = loader.check(item, Spec(type_name), types, path, f"{label}[{i}]", budget=budget)
             if isinstance(record, dict):
                 records.append(record)
@@ -387,6 +392,11 @@ def _stream_records(loader, path: Path, type_name: str, types: dict, label: str)
         loader.problems.extend(exc.problems)
         return None
     return records
+
+
+def _kind_of(type_name: str, types: dict):
+    """What a CSV header's field is (``csvload``: text-like cells are kept as written)."""
+    return lambda keys: field_kind(Spec(type_name), types, keys)
 
 
 def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> Component | None:

@@ -498,6 +498,28 @@ def _check_map(node, spec, ctx, field_path, extra_allowed=()):
     return result
 
 
+def resolved(spec: Spec | None, types: dict) -> Spec | None:
+    """A named type's own spec (``{type: special}`` -> the ``special`` record), else ``spec``."""
+    seen = 0
+    while spec is not None and spec.kind in types and seen < 32:  # (a type naming itself is no schema)
+        spec, seen = types[spec.kind], seen + 1
+    return spec
+
+
+def field_kind(spec: Spec, types: dict, keys) -> str | None:
+    """The kind of the field ``keys`` leads to from a record spec (``("sub", "guard")`` -> ``"int"``);
+    a key under a text (``("name", "en")``) is text; None for a field the type does not have."""
+    for key in keys:
+        spec = resolved(spec, types)
+        if spec is None:
+            return None
+        if spec.kind == "text":
+            return "text"
+        spec = spec.fields.get(key)
+    spec = resolved(spec, types)
+    return spec.kind if spec is not None else None
+
+
 def _default(spec: Spec, types: dict):
     """A default as the field's own values look after checking (lengths in points)."""
     value = _copy(spec.default)

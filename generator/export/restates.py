@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..content.schema import resolved as _resolved
 from ..errors import BuildError, Problem
 from .digest import data_digest
 from .faces import record_id
@@ -95,14 +96,6 @@ def _collect(value, spec, types, path: str, pairs: dict) -> None:
         base = path[:-1]
         for i, item in enumerate(value):
             _collect(item, spec.items, types, f"{base}[{i}].", pairs)
-
-
-def _resolved(spec, types):
-    """A named type's spec (``{type: special}``), else the spec itself."""
-    seen = 0
-    while spec is not None and spec.kind in types and seen < 16:
-        spec, seen = types[spec.kind], seen + 1
-    return spec
 
 
 def _has_restates(spec, types, seen: set) -> bool:

@@ -1,0 +1,147 @@
+"""Record files as CSV, a spreadsheet's export: one record a row, the first row naming the fields.
+
+Rows become the YAML nodes a record file gives (a mapping a record, every node marked with its
+row's line), so the schema check, its messages (``cards.csv:7: cards[5].cost: ...``) and
+``Game.field_at`` work as for YAML. A header ``sub.guard`` or ``name.en`` fills a nested field.
+An empty cell leaves the field out (its default applies); ``""`` is an empty text. A cell of a
+text-like field (text, str, id, ref, path, colour) is taken as written; any other cell is read as a
+YAML value, so ``3`` is a number, ``true`` a boolean and ``[attack, grapple]`` a list (a cell that is no
+YAML value stays text, and the schema says what it expected).
+
+A file is read as UTF-8 (with or without the BOM Excel writes); failing that as Shift_JIS (cp932),
+what Japanese Excel saves as plain "CSV".
+"""
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import yaml
+
+from ..errors import ContentError, Location, Problem
+from .yamlload import MAX_FILE_BYTES, _Loader
+
+#: kinds whose cells are text as written, never a YAML value ("007" stays "007", "a: b" stays text)
+TEXT_KINDS = {"text", "str", "id", "ref", "path", "color"}
+_STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+
+
+def is_csv(path) -> bool:
+    return Path(path).suffix.lower() == ".csv"
+
+
+def parse_csv_file(path: Path, kind_of=None) -> yaml.SequenceNode:
+    """The whole file as one sequence node (what ``Game.field_at`` reads again)."""
+    items = list(parse_csv_items(path, kind_of))
+    return yaml.SequenceNode(_SEQ, items, _mark(str(path), 0), items[-1].end_mark if items else _mark(str(path), 0))
+
+
+def parse_csv_items(path: Path, kind_of=None):
+    """Yield one mapping node per data row. ``kind_of(keys)`` names the schema kind of a header's
+    field (``("sub", "guard")`` -> ``"int"``), None when unknown; a cell of a text-like kind is a
+    string as written."""
+    where = str(path)
+    text = _decode(path)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        raise ContentError([Problem(Location(where, reader.line_num), "", f"not a readable CSV file: {exc}")]) from None
+    if header is None:
+        return
+    columns = _columns(header, where)
+    line = reader.line_num + 1
+    try:
+        for row in reader:
+            start, line = line, reader.line_num + 1  # a quoted cell may span lines: the row starts at `start`
+            if not any(cell.strip() for cell in row):
+                continue  # a blank row, as spreadsheets leave at the end
+            if len(row) > len(columns):
+                raise ContentError([Problem(Location(where, start), "", f"row has {len(row)} cells but the header names"
+                                            f" {len(columns)} fields (a cell with a comma needs quotes)")])
+            yield _record(row, columns, where, start, kind_of or (lambda keys: None))
+    except csv.Error as exc:
+        raise ContentError([Problem(Location(where, reader.line_num), "", f"not a readable CSV file: {exc}")]) from None
+
+
+def _decode(path: Path) -> str:
+    data = Path(path).read_bytes()
+    if len(data) > MAX_FILE_BYTES:
+        raise ContentError([Problem(Location(str(path), 0), "", f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")])
+    for encoding in ("utf-8-sig", "cp932"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise ContentError([Problem(Location(str(path), 0), "", "not UTF-8 or Shift_JIS text: save the sheet as"
+                                " \"CSV UTF-8 (comma delimited)\"")])
+
+
+def _columns(header: list[str], where: str) -> list[tuple[str, ...]]:
+    columns, seen = [], set()
+    for n, name in enumerate(header, start=1):
+        keys = tuple(part.strip() for part in name.strip().split("."))
+        if not all(keys):
+            raise ContentError([Problem(Location(where, 1), "", f"header cell {n} ({name!r}) names no field")])
+        if keys in seen:
+            raise ContentError([Problem(Location(where, 1), ".".join(keys), "named twice in the header")])
+        parent = next((keys[:i] for i in range(1, len(keys)) if keys[:i] in seen), None)
+        if parent:
+            raise ContentError([Problem(Location(where, 1), ".".join(keys), f"{'.'.join(parent)!r} is a column too:"
+                                        f" give each part its own column ({'.'.join(parent)}.en, ...) or only the whole")])
+        seen.add(keys)
+        columns.append(keys)
+    return columns
+
+
+def _record(row: list[str], columns, where: str, line: int, kind_of) -> yaml.MappingNode:
+    tree: dict = {}
+    for keys, cell in zip(columns, row):
+        if not cell.strip():
+            continue
+        node = _cell(cell, kind_of(keys), where, line)
+        branch = tree
+        for key in keys[:-1]:
+            branch = branch.setdefault(key, {})
+        branch[keys[-1]] = node
+    return _mapping(tree, _mark(where, line))
+
+
+def _cell(cell: str, kind, where: str, line: int) -> yaml.Node:
+    mark = _mark(where, line)
+    if kind in TEXT_KINDS or kind is None:  # (a field the type lacks: the schema names it, with a did-you-mean)
+        value = cell.strip()  # (as YAML trims a plain scalar; a line break inside stays)
+        return yaml.ScalarNode(_STR, "" if value == '""' else value, mark, mark, style='"')
+    try:
+        node = yaml.compose(cell, Loader=_Loader)
+    except yaml.YAMLError:
+        node = None
+    if node is None:  # not a YAML value: the schema says what it expected ("expected a list, got '[a'")
+        return yaml.ScalarNode(_STR, cell, mark, mark, style='"')
+    _remark(node, mark)
+    return node
+
+
+def _mapping(tree: dict, mark) -> yaml.MappingNode:
+    pairs = [(yaml.ScalarNode(_STR, key, mark, mark),
+              _mapping(value, mark) if isinstance(value, dict) else value) for key, value in tree.items()]
+    return yaml.MappingNode(_MAP, pairs, mark, mark)
+
+
+def _remark(node: yaml.Node, mark) -> None:
+    """Every node of a composed cell at the row's line (composing saw the cell alone, at line 0)."""
+    node.start_mark = node.end_mark = mark
+    if isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            _remark(item, mark)
+    elif isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            _remark(key, mark)
+            _remark(value, mark)
+
+
+def _mark(where: str, line: int):
+    return yaml.Mark(where, 0, line - 1, 0, None, None)

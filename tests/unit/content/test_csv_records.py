@@ -1,0 +1,116 @@
+"""Record files as CSV: the same records and the same located problems as a YAML record file."""
+from pathlib import Path
+
+import pytest
+
+from generator.content import load_game
+from generator.errors import ContentError
+from generator.newgame import new_game
+
+
+@pytest.fixture
+def fox(tmp_path) -> Path:
+    """The `pnp new` game; its records come from cards.csv once a test writes one."""
+    new_game("fox", tmp_path, lang="en")
+    root = tmp_path / "content/fox"
+    game_yaml = root / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("file: cards.yaml ", "file: cards.csv  "))
+    return root
+
+
+def _write(root: Path, text: str, encoding: str = "utf-8") -> Path:
+    path = root / "cards.csv"
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+def _problems(root: Path) -> list[str]:
+    with pytest.raises(ContentError) as caught:
+        load_game(root)
+    return [p.display() for p in caught.value.problems]
+
+
+def test_a_csv_gives_the_records_its_yaml_twin_gives(fox):
+    _write(fox, "id,name,count,cost,text\n"
+                "kitsunebi,Foxfire,2,1,Look at one card in an opponent's hand. :fire: 1.\n"
+                "inari,Offering,,0,Draw a card.\n")
+    (fox / "cards.yaml").write_text("- {id: kitsunebi, name: Foxfire, count: 2, cost: 1,"
+                                    " text: \"Look at one card in an opponent's hand. :fire: 1.\"}\n"
+                                    "- {id: inari, name: Offering, cost: 0, text: Draw a card.}\n")
+    from_csv = load_game(fox).component("cards").records
+    game_yaml = fox / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("file: cards.csv  ", "file: cards.yaml "))
+    assert from_csv == load_game(fox).component("cards").records
+    assert [r["count"] for r in from_csv] == [2, 1]
+
+
+def test_cells_take_the_kind_of_their_field(fox):
+    schema = fox / "schema.yaml"
+    schema.write_text(schema.read_text().replace(
+        "      text:  {type: text}",
+        "      text:  {type: text}\n      tags:  {type: list, items: {type: str}, default: []}\n"
+        "      stats: {type: map, optional: true, fields: {guard: {type: int, default: 0}, fast: {type: bool, default: false}}}"))
+    _write(fox, 'id,name.en,name.ja,count,cost,text,tags,stats.guard,stats.fast\n'
+                '007,"Lucky: 7",七,3,2,"Draw 7 cards,\nthen discard 6.","[a, b]",1,true\n'
+                'plain,Plain,,,0,"""""",,,\n')
+    game_yaml = fox / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("expected: 3", "expected: 4"))
+    lucky, plain = load_game(fox).component("cards").records
+    assert lucky["id"] == "007" and lucky["name"] == {"en": "Lucky: 7", "ja": "七"}
+    assert lucky["count"] == 3 and lucky["cost"] == 2 and lucky["text"] == "Draw 7 cards,\nthen discard 6."
+    assert lucky["tags"] == ["a", "b"] and lucky["stats"] == {"guard": 1, "fast": True}
+    assert plain["count"] == 1 and plain["text"] == "" and plain["tags"] == [] and plain["stats"] is None
+
+
+def test_problems_are_located_at_the_row_even_after_a_cell_of_several_lines(fox):
+    path = _write(fox, 'id,name,cost,text,bogus\n'
+                       'a,A,1,"two\nlines",\n'
+                       'b,B,zero,t,\n'
+                       'c,C,[1,t,x\n')
+    shown = _problems(fox)
+    assert f"{path}:4: cards[1].cost: expected an integer, got 'zero'" in shown
+    assert f"{path}:5: cards[2].bogus: unknown field" in shown
+    assert f"{path}:5: cards[2].cost: expected an integer, got '[1'" in shown
+
+
+def test_a_row_longer_than_the_header_and_a_repeated_header_are_located(fox):
+    path = _write(fox, "id,name,cost,text\na,A,1,t,extra\n")
+    assert f"{path}:2: row has 5 cells but the header names 4 fields (a cell with a comma needs quotes)" in _problems(fox)
+    path = _write(fox, "id,name,cost,name\n")
+    assert f"{path}:1: name: named twice in the header" in _problems(fox)
+    path = _write(fox, "id,name,name.ja,cost\n")
+    assert (f"{path}:1: name.ja: 'name' is a column too: give each part its own column (name.en, ...) or only"
+            " the whole") in _problems(fox)
+
+
+def test_excel_files_in_utf_8_with_a_bom_or_in_shift_jis_read_the_same(fox):
+    text = "id,name,cost,text\nkitsunebi,狐火,1,相手の手札を1枚見る。\n"
+    _write(fox, "\ufeff" + text)
+    game_yaml = fox / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("expected: 3", "expected: 1"))
+    with_bom = load_game(fox).component("cards").records
+    _write(fox, text, encoding="cp932")
+    assert load_game(fox).component("cards").records == with_bom
+    assert with_bom[0]["id"] == "kitsunebi" and with_bom[0]["name"] == "狐火"
+
+
+def test_field_at_finds_a_csv_records_row(fox):
+    _write(fox, 'id,name,count,cost,text\nfoxfire,Foxfire,2,1,"a\nb"\noffering,Offering,1,0,Draw a card.\n')
+    game = load_game(fox)
+    second = game.component("cards").records[1]
+    assert game.field_at(second, "cost").line == 4
+
+
+def test_the_format_docs_example_loads_as_it_says(fox):
+    doc = (Path(__file__).resolve().parents[3] / "docs/content-format.md").read_text(encoding="utf-8")
+    block = doc.split("```csv\n", 1)[1].split("```", 1)[0]
+    _write(fox, block)
+    schema = fox / "schema.yaml"
+    schema.write_text(schema.read_text().replace(
+        "      text:  {type: text}",
+        "      text:  {type: text}\n      attributes: {type: list, items: {type: str}, default: []}\n"
+        "      sub: {type: map, optional: true, fields: {guard: {type: int, default: 0}}}"))
+    kitsunebi, inari = load_game(fox).component("cards").records
+    assert kitsunebi["name"] == {"ja": "狐火", "en": "Foxfire"} and kitsunebi["text"] == "相手の手札を1枚見る。:fire:1点。"
+    assert kitsunebi["attributes"] == ["attack", "grapple"] and kitsunebi["sub"] == {"guard": 1}
+    assert inari["count"] == 1 and inari["attributes"] == [] and inari["sub"] is None
