@@ -33,6 +33,38 @@ def restated_digests(game) -> dict[str, dict[str, list[str]]]:
     return result
 
 
+def played_views(game) -> dict[int, object]:
+    """``{id(record): the record as the simulator plays it}`` for the components whose type has a text
+    that restates played fields: those texts left out (editing one plays no differently; the drift
+    check above says when it and what it restates part ways). Other records are not listed."""
+    views: dict = {}
+    types = getattr(game, "types", None) or {}  # (the simulator's tests hand over tables alone)
+    for component in getattr(game, "components", None) or ():
+        spec = types.get(component.schema)
+        if spec is None or not _has_restates(spec, types, set()):
+            continue
+        for record in component.records:
+            views[id(record)] = _without_restating(record, spec, types)
+    return views
+
+
+def _without_restating(value, spec, types):
+    spec = _resolved(spec, types)
+    if spec is None:
+        return value
+    if spec.kind == "map" and isinstance(value, dict):
+        out = {}
+        for name, item in value.items():
+            field_spec = _resolved(spec.fields.get(name), types)
+            if field_spec is not None and field_spec.options.get("restates"):
+                continue
+            out[name] = _without_restating(item, spec.fields.get(name), types)
+        return out
+    if spec.kind == "list" and isinstance(value, list) and spec.items is not None:
+        return [_without_restating(item, spec.items, types) for item in value]
+    return value
+
+
 def drift_since_last_build(game, out_dir: Path, digests: dict | None = None) -> list[Problem]:
     """``drift_problems`` against the print lock the last build left in ``out_dir`` (none, or one
     that cannot be read: nothing to compare, no warning)."""

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..errors import Location, Problem, ProblemsError
 from . import metrics
+from ..export.restates import played_views
 from .compile import id_records, played_tables
 from .static import balance_of, engine_of, located_checks
 from .runner import start_games
@@ -723,12 +724,28 @@ def changed_since_pass(root: Path, passed: dict[str, str] | None, files: dict[st
                     + ("" if name in files else " (removed)"), "warning") for name in changed]
 
 
-def card_digests(tables: dict) -> dict[str, str]:
+def card_digests(tables: dict, views: dict | None = None) -> dict[str, str]:
     """``{record id: digest of the record}`` over the record tables (the print lock's record
-    digest): which cards an edit touched."""
+    digest, of the record as played: ``views``, see ``played_views``): which cards an edit touched."""
     from ..export.digest import data_digest
 
-    return {record["id"]: data_digest(record) for record in id_records(tables)}
+    views = views or {}
+    return {record["id"]: data_digest(views.get(id(record), record)) for record in id_records(tables)}
+
+
+def keyed_files(game, files: dict[str, str], views: dict) -> dict[str, str]:
+    """The played files as the verdict's key sees them: each component's record files by the digest of
+    its records as played, so a reworded rule text (or a comment, or a file reformatted) is no reason
+    to play the game again; every other file (rules, balance, schema) by its bytes."""
+    from ..export.digest import data_digest
+
+    root = Path(game.root).resolve()
+    keyed = dict(files)
+    for component in getattr(game, "components", None) or ():
+        for path in component.files:
+            keyed.pop(Path(path).resolve().relative_to(root).as_posix(), None)
+        keyed[f"records:{component.id}"] = data_digest([views.get(id(r), r) for r in component.records])
+    return keyed
 
 
 def cached_verdict(game, *, workers: int | None = None, progress=None, output_dir=None, executor=None,
@@ -741,7 +758,8 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
         return no_simulator(game, path, lines, name)
     out = Path(output_dir) if output_dir else Path("output") / game.id
     files = played_file_hashes(Path(game.root))
-    key = content_key(files, f"{name}/{engine.VERSION}")
+    views = played_views(game)
+    key = content_key(keyed_files(game, files, views), f"{name}/{engine.VERSION}")
     cache = out / ".verdict.json"
     try:
         stored = json.loads(cache.read_text(encoding="utf-8"))
@@ -752,7 +770,7 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
                     for p in stored["problems"]]
         return BalanceResult(passed=stored["passed"], problems=problems, table=stored["table"], cached=True,
                              checked=stored.get("checked", True))
-    cards = card_digests(played_tables(game))
+    cards = card_digests(played_tables(game), views)
     last_cards = (stored or {}).get("last_pass_cards")
     edited = sorted(card for card, digest in cards.items() if last_cards and last_cards.get(card) != digest)
     result = check_balance(game, workers=workers, progress=progress, executor=executor, output_dir=out,

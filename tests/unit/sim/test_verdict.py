@@ -471,3 +471,30 @@ def test_card_digests_tell_which_record_changed_whatever_its_keys():
     tables["arts"][0]["by_count"][2] = 2
     after = verdict.card_digests(tables)
     assert after["a"] != before["a"] and after["b"] == before["b"]
+
+
+def test_rewording_a_rule_text_keeps_the_cached_verdict_and_a_played_edit_does_not(tmp_path, monkeypatch):
+    """A text that restates played fields (schema ``restates``) is not played: rewording it, or a comment
+    in a record file, is no reason to simulate again; an edit of what the engine reads is."""
+    import shutil
+    from pathlib import Path
+
+    from generator.content import load_game
+
+    root = tmp_path / "fatal-fight"
+    shutil.copytree(Path(__file__).resolve().parents[3] / "content/fatal-fight", root)
+    calls = []
+    monkeypatch.setattr(verdict, "check_balance", lambda *a, **k: calls.append(k.get("changed_cards"))
+                        or verdict.BalanceResult(passed=True))
+    out = tmp_path / "out"
+    assert not verdict.cached_verdict(load_game(root), output_dir=out).cached
+    bosses = root / "bosses.yaml"
+    text = bosses.read_text(encoding="utf-8")
+    assert "text: ボスと同じラインの全員に2ダメージ。" in text
+    bosses.write_text(text.replace("text: ボスと同じラインの全員に2ダメージ。", "text: ボスと同じラインにいる全員に2ダメージ。")
+                      + "\n# a comment\n", encoding="utf-8")
+    assert verdict.cached_verdict(load_game(root), output_dir=out).cached and len(calls) == 1
+    bosses.write_text(bosses.read_text(encoding="utf-8").replace("{op: damage, n: 2, target: boss_line",
+                                                                "{op: damage, n: 3, target: boss_line"), encoding="utf-8")
+    assert not verdict.cached_verdict(load_game(root), output_dir=out).cached
+    assert calls[-1] == ["b1_garon_hammer"]  # the played edit is the one card handed to the paired check
