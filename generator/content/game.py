@@ -14,7 +14,7 @@ import yaml
 
 from ..errors import ContentError, Location, Problem
 from ..units import parse_size
-from .csvload import is_csv, parse_csv_file, parse_csv_items
+from .tabular import is_editor_lock, is_tabular, open_table, parse_table_file
 from .schema import Context, Spec, compile_schema, did_you_mean, field_kind, validate
 from .yamlload import NodeBudget, mapping_items, node_location, parse_file, parse_items, parse_text
 
@@ -96,9 +96,9 @@ class Game:
             return where
         if where.path not in self._reparsed:
             try:
-                path = Path(where.path)  # (a CSV's cells read as text: only where they are matters here)
-                self._reparsed[where.path] = (parse_csv_file(path, lambda keys: "text") if is_csv(path)
-                                              else parse_file(path))
+                # (a spreadsheet's cells read as text: only where they are matters here)
+                self._reparsed[where.path] = (parse_table_file(where.path, lambda keys: "text")
+                                              if is_tabular(where.path) else parse_file(Path(where.path)))
             except ContentError:  # changed since it was loaded: the record's line will do
                 self._reparsed[where.path] = None
         node = _mapping_at(self._reparsed[where.path], where.line)
@@ -352,8 +352,8 @@ def _resolve_files(loader, spec, where, field_path) -> list[Path]:
             matches = sorted(Path(p) for p in globmod.glob(str(loader.root / pattern)))
             if not matches:
                 loader.problems.append(Problem(where, field_path, f"no file matches {pattern!r}"))
-            files.extend(m for m in matches
-                         if not _outside(loader, m, where, field_path, m.relative_to(loader.root).as_posix()))
+            files.extend(m for m in matches if not is_editor_lock(m.name)
+                         and not _outside(loader, m, where, field_path, m.relative_to(loader.root).as_posix()))
         elif not (loader.root / pattern).is_file():
             loader.problems.append(Problem(where, field_path, f"file {pattern!r} not found"))
         elif not _outside(loader, loader.root / pattern, where, field_path, pattern):
@@ -369,21 +369,27 @@ def _size(loader, value, where, field_path):
         return None
 
 
-def _records_of(loader, path: Path, type_name: str, types: dict, label: str):
-    """Validate a file of records once per (file, type), even if several components share it."""
-    key = (str(path), type_name)
+def _records_of(loader, path: Path, type_name: str, types: dict, label: str, sheet: str | None = None):
+    """Validate a file of records once per (file, type), even if several components share it
+    (a workbook's: per sheet, the one named ``sheet`` if it has one)."""
+    key = (str(path), type_name, sheet if path.suffix.lower() == ".xlsx" else None)
     if key not in loader._cache:
-        loader._cache[key] = _stream_records(loader, path, type_name, types, label)
+        loader._cache[key] = _stream_records(loader, path, type_name, types, label, sheet)
     return loader._cache[key]
 
 
-def _stream_records(loader, path: Path, type_name: str, types: dict, label: str):
+def _stream_records(loader, path: Path, type_name: str, types: dict, label: str, sheet: str | None = None):
     """Check a record file item by item (flat memory for large decks); None if unreadable."""
     records = []
     budget = NodeBudget(str(path))  # one alias budget for the whole file
-    items = (parse_csv_items(path, _kind_of(type_name, types)) if is_csv(path)
-             else parse_items(path, "a record file must be a YAML list of records"))
     try:
+        if is_tabular(path):
+            where, items = open_table(path, _kind_of(type_name, types), sheet)
+            if where != str(path):  # a workbook's sheet: its rows are `<sheet>[i]`, located as cards.xlsx[arts]:7
+                label = where[len(str(path)) + 1:-1]
+            path = Path(where)
+        else:
+            items = parse_items(path, "a record file must be a YAML list of records")
         for i, item in enumerate(items):
             record = loader.check(item, Spec(type_name), types, path, f"{label}[{i}]", budget=budget)
             if isinstance(record, dict):
@@ -395,7 +401,7 @@ def _stream_records(loader, path: Path, type_name: str, types: dict, label: str)
 
 
 def _kind_of(type_name: str, types: dict):
-    """What a CSV header's field is (``csvload``: text-like cells are kept as written)."""
+    """What a spreadsheet column's field is (``tabular``: text-like cells are kept as written)."""
     return lambda keys: field_kind(Spec(type_name), types, keys)
 
 
@@ -425,7 +431,7 @@ def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> C
     countable = len(loader.problems) == before
     records = []
     for path in files:
-        loaded = _records_of(loader, path, meta["schema"], types, path.stem)
+        loaded = _records_of(loader, path, meta["schema"], types, path.stem, sheet=meta["id"])
         countable = countable and loaded is not None
         records.extend(loaded or [])
     if meta.get("where"):

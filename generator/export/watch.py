@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..content.tabular import is_editor_lock
+
 IGNORED_DIRS = {"output", "__pycache__", ".git", "node_modules"}
 IGNORED_SUFFIXES = (".tmp", ".swp", ".swo", "~", ".pyc")
 
@@ -99,7 +101,7 @@ def snapshot(roots, exclude=()) -> Snapshot:
                 continue
             if inside and any(ex == real.joinpath(*rel) or ex in real.joinpath(*rel).parents for ex in inside):
                 continue
-            if path.name.endswith(IGNORED_SUFFIXES) or not path.is_file():
+            if path.name.endswith(IGNORED_SUFFIXES) or is_editor_lock(path.name) or not path.is_file():
                 continue
             _add(out, path)
     return out

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..errors import Location, Problem, ProblemsError
 from . import metrics
+from ..content.tabular import is_editor_lock
 from ..export.restates import played_views
 from .compile import id_records, played_tables
 from .static import balance_of, engine_of, located_checks
@@ -701,7 +702,7 @@ NOT_PLAYED_SUFFIXES = (".md", ".png", ".jpg", ".jpeg", ".svg", ".webp")
 def _played_files(root: Path) -> list[Path]:
     """The files of the game directory that may hold what the simulator reads, sorted."""
     return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() not in NOT_PLAYED_SUFFIXES
-                  and p.relative_to(root).parts[0] not in NOT_PLAYED_DIRS)
+                  and p.relative_to(root).parts[0] not in NOT_PLAYED_DIRS and not is_editor_lock(p.name))
 
 
 def played_file_hashes(root: Path) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""Record files as CSV: the same records and the same located problems as a YAML record file."""
+"""Record files from a spreadsheet (CSV, .xlsx): the same records and located problems as a YAML record file."""
 from pathlib import Path
 
 import pytest
@@ -10,7 +10,7 @@ from generator.newgame import new_game
 
 @pytest.fixture
 def fox(tmp_path) -> Path:
-    """The `pnp new` game; its records come from cards.csv once a test writes one."""
+    """The `pnp new` game; its records come from cards.csv once a test writes one (or cards.xlsx)."""
     new_game("fox", tmp_path, lang="en")
     root = tmp_path / "content/fox"
     game_yaml = root / "game.yaml"
@@ -114,3 +114,79 @@ def test_the_format_docs_example_loads_as_it_says(fox):
     assert kitsunebi["name"] == {"ja": "狐火", "en": "Foxfire"} and kitsunebi["text"] == "相手の手札を1枚見る。:fire:1点。"
     assert kitsunebi["attributes"] == ["attack", "grapple"] and kitsunebi["sub"] == {"guard": 1}
     assert inari["count"] == 1 and inari["attributes"] == [] and inari["sub"] is None
+
+
+SHEETS = Path(__file__).resolve().parents[2] / "data" / "sheets"
+
+
+def _workbook_game(fox: Path) -> Path:
+    """fox with its cards in tests/data/sheets/cards.xlsx (written by XlsxWriter, as Excel writes one:
+    a notes sheet first, then "Cards" with a rich-text cell, a formula, a boolean and an empty row)."""
+    import shutil
+
+    shutil.copy(SHEETS / "cards.xlsx", fox / "cards.xlsx")
+    game_yaml = fox / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("file: cards.csv  ", "file: cards.xlsx ")
+                         .replace("expected: 3", "expected: 4"))
+    schema = fox / "schema.yaml"
+    schema.write_text(schema.read_text().replace(
+        "      text:  {type: text}",
+        "      text:  {type: text}\n      tags:  {type: list, items: {type: str}, default: []}\n"
+        "      stats: {type: map, optional: true, fields: {guard: {type: int, default: 0}, fast: {type: bool, default: false}}}"))
+    return fox
+
+
+def test_a_workbook_gives_the_sheet_named_after_the_component(fox):
+    kitsunebi, inari, lucky = load_game(_workbook_game(fox)).component("cards").records
+    assert kitsunebi["name"] == {"ja": "狐火", "en": "Foxfire"} and kitsunebi["count"] == 2
+    assert kitsunebi["tags"] == ["attack", "grapple"] and kitsunebi["stats"] == {"guard": 1, "fast": True}
+    assert inari["count"] == 1 and inari["cost"] == 0 and inari["stats"] is None
+    assert lucky["id"] == "007" and lucky["name"]["ja"] == "幸運の7" and lucky["cost"] == 3  # rich text, a formula's value
+    assert lucky["text"] == "7枚引き、\n6枚捨てる。"
+
+
+def test_a_workbooks_problems_name_the_sheet_and_row(fox):
+    game = _workbook_game(fox)
+    game_yaml = game / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("expected: 4", "expected: 3"))
+    schema = game / "schema.yaml"
+    schema.write_text(schema.read_text().replace("cost:  {type: int, min: 0, max: 5}", "cost:  {type: int, min: 0, max: 2}"))
+    shown = _problems(game)
+    assert f"{game / 'cards.xlsx'}[Cards]:5: Cards[2].cost: 3 is above the maximum 2" in shown, shown
+    schema.write_text(schema.read_text().replace("max: 2}", "max: 5}"))
+    game_yaml.write_text(game_yaml.read_text().replace("expected: 3", "expected: 4"))
+    loaded = load_game(game)
+    lucky = loaded.component("cards").records[2]
+    assert loaded.field_at(lucky, "cost").line == 5
+
+
+def test_without_a_sheet_named_after_the_component_the_first_sheet_is_read(fox):
+    game = _workbook_game(fox)
+    game_yaml = game / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("- id: cards", "- id: deck"))
+    shown = _problems(game)  # the first sheet is the notes: its one cell is the header, no records
+    assert any(s.startswith(f"{game / 'game.yaml'}:") and "declares 4 but the data yields 0" in s for s in shown), shown
+
+
+def test_a_file_that_is_no_workbook_is_a_located_problem(fox):
+    (fox / "cards.xlsx").write_bytes(b"PK\x03\x04 not really a zip")
+    game_yaml = fox / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("file: cards.csv  ", "file: cards.xlsx "))
+    shown = _problems(fox)
+    assert any(s.startswith(f"{fox / 'cards.xlsx'}: not a readable .xlsx workbook") for s in shown), shown
+
+
+def test_the_lock_file_of_an_open_workbook_is_not_content(fox, tmp_path):
+    """Excel keeps ``~$cards.xlsx`` beside an open workbook: a glob does not read it, the verdict's key
+    and watch mode do not see it."""
+    from generator.export.watch import snapshot
+    from generator.sim.verdict import played_file_hashes
+
+    game = _workbook_game(fox)
+    game_yaml = game / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("file: cards.xlsx ", "file: '*.xlsx'  "))
+    before = (played_file_hashes(game), set(snapshot([game])))
+    (game / "~$cards.xlsx").write_bytes(b"\x00owner")
+    (game / ".~lock.cards.xlsx#").write_text("owner")
+    assert len(load_game(game).component("cards").records) == 3
+    assert (played_file_hashes(game), set(snapshot([game]))) == before

@@ -1,4 +1,5 @@
-"""Record files as CSV, a spreadsheet's export: one record a row, the first row naming the fields.
+"""Record files from a spreadsheet: a CSV export or the .xlsx workbook itself, one record a row, the
+first row naming the fields.
 
 Rows become the YAML nodes a record file gives (a mapping a record, every node marked with its
 row's line), so the schema check, its messages (``cards.csv:7: cards[5].cost: ...``) and
@@ -8,13 +9,15 @@ text-like field (text, str, id, ref, path, colour) is taken as written; any othe
 YAML value, so ``3`` is a number, ``true`` a boolean and ``[attack, grapple]`` a list (a cell that is no
 YAML value stays text, and the schema says what it expected).
 
-A file is read as UTF-8 (with or without the BOM Excel writes); failing that as Shift_JIS (cp932),
-what Japanese Excel saves as plain "CSV".
+A CSV is read as UTF-8 (with or without the BOM Excel writes); failing that as Shift_JIS (cp932),
+what Japanese Excel saves as plain "CSV". A workbook gives the sheet named after the component (any
+case) or else its first sheet; its problems are located as ``cards.xlsx[arts]:7``: sheet and row.
 """
 from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 import yaml
@@ -24,47 +27,83 @@ from .yamlload import MAX_FILE_BYTES, _Loader
 
 #: kinds whose cells are text as written, never a YAML value ("007" stays "007", "a: b" stays text)
 TEXT_KINDS = {"text", "str", "id", "ref", "path", "color"}
+SUFFIXES = (".csv", ".xlsx")
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
+_SHEET = re.compile(r"^(.*\.xlsx)\[(.*)\]$", re.IGNORECASE)
 
 
-def is_csv(path) -> bool:
-    return Path(path).suffix.lower() == ".csv"
+def is_editor_lock(name: str) -> bool:
+    """The file Excel (``~$cards.xlsx``) or LibreOffice (``.~lock.cards.xlsx#``) keeps beside a workbook
+    while it is open: not content, and no reason to rebuild or to play the game again."""
+    return name.startswith(("~$", ".~lock."))
 
 
-def parse_csv_file(path: Path, kind_of=None) -> yaml.SequenceNode:
-    """The whole file as one sequence node (what ``Game.field_at`` reads again)."""
-    items = list(parse_csv_items(path, kind_of))
-    return yaml.SequenceNode(_SEQ, items, _mark(str(path), 0), items[-1].end_mark if items else _mark(str(path), 0))
+def is_tabular(path) -> bool:
+    """A record file from a spreadsheet (also a location of one: ``cards.xlsx[arts]``)."""
+    return Path(str(path)).suffix.lower() in SUFFIXES or bool(_SHEET.match(str(path)))
 
 
-def parse_csv_items(path: Path, kind_of=None):
-    """Yield one mapping node per data row. ``kind_of(keys)`` names the schema kind of a header's
-    field (``("sub", "guard")`` -> ``"int"``), None when unknown; a cell of a text-like kind is a
-    string as written."""
-    where = str(path)
-    text = _decode(path)
-    reader = csv.reader(io.StringIO(text, newline=""))
-    try:
-        header = next(reader, None)
-    except csv.Error as exc:
-        raise ContentError([Problem(Location(where, reader.line_num), "", f"not a readable CSV file: {exc}")]) from None
+def parse_table_file(where: str, kind_of=None) -> yaml.SequenceNode:
+    """The records of a location's file (``cards.csv``, ``cards.xlsx[arts]``) as one sequence node,
+    what ``Game.field_at`` reads again."""
+    found = _SHEET.match(where)
+    path, sheet = (Path(found.group(1)), found.group(2)) if found else (Path(where), None)
+    items = list(parse_table_items(path, kind_of, sheet))
+    start = _mark(where, 0)
+    return yaml.SequenceNode(_SEQ, items, start, items[-1].end_mark if items else start)
+
+
+def open_table(path: Path, kind_of=None, sheet: str | None = None):
+    """``(location, iterator of one mapping node per data row)``: the location is the file, or for a
+    workbook the file and sheet (``cards.xlsx[arts]``: ``sheet`` if the workbook has it, else its first).
+    ``kind_of(keys)`` names the schema kind of a header's field (``("sub", "guard")`` -> ``"int"``),
+    None when unknown; a cell of a text-like kind is a string as written."""
+    where, rows = _xlsx_rows(path, sheet) if Path(path).suffix.lower() == ".xlsx" else _csv_rows(path)
+    return where, _items(where, rows, kind_of or (lambda keys: None))
+
+
+def parse_table_items(path: Path, kind_of=None, sheet: str | None = None):
+    return open_table(path, kind_of, sheet)[1]
+
+
+def _items(where: str, rows, kind_of):
+    header = next(rows, None)
     if header is None:
         return
-    columns = _columns(header, where)
-    line = reader.line_num + 1
+    columns = _columns(header[1], where, header[0])
+    for line, row in rows:
+        if not any(cell.strip() for cell in row):
+            continue  # a blank row, as spreadsheets leave at the end
+        if len(row) > len(columns) and any(cell.strip() for cell in row[len(columns):]):
+            raise ContentError([Problem(Location(where, line), "", f"row has {len(row)} cells but the header names"
+                                        f" {len(columns)} fields (a cell with a comma needs quotes)")])
+        yield _record(row, columns, where, line, kind_of)
+
+
+def _csv_rows(path: Path):
+    """``(location, iterator of (line where the row starts, cells))``: the header first."""
+    where = str(path)
+    return where, _csv_lines(_decode(path), where)
+
+
+def _csv_lines(text: str, where: str):
+    reader = csv.reader(io.StringIO(text, newline=""))
+    line = 1
     try:
         for row in reader:
-            start, line = line, reader.line_num + 1  # a quoted cell may span lines: the row starts at `start`
-            if not any(cell.strip() for cell in row):
-                continue  # a blank row, as spreadsheets leave at the end
-            if len(row) > len(columns):
-                raise ContentError([Problem(Location(where, start), "", f"row has {len(row)} cells but the header names"
-                                            f" {len(columns)} fields (a cell with a comma needs quotes)")])
-            yield _record(row, columns, where, start, kind_of or (lambda keys: None))
+            yield line, row  # a quoted cell may span lines: the row starts at `line`
+            line = reader.line_num + 1
     except csv.Error as exc:
         raise ContentError([Problem(Location(where, reader.line_num), "", f"not a readable CSV file: {exc}")]) from None
+
+
+def _xlsx_rows(path: Path, sheet: str | None):
+    from .xlsx import read_sheet
+
+    name, rows = read_sheet(path, sheet)
+    return f"{path}[{name}]", iter(rows)
 
 
 def _decode(path: Path) -> str:
@@ -80,17 +119,19 @@ def _decode(path: Path) -> str:
                                 " \"CSV UTF-8 (comma delimited)\"")])
 
 
-def _columns(header: list[str], where: str) -> list[tuple[str, ...]]:
+def _columns(header: list[str], where: str, line: int = 1) -> list[tuple[str, ...]]:
     columns, seen = [], set()
     for n, name in enumerate(header, start=1):
         keys = tuple(part.strip() for part in name.strip().split("."))
         if not all(keys):
-            raise ContentError([Problem(Location(where, 1), "", f"header cell {n} ({name!r}) names no field")])
+            if not any(cell.strip() for cell in header[n - 1:]):
+                break  # empty cells after the last column, as a spreadsheet may write
+            raise ContentError([Problem(Location(where, line), "", f"header cell {n} ({name!r}) names no field")])
         if keys in seen:
-            raise ContentError([Problem(Location(where, 1), ".".join(keys), "named twice in the header")])
+            raise ContentError([Problem(Location(where, line), ".".join(keys), "named twice in the header")])
         parent = next((keys[:i] for i in range(1, len(keys)) if keys[:i] in seen), None)
         if parent:
-            raise ContentError([Problem(Location(where, 1), ".".join(keys), f"{'.'.join(parent)!r} is a column too:"
+            raise ContentError([Problem(Location(where, line), ".".join(keys), f"{'.'.join(parent)!r} is a column too:"
                                         f" give each part its own column ({'.'.join(parent)}.en, ...) or only the whole")])
         seen.add(keys)
         columns.append(keys)
