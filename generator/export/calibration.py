@@ -26,7 +26,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import BuildError
 from ..impose.duplex import flip_axis
-from ..impose.sizes import fmt_mm, mm, paper_name
+from ..impose.sizes import mm
+from . import calibration_wording as words
 
 SCALE_MM = 5                 # the scales run -5 .. +5 mm
 TICK_STEP_MM = 0.5
@@ -35,6 +36,8 @@ SCALE_AT = mm(7)             # the X scale lies 7 mm above its target, the Y sca
 CORNER_INSET = mm(30)
 RULER_MM = 100
 LINE = 0.25
+HEADING_SIZE = 9.0           # each page's first line
+TEXT_SIZE = 8.0              # the instructions under it (shrunk only if a line would overflow)
 
 
 @dataclass(frozen=True)
@@ -66,16 +69,17 @@ def targets(profile) -> list[Target]:
     return out
 
 
-def calibration_pdf(profile, font_name: str, *, title: str = "Duplex calibration") -> bytes:
+def calibration_pdf(profile, font_name: str, *, lang: str | None = "en") -> bytes:
+    """The two pages, their instructions in ``lang`` (Japanese for ``ja``, else English)."""
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=profile.paper, invariant=1, initialFontName=font_name,
                     initialFontSize=8, pageCompression=1)
-    canvas.setTitle(title)
+    canvas.setTitle(words.title(lang))
     canvas.setCreator("pnp-generator")
     canvas.setAuthor("")
     marks = targets(profile)
-    _front_page(canvas, profile, marks, font_name, title)
-    _back_page(canvas, profile, marks, font_name, title)
+    _front_page(canvas, profile, marks, font_name, lang)
+    _back_page(canvas, profile, marks, font_name, lang)
     canvas.save()
     return buffer.getvalue()
 
@@ -86,7 +90,16 @@ def _ink(canvas):
     canvas.setLineWidth(LINE)
 
 
-def _text(canvas, x, y, text, font_name, size=8.0, width=None):
+def text_width(profile) -> float:
+    """How wide an instruction line may run: the page inside its margin and 5 mm more."""
+    return profile.paper[0] - 2 * (profile.margin + mm(5))
+
+
+def line_size(i: int) -> float:
+    return HEADING_SIZE if i == 0 else TEXT_SIZE
+
+
+def _text(canvas, x, y, text, font_name, size=TEXT_SIZE, width=None):
     if width:
         while size > 5 and stringWidth(text, font_name, size) > width:
             size -= 0.25
@@ -94,22 +107,15 @@ def _text(canvas, x, y, text, font_name, size=8.0, width=None):
     canvas.drawString(x, y, text)
 
 
-def _front_page(canvas, profile, marks, font_name, title):
+def _front_page(canvas, profile, marks, font_name, lang):
     pw, ph = profile.paper
     m = profile.margin + mm(5)
     _ink(canvas)
-    flip = "long edge" if profile.duplex == "long-edge" else "short edge"
-    lines = [
-        f"{title} — page 1 of 2 (front) · {paper_name(profile.paper)} · profile {profile.name}",
-        f"1. Print BOTH pages double-sided, flip on the {flip}, at 100 % / actual size (no fit to page),",
-        "    on the printer, paper and tray you print cards with.",
-        "2. Check the 100 mm ruler below measures 100 mm. If not, turn off scaling and print again.",
-        "3. Turn the sheet over: page 2 tells you how to read the offset.",
-    ]
+    lines = words.front_lines(profile, lang)
     inset = max(CORNER_INSET, profile.margin + mm(20))
     y = ph - inset - POINTER_ARM - mm(12)      # below the top targets
     for i, line in enumerate(lines):
-        _text(canvas, m, y - i * 12, line, font_name, 9 if i == 0 else 8, pw - 2 * m)
+        _text(canvas, m, y - i * 12, line, font_name, line_size(i), text_width(profile))
     # the 100 mm ruler, below the text
     rx, ry = (pw - mm(RULER_MM)) / 2, y - len(lines) * 12 - mm(8)
     canvas.line(rx, ry, rx + mm(RULER_MM), ry)
@@ -131,28 +137,21 @@ def _front_page(canvas, profile, marks, font_name, title):
     canvas.showPage()
 
 
-def _back_page(canvas, profile, marks, font_name, title):
-    pw, ph = profile.paper
+def _back_page(canvas, profile, marks, font_name, lang):
+    ph = profile.paper[1]
     m = profile.margin + mm(5)
-    ox, oy = profile.back_offset
+    oy = profile.back_offset[1]
     _ink(canvas)
-    lines = [
-        f"{title} — page 2 of 2 (back) · current back_offset: [{fmt_mm(ox)}mm, {fmt_mm(oy)}mm]",
-        "Hold the sheet against a light with THIS side facing you. At each target (A = centre) read where the",
-        "front's vertical line crosses the X scale and its horizontal line crosses the Y scale (mm).",
-        f"Then set  back_offset: [{fmt_mm(ox)}mm + X, {fmt_mm(oy)}mm + Y]  in the sheet profile and print again;",
-        "both readings are 0 when calibrated. Use the centre; corners that disagree by more than",
-        "0.5 mm mean the printer skews or scales the back: use their average.",
-    ]
+    lines = words.back_lines(profile, lang)
     for t in marks:
         x, y = t.back
         _scale(canvas, x, y + SCALE_AT, horizontal=True, font_name=font_name)
         _scale(canvas, x + SCALE_AT, y, horizontal=False, font_name=font_name)
         canvas.setFont(font_name, 6)
-        canvas.drawString(x - mm(SCALE_MM), y - mm(SCALE_MM) - mm(3), f"{t.label}: X above, Y right")
+        canvas.drawString(x - mm(SCALE_MM), y - mm(SCALE_MM) - mm(3), words.scale_note(t.label, lang))
     y = oy + ph / 2 - mm(28)
     for i, line in enumerate(lines):
-        _text(canvas, m, y - i * 11, line, font_name, 9 if i == 0 else 8, pw - 2 * m)
+        _text(canvas, m, y - i * 11, line, font_name, line_size(i), text_width(profile))
     canvas.showPage()
 
 

@@ -63,5 +63,6 @@ def write_calibration(out_dir: Path, *, game=None, sheet: str | None = None, fon
             font_name = game_fonts(game).regular
         else:
             font_name = load_fonts().regular
-    pdf = calibration_pdf(loaded.profile, font_name)
+    lang = game.meta.get("lang", "ja") if game is not None else "en"  # no game: no language to follow
+    pdf = calibration_pdf(loaded.profile, font_name, lang=lang)
     return write_atomic(Path(out_dir) / f"calibration-{loaded.profile.name}.pdf", pdf)

@@ -290,8 +290,12 @@ def test_calibrate_writes_two_pages_with_the_current_offset(tiny, tmp_path):
     assert proc.returncode == 0, proc.stderr
     texts = pdf_texts(tmp_path / "calibration-mine.pdf")
     assert len(texts) == 2 and "back_offset: [1.5mm, 0mm]" in texts[1]
+    assert "長辺とじ" in texts[0], "the tiny game's lang is ja (the default): Japanese instructions"
     proc = pnp("export", tiny, "--calibration", "-o", tmp_path)
     assert proc.returncode == 0 and (tmp_path / "calibration-a4-portrait.pdf").is_file()
+    proc = pnp("calibrate", "-o", tmp_path / "no-game")
+    assert proc.returncode == 0, proc.stderr
+    assert "flip on the long edge" in pdf_texts(tmp_path / "no-game" / "calibration-a4-portrait.pdf")[0]
 
 
 @pytest.mark.parametrize("fold, landscape", [("vertical", True), ("horizontal", False)])

@@ -1,9 +1,14 @@
 """Duplex calibration: targets sit where backs go, and the reading is the correction to add."""
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
 from generator.errors import BuildError
 from generator.export.calibration import calibration_pdf, targets
 from generator.impose import Profile, impose, mm, named_size
+
+REPO = Path(__file__).resolve().parents[3]
 
 
 def profile(paper="a4", duplex="long-edge", offset=(0.0, 0.0)) -> Profile:
@@ -54,8 +59,6 @@ def test_no_duplex_has_nothing_to_calibrate():
 
 def test_a_print_shop_profile_has_nothing_to_calibrate():
     """Its calibration page asked for a back_offset that the profile then refuses."""
-    from dataclasses import replace
-
     with pytest.raises(BuildError, match="print-shop"):
         targets(replace(profile(), print_shop=True))
 
@@ -69,3 +72,44 @@ def test_the_pdf_has_a_front_and_a_back_page(font_name):
     back_text = document[1].get_textpage().get_text_range()
     assert "back_offset: [2mm, 0mm]" in back_text and "+ X" in back_text
     assert "100 mm" in document[0].get_textpage().get_text_range()
+
+
+def page_texts(pdf: bytes) -> list[str]:
+    import pypdfium2 as pdfium
+
+    return [page.get_textpage().get_text_range() for page in pdfium.PdfDocument(pdf)]
+
+
+@pytest.mark.parametrize("duplex, binding", [("long-edge", "長辺とじ"), ("short-edge", "短辺とじ")])
+def test_a_japanese_game_gets_japanese_instructions(font_name, duplex, binding):
+    front, back = page_texts(calibration_pdf(profile(duplex=duplex, offset=(mm(2), 0.0)), font_name, lang="ja"))
+    assert "両面印刷の位置合わせ" in front and binding in front and "A4 縦" in front and "100 mm" in front
+    assert "back_offset: [2mm + X, 0mm + Y]" in back and "明かりにかざす" in back and "A：Xは上、Yは右" in back
+    assert "Print BOTH" not in front and "Hold the sheet" not in back
+
+
+def test_any_other_language_gets_english(font_name):
+    front, back = page_texts(calibration_pdf(profile(duplex="short-edge"), font_name, lang="de"))
+    assert "Duplex calibration" in front and "flip on the short edge" in front
+    assert "Hold the sheet" in back and "A: X above, Y right" in back and "両面" not in front + back
+
+
+PROFILES = sorted(p.stem for p in (REPO / "layouts" / "profiles").glob("*.yaml") if p.stem != "print-shop")
+
+
+@pytest.mark.parametrize("name", PROFILES)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_line_fits_its_page_at_full_size(font_name, name, lang):
+    """Lines are broken by hand: none may need shrinking on any shipped sheet, in either language."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from generator.export import calibration_wording as words
+    from generator.export.calibration import line_size, text_width
+    from generator.profiles import load_profile
+
+    prof = load_profile(name, REPO).profile
+    for duplex in ("long-edge", "short-edge"):
+        prof = replace(prof, duplex=duplex, back_offset=(mm(-12.5), mm(-12.5)))  # the widest numbers
+        for lines in (words.front_lines(prof, lang), words.back_lines(prof, lang)):
+            for i, line in enumerate(lines):
+                assert stringWidth(line, font_name, line_size(i)) <= text_width(prof), (name, line)
