@@ -53,12 +53,16 @@ def render_pdf(data: dict) -> bytes:
 
 
 # Summary page geometry, as fractions of the A4 landscape page height (matplotlib's line pitch is
-# 1.2 x the font size): the table starts under the settings line; the problems list starts at
-# PROBLEMS_AT when the whole table ends above it on page 1, else one line under the table; nothing
-# goes below BOTTOM.
-_TABLE_TOP, _TABLE_TOP_CONTINUED, _PROBLEMS_AT, _BOTTOM = 0.89, 0.92, 0.16, 0.03
+# 1.2 x the font size): the status legend (at most LEGEND_LINES lines) starts under the settings
+# line and the table under it; the problems list starts at PROBLEMS_AT when the whole table ends
+# above it on page 1, else one line under the table; nothing goes below BOTTOM.
+_LEGEND_TOP, _TABLE_TOP, _TABLE_TOP_CONTINUED, _PROBLEMS_AT, _BOTTOM = 0.897, 0.86, 0.92, 0.16, 0.03
 _TABLE_LINE = 6.2 * 1.2 / (8.27 * 72)
 _PROBLEM_LINE = 6 * 1.2 / (8.27 * 72)
+_LEGEND_SIZE, _LEGEND_WRAP, LEGEND_LINES = 6.5, 200, 2
+# Chart labels (card ids, room names, ticks, legends) in points, readable on paper: a chart shows at
+# most 40 cards (50 rooms), which leaves each bar's name this much room.
+CHART_LABEL_SIZE = 7
 
 
 def summary_layout(n_table: int, n_problems: int) -> list[list[tuple[str, float, int, int]]]:
@@ -113,6 +117,8 @@ def _summary_pages(plt, data, jp):
                         f"agent {data.get('agent')}   looks {data.get('looks')}   games {data.get('games_played')}   "
                         f"{data.get('seconds')} s")
             fig.text(0.04, 0.915, settings, fontproperties=jp, fontsize=9)
+            fig.text(0.04, _LEGEND_TOP, "\n".join(status_legend()), fontproperties=jp, fontsize=_LEGEND_SIZE,
+                     va="top")
         else:
             fig.text(0.04, 0.95, f"{title}  ({number}/{len(layout)})", fontproperties=jp, fontsize=9)
         for block, top, start, stop in blocks:
@@ -127,6 +133,19 @@ def _summary_pages(plt, data, jp):
                          fontsize=6, va="top")
         figs.append(fig)
     return figs
+
+
+def status_legend() -> list[str]:
+    """What the table's status column says, one status never split between lines."""
+    from .stats import STATUS_MEANINGS
+    lines = ["状態 status:"]
+    for i, (mark, meaning) in enumerate(STATUS_MEANINGS):
+        entry = f"{mark} ({meaning})" + (";" if i < len(STATUS_MEANINGS) - 1 else "")
+        if len(lines[-1]) + 1 + len(entry) > _LEGEND_WRAP:
+            lines.append(entry)
+        else:
+            lines[-1] += " " + entry
+    return lines
 
 
 def _win_rate_page(plt, data, jp):
@@ -181,20 +200,26 @@ def _cards_page(plt, data, jp):
     usage = data.get("card_usage") or {}
     if not usage:
         return None
+    from matplotlib.patches import Patch
+    settings = data.get("settings") or {}
     rates = sorted(((u["uses"] / u["exposures"] if u["exposures"] else 0.0, c) for c, u in usage.items()))
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11.69, 8.27))
     low = rates[:40]
     ax1.barh([c for _, c in low], [r for r, _ in low], color="tab:orange")
-    ax1.axvline((data.get("settings") or {}).get("dead_cards", {}).get("max_use_rate", 0.05), color="red", lw=1)
+    dead_below = settings.get("dead_cards", {}).get("max_use_rate", 0.05)
+    ax1.axvline(dead_below, color="red", lw=1, label=f"dead below {dead_below} (M4)")
     ax1.set_title("使用率の低いカード least-used cards (uses / exposures)", fontproperties=jp, fontsize=9)
-    ax1.tick_params(axis="y", labelsize=5)
+    ax1.legend(loc="lower right", fontsize=CHART_LABEL_SIZE)
     impact = sorted(((u["impact"], c) for c, u in usage.items() if u.get("impact") is not None))
     ends = impact[:20] + impact[-20:] if len(impact) > 40 else impact
     ax2.barh([c for _, c in ends], [d for d, _ in ends], color=["tab:red" if d < 0 else "tab:blue" for d, _ in ends])
     ax2.set_title("カードの影響 card impact (win rate used - unused, screening)", fontproperties=jp, fontsize=9)
-    ax2.tick_params(axis="y", labelsize=5)
-    dead = data.get("dead_cards") or []
-    lines = textwrap.wrap("死にカード dead cards: " + (", ".join(dead) if dead else "なし none"), 180)
+    ax2.legend(handles=[Patch(color="tab:blue", label="won more when played"),
+                        Patch(color="tab:red", label="won less when played")],
+               loc="lower right", fontsize=CHART_LABEL_SIZE)
+    for ax in (ax1, ax2):
+        ax.tick_params(labelsize=CHART_LABEL_SIZE)
+    lines = textwrap.wrap("死にカード dead cards: " + (", ".join(data.get("dead_cards") or []) or "なし none"), 180)
     paired = data.get("card_impact_paired") or {}
     if paired:
         text = "; ".join(f"{card} {p['delta']:+.3f} [{p['ci95'][0]:+.3f}, {p['ci95'][1]:+.3f}] "
@@ -228,7 +253,7 @@ def _deaths_page(plt, data, jp):
     rooms = sorted(deaths.items(), key=lambda kv: -kv[1])[:50]
     fig, ax = plt.subplots(figsize=(11.69, 8.27))
     ax.barh([r for r, _ in rooms][::-1], [n for _, n in rooms][::-1], color="tab:red")
-    ax.tick_params(axis="y", labelsize=6)
+    ax.tick_params(labelsize=CHART_LABEL_SIZE)
     ax.set_xlabel("死亡数 deaths (reference agent, all player counts)", fontproperties=jp)
     ax.set_title("部屋別の死亡数 deaths by room" + (f" (top {len(rooms)} of {len(deaths)})" if len(deaths) > len(rooms)
                                                 else ""), fontproperties=jp)

@@ -169,6 +169,18 @@ def ratio_diff_interval(nums1, dens1, nums2, dens2, z: float = Z95) -> tuple[flo
     return d, d - z * se, d + z * se
 
 
+# What each status in the metric table's last column means, in the README's words ("Reading the
+# table"; a test holds the two to the same wording): balance.pdf prints it as its legend.
+STATUS_MEANINGS = (
+    ("pass", "inside the band"),
+    ("FAIL", "an error: not printed"),
+    ("warn", "a warning band wholly outside"),
+    ("pass?/warn?", "the interval straddles an end: more games would decide, nothing is reported"),
+    ("info", "reported, not judged"),
+    ("info?", "a paired card difference beyond the swing only as a point estimate"),
+)
+
+
 def band_status(value: float, lo: float, hi: float, band_lo: float | None, band_hi: float | None,
                 hard: bool = False) -> str:
     """The status of a value with its 95% interval ``[lo, hi]`` against a band (ends may be open).

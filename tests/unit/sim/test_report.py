@@ -116,3 +116,60 @@ def test_a_report_interrupted_while_drawing_leaves_both_files_of_the_last_run(tm
     with pytest.raises(KeyboardInterrupt):
         report.write_reports(SimpleNamespace(report={"game": "g", "passed": False}, table="new"), tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def _page_chars(page):
+    """(char, font size in points, box) of every drawn character of a PDF page."""
+    import pypdfium2.raw as raw
+
+    text = page.get_textpage()
+    out = []
+    for i in range(text.count_chars()):
+        box = text.get_charbox(i)
+        if box[2] > box[0]:
+            out.append((text.get_text_range(i, 1), raw.FPDFText_GetFontSize(text.raw, i), box))
+    return out
+
+
+def test_the_summary_explains_every_status_above_the_table():
+    from generator.sim.stats import STATUS_MEANINGS
+
+    assert len(report.status_legend()) <= report.LEGEND_LINES  # the table starts under that many lines
+    data = _data(12, 0)
+    page = pdfium.PdfDocument(render_pdf(data))[0]
+    text = " ".join(page.get_textpage().get_text_range().split())
+    for mark, meaning in STATUS_MEANINGS:
+        assert f"{mark} ({meaning})" in text
+    chars = _page_chars(page)
+    legend_bottom = min(box[1] for ch, size, box in chars if size == pytest.approx(report._LEGEND_SIZE, abs=0.05))
+    table_top = max(box[3] for ch, size, box in chars if size == pytest.approx(6.2, abs=0.05))
+    assert legend_bottom > table_top
+
+
+def test_the_readme_gives_each_status_the_legend_s_words():
+    """One wording: the README's "Reading the table" and balance.pdf's legend say the same."""
+    from pathlib import Path
+
+    from generator.sim.stats import STATUS_MEANINGS
+
+    readme = " ".join((Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8").split())
+    for mark, meaning in STATUS_MEANINGS:
+        assert "/".join(f"`{m}`" for m in mark.split("/")) + f" ({meaning})" in readme
+
+
+def test_chart_labels_are_readable_on_paper():
+    """Card and room names on the charts at 6 pt or more, even with 40 bars a chart; the colours
+    explained."""
+    cards = {f"card_{i:03d}": {"uses": i, "exposures": 100, "impact": (i - 30) / 300} for i in range(60)}
+    data = {**_data(3, 0), "card_usage": cards,
+            "deaths_by_room": {f"room-{i:02d}": 60 - i for i in range(60)},
+            "settings": {"card_impact": {"swing": 0.05}}}
+    doc = pdfium.PdfDocument(render_pdf(data))
+    charts = [p for p in doc if "least-used" in p.get_textpage().get_text_range()
+              or "deaths by room" in p.get_textpage().get_text_range()]
+    assert len(charts) == 2
+    for page in charts:
+        sizes = [size for ch, size, box in _page_chars(page) if not ch.isspace()]
+        assert min(sizes) >= 6
+    text = " ".join(charts[0].get_textpage().get_text_range().split())
+    assert "won more when played" in text and "dead below" in text
