@@ -220,6 +220,11 @@ def _cards_page(plt, data, jp):
     for ax in (ax1, ax2):
         ax.tick_params(labelsize=CHART_LABEL_SIZE)
     lines = textwrap.wrap("死にカード dead cards: " + (", ".join(data.get("dead_cards") or []) or "なし none"), 180)
+    flagged = data.get("swingy_cards") or []
+    if flagged:
+        swing = (settings.get("card_impact") or {}).get("swing")
+        text = ", ".join(f"{card} {d:+.3f}" for card, d in flagged)
+        lines = textwrap.wrap(f"スクリーニングで検出 flagged by the screening (|delta| >= {swing}): {text}", 180) + lines
     paired = data.get("card_impact_paired") or {}
     if paired:
         text = "; ".join(f"{card} {p['delta']:+.3f} [{p['ci95'][0]:+.3f}, {p['ci95'][1]:+.3f}] "

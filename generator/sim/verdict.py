@@ -34,10 +34,11 @@ from .stats import (Z95, band_decision, band_status, diff_interval, interval_dec
                     paired_wins, wilson)
 
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
-SIM_VERSION = "4"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
+SIM_VERSION = "5"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
 # more seeds; 3: M7, M9 and the engines' own bands (Judge.band) decided on intervals with the game as the unit;
 # 4: a share of exactly 0 or 1 bounded by its games, M7 above its maximum only as a point says so;
-# bump when the core (runner, metrics, verdict) changes what a verdict means
+# 5: the M5 screening row names the cards it flagged (a kept verdict would show the bare count);
+# bump when the core (runner, metrics, verdict) changes what a verdict means or says
 
 
 @dataclass
@@ -550,7 +551,9 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
     impact = metrics.card_impact(all_ref, config["card_impact"]["min_games"])
     swing = config["card_impact"]["swing"]
     flagged = sorted(((abs(d), c, d) for c, (d, _, _) in impact.items() if abs(d) >= swing), reverse=True)
-    judge.row("M5 swingy cards (screening)", "all", str(len(flagged)), f"|delta| < {swing}", "info")
+    named = _first_and_more([f"{c} {d:+.3f}" for _, c, d in flagged], SCREENING_NAMED)
+    judge.row("M5 swingy cards (screening)", "all", f"{len(flagged)} of {len(impact)}" + (f": {named}" if named else ""),
+              f"|delta| < {swing}", "info")
     data["card_usage"] = {c: {"exposures": s, "uses": u, "impact": impact.get(c, (None,))[0]} for c, (s, u) in
                           sorted(usage.items())}
     data["dead_cards"] = [c for c, *_ in dead]
@@ -588,6 +591,9 @@ PAIRED_GROWTH = 4  # an unclear paired check is played again on this many times 
 # Cards edited since the last verdict that passed are checked paired too, up to ``edited_cards`` of them:
 # the screening cannot see a card played whenever it is drawn (no "drawn and not played" games).
 EDITED_CARDS = 4
+# The M5 screening row names this many flagged cards, the most swing first, with their screened
+# difference (a wider cell would widen the whole table); balance.json and balance.pdf list them all.
+SCREENING_NAMED = 2
 
 
 def _paired(base, again) -> tuple[float, float, float]:
@@ -622,9 +628,7 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
                     key=lambda card: (-abs((usage.get(card) or {}).get("impact") or 0.0), card))
     most = ci.get("edited_cards", EDITED_CARDS)
     if len(edited) > most:
-        rest = edited[most:]
-        shown = ", ".join(rest[:3]) + (f" and {len(rest) - 3} more" if len(rest) > 3 else "")
-        judge.row(f"M5 edited cards not paired (over {most})", "-", shown, "-", "info")
+        judge.row(f"M5 edited cards not paired (over {most})", "-", _first_and_more(edited[most:], 3), "-", "info")
         edited = edited[:most]
     candidates += edited
     ablate = getattr(engine, "ablate", None)
@@ -681,6 +685,12 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
             judge.problem("card_impact", "M5 swingy card", f"{card} raises the team's win rate by {d:.3f} "
                           f"[{lo:.3f}, {hi:.3f}] against a neutral filler on the same {len(won)} seeds with "
                           f"{judge.count(n)}", "warning", players=n, agent=agent, card=card)
+
+
+def _first_and_more(names: list[str], shown: int) -> str:
+    """``"a, b and 3 more"``: a table cell names a few, balance.json and balance.pdf list them all."""
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def _table(rows) -> str:

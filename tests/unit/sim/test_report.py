@@ -158,10 +158,10 @@ def test_the_readme_gives_each_status_the_legend_s_words():
 
 
 def test_chart_labels_are_readable_on_paper():
-    """Card and room names on the charts at 6 pt or more, even with 40 bars a chart; the colours
-    explained."""
+    """Card and room names on the charts at 6 pt or more, even with 40 bars a chart; the flagged cards
+    are all listed under the charts, the colours explained."""
     cards = {f"card_{i:03d}": {"uses": i, "exposures": 100, "impact": (i - 30) / 300} for i in range(60)}
-    data = {**_data(3, 0), "card_usage": cards,
+    data = {**_data(3, 0), "card_usage": cards, "swingy_cards": [[f"card_{i:03d}", (i - 30) / 300] for i in range(45, 60)],
             "deaths_by_room": {f"room-{i:02d}": 60 - i for i in range(60)},
             "settings": {"card_impact": {"swing": 0.05}}}
     doc = pdfium.PdfDocument(render_pdf(data))
@@ -172,4 +172,5 @@ def test_chart_labels_are_readable_on_paper():
         sizes = [size for ch, size, box in _page_chars(page) if not ch.isspace()]
         assert min(sizes) >= 6
     text = " ".join(charts[0].get_textpage().get_text_range().split())
+    assert "card_059 +0.097" in text and "card_045 +0.050" in text
     assert "won more when played" in text and "dead below" in text

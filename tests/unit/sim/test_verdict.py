@@ -190,6 +190,17 @@ def test_paired_card_impact_names_a_card_the_team_depends_on(tmp_path, monkeypat
     (card, paired), = result.report["card_impact_paired"].items()
     assert card in swingy[0].message and paired["games"] == 40 and paired["ci95"][0] > 0
     assert result.passed  # M5 flags, it never blocks a print
+    # the screening row names the cards it flagged (the most swing first), not a bare count
+    flagged = result.report["swingy_cards"]
+    row = next(line for line in result.table.splitlines() if line.startswith("M5 swingy cards (screening)"))
+    (first, d), more = flagged[0], len(flagged) - verdict.SCREENING_NAMED
+    assert f"{len(flagged)} of " in row and f": {first} {d:+.3f}, " in row and f" and {more} more" in row
+
+
+def test_a_table_cell_names_a_few_and_counts_the_rest():
+    assert verdict._first_and_more(["a", "b", "c", "d"], 2) == "a, b and 2 more"
+    assert verdict._first_and_more(["a", "b"], 2) == "a, b"
+    assert verdict._first_and_more([], 2) == ""
 
 
 def test_paired_card_impact_of_an_unchanged_card_is_exactly_zero(tmp_path, monkeypatch):
