@@ -17,6 +17,8 @@ import hashlib
 import json
 import math
 import os
+import re
+import textwrap
 import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -37,7 +39,8 @@ CHECKED_GAMES = 100  # reference-agent games per player count checked at every d
 SIM_VERSION = "5"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
 # more seeds; 3: M7, M9 and the engines' own bands (Judge.band) decided on intervals with the game as the unit;
 # 4: a share of exactly 0 or 1 bounded by its games, M7 above its maximum only as a point says so;
-# 5: the M5 screening row names the cards it flagged (a kept verdict would show the bare count);
+# 5: the M5 screening row names the cards it flagged, a long value wraps in its column (a kept verdict
+# would show the old table);
 # bump when the core (runner, metrics, verdict) changes what a verdict means or says
 
 
@@ -693,10 +696,26 @@ def _first_and_more(names: list[str], shown: int) -> str:
     return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
+# A longer value continues on lines of its own column: one row of many bosses or rooms made the
+# column so wide that band and status ran off the terminal and off balance.pdf's page.
+VALUE_WIDTH = 72
+
+
+def _wrap_value(value: str) -> list[str]:
+    """``value`` in lines of at most VALUE_WIDTH, never breaking inside an interval ``[lo, hi]``."""
+    glued = re.sub(r"\[[^\]]*\]", lambda m: m.group().replace(" ", "\xa0"), value)  # wrap splits at ASCII spaces only
+    return [line.replace("\xa0", " ") for line in textwrap.wrap(glued, VALUE_WIDTH, break_on_hyphens=False)] or [""]
+
+
 def _table(rows) -> str:
     head = ("metric", "players", "value [95% CI] (n)", "band", "status")
-    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(5)]
-    lines = ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip() for row in [head, *rows]]
+    lines_of = []
+    for metric, players, value, band, status in [head, *rows]:
+        parts = _wrap_value(str(value))
+        lines_of.append((metric, players, parts[0], band, status))
+        lines_of += [("", "", part, "", "") for part in parts[1:]]
+    widths = [max(len(str(r[i])) for r in lines_of) for i in range(5)]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip() for row in lines_of]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 

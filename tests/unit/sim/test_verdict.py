@@ -509,3 +509,17 @@ def test_rewording_a_rule_text_keeps_the_cached_verdict_and_a_played_edit_does_n
                                                                 "{op: damage, n: 3, target: boss_line"), encoding="utf-8")
     assert not verdict.cached_verdict(load_game(root), output_dir=out).cached
     assert calls[-1] == ["b1_garon_hammer"]  # the played edit is the one card handed to the paired check
+
+
+def test_a_long_value_wraps_in_its_column_and_keeps_band_and_status_in_view():
+    """Metroidvania's boss-fight row (five bosses with intervals) pushed every row's status 230
+    characters right, off the terminal and off balance.pdf's page."""
+    bosses = ", ".join(f"b{i:02d} 0.{i}53 [0.334, 0.373] warn" for i in range(1, 8)) + " (6800 games)"
+    table = verdict._table([("§5.7 bosses killed", "all", bosses, "every boss >= 0.5", "warn"),
+                            ("M1 win rate", "2", "0.5 [0.4, 0.6] (400)", "[0.35, 0.7]", "pass")])
+    lines = table.splitlines()
+    status_at = lines[0].index("status")
+    assert all(len(line) <= status_at + len("status") for line in lines)
+    assert lines[2].endswith("warn") and lines[-1].endswith("pass")
+    cells = " ".join(line[lines[0].index("value"):lines[0].index("band")].strip() for line in lines[2:-1])
+    assert cells == bosses  # every interval whole, nothing lost
