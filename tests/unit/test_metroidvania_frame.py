@@ -1,9 +1,9 @@
 """Metroidvania card frames sit inside the safe zone, so a home cut that misses the trim by 1-2 mm
 leaves the gold frame even and its corner studs whole.
 
-The frame is the panel's gold border and the studs rivet its corners (layouts/metroidvania/card.yaml
-and everything extending it, and boss.yaml). Read from the ops the layouts make, not the YAML, so a
-child layout that moves the panel or the studs is checked too.
+On fronts the frame is the panel's gold border and the studs rivet its corners (layouts/metroidvania/
+card.yaml and everything extending it, and boss.yaml); backs have a double frame (back.yaml). Read
+from the ops the layouts make, not the YAML, so a child layout that moves them is checked too.
 """
 from __future__ import annotations
 
@@ -20,15 +20,16 @@ GAME = Path(__file__).resolve().parents[2] / "content" / "metroidvania"
 pytestmark = pytest.mark.skipif(not (GAME / "game.yaml").is_file(), reason="metroidvania content not present")
 
 
-def framed_fronts():
-    """(component id, card size, first front's ops) of every component whose front has a framed panel."""
+def faces(side: str, framed_by: str):
+    """(component id, card size, first face's ops) of every component whose ``side`` (fronts or
+    backs) has a ``framed_by`` box."""
     builder = CardBuilder(load_game(GAME))
     for component in builder.printable():
         problems = []
-        faces = builder.component_faces(component, problems)
+        made = builder.component_faces(component, problems)
         assert not problems, problems
-        ops = faces.fronts[0]
-        if any(op.id == "panel" for op in ops):
+        ops = (getattr(made, side) or [None])[0] or []
+        if any(op.id == framed_by for op in ops):
             yield component.id, component.size_pt, ops
 
 
@@ -50,11 +51,23 @@ def inset(op, size) -> float:
 
 def test_frame_and_studs_stay_inside_the_safe_zone():
     checked = set()
-    for component, size, ops in framed_fronts():
+    for component, size, ops in faces("fronts", "panel"):
         frame = [op for op in ops if op.id in ("panel", "stud")]
         assert sum(op.id == "stud" for op in frame) == 4, component
         for op in frame:
-            assert inset(op, size) >= SAFE_INSET, (component, op.id)
+            assert inset(op, size) >= SAFE_INSET - 1e-9, (component, op.id)
         checked.add(component)
     assert {"actions", "rooms", "skills", "bosses"} <= checked  # the poker frame and the boss frame
+
+
+def test_the_backs_frames_and_studs_stay_inside_the_safe_zone():
+    """A duplex shift adds to the cut's error on a back: its double frame and studs keep 3 mm too."""
+    checked = set()
+    for component, size, ops in faces("backs", "frame_outer"):
+        frame = [op for op in ops if op.id in ("frame_outer", "frame_inner", "stud")]
+        assert sum(op.id == "stud" for op in frame) == 4, component
+        for op in frame:
+            assert inset(op, size) >= SAFE_INSET - 1e-9, (component, op.id)
+        checked.add(component)
+    assert {"actions", "rooms", "derived_events"} <= checked
 
