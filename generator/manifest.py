@@ -8,7 +8,7 @@ from .units import to_mm
 
 
 def manifest_of(path: Path, profile_name: str | None = None) -> dict:
-    from .sheets import pages_for
+    from .sheets import pages_for, print_pages
     from .profiles import game_profile
 
     game = load_game(path)
@@ -28,4 +28,6 @@ def manifest_of(path: Path, profile_name: str | None = None) -> dict:
         "game": game.id,
         "components": components,
         "total_cards": sum(c.found for c in game.components if c.kind == "card"),
+        # a page small components share counts once here, and for each of them in their "pages"
+        "print_pages": print_pages([c for c in game.components if c.layout], loaded.profile),
     }

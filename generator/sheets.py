@@ -171,6 +171,8 @@ def paper_sized_warnings(cards: CardSet, profile) -> list:
 
 
 def pages_for(component, profile) -> int:
+    """The pages a component prints on by its own count (the total of its labels' n/total); a
+    page packed with other components counts for each of them (``print_pages`` counts the file)."""
     from .impose import impose
 
     if component.kind == "board":
@@ -179,15 +181,36 @@ def pages_for(component, profile) -> int:
     return len(impose(component.found, w, h, profile, with_backs=bool(component.back)))
 
 
-def _page_count(faces: Faces, profile) -> int:
-    """The pages ``render_print_pdf`` draws for one component (as ``pages_for``, without imposing)."""
-    from .impose import count_pages
+def print_pages(components, profile) -> int:
+    """The pages of the print file of ``components`` (every copy each), packed pages once."""
+    total = 0
+    for board, run in _runs(components, lambda c: c):
+        if board:
+            total += sum(_board_pages(c, profile, c.found) for c in run)
+        else:
+            total += len(card_pages([(c, c.found, bool(c.back)) for c in run], profile)[0])
+    return total
 
-    component = faces.component
-    if component.kind == "board":
-        return _board_pages(component, profile, len(faces.copies))
-    w, h = component.size_pt
-    return count_pages(len(faces.copies), w, h, profile, with_backs=faces.backs is not None)
+
+def _runs(items, component_of):
+    """``(is_board, items)`` in print order: each board alone, consecutive card components
+    together (they may share pages)."""
+    from itertools import groupby
+
+    for board, group in groupby(items, key=lambda item: component_of(item).kind == "board"):
+        if board:
+            yield from ((True, [item]) for item in group)
+        else:
+            yield False, list(group)
+
+
+def card_pages(entries, profile):
+    """``(pages, own page counts)`` of consecutive card components ``(component, cards,
+    with_backs)``: each imposed, then packed as the profile allows (``impose.pack``)."""
+    from .impose import impose, pack
+
+    parts = [impose(n, *component.size_pt, profile, with_backs=backs) for component, n, backs in entries]
+    return pack(parts, profile, [not backs for _, _, backs in entries]), [len(p) for p in parts]
 
 
 def _board_pages(component, profile, copies: int) -> int:
@@ -218,10 +241,15 @@ def render_print_pdf(cards: CardSet, profile, *, title: str, components=None, pr
     canvas = Canvas(buffer, pagesize=profile.paper, invariant=1, initialFontName=cards.fonts.regular,
                     initialFontSize=8, pageCompression=1)
     wanted = set(components) if components else None
+    selected = [faces for faces in cards.faces if not wanted or faces.component.id in wanted]
+    # Card pages are planned first (imposed and packed): a run's pages are known before any is drawn.
+    steps = [(board, run, None if board else card_pages(
+        [(f.component, len(f.copies), f.backs is not None) for f in run], profile))
+        for board, run in _runs(selected, lambda faces: faces.component)]
     on_page = None
     if progress is not None:
-        total = sum(_page_count(faces, profile) for faces in cards.faces
-                    if not wanted or faces.component.id in wanted)
+        total = sum(_board_pages(run[0].component, profile, len(run[0].copies)) if board else len(plan[0])
+                    for board, run, plan in steps)
 
         def on_page(number):
             progress(min(number, total), total)  # the pages ``finish`` adds are not counted
@@ -231,13 +259,11 @@ def render_print_pdf(cards: CardSet, profile, *, title: str, components=None, pr
     canvas.setAuthor("")
     canvas.setSubject("print-and-play sheets")
     forms = SharedFaces()
-    for faces in cards.faces:
-        if wanted and faces.component.id not in wanted:
-            continue
-        if faces.component.kind == "board":
-            _render_board(canvas, cards, faces, profile, title, proof)
+    for board, run, plan in steps:
+        if board:
+            _render_board(canvas, cards, run[0], profile, title, proof)
         else:
-            _render_cards(canvas, cards, faces, profile, title, proof, forms)
+            _render_cards(canvas, cards, run, plan, profile, title, proof, forms)
     if finish is not None:
         finish(canvas)
     canvas.save()
@@ -260,17 +286,33 @@ def _proof(cards: CardSet, faces: Faces, profile, proof: bool):
     return overlay
 
 
-def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str, proof: bool = False,
-                  forms: "SharedFaces | None" = None):
-    from .impose import impose, render_pages
+def _render_cards(canvas, cards: CardSet, run: list[Faces], plan, profile, title: str, proof: bool,
+                  forms: SharedFaces):
+    """Consecutive card components, their pages ``plan`` (``card_pages``); a page they share has
+    a label naming each with its own page number: ``title · 資源 2/2 · 印 1/1 · 表 (front)``."""
+    from .impose import render_pages
 
+    pages, totals = plan
+    lang = cards.game.meta.get("lang", "ja")
+    names = [text_in(faces.component.name, lang) for faces in run]
+
+    def label(page, _total):
+        side = f"{'表' if page.side == 'front' else '裏'} ({page.side})"
+        if not page.bands:
+            return f"{title} · {names[page.part]} · {page.number}/{totals[page.part]} · {side}"
+        parts = " · ".join(f"{names[b.part]} {b.number}/{totals[b.part]}" for b in page.bands)
+        return f"{title} · {parts} · {side}"
+
+    draw_faces = [_face_drawer(cards, faces, profile, proof, forms) for faces in run]
+    render_pages(canvas, pages, draw_faces, font_name=cards.fonts.regular, label=label)
+
+
+def _face_drawer(cards: CardSet, faces: Faces, profile, proof: bool, forms: SharedFaces):
+    """``draw_face(canvas, index, side)`` for one component's cards (``impose.render_pages``)."""
     component = faces.component
     w, h = component.size_pt
     painter = Painter(cards.fonts, cards.icons, h)
-    pages = impose(len(faces.copies), w, h, profile, with_backs=faces.backs is not None)
-    name = text_in(component.name, cards.game.meta.get("lang", "ja"))
     overlay = _proof(cards, faces, profile, proof)
-    forms = forms or SharedFaces()
     repeated = {record for record, times in Counter(faces.copies).items() if times > 1}  # copies of a card
     bleed_box = (-profile.bleed, -profile.bleed, w + profile.bleed, h + profile.bleed)
 
@@ -288,12 +330,7 @@ def _render_cards(canvas, cards: CardSet, faces: Faces, profile, title: str, pro
             painter.paint(c, ops)
         if overlay is not None:
             overlay(c, record, side)
-
-    def label(page, total):
-        side = "表" if page.side == "front" else "裏"
-        return f"{title} · {name} · {page.number}/{total} · {side} ({page.side})"
-
-    render_pages(canvas, pages, draw_face, font_name=cards.fonts.regular, label=label)
+    return draw_face
 
 
 def render_full_size_boards(cards: CardSet, profile, *, title: str) -> dict:

@@ -1,12 +1,13 @@
 """Imposition: card faces on printer sheets, and boards tiled over several pages.
 
 Geometry (pure numbers, unit-tested as arithmetic): ``plan_grid``, ``impose``,
-``board_pages``, ``plan_tiles``. Drawing through callbacks: ``render_pages``, ``render_tiles``,
-``render_assembly_page``. Units are PDF points; sizes are stored once, in mm
+``board_pages``, ``plan_tiles``, ``pack`` (several components' pages on shared sheets).
+Drawing through callbacks: ``render_pages``, ``render_tiles``, ``render_assembly_page``. Units are PDF points; sizes are stored once, in mm
 (``sizes.py``).
 """
 from .errors import ImposeError
-from .page import Mark, SheetPage, Slot
+from .pack import pack
+from .page import Band, Mark, SheetPage, Slot
 from .profile import Profile, load_profile_plain, parse_length, profile_from_mapping
 from .render import render_pages
 from .sheet import Grid, board_pages, count_pages, impose, plan_grid
@@ -26,8 +27,8 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "CARD", "CARD_MM", "PAPER", "PAPER_MM", "Grid", "ImposeError", "Mark", "Profile", "SheetPage",
+    "Band", "CARD", "CARD_MM", "PAPER", "PAPER_MM", "Grid", "ImposeError", "Mark", "Profile", "SheetPage",
     "Slot", "Tile", "TilePlan", "board_pages", "count_pages", "impose", "load_profile_plain", "mm", "named_size",
-    "parse_length", "plan_grid", "plan_tiles", "profile_from_mapping", "render_assembly_page", "render_pages",
+    "pack", "parse_length", "plan_grid", "plan_tiles", "profile_from_mapping", "render_assembly_page", "render_pages",
     "render_tiles", "to_mm",
 ]

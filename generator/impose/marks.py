@@ -34,11 +34,12 @@ def _distinct(values) -> list[float]:
     return out
 
 
-def crop_marks(slots: tuple[Slot, ...], profile: Profile) -> tuple[Mark, ...]:
-    """Crop marks for the cards on one page."""
+def crop_marks(slots: tuple[Slot, ...], profile: Profile, area=None) -> tuple[Mark, ...]:
+    """Crop marks for the cards on one page, inside ``area`` (``(x0, y0, x1, y1)``, the printable
+    area unless given: a band of a packed page keeps its marks in its own strip)."""
     if not slots:
         return ()
-    px0, py0, px1, py1 = profile.printable
+    px0, py0, px1, py1 = area or profile.printable
     left, right = min(s.x for s in slots), max(s.x + s.w for s in slots)
     bottom, top = min(s.y for s in slots), max(s.y + s.h for s in slots)
     off, length = max(profile.mark_offset, profile.bleed), profile.mark_length
@@ -85,11 +86,11 @@ def _free(lo: float, hi: float, blocked: list[tuple[float, float]]) -> list[tupl
     return [(a, b) for a, b in out if b - a > _EPS]
 
 
-def cut_lines(slots: tuple[Slot, ...], profile: Profile) -> tuple[Mark, ...]:
-    """Cut-line segments for the cards on one page."""
+def cut_lines(slots: tuple[Slot, ...], profile: Profile, area=None) -> tuple[Mark, ...]:
+    """Cut-line segments for the cards on one page, inside ``area`` (as for ``crop_marks``)."""
     if not slots:
         return ()
-    px0, py0, px1, py1 = profile.printable
+    px0, py0, px1, py1 = area or profile.printable
     boxes = [s.nominal_bleed_box for s in slots]
     lines = []
     for x in _cut_positions([(s.x, s.x + s.w) for s in slots]):

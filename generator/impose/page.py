@@ -90,6 +90,17 @@ class Mark:
         return math.hypot(self.x1 - self.x0, self.y1 - self.y0)
 
 
+@dataclass(frozen=True, slots=True)
+class Band:
+    """One component's cards on a page several components share (``pack.py``): ``part`` is the
+    component's place in the packed run, ``number`` the page's number among that component's own
+    pages (the n of its label's n/total)."""
+
+    part: int
+    number: int
+    slots: tuple[Slot, ...]
+
+
 @dataclass(frozen=True)
 class SheetPage:
     """One output page. ``trim_box``/``bleed_box`` are set only in print-shop mode.
@@ -98,6 +109,9 @@ class SheetPage:
     of every mark and bleed box (``None`` when there is no room);
     ``footer_alternatives`` are the other edges' such rectangles, for a label
     that does not fit ``footer`` even at the smallest label size.
+
+    ``part`` says which component of a packed run (``pack``) the slots are from; a page shared
+    by several has their ``bands`` (and ``slots`` holds all of theirs).
     """
 
     side: str
@@ -111,3 +125,11 @@ class SheetPage:
     footer: tuple[float, float, float, float] | None = None
     mark_width: float = 0.3
     footer_alternatives: tuple[tuple[float, float, float, float], ...] = ()
+    part: int = 0
+    bands: tuple[Band, ...] = ()
+
+    def groups(self) -> tuple[tuple[int, tuple[Slot, ...]], ...]:
+        """``(part, slots)`` of each component on the page."""
+        if self.bands:
+            return tuple((band.part, band.slots) for band in self.bands)
+        return ((self.part, self.slots),)

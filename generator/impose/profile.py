@@ -19,7 +19,7 @@ from .sizes import fmt_mm, mm, named_size
 DUPLEX_MODES = ("long-edge", "short-edge", "none")
 FIT_MODES = ("marks", "tightest")
 LENGTH_KEYS = ("margin", "bleed", "gutter", "mark_length", "mark_offset", "mark_width")
-BOOL_KEYS = ("crop_marks", "cut_lines", "print_shop", "allow_rotate")
+BOOL_KEYS = ("crop_marks", "cut_lines", "print_shop", "allow_rotate", "pack")
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,9 @@ class Profile:
     side of the grid for the crop marks' offset and at least 2 mm of mark when ``crop_marks``
     is on, even if that puts fewer cards on a sheet; ``"tightest"`` puts the most cards on a
     sheet, and marks that find no room are shortened or left out.
+
+    ``pack`` lets the last, partly filled sheet of a component without backs share its paper
+    with the next such components, each in a band of its own grid and marks (``pack.py``).
     """
 
     name: str
@@ -67,6 +70,7 @@ class Profile:
     print_shop: bool = False
     allow_rotate: bool = True
     fit: str = "marks"
+    pack: bool = True
 
     def __post_init__(self):
         _check(self)

@@ -8,7 +8,7 @@ clipped to its slot's bleed box.
 """
 from __future__ import annotations
 
-from typing import Callable, Union
+from typing import Callable, Sequence, Union
 
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -22,9 +22,12 @@ FOOTER_SIZE = 6.0
 FOOTER_MIN_SIZE = 4.0
 
 
-def render_pages(canvas, pages: list[SheetPage], draw_face: DrawFace, *, font_name: str,
-                 label: Label = None) -> None:
+def render_pages(canvas, pages: list[SheetPage], draw_face: Union[DrawFace, Sequence[DrawFace]], *,
+                 font_name: str, label: Label = None) -> None:
     """Draw ``pages`` on ``canvas``, one ``showPage`` each.
+
+    ``draw_face`` draws one component's faces, or is a sequence with one such function per
+    component of a packed run (``pack``), indexed by the page's (or band's) ``part``.
 
     Per page: the page size (and TrimBox/BleedBox as 4-tuples in print-shop
     mode, cleared otherwise), every slot's face, then crop marks and cut lines
@@ -33,12 +36,15 @@ def render_pages(canvas, pages: list[SheetPage], draw_face: DrawFace, *, font_na
     ``"fatal-fight · arts · 3/16 · front"``) or ``label(page, total) -> str``.
     """
     total = len(pages)
+    draw_faces = draw_face if isinstance(draw_face, Sequence) else (draw_face,)
     for page in pages:
         canvas.setPageSize(page.page_size)
         canvas.setTrimBox(_box(page.trim_box))
         canvas.setBleedBox(_box(page.bleed_box))
-        for slot in page.slots:
-            _draw_slot(canvas, slot, page.side, draw_face)
+        for part, slots in page.groups():
+            draw = draw_faces[part]
+            for slot in slots:
+                _draw_slot(canvas, slot, page.side, draw)
         _draw_lines(canvas, page.marks + page.cut_lines, page.mark_width)
         text = _label_text(label, page, total)
         if text and page.footer:

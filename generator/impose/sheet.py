@@ -83,10 +83,15 @@ def _count(avail: float, cell: float, bleed: float, gutter: float, room: float =
 
 
 def mark_room(profile: Profile) -> float:
-    """What the auto-fit keeps clear beyond the outer bleed on every side of the grid: the crop
-    marks' offset past the bleed and ``min(mark_length, MIN_FIT_MARK)`` of mark, when
-    ``crop_marks`` is on and the profile does not ask for ``fit: tightest``; else 0."""
-    if not profile.crop_marks or profile.fit == "tightest":
+    """What the auto-fit keeps clear beyond the outer bleed on every side of the grid:
+    ``crop_mark_room``, unless the profile asks for ``fit: tightest`` (then 0)."""
+    return 0.0 if profile.fit == "tightest" else crop_mark_room(profile)
+
+
+def crop_mark_room(profile: Profile) -> float:
+    """The crop marks' offset past the bleed and ``min(mark_length, MIN_FIT_MARK)`` of mark when
+    ``crop_marks`` is on, else 0: the least room beyond a bleed box in which every mark prints."""
+    if not profile.crop_marks:
         return 0.0
     offset = max(profile.mark_offset, profile.bleed)
     return offset - profile.bleed + min(profile.mark_length, MIN_FIT_MARK)

@@ -72,6 +72,7 @@ def test_manifest_json_shape_and_counts(tiny):
             {"id": "coins", "kind": "token", "size_mm": [20.0, 20.0], "expected": 6, "found": 6, "pages": 1},
         ],
         "total_cards": 4,
+        "print_pages": 3,  # heroes have backs: the coins do not share their page
     }
 
 
