@@ -7,7 +7,9 @@ is drawn actually prints.
 - **Crop marks** continue each distinct trim line beyond the block of cards:
   vertical ones above and below it, horizontal ones left and right of it,
   starting ``max(mark_offset, bleed)`` beyond the outermost trim and
-  ``mark_length`` long, shortened at the printable edge (dropped under 1 mm).
+  ``mark_length`` long, shortened at the printable edge (dropped under 1 mm). Below the cards
+  they stop above the page label's strip when they keep ``MIN_FIT_MARK`` there: a page filled
+  to its edges still gets its label.
 - **Cut lines** run the whole printable width or height along the outer trims
   and along the middle of each gutter, broken wherever they would cross a
   bleed box. With bleeds that abut (gutter <= 2 * bleed) only their ends in the
@@ -20,9 +22,14 @@ from .profile import Profile
 from .sizes import mm
 
 MIN_MARK = mm(1)
+#: the least crop mark the auto-fit keeps room for (longer ones are shortened at the printable
+#: edge); 3x3 poker cards on A4 portrait keep their 2.5 mm side marks
+MIN_FIT_MARK = mm(2)
 FOOTER_HEIGHT = 7.0          # pt: room for 6 pt text
 FOOTER_MIN_WIDTH = mm(20)
 CLEARANCE = mm(1)
+#: the foot of the printable area a page label takes: its height and the marks' clearance
+LABEL_STRIP = FOOTER_HEIGHT + CLEARANCE
 _EPS = 1e-6
 
 
@@ -43,12 +50,13 @@ def crop_marks(slots: tuple[Slot, ...], profile: Profile, area=None) -> tuple[Ma
     left, right = min(s.x for s in slots), max(s.x + s.w for s in slots)
     bottom, top = min(s.y for s in slots), max(s.y + s.h for s in slots)
     off, length = max(profile.mark_offset, profile.bleed), profile.mark_length
+    foot = py0 if area else _above_label_strip(bottom - off, py0)
     marks = []
     for x in _distinct([s.x for s in slots] + [s.x + s.w for s in slots]):
         if not px0 - _EPS <= x <= px1 + _EPS:
             continue
         for a, b in ((top + off, min(top + off + length, py1)),
-                     (max(bottom - off - length, py0), bottom - off)):
+                     (max(bottom - off - length, foot), bottom - off)):
             if b - a >= MIN_MARK:
                 marks.append(Mark(x, a, x, b))
     for y in _distinct([s.y for s in slots] + [s.y + s.h for s in slots]):
@@ -59,6 +67,13 @@ def crop_marks(slots: tuple[Slot, ...], profile: Profile, area=None) -> tuple[Ma
             if b - a >= MIN_MARK:
                 marks.append(Mark(a, y, b, y))
     return tuple(marks)
+
+
+def _above_label_strip(mark_top: float, py0: float) -> float:
+    """Where marks running down from ``mark_top`` stop: above the label strip at the foot of the
+    printable area if they keep ``MIN_FIT_MARK`` there, else at its edge (``py0``)."""
+    strip_top = py0 + LABEL_STRIP
+    return strip_top if mark_top - strip_top >= MIN_FIT_MARK - _EPS else py0
 
 
 def _cut_positions(intervals: list[tuple[float, float]]) -> list[float]:
@@ -132,7 +147,7 @@ def footer_boxes(slots: tuple[Slot, ...], lines: tuple[Mark, ...],
         blocked = []
         for (x0, y0, x1, y1), pad in obstacles:
             along0, along1, across0, across1 = (x0, x1, y0, y1) if horizontal else (y0, y1, x0, x1)
-            if across0 < c1 + pad and across1 > c0 - pad:
+            if across0 < c1 + pad - _EPS and across1 > c0 - pad + _EPS:  # touching is clear
                 blocked.append((along0 - pad, along1 + pad))
         gaps = _free(a0, a1, blocked)
         if not gaps:

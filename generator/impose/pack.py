@@ -27,14 +27,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from .marks import CLEARANCE, FOOTER_HEIGHT, crop_marks, cut_lines, footer_boxes
+from .marks import LABEL_STRIP, crop_marks, cut_lines, footer_boxes
 from .page import Band, SheetPage, Slot
 from .profile import Profile
 from .sheet import crop_mark_room
 
 EPS = 1e-6
-#: kept free at the foot of a packed page for its label (the label's height and the marks' clearance)
-LABEL_STRIP = FOOTER_HEIGHT + CLEARANCE
 
 
 def pack(parts: Sequence[Sequence[SheetPage]], profile: Profile, packable: Sequence[bool]) -> list[SheetPage]:

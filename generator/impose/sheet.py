@@ -15,15 +15,12 @@ from dataclasses import dataclass, replace
 
 from .duplex import back_slots
 from .errors import ImposeError
-from .marks import crop_marks, cut_lines, footer_boxes
+from .marks import MIN_FIT_MARK, crop_marks, cut_lines, footer_boxes
 from .page import SheetPage, Slot
 from .profile import Profile
 from .sizes import fmt_mm, mm, paper_name
 
 EPS = 1e-6
-#: the least crop mark the auto-fit keeps room for (marks.py shortens longer ones at the printable
-#: edge); 3x3 poker cards on A4 portrait keep their 2.5 mm side marks
-MIN_FIT_MARK = mm(2)
 
 
 @dataclass(frozen=True)

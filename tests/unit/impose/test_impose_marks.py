@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from generator.impose import Profile, impose, load_profile_plain, mm, named_size, plan_grid, to_mm
-from generator.impose.sheet import MIN_FIT_MARK, mark_room
+from generator.impose.marks import LABEL_STRIP, MIN_FIT_MARK
+from generator.impose.sheet import mark_room
 
 PROFILES_DIR = Path(__file__).resolve().parents[3] / "layouts" / "profiles"
 
@@ -205,3 +206,30 @@ def test_letter_portrait_turns_poker_cards_to_keep_the_marks():
     assert (grid.cols, grid.rows, grid.rotated) == (2, 4, True)
     tight = plan_grid(*POKER, Profile(**{**prof.__dict__, "fit": "tightest"}))
     assert (tight.cols, tight.rows, tight.rotated) == (3, 3, False)
+
+
+def test_a_sheet_filled_to_its_edges_keeps_a_label_strip_below_its_marks():
+    # Valheim's resource tokens: 10 x 15 of 18 mm on A4 leave 3.5 mm below the marks' room, and
+    # a 5 mm mark used to run down to the printable edge at every column: no room for the label.
+    prof = profile("a4")
+    page = impose(150, mm(18), mm(18), prof)[0]
+    py0 = prof.printable[1]
+    below = [m for m in page.marks if m.x0 == m.x1 and m.y1 < page.slots[-1].y]
+    assert below and all(m.length >= MIN_FIT_MARK - 1e-6 and min(m.y0, m.y1) >= py0 + LABEL_STRIP - 1e-6
+                         for m in below)
+    fx0, fy0, fx1, fy1 = page.footer
+    assert fy0 == pytest.approx(py0) and fx1 - fx0 > mm(150)
+
+
+def test_marks_that_would_fall_under_two_millimetres_keep_running_to_the_printable_edge():
+    prof = profile("a4", fit="tightest", margin=mm(1.5), gutter=mm(6))  # the render bench's sheet
+    page = impose(9, *POKER, prof)[0]
+    assert page.footer is not None
+    py0 = prof.printable[1]
+    below = [m for m in page.marks if m.x0 == m.x1 and max(m.y0, m.y1) < min(s.y for s in page.slots)]
+    prof_short = profile("a4", fit="tightest", margin=mm(1.5), gutter=mm(6), mark_offset=mm(6))
+    short = impose(9, *POKER, prof_short)[0]
+    short_below = [m for m in short.marks if m.x0 == m.x1 and max(m.y0, m.y1) < min(s.y for s in short.slots)]
+    assert below and min(min(m.y0, m.y1) for m in below) >= py0 + LABEL_STRIP - 1e-6
+    # 6 mm offset: 3 mm of mark above the printable edge, too few to give up a label strip
+    assert short_below and min(min(m.y0, m.y1) for m in short_below) == pytest.approx(py0)
