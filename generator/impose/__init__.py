@@ -10,7 +10,7 @@ from .pack import pack
 from .page import Band, Mark, SheetPage, Slot
 from .profile import Profile, load_profile_plain, parse_length, profile_from_mapping
 from .render import render_pages
-from .sheet import Grid, board_pages, count_pages, impose, plan_grid
+from .sheet import Grid, board_pages, impose, plan_grid
 from .sizes import CARD, CARD_MM, PAPER, PAPER_MM, mm, named_size, to_mm
 
 # Boards larger than a sheet are rare: their tiling is imported when first asked for, so that a
@@ -28,7 +28,7 @@ def __getattr__(name):
 
 __all__ = [
     "Band", "CARD", "CARD_MM", "PAPER", "PAPER_MM", "Grid", "ImposeError", "Mark", "Profile", "SheetPage",
-    "Slot", "Tile", "TilePlan", "board_pages", "count_pages", "impose", "load_profile_plain", "mm", "named_size",
+    "Slot", "Tile", "TilePlan", "board_pages", "impose", "load_profile_plain", "mm", "named_size",
     "pack", "parse_length", "plan_grid", "plan_tiles", "profile_from_mapping", "render_assembly_page", "render_pages",
     "render_tiles", "to_mm",
 ]

@@ -18,7 +18,7 @@ from .errors import ImposeError
 from .marks import MIN_FIT_MARK, crop_marks, cut_lines, footer_boxes
 from .page import SheetPage, Slot
 from .profile import Profile
-from .sizes import fmt_mm, mm, paper_name
+from .sizes import fmt_mm, paper_name
 
 EPS = 1e-6
 
@@ -193,15 +193,6 @@ def impose(n_cards: int, card_w: float, card_h: float, profile: Profile,
     furniture: dict = {}
     return [_sheet_page(side, number, slots, profile, furniture)
             for number, (side, slots) in enumerate(sides, start=1)]
-
-
-def count_pages(n_cards: int, card_w: float, card_h: float, profile: Profile, with_backs: bool = False) -> int:
-    """``len(impose(...))`` without building the pages (the total of a progress bar)."""
-    grid = plan_grid(card_w, card_h, profile)
-    sides = 2 if with_backs else 1
-    if profile.print_shop:
-        return max(n_cards, 0) * sides
-    return -(-max(n_cards, 0) // grid.per_sheet) * sides
 
 
 def _sheet_page(side: str, number: int, slots: tuple[Slot, ...], profile: Profile, furniture: dict) -> SheetPage:

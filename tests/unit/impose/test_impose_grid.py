@@ -182,13 +182,3 @@ def test_partial_lower_row_keeps_half_gutter_right_of_its_last_card():
     assert last.bleed_box[1] == pytest.approx(last.y - mm(3))         # nothing below: full bleed
     above_empty = by_index[10]
     assert above_empty.bleed_box[1] == pytest.approx(above_empty.y - mm(3))
-
-
-@pytest.mark.parametrize("n", [0, 1, 8, 9, 10, 540])
-@pytest.mark.parametrize("backs", [False, True])
-@pytest.mark.parametrize("kw", [{}, {"duplex": "none"}, {"gutter": mm(6)}, {"print_shop": True}])
-def test_count_pages_is_the_number_of_pages_impose_builds(n, backs, kw):
-    from generator.impose import count_pages
-
-    prof = profile(**kw)
-    assert count_pages(n, *POKER, prof, with_backs=backs) == len(impose(n, *POKER, prof, with_backs=backs))
