@@ -183,13 +183,9 @@ def pages_for(component, profile) -> int:
 
 def print_pages(components, profile) -> int:
     """The pages of the print file of ``components`` (every copy each), packed pages once."""
-    total = 0
-    for board, run in _runs(components, lambda c: c):
-        if board:
-            total += sum(_board_pages(c, profile, c.found) for c in run)
-        else:
-            total += len(card_pages([(c, c.found, bool(c.back)) for c in run], profile)[0])
-    return total
+    return sum(_board_pages(run[0], profile, run[0].found) if board
+               else len(card_pages([(c, c.found, bool(c.back)) for c in run], profile)[0])
+               for board, run in _runs(components, lambda c: c))
 
 
 def _runs(items, component_of):
