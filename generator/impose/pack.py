@@ -38,7 +38,7 @@ EPS = 1e-6
 def pack(parts: Sequence[Sequence[SheetPage]], profile: Profile, packable: Sequence[bool]) -> list[SheetPage]:
     """The pages of ``parts`` (each one component's pages, in print order) with the pages that
     fit together merged, each page's ``part`` its component's index in ``parts``; ``packable[i]``
-    says whether part ``i`` may share a page (no backs, not a board)."""
+    says whether part ``i`` may share a page (it has no backs)."""
     groups = _groups(parts, profile, packable) if profile.pack and not profile.print_shop else \
         [[(part, page)] for part, pages in enumerate(parts) for page in pages]
     return [_packed_page(group, profile) if len(group) > 1 else _own_page(*group[0]) for group in groups]
