@@ -287,13 +287,14 @@ def _render_cards(canvas, cards: CardSet, run: list[Faces], plan, profile, title
     """Consecutive card components, their pages ``plan`` (``card_pages``); a page they share has
     a label naming each with its own page number: ``title · 資源 2/2 · 印 1/1 · 表 (front)``."""
     from .impose import render_pages
+    from .impose.wording import side_of
 
     pages, totals = plan
     lang = cards.game.meta.get("lang", "ja")
     names = [text_in(faces.component.name, lang) for faces in run]
 
     def label(page, _total):
-        side = f"{'表' if page.side == 'front' else '裏'} ({page.side})"
+        side = side_of(page.side, lang)
         if not page.bands:
             return f"{title} · {names[page.part]} · {page.number}/{totals[page.part]} · {side}"
         parts = " · ".join(f"{names[b.part]} {b.number}/{totals[b.part]}" for b in page.bands)

@@ -7,12 +7,12 @@ draws each line as it is (``tests/unit/export/test_calibration.py`` checks that 
 from __future__ import annotations
 
 from ..impose.sizes import fmt_mm, paper_name
-from ..impose.wording import _ja  # one rule for which games read Japanese
+from ..impose.wording import is_ja  # one rule for which games read Japanese
 
 
 def title(lang: str | None) -> str:
     """The PDF's title and the first words of each page's heading."""
-    return "両面印刷の位置合わせ" if _ja(lang) else "Duplex calibration"
+    return "両面印刷の位置合わせ" if is_ja(lang) else "Duplex calibration"
 
 
 def _paper_ja(paper: tuple[float, float]) -> str:
@@ -26,7 +26,7 @@ def _paper_ja(paper: tuple[float, float]) -> str:
 def front_lines(profile, lang: str | None) -> list[str]:
     """Page 1: the heading, then how to print the sheet and check its scale."""
     long_edge = profile.duplex == "long-edge"
-    if _ja(lang):
+    if is_ja(lang):
         paper = _paper_ja(profile.paper)
         return [
             f"{title(lang)} — 1/2ページ（表） · {paper} · プロファイル {profile.name}",
@@ -48,7 +48,7 @@ def front_lines(profile, lang: str | None) -> list[str]:
 def back_lines(profile, lang: str | None) -> list[str]:
     """Page 2: the heading with the current offset, then how to read the scales and what to set."""
     ox, oy = (fmt_mm(v) for v in profile.back_offset)
-    if _ja(lang):
+    if is_ja(lang):
         return [
             f"{title(lang)} — 2/2ページ（裏） · 現在の back_offset: [{ox}mm, {oy}mm]",
             "この面を手前にして、紙を明かりにかざす。各目印（A＝中央）で、表の縦線がXの目盛りと、",
@@ -69,4 +69,4 @@ def back_lines(profile, lang: str | None) -> list[str]:
 
 def scale_note(label: str, lang: str | None) -> str:
     """Under each target on the back: which scale is which."""
-    return f"{label}：Xは上、Yは右" if _ja(lang) else f"{label}: X above, Y right"
+    return f"{label}：Xは上、Yは右" if is_ja(lang) else f"{label}: X above, Y right"

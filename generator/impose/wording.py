@@ -5,13 +5,13 @@ from __future__ import annotations
 from .sizes import fmt_mm
 
 
-def _ja(lang: str | None) -> bool:
+def is_ja(lang: str | None) -> bool:
     return (lang or "").lower().startswith("ja")
 
 
 def tile_caption(tile, row_name: str, lang: str | None = "en") -> str:
     """``"A2 — row A, column 2 · glue under A1's right edge"`` / ``"A2 — A行 2列 · A1の右端の下に貼る"``."""
-    if _ja(lang):
+    if is_ja(lang):
         head = f"{tile.label} — {row_name}行 {tile.col + 1}列"
         if tile.glue_under:
             edges = "と".join(f"{label}の{'右端' if edge == 'right' else '下端'}" for label, edge in tile.glue_under)
@@ -24,17 +24,23 @@ def tile_caption(tile, row_name: str, lang: str | None = "en") -> str:
     return f"{head} · lies on top: trim along the solid edges"
 
 
+def side_of(side: str, lang: str | None) -> str:
+    """Which side a print page is, for its label: ``表 (front)`` (the printer's English kept beside the
+    Japanese) / ``front``."""
+    return f"{'表' if side == 'front' else '裏'} ({side})" if is_ja(lang) else side
+
+
 def page_of(number: int, total: int, lang: str | None) -> str:
-    return f"{number}/{total}ページ" if _ja(lang) else f"page {number}/{total}"
+    return f"{number}/{total}ページ" if is_ja(lang) else f"page {number}/{total}"
 
 
 def glue_under(label: str, lang: str | None) -> str:
     """What a glue strip says (hidden once assembled)."""
-    return f"{label}の下に貼る" if _ja(lang) else f"glue under {label}"
+    return f"{label}の下に貼る" if is_ja(lang) else f"glue under {label}"
 
 
 def assembly_heading(name: str, plan, board_w: float, board_h: float, lang: str | None) -> str:
-    if _ja(lang):
+    if is_ja(lang):
         return (f"{name}組み立て：{len(plan.tiles)}ページ（{plan.rows}段×{plan.cols}列）、のりしろ {fmt_mm(plan.overlap)} mm"
                 f"（ボード {fmt_mm(board_w)}×{fmt_mm(board_h)} mm）")
     return (f"{name}assembly: {len(plan.tiles)} pages, {plan.rows} rows × {plan.cols} columns,"
@@ -42,7 +48,7 @@ def assembly_heading(name: str, plan, board_w: float, board_h: float, lang: str 
 
 
 def assembly_steps(lang: str | None) -> list[str]:
-    if _ja(lang):
+    if is_ja(lang):
         return [
             "1. 各ページを実線で切る（右と下、隣のページが続く辺）。",
             "2. 次のページののりしろ（この図の破線）に重ねる：切った辺を破線に、十字の印を合わせる。",
@@ -58,6 +64,6 @@ def assembly_steps(lang: str | None) -> list[str]:
 
 def gutterfold_instruction(fold: str, lang: str | None) -> str:
     """The page label's last part on a fold-and-glue sheet (``fold``: vertical or horizontal)."""
-    if _ja(lang):
+    if is_ja(lang):
         return f"{'縦' if fold == 'vertical' else '横'}折り：破線で折り、貼ってから切る"
     return f"{fold} fold: fold on the dashed line, glue, then cut"

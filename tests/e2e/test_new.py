@@ -87,3 +87,14 @@ def test_a_name_that_is_no_folder_name_is_a_usage_error(tmp_path, name):
     assert proc.returncode == 2
     assert "Invalid value for 'NAME': use lower-case letters, digits" in proc.stderr
     assert not (tmp_path / "content").exists()
+
+
+def test_an_english_games_print_pages_say_front_and_back_in_english(tmp_path):
+    import pypdfium2 as pdfium
+
+    new_game("fox", tmp_path, title="Fox Feast", lang="en")
+    assert pnp("build", "fox", "--no-validate", cwd=tmp_path).returncode == 0
+    pdf = pdfium.PdfDocument(str(tmp_path / "output/fox/print-a4.pdf"))
+    labels = [pdf[i].get_textpage().get_text_range().replace("\r\n", " ") for i in range(len(pdf))]
+    assert "Fox Feast · Cards · 1/2 · front" in labels[0] and "Fox Feast · Cards · 2/2 · back" in labels[1]
+    assert not any("表" in text or "裏" in text for text in labels)
