@@ -22,20 +22,29 @@ FOLDS = ("vertical", "horizontal")
 @click.option("--gutterfold", type=click.Choice(FOLDS), default=None,
               help="Fold-and-glue sheets, printed single-sided: vertical (landscape) or horizontal (portrait) fold.")
 @click.option("--calibration", is_flag=True, help="Also write the duplex calibration page (see `pnp calibrate`).")
+@click.option("--showcase", is_flag=True,
+              help="A few cards of each component fanned like a hand, on a transparent PNG (showcase-<component>.png).")
+@click.option("--card", "card_ids", multiple=True, metavar="ID",
+              help="For --showcase: show this card (repeatable; default: the first 7 of each component).")
 @click.option("--sheet", default=None,
               help="Sheet profile for --gutterfold/--calibration (layouts/profiles/<name>.yaml; default: the game's).")
 @click.option("--dpi", type=click.IntRange(18, 1200), default=None,
-              help="PNG resolution (overrides the export profile) / the TTS resolution cap (default 300).")
+              help="PNG resolution (overrides the export profile) / the TTS resolution cap (default 300) /"
+                   " the showcase resolution (default 150).")
 @click.option("--component", "components", multiple=True, metavar="ID", help="Only this component (repeatable).")
 @click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output directory (default: output/<game>/).")
 @common_options
-def export(game, png, profile, tts, tts_base_url, gutterfold, calibration, sheet, dpi, components, output_dir):
+def export(game, png, profile, tts, tts_base_url, gutterfold, calibration, showcase, card_ids, sheet, dpi, components,
+           output_dir):
     """Export GAME for print-on-demand services, Tabletop Simulator or fold-and-glue printing."""
     from ..export.run import run_export
 
-    if not (png or tts or gutterfold or calibration):
-        raise click.UsageError("say what to export: --png, --tts, --gutterfold vertical|horizontal, --calibration")
+    if not (png or tts or gutterfold or calibration or showcase):
+        raise click.UsageError("say what to export: --png, --tts, --gutterfold vertical|horizontal, --calibration,"
+                               " --showcase")
+    if card_ids and not showcase:
+        raise click.UsageError("--card picks the cards of --showcase: use it with --showcase")
     if profile and not png:
         raise click.UsageError("--profile picks the PNG export profile: use it with --png"
                                " (--sheet picks the sheet profile for --gutterfold/--calibration)")
@@ -47,7 +56,8 @@ def export(game, png, profile, tts, tts_base_url, gutterfold, calibration, sheet
     rep.info(f"exporting {path} -> {out}")
     result = run_reporting(lambda: run_export(path, out, png=png, tts=tts, gutterfold=gutterfold,
                                               calibration=calibration, profile=profile, sheet=sheet, dpi=dpi,
-                                              components=components, base_url=tts_base_url))
+                                              components=components, base_url=tts_base_url, showcase=showcase,
+                                              card_ids=card_ids))
     rep.problems(result.problems)
     for note in result.notes:
         click.echo(note)

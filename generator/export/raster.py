@@ -161,10 +161,12 @@ def srgb_profile() -> bytes | None:
     return _SRGB or None
 
 
-def png_bytes(image, dpi: float | None = None, compress_level: int = 6) -> bytes:
-    """An 8-bit RGB PNG (no alpha) tagged sRGB, with the resolution recorded when given."""
-    if image.mode != "RGB":
-        image = image.convert("RGB")
+def png_bytes(image, dpi: float | None = None, compress_level: int = 6, alpha: bool = False) -> bytes:
+    """An 8-bit RGB PNG tagged sRGB, with the resolution recorded when given; RGBA with ``alpha``
+    (a showcase on a transparent ground), no alpha otherwise (print services refuse it)."""
+    mode = "RGBA" if alpha else "RGB"
+    if image.mode != mode:
+        image = image.convert(mode)
     out = io.BytesIO()
     options = {"compress_level": compress_level}
     icc = srgb_profile()

@@ -20,7 +20,7 @@ def sheet_profile(game, sheet: str | None, game_root: Path | None = None):
 def run_export(path: Path, out_dir: Path, *, png: bool = False, tts: bool = False,
                gutterfold: str | None = None, calibration: bool = False, profile: str | None = None,
                sheet: str | None = None, dpi: int | None = None, components=(),
-               base_url: str = "") -> ExportResult:
+               base_url: str = "", showcase: bool = False, card_ids=()) -> ExportResult:
     """Every export asked for, from one load of the game (faces are checked first, as in build)."""
     from .gutterfold import gutterfold_pdf
     from .png import export_png
@@ -46,6 +46,10 @@ def run_export(path: Path, out_dir: Path, *, png: bool = False, tts: bool = Fals
         loaded = sheet_profile(game, sheet)
         pdf = gutterfold_pdf(cards, loaded.profile, gutterfold, title=game.title, components=components)
         result.written.append(write_atomic(Path(out_dir) / f"gutterfold-{gutterfold}-{loaded.paper_name}.pdf", pdf))
+    if showcase:
+        from .showcase import export_showcase
+
+        result.written.extend(export_showcase(cards, out_dir, components=components, card_ids=card_ids, dpi=dpi))
     if calibration:
         result.written.append(write_calibration(out_dir, game=game, sheet=sheet, font_name=cards.fonts.regular))
     return result

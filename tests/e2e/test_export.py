@@ -443,3 +443,30 @@ def test_a_plain_build_says_an_errata_next_to_it_is_from_an_earlier_build(tiny, 
     assert (out / "errata.pdf").read_bytes() == errata
     quiet = pnp("build", tiny, "-o", tmp_path / "fresh", "--no-validate")
     assert "errata" not in quiet.stdout
+
+
+# -- showcase -------------------------------------------------------------------------------------
+
+def test_showcase_fans_the_first_cards_of_each_component_on_a_transparent_png(tiny, tmp_path):
+    proc = pnp("export", tiny, "--showcase", "--dpi", "40", "-o", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    heroes, coins = Image.open(tmp_path / "showcase-heroes.png"), Image.open(tmp_path / "showcase-coins.png")
+    card_w = round(63 / 25.4 * 40)
+    assert heroes.mode == "RGBA" and heroes.getpixel((0, 0))[3] == 0          # transparent around the hand
+    assert heroes.width > 3 * card_w * 0.6 and heroes.height > round(88 / 25.4 * 40)  # three cards, fanned
+    assert heroes.getpixel((heroes.width // 2, heroes.height // 2))[3] == 255  # a card in the middle
+    assert coins.mode == "RGBA" and coins.width > round(20 / 25.4 * 40)
+
+
+def test_showcase_shows_the_cards_asked_for_and_refuses_an_unknown_one_writing_nothing(tiny, tmp_path):
+    one = pnp("export", tiny, "--showcase", "--card", "mage", "--dpi", "40", "-o", tmp_path / "one")
+    assert one.returncode == 0, one.stderr
+    assert [p.name for p in (tmp_path / "one").iterdir()] == ["showcase-heroes.png"]  # coins have no 'mage'
+    single = Image.open(tmp_path / "one" / "showcase-heroes.png")
+    assert single.width < round(63 / 25.4 * 40) * 1.5                           # one card, not three
+    bad = pnp("export", tiny, "--showcase", "--card", "mgae", "-o", tmp_path / "bad")
+    assert bad.returncode == 1
+    assert "error: --card mgae: no card with that id in this game (did you mean 'mage'?)" in bad.stderr
+    assert not (tmp_path / "bad").exists() or not any((tmp_path / "bad").iterdir())
+    usage = pnp("export", tiny, "--png", "--card", "mage")
+    assert usage.returncode == 2 and "--card picks the cards of --showcase" in usage.stderr
