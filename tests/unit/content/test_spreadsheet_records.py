@@ -1,4 +1,5 @@
 """Record files from a spreadsheet (CSV, .xlsx): the same records and located problems as a YAML record file."""
+import shutil
 from pathlib import Path
 
 import pytest
@@ -122,8 +123,6 @@ SHEETS = Path(__file__).resolve().parents[2] / "data" / "sheets"
 def _workbook_game(fox: Path) -> Path:
     """fox with its cards in tests/data/sheets/cards.xlsx (written by XlsxWriter, as Excel writes one:
     a notes sheet first, then "Cards" with a rich-text cell, a formula, a boolean and an empty row)."""
-    import shutil
-
     shutil.copy(SHEETS / "cards.xlsx", fox / "cards.xlsx")
     game_yaml = fox / "game.yaml"
     game_yaml.write_text(game_yaml.read_text().replace("file: cards.csv  ", "file: cards.xlsx ")
@@ -190,3 +189,27 @@ def test_the_lock_file_of_an_open_workbook_is_not_content(fox, tmp_path):
     (game / ".~lock.cards.xlsx#").write_text("owner")
     assert len(load_game(game).component("cards").records) == 3
     assert (played_file_hashes(game), set(snapshot([game]))) == before
+
+
+def test_a_date_cell_reads_as_the_date_it_shows_not_as_its_serial_number():
+    """dates-and-errors.xlsx (XlsxWriter): a custom yyyy-mm-dd, the built-in short date, a date and time,
+    a time alone; then numbers whose format is no date (scientific, percent) stay numbers."""
+    from generator.content.xlsx import read_sheet
+
+    name, rows = read_sheet(SHEETS / "dates-and-errors.xlsx", "cards")
+    assert rows[1] == (2, ["kitsunebi", "2026-11-30", "1999-03-01", "2026-12-01 09:30", "18:45", "12000", "0.25"])
+
+
+def test_a_formula_error_or_a_formula_never_computed_is_located_not_printed(fox):
+    """Printed, ``#N/A`` would be a card's text; a formula a script wrote has no value at all."""
+    game_yaml = fox / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("file: cards.csv  ", "file: cards.xlsx "))
+    shutil.copy(SHEETS / "dates-and-errors.xlsx", fox / "cards.xlsx")
+    game_yaml.write_text(game_yaml.read_text().replace("- id: cards", "- id: broken"))
+    shown = _problems(fox)
+    at = f"{fox / 'cards.xlsx'}[Broken]:2: cell"
+    assert f"{at} B2 shows the formula error #DIV/0!: correct the formula or clear the cell" in shown, shown
+    assert f"{at} C2 shows the formula error #N/A: correct the formula or clear the cell" in shown, shown
+    shutil.copy(SHEETS / "saved-by-a-script.xlsx", fox / "cards.xlsx")  # written by openpyxl: =1+2, no value
+    assert any(s.startswith(f"{fox / 'cards.xlsx'}[Cards]:2: cell B2 has a formula that was never computed")
+               for s in _problems(fox))
