@@ -15,7 +15,7 @@ import yaml
 from ..errors import ContentError, Location, Problem
 from ..units import parse_size
 from .tabular import is_editor_lock, is_tabular, open_table, parse_table_file
-from .schema import Context, Spec, compile_schema, did_you_mean, field_kind, validate
+from .schema import Context, Spec, compile_schema, did_you_mean, field_kind, unknown_field, validate
 from .yamlload import NodeBudget, mapping_items, node_location, parse_file, parse_items, parse_text
 
 
@@ -384,7 +384,8 @@ def _stream_records(loader, path: Path, type_name: str, types: dict, label: str,
     budget = NodeBudget(str(path))  # one alias budget for the whole file
     try:
         if is_tabular(path):
-            where, items = open_table(path, _kind_of(type_name, types), sheet)
+            where, items = open_table(path, _kind_of(type_name, types), sheet,
+                                      lambda keys: unknown_field(Spec(type_name), types, keys))
             if where != str(path):  # a workbook's sheet: its rows are `<sheet>[i]`, located as cards.xlsx[arts]:7
                 label = where[len(str(path)) + 1:-1]
             path = Path(where)

@@ -520,6 +520,19 @@ def field_kind(spec: Spec, types: dict, keys) -> str | None:
     return spec.kind if spec is not None else None
 
 
+def unknown_field(spec: Spec, types: dict, keys) -> str | None:
+    """Why ``keys`` (a spreadsheet header, ``("sub", "gaurd")``) names no field of a record spec, with a
+    did-you-mean; None when it does, or when only the record check can tell (an open dict, a tagged union)."""
+    for depth, key in enumerate(keys):
+        spec = resolved(spec, types)
+        if spec is None or spec.kind != "map":
+            return None
+        if key not in spec.fields:
+            return f"no field of {'.'.join(keys[:depth]) if depth else 'the record'}{did_you_mean(key, spec.fields)}"
+        spec = spec.fields[key]
+    return None
+
+
 def _default(spec: Spec, types: dict):
     """A default as the field's own values look after checking (lengths in points)."""
     value = _copy(spec.default)

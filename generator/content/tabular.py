@@ -55,24 +55,30 @@ def parse_table_file(where: str, kind_of=None) -> yaml.SequenceNode:
     return yaml.SequenceNode(_SEQ, items, start, items[-1].end_mark if items else start)
 
 
-def open_table(path: Path, kind_of=None, sheet: str | None = None):
+def open_table(path: Path, kind_of=None, sheet: str | None = None, unknown=None):
     """``(location, iterator of one mapping node per data row)``: the location is the file, or for a
     workbook the file and sheet (``cards.xlsx[arts]``: ``sheet`` if the workbook has it, else its first).
     ``kind_of(keys)`` names the schema kind of a header's field (``("sub", "guard")`` -> ``"int"``),
-    None when unknown; a cell of a text-like kind is a string as written."""
+    None when unknown; a cell of a text-like kind is a string as written. ``unknown(keys)`` says why a
+    header names no field (None when it does): such a header is a problem at the header's line, once,
+    and the rows are not read (each would only repeat it, and miss the field it meant)."""
     where, rows = _xlsx_rows(path, sheet) if Path(path).suffix.lower() == ".xlsx" else _csv_rows(path)
-    return where, _items(where, rows, kind_of or (lambda keys: None))
+    return where, _items(where, rows, kind_of or (lambda keys: None), unknown or (lambda keys: None))
 
 
 def parse_table_items(path: Path, kind_of=None, sheet: str | None = None):
     return open_table(path, kind_of, sheet)[1]
 
 
-def _items(where: str, rows, kind_of):
+def _items(where: str, rows, kind_of, unknown):
     header = next(rows, None)
     if header is None:
         return
     columns = _columns(header[1], where, header[0])
+    misnamed = [Problem(Location(where, header[0]), ".".join(keys), f"this column names {why}")
+                for keys in columns if (why := unknown(keys))]
+    if misnamed:
+        raise ContentError(misnamed)
     for line, row in rows:
         if not any(cell.strip() for cell in row):
             continue  # a blank row, as spreadsheets leave at the end

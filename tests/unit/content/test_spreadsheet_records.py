@@ -64,14 +64,27 @@ def test_cells_take_the_kind_of_their_field(fox):
 
 
 def test_problems_are_located_at_the_row_even_after_a_cell_of_several_lines(fox):
-    path = _write(fox, 'id,name,cost,text,bogus\n'
+    path = _write(fox, 'id,name,cost,text,count\n'
                        'a,A,1,"two\nlines",\n'
                        'b,B,zero,t,\n'
-                       'c,C,[1,t,x\n')
+                       'c,C,[1,t,-1\n')
     shown = _problems(fox)
     assert f"{path}:4: cards[1].cost: expected an integer, got 'zero'" in shown
-    assert f"{path}:5: cards[2].bogus: unknown field" in shown
+    assert f"{path}:5: cards[2].count: -1 is below the minimum 1" in shown
     assert f"{path}:5: cards[2].cost: expected an integer, got '[1'" in shown
+
+
+def test_a_header_that_names_no_field_is_one_problem_at_the_header_not_one_a_row(fox):
+    """A typo in a column name would otherwise say "unknown field" and "missing required field" on
+    every row of the sheet, the header's line nowhere."""
+    rows = "".join(f"c{n},C,1,t,x\n" for n in range(50))
+    path = _write(fox, "id,name,cots,text,stats.gaurd\n" + rows)
+    schema = fox / "schema.yaml"
+    schema.write_text(schema.read_text().replace(
+        "      text:  {type: text}", "      text:  {type: text}\n"
+        "      stats: {type: map, optional: true, fields: {guard: {type: int, default: 0}}}"))
+    assert _problems(fox) == [f"{path}:1: cots: this column names no field of the record (did you mean 'cost'?)",
+                              f"{path}:1: stats.gaurd: this column names no field of stats (did you mean 'guard'?)"]
 
 
 def test_a_row_longer_than_the_header_and_a_repeated_header_are_located(fox):
@@ -163,8 +176,9 @@ def test_without_a_sheet_named_after_the_component_the_first_sheet_is_read(fox):
     game = _workbook_game(fox)
     game_yaml = game / "game.yaml"
     game_yaml.write_text(game_yaml.read_text().replace("- id: cards", "- id: deck"))
-    shown = _problems(game)  # the first sheet is the notes: its one cell is the header, no records
-    assert any(s.startswith(f"{game / 'game.yaml'}:") and "declares 4 but the data yields 0" in s for s in shown), shown
+    shown = _problems(game)  # the first sheet is the notes: its one cell is the header, of no field
+    assert any(s.startswith(f"{game / 'cards.xlsx'}[notes]:1: ") and "names no field of the record" in s
+               for s in shown), shown
 
 
 def test_a_file_that_is_no_workbook_is_a_located_problem(fox):
