@@ -22,9 +22,10 @@ class ValidateResult:
 
 
 def nothing_printed(game, faces: int) -> list:
-    """A warning when no component has a face to print (none names a ``layout:``): a build of it
-    writes no print file, as a PDF of no page is not a valid PDF."""
-    if faces:
+    """A warning when no component has a face to print because none names a ``layout:``: a build of it
+    writes no print file, as a PDF of no page is not a valid PDF. (A layout named but not found is
+    its own error; "add a layout" would then mislead.)"""
+    if faces or any(c.layout for c in game.components):
         return []
     return [Problem(game.at("components"), "components", "nothing to print: no component names a layout "
                     "(add `layout: <folder>/<name>` to a component)", "warning")]

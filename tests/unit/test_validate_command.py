@@ -21,3 +21,16 @@ def test_validate_sends_its_report_where_o_says(tiny, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert CliRunner().invoke(main, ["validate", str(tiny)]).exit_code == 0
     assert asked[1].as_posix() == "output/tiny"      # the default, where `pnp build` looks for the verdict
+
+
+def test_a_layout_not_found_is_not_also_a_game_that_names_no_layout(tmp_path, monkeypatch):
+    from generator.newgame import new_game
+    from generator.validate import validate_game
+
+    new_game("fox", tmp_path, lang="en")
+    monkeypatch.chdir(tmp_path)  # the project whose layouts/ the game's are in
+    game_yaml = tmp_path / "content/fox/game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("layout: fox/front ", "layout: fox/fornt "))
+    shown = [p.display() for p in validate_game(tmp_path / "content/fox", balance=False).problems]
+    assert any("layout 'fox/fornt' not found (did you mean 'fox/front'?)" in s for s in shown), shown
+    assert not any("nothing to print" in s for s in shown), shown
