@@ -148,7 +148,10 @@ class SchemaCompiler:
             return
         others = [n for n in siblings if n != key]
         for name in named:
-            if name not in others:
+            if name == key:
+                self.problems.append(Problem(where, f"{field_path}.restates", f"{name!r} is this text itself:"
+                                             " name the fields it puts into words"))
+            elif name not in others:
                 self.problems.append(Problem(where, f"{field_path}.restates",
                                              f"no field {name!r} in this record{did_you_mean(name, others)}"))
         spec.options["restates"] = [n for n in named if n in others]

@@ -79,8 +79,9 @@ def test_restates_must_name_fields_of_the_same_record(tmp_path):
     with pytest.raises(ContentError) as caught:
         load_game(tmp_path / "content/fox")
     shown = sorted(p.display() for p in caught.value.problems)
-    assert shown == [f"{schema}:9: types.card.fields.text.restates: no field 'cots' in this record (did you mean 'cost'?)",
-                     f"{schema}:9: types.card.fields.text.restates: no field 'text' in this record"]
+    assert shown == [f"{schema}:9: types.card.fields.text.restates: 'text' is this text itself: name the fields it puts"
+                     " into words",
+                     f"{schema}:9: types.card.fields.text.restates: no field 'cots' in this record (did you mean 'cost'?)"]
 
 
 def test_nested_and_listed_texts_are_followed_to_their_own_line():
