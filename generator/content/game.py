@@ -195,6 +195,7 @@ def load_game(directory) -> Game:
         raise ContentError(loader.problems)
     game_types = builtin_types("game")
     node = loader.parse(game_file)
+    loader.lang = _written_lang(node, game_types["game"])  # game.yaml's own texts print in it too
     meta = loader.check(node, game_types["game"], game_types, game_file, "", collect_ids=False) if node else None
     if meta is None:
         raise ContentError(loader.problems or [Problem(Location(str(game_file), 1), "", "game.yaml is empty")])
@@ -234,6 +235,16 @@ def load_game(directory) -> Game:
     return Game(id=root.resolve().name, root=root, meta=meta, types=types, components=components,
                 tables=tables, locations=loader.locations, source=node,
                 warnings=untranslated_warnings(loader.untranslated, meta["lang"]))
+
+
+def _written_lang(node, spec: Spec) -> str:
+    """game.yaml's ``lang:`` as written (else its default), before the file is checked: its title and
+    component names are texts in that language as much as the records' (the check says if it is bad)."""
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if key.value == "lang" and isinstance(value, yaml.ScalarNode):
+                return value.value
+    return spec.fields["lang"].default
 
 
 def untranslated_warnings(untranslated: list, lang: str) -> list:

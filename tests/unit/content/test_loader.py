@@ -289,8 +289,8 @@ def test_texts_without_the_games_language_are_warned_about_once_per_file(tiny):
     game_file.write_text("lang: fr\n" + game_file.read_text(encoding="utf-8"), encoding="utf-8")
     warnings = load_game(tiny).warnings
     assert [(w.location.path.split("/")[-1], w.location.line, w.field, w.severity) for w in warnings] == [
-        ("heroes.yaml", 8, "heroes[1].name", "warning")]
-    assert warnings[0].message == "no 'fr' text (game.yaml lang: fr); it prints in 'ja' (and 1 more text(s) in this file)"
+        ("game.yaml", 2, "title", "warning"), ("heroes.yaml", 8, "heroes[1].name", "warning")]  # (title: {ja, en})
+    assert warnings[1].message == "no 'fr' text (game.yaml lang: fr); it prints in 'ja' (and 1 more text(s) in this file)"
     game_file.write_text(game_file.read_text(encoding="utf-8").replace("lang: fr", "lang: en"), encoding="utf-8")
     (warning,) = load_game(tiny).warnings
     assert (warning.location.line, warning.message) == (14, "no 'en' text (game.yaml lang: en); it prints in 'ja'")
@@ -305,3 +305,17 @@ def test_a_refused_count_or_expected_adds_no_count_mismatch(tiny):
     game = (tiny / "game.yaml").read_text(encoding="utf-8")
     (tiny / "game.yaml").write_text(game.replace("expected: 4", "expected: -1", 1), encoding="utf-8")
     assert [p[2:] for p in problems_of(tiny)] == [("components[0].expected", "-1 is below the minimum 0")]
+
+
+def test_game_yamls_own_texts_are_warned_about_like_the_records(tmp_path):
+    """A component's name in game.yaml prints in the rulebook's component table: with ``lang: fr`` and
+    only {ja, en} names, it printed Japanese without a word."""
+    from generator.newgame import new_game
+
+    new_game("fox", tmp_path, lang="en")
+    game_file = tmp_path / "content/fox/game.yaml"
+    assert load_game(game_file.parent).warnings == []
+    game_file.write_text(game_file.read_text(encoding="utf-8").replace("lang: en", "lang: fr"), encoding="utf-8")
+    (warning,) = load_game(game_file.parent).warnings
+    assert (warning.location.path, warning.location.line, warning.field) == (str(game_file), 8, "components[0].name")
+    assert warning.message == "no 'fr' text (game.yaml lang: fr); it prints in 'ja'"
