@@ -49,7 +49,7 @@ def played_views(game) -> dict[int, object]:
 
 
 def _without_restating(value, spec, types):
-    spec = _resolved(spec, types)
+    spec = _shape(spec, value, types)
     if spec is None:
         return value
     if spec.kind == "map" and isinstance(value, dict):
@@ -96,7 +96,7 @@ def drift_problems(game, old_lock: dict | None, digests: dict) -> list[Problem]:
             old = before.get(path)
             if not old or (old[0] == text) == (old[1] == said):
                 continue  # not recorded, unchanged, or both sides changed together
-            fields = _restated_names(game, component, path)
+            fields = _restated_names(game, component, record, path)
             if old[0] != text:
                 unchanged = (f"{fields[0]} did not" if len(fields) == 1 else f"neither {fields[0]} nor {fields[1]} did"
                              if len(fields) == 2 else f"none of {_names(fields)} did")
@@ -112,8 +112,17 @@ def drift_problems(game, old_lock: dict | None, digests: dict) -> list[Problem]:
     return problems
 
 
-def _collect(value, spec, types, path: str, pairs: dict) -> None:
+def _shape(spec, value, types):
+    """The spec that names ``value``'s fields: a named type's own, and for a tagged union (an effect)
+    the variant of the value's tag."""
     spec = _resolved(spec, types)
+    if spec is not None and spec.kind == "tagged" and isinstance(value, dict):
+        return _resolved(spec.variants.get(value.get(spec.options.get("tag", "type"))), types)
+    return spec
+
+
+def _collect(value, spec, types, path: str, pairs: dict) -> None:
+    spec = _shape(spec, value, types)
     if spec is None:
         return
     if spec.kind == "map" and isinstance(value, dict):
@@ -140,11 +149,11 @@ def _has_restates(spec, types, seen: set) -> bool:
     return any(_has_restates(s, types, seen) for s in (*spec.fields.values(), *spec.variants.values(), spec.items))
 
 
-def _restated_names(game, component, path: str) -> list[str]:
-    spec = game.types[component.schema]
+def _restated_names(game, component, record, path: str) -> list[str]:
+    spec, value = game.types[component.schema], record
     for key in _keys(path):
-        spec = _resolved(spec, game.types)
-        spec = spec.items if isinstance(key, int) else spec.fields[key]
+        spec = _shape(spec, value, game.types)
+        spec, value = (spec.items if isinstance(key, int) else spec.fields[key]), value[key]
     return list(_resolved(spec, game.types).options["restates"])
 
 

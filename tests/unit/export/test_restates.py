@@ -94,3 +94,26 @@ def test_nested_and_listed_texts_are_followed_to_their_own_line():
     stage = game.component("stages").records[0]
     where = game.field_at(stage, "gimmicks", 0, "text")
     assert "拾った小銭" in Path(where.path).read_text(encoding="utf-8").splitlines()[where.line - 1]
+
+
+def test_a_text_inside_an_effect_variant_is_followed_too(tmp_path, monkeypatch):
+    """A tagged union's variant may hold the text (``power: {op: draw, n: 1, says: ...}``): the schema took
+    its ``restates``, and the drift check and the played view ignored it."""
+    from generator.export.restates import played_views
+
+    monkeypatch.chdir(tmp_path)
+    new_game("fox", tmp_path, lang="en")
+    root = tmp_path / "content/fox"
+    schema = root / "schema.yaml"
+    schema.write_text(schema.read_text().replace("      text:  {type: text}\n", (
+        "      text:  {type: text}\n      power: {type: power, optional: true}\n"
+        "  power:\n    type: tagged\n    tag: op\n    variants:\n"
+        "      draw: {fields: {n: {type: int}, says: {type: text, restates: [n]}}}\n")))
+    _edit(root, "text: Draw a card.}", "text: Draw a card., power: {op: draw, n: 1, says: Draw one.}}")
+    game = load_game(root)
+    assert played_views(game)[id(game.component("cards").records[1])]["power"] == {"op": "draw", "n": 1}
+    assert build_game(root, tmp_path / "out", validate=False).ok
+    _edit(root, "n: 1,", "n: 2,")
+    assert _drift(root) == ["content/fox/cards.yaml:3: warning: cards[1].power.says: n changed since the last build,"
+                            " but this text, which says it in words, did not: the printed card may still tell the old"
+                            " rule (a build records it)"]
