@@ -518,21 +518,36 @@ def field_kind(spec: Spec, types: dict, keys) -> str | None:
             return None
         if spec.kind == "text":
             return "text"
-        spec = spec.fields.get(key)
+        spec = _member(spec, key)
     spec = resolved(spec, types)
     return spec.kind if spec is not None else None
 
 
+def _member(spec: Spec, key: str) -> Spec | None:
+    """The spec of ``key`` inside a map, an open dict (its values) or a tagged union (its tag, or the
+    field of the first variant that has it: a spreadsheet column serves every row, whatever its tag)."""
+    if spec.kind == "dict":
+        return spec.values
+    if spec.kind == "tagged":
+        if key == spec.options.get("tag", "type"):
+            return Spec("str")
+        return next((v.fields[key] for v in spec.variants.values() if key in v.fields), None)
+    return spec.fields.get(key)
+
+
 def unknown_field(spec: Spec, types: dict, keys) -> str | None:
     """Why ``keys`` (a spreadsheet header, ``("sub", "gaurd")``) names no field of a record spec, with a
-    did-you-mean; None when it does, or when only the record check can tell (an open dict, a tagged union)."""
+    did-you-mean; None when it does, or when only the record check can tell (an open dict, a text)."""
     for depth, key in enumerate(keys):
         spec = resolved(spec, types)
-        if spec is None or spec.kind != "map":
+        if spec is None or spec.kind not in ("map", "tagged"):
             return None
-        if key not in spec.fields:
-            return f"no field of {'.'.join(keys[:depth]) if depth else 'the record'}{did_you_mean(key, spec.fields)}"
-        spec = spec.fields[key]
+        member = _member(spec, key)
+        if member is None:
+            names = spec.fields if spec.kind == "map" else \
+                [spec.options.get("tag", "type"), *(name for v in spec.variants.values() for name in v.fields)]
+            return f"no field of {'.'.join(keys[:depth]) if depth else 'the record'}{did_you_mean(key, names)}"
+        spec = member
     return None
 
 

@@ -159,7 +159,7 @@ def _record(row: list[str], columns, where: str, line: int, kind_of) -> yaml.Map
 
 def _cell(cell: str, kind, where: str, line: int) -> yaml.Node:
     mark = _mark(where, line)
-    if kind in TEXT_KINDS or kind is None:  # (a field the type lacks: the schema names it, with a did-you-mean)
+    if kind in TEXT_KINDS or kind is None:  # (None: no schema given, or a key the record check will judge)
         value = cell.strip()  # (as YAML trims a plain scalar; a line break inside stays)
         return yaml.ScalarNode(_STR, "" if value == '""' else value, mark, mark, style='"')
     try:

@@ -227,3 +227,23 @@ def test_a_formula_error_or_a_formula_never_computed_is_located_not_printed(fox)
     shutil.copy(SHEETS / "saved-by-a-script.xlsx", fox / "cards.xlsx")  # written by openpyxl: =1+2, no value
     assert any(s.startswith(f"{fox / 'cards.xlsx'}[Cards]:2: cell B2 has a formula that was never computed")
                for s in _problems(fox))
+
+
+def test_columns_into_a_tagged_union_or_an_open_dict_take_their_fields_kind(fox):
+    """``power.n`` is the int of the variant that has it (it was read as the text '2'), ``odds.fire`` a dict's
+    value; a column no variant has is named at the header."""
+    schema = fox / "schema.yaml"
+    schema.write_text(schema.read_text().replace("      text:  {type: text}\n", (
+        "      text:  {type: text}\n      power: {type: power, optional: true}\n"
+        "      odds:  {type: dict, keys: {type: str}, values: {type: int}, default: {}}\n"
+        "  power:\n    type: tagged\n    tag: op\n    variants:\n"
+        "      draw: {fields: {n: {type: int}, says: {type: text}}}\n      skip: {fields: {}}\n")))
+    _write(fox, "id,name,cost,text,power.op,power.n,power.says,odds.fire\n"
+                "foxfire,Foxfire,1,t,skip,,,\n"
+                "offering,Offering,0,Draw.,draw,2,007,1\n"
+                "lucky,Lucky,0,t,,,,\n")
+    foxfire, offering, _ = load_game(fox).component("cards").records
+    assert foxfire["power"] == {"op": "skip"}
+    assert offering["power"] == {"op": "draw", "n": 2, "says": "007"} and offering["odds"] == {"fire": 1}
+    path = _write(fox, "id,name,cost,text,power.op,power.sayz\n")
+    assert _problems(fox) == [f"{path}:1: power.sayz: this column names no field of power (did you mean 'says'?)"]
