@@ -11,7 +11,7 @@ YAML value stays text, and the schema says what it expected).
 
 A CSV is read as UTF-8 (with or without the BOM Excel writes); failing that as Shift_JIS (cp932),
 what Japanese Excel saves as plain "CSV". A workbook gives the sheet named after the component (any
-case) or else its first sheet; its problems are located as ``cards.xlsx[arts]:7``: sheet and row.
+case; a workbook of one sheet: that one); its problems are located as ``cards.xlsx[arts]:7``: sheet and row.
 """
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def parse_table_file(where: str, kind_of=None) -> yaml.SequenceNode:
 
 def open_table(path: Path, kind_of=None, sheet: str | None = None, unknown=None):
     """``(location, iterator of one mapping node per data row)``: the location is the file, or for a
-    workbook the file and sheet (``cards.xlsx[arts]``: ``sheet`` if the workbook has it, else its first).
+    workbook the file and sheet (``cards.xlsx[arts]``: the one named ``sheet``, or a workbook's only one).
     ``kind_of(keys)`` names the schema kind of a header's field (``("sub", "guard")`` -> ``"int"``),
     None when unknown; a cell of a text-like kind is a string as written. ``unknown(keys)`` says why a
     header names no field (None when it does): such a header is a problem at the header's line, once,

@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree
 
 from ..errors import ContentError, Location, Problem
+from .schema import did_you_mean
 
 MAX_PART_BYTES = 32 * 1024 * 1024  # the uncompressed XML of one part (a zip bomb stops here)
 _NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
@@ -33,14 +34,22 @@ _DATE_CODES = re.compile(r"[ymdhs]", re.IGNORECASE)  # (not e: 0.00E+00 is a num
 
 def read_sheet(path: Path, prefer: str | None = None) -> tuple[str, list[tuple[int, list[str]]]]:
     """``(sheet name, [(row number, [cell text, ...]), ...])`` of the sheet called ``prefer`` (any
-    case) if the workbook has one, else of its first sheet. Empty rows are left out."""
+    case), else of a workbook's only sheet (or of its first, without ``prefer``). Empty rows are left out.
+
+    A workbook of several sheets, none called ``prefer``, is an error: reading its first sheet would be a
+    guess, and a misnamed sheet (``Villain`` for ``villains``) would give another component's cards."""
     where = str(path)
     try:
         with zipfile.ZipFile(path) as book:
             sheets = _sheets(book, where)
             if not sheets:
                 raise _error(where, "the workbook has no sheet")
-            name, part = next(((n, p) for n, p in sheets if prefer and n.lower() == prefer.lower()), sheets[0])
+            named = [(n, p) for n, p in sheets if prefer and n.lower() == prefer.lower()]
+            if prefer and not named and len(sheets) > 1:
+                names = [n for n, _ in sheets]
+                raise _error(where, f"no sheet named {prefer!r}{did_you_mean(prefer, names)} among {', '.join(names)}:"
+                                    f" name the sheet of these records {prefer!r}, like the component")
+            name, part = (named or sheets)[0]
             cells = _Cells(_shared_strings(book, where), _date_styles(book, where), _epoch(book, where))
             return name, _rows(_xml(book, part, where), cells, f"{where}[{name}]")
     except (zipfile.BadZipFile, KeyError, ElementTree.ParseError, ValueError) as exc:

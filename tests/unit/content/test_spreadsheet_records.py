@@ -172,13 +172,21 @@ def test_a_workbooks_problems_name_the_sheet_and_row(fox):
     assert loaded.field_at(lucky, "cost").line == 5
 
 
-def test_without_a_sheet_named_after_the_component_the_first_sheet_is_read(fox):
+def test_a_workbook_of_several_sheets_none_named_after_the_component_is_an_error(fox):
+    """Reading the first sheet (the notes, or another component's cards) would be a guess."""
     game = _workbook_game(fox)
     game_yaml = game / "game.yaml"
-    game_yaml.write_text(game_yaml.read_text().replace("- id: cards", "- id: deck"))
-    shown = _problems(game)  # the first sheet is the notes: its one cell is the header, of no field
-    assert any(s.startswith(f"{game / 'cards.xlsx'}[notes]:1: ") and "names no field of the record" in s
-               for s in shown), shown
+    game_yaml.write_text(game_yaml.read_text().replace("- id: cards", "- id: card"))
+    assert _problems(game) == [f"{game / 'cards.xlsx'}: no sheet named 'card' (did you mean 'Cards'?) among notes,"
+                               " Cards: name the sheet of these records 'card', like the component"]
+
+
+def test_a_workbook_of_one_sheet_gives_it_whatever_its_name(fox):
+    shutil.copy(SHEETS / "saved-by-a-script.xlsx", fox / "cards.xlsx")  # one sheet, "Cards"
+    game_yaml = fox / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("file: cards.csv  ", "file: cards.xlsx ")
+                         .replace("- id: cards", "- id: deck"))
+    assert any(s.startswith(f"{fox / 'cards.xlsx'}[Cards]:2: ") for s in _problems(fox))
 
 
 def test_a_file_that_is_no_workbook_is_a_located_problem(fox):
