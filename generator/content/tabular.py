@@ -10,7 +10,8 @@ YAML value, so ``3`` is a number, ``true`` a boolean and ``[attack, grapple]`` a
 YAML value stays text, and the schema says what it expected).
 
 A CSV is read as UTF-8 (with or without the BOM Excel writes); failing that as Shift_JIS (cp932),
-what Japanese Excel saves as plain "CSV". A workbook gives the sheet named after the component (any
+what Japanese Excel saves as plain "CSV". Its cells are separated by commas, or by semicolons when the
+header has semicolons and no comma (Excel in a language whose decimal mark is a comma). A workbook gives the sheet named after the component (any
 case; a workbook of one sheet: that one); its problems are located as ``cards.xlsx[arts]:7``: sheet and row.
 """
 from __future__ import annotations
@@ -95,7 +96,7 @@ def _csv_rows(path: Path):
 
 
 def _csv_lines(text: str, where: str):
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
     line = 1
     try:
         for row in reader:
@@ -103,6 +104,13 @@ def _csv_lines(text: str, where: str):
             line = reader.line_num + 1
     except csv.Error as exc:
         raise ContentError([Problem(Location(where, reader.line_num), "", f"not a readable CSV file: {exc}")]) from None
+
+
+def _delimiter(text: str) -> str:
+    """``;`` for a CSV whose header has semicolons and no comma (what Excel saves where the decimal
+    mark is a comma: French, German...), else ``,``."""
+    header = text.split("\n", 1)[0]
+    return ";" if ";" in header and "," not in header else ","
 
 
 def _xlsx_rows(path: Path, sheet: str | None):

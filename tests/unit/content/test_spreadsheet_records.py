@@ -255,3 +255,15 @@ def test_columns_into_a_tagged_union_or_an_open_dict_take_their_fields_kind(fox)
     assert offering["power"] == {"op": "draw", "n": 2, "says": "007"} and offering["odds"] == {"fire": 1}
     path = _write(fox, "id,name,cost,text,power.op,power.sayz\n")
     assert _problems(fox) == [f"{path}:1: power.sayz: this column names no field of power (did you mean 'says'?)"]
+
+
+def test_a_csv_separated_by_semicolons_as_french_excel_saves_it_reads_the_same(fox):
+    """Where the decimal mark is a comma, Excel's "CSV" separates cells with ';': the header was one
+    field named 'id;name;cost;text'."""
+    text = "id,name,cost,text\nfoxfire,Foxfire,1,\"Look, then burn.\"\n"
+    game_yaml = fox / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("expected: 3", "expected: 1"))
+    _write(fox, text)
+    with_commas = load_game(fox).component("cards").records
+    _write(fox, "\ufeff" + text.replace(",", ";").replace('"Look; then burn."', '"Look, then burn."'))
+    assert load_game(fox).component("cards").records == with_commas
