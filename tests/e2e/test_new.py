@@ -98,3 +98,11 @@ def test_an_english_games_print_pages_say_front_and_back_in_english(tmp_path):
     labels = [pdf[i].get_textpage().get_text_range().replace("\r\n", " ") for i in range(len(pdf))]
     assert "Fox Feast · Cards · 1/2 · front" in labels[0] and "Fox Feast · Cards · 2/2 · back" in labels[1]
     assert not any("表" in text or "裏" in text for text in labels)
+
+
+def test_the_comments_of_a_new_games_yaml_stay_in_one_column_whatever_its_name(tmp_path):
+    """The name fills lines that carry a comment: a longer or shorter one pushed their comment out of line."""
+    new_game("a-much-longer-name-than-the-placeholder", tmp_path)
+    lines = (tmp_path / "content/a-much-longer-name-than-the-placeholder/game.yaml").read_text().splitlines()
+    trailing = [line for line in lines if line.startswith("    ") and " # " in line.strip()]  # a component's keys
+    assert len(trailing) >= 3 and len({line.index(" # ") for line in trailing}) == 1, lines

@@ -30,7 +30,7 @@ def test_a_layout_not_found_is_not_also_a_game_that_names_no_layout(tmp_path, mo
     new_game("fox", tmp_path, lang="en")
     monkeypatch.chdir(tmp_path)  # the project whose layouts/ the game's are in
     game_yaml = tmp_path / "content/fox/game.yaml"
-    game_yaml.write_text(game_yaml.read_text().replace("layout: fox/front ", "layout: fox/fornt "))
+    game_yaml.write_text(game_yaml.read_text().replace("layout: fox/front\n", "layout: fox/fornt\n"))
     shown = [p.display() for p in validate_game(tmp_path / "content/fox", balance=False).problems]
     assert any("layout 'fox/fornt' not found (did you mean 'fox/front'?)" in s for s in shown), shown
     assert not any("nothing to print" in s for s in shown), shown
