@@ -157,6 +157,7 @@ def _record(row: list[str], columns, where: str, line: int, kind_of) -> yaml.Map
     for keys, cell in zip(columns, row):
         if not cell.strip():
             continue
+        cell = cell.replace("\r\n", "\n").replace("\r", "\n")  # a line break is \n, as YAML reads one
         node = _cell(cell, kind_of(keys), where, line)
         branch = tree
         for key in keys[:-1]:

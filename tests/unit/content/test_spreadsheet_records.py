@@ -267,3 +267,12 @@ def test_a_csv_separated_by_semicolons_as_french_excel_saves_it_reads_the_same(f
     with_commas = load_game(fox).component("cards").records
     _write(fox, "\ufeff" + text.replace(",", ";").replace('"Look; then burn."', '"Look, then burn."'))
     assert load_game(fox).component("cards").records == with_commas
+
+
+def test_a_line_break_inside_a_cell_is_the_one_yaml_gives_whatever_the_files_line_ends(fox):
+    """Excel writes a CSV with CRLF, inside quoted cells too: '\\r\\n' in a text made the record differ from
+    its YAML twin (a changed card in the print lock, for nothing)."""
+    game_yaml = fox / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("expected: 3", "expected: 1"))
+    _write(fox, 'id,name,cost,text\r\nfoxfire,Foxfire,1,"Look.\r\nThen burn."\r\n')
+    assert load_game(fox).component("cards").records[0]["text"] == "Look.\nThen burn."
