@@ -54,6 +54,14 @@ class Spec:
         return self.default is MISSING and not self.optional
 
 
+def _unknown_option(key, kind: str, allowed) -> str:
+    """An option the type does not take; when other types take it (``restates`` on a ``str``), say which."""
+    owners = [name for name, options in _OPTIONS.items() if key in options]
+    if owners:
+        return f"{key!r} is an option of type {' or '.join(owners)}, not of {kind!r}{did_you_mean(key, allowed)}"
+    return f"unknown option for type {kind!r}{did_you_mean(key, allowed)}"
+
+
 def did_you_mean(word, choices, cutoff=0.6) -> str:
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=cutoff)
     return f" (did you mean '{close[0]}'?)" if close else ""
@@ -98,7 +106,7 @@ class SchemaCompiler:
         for key, (key_node, value_node) in items.items():
             sub = f"{field_path}.{key}"
             if key not in allowed:
-                self._problem(key_node, sub, f"unknown option for type {kind!r}{did_you_mean(key, allowed)}")
+                self._problem(key_node, sub, _unknown_option(key, kind, allowed))
                 continue
             if key == "type":
                 continue

@@ -117,3 +117,13 @@ def test_a_text_inside_an_effect_variant_is_followed_too(tmp_path, monkeypatch):
     assert _drift(root) == ["content/fox/cards.yaml:3: warning: cards[1].power.says: n changed since the last build,"
                             " but this text, which says it in words, did not: the printed card may still tell the old"
                             " rule (a build records it)"]
+
+
+def test_restates_on_a_field_that_is_no_text_says_which_type_takes_it(tmp_path):
+    new_game("fox", tmp_path, lang="en")
+    schema = tmp_path / "content/fox/schema.yaml"
+    schema.write_text(schema.read_text().replace("text:  {type: text}", "text:  {type: str, restates: [cost]}"))
+    with pytest.raises(ContentError) as caught:
+        load_game(tmp_path / "content/fox")
+    assert [p.display() for p in caught.value.problems] == [
+        f"{schema}:9: types.card.fields.text.restates: 'restates' is an option of type text, not of 'str'"]
