@@ -16,7 +16,9 @@ from pathlib import Path
 from .errors import GeneratorError
 
 SCAFFOLD = Path(__file__).parent / "scaffold"
-LANGS = ("ja", "en")
+#: the sample cards and rulebook are written in these; a game in another language gets the English ones
+SAMPLES = ("ja", "en")
+LANG = re.compile(r"[a-z]{2}")  # as game.yaml's lang
 #: a game's name is its directory under content/ and layouts/, and its id in messages
 NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
@@ -33,8 +35,8 @@ def new_game(name: str, root: Path, *, title: str | None = None, lang: str = "ja
     if not NAME.fullmatch(name):
         raise NewGameError(f"game name {name!r}: use lower-case letters, digits, '-' and '_'"
                            f" (it names the folders content/{name}/ and layouts/{name}/)")
-    if lang not in LANGS:
-        raise NewGameError(f"language {lang!r}: expected one of {', '.join(LANGS)}")
+    if not LANG.fullmatch(lang):
+        raise NewGameError(f"language {lang!r}: expected two lower-case letters, as game.yaml's lang (ja, en, fr...)")
     targets = {"content": root / "content" / name, "layouts": root / "layouts" / name}
     for target in targets.values():
         if target.exists():
@@ -42,7 +44,8 @@ def new_game(name: str, root: Path, *, title: str | None = None, lang: str = "ja
     fill = {"__GAME__": name, "__LANG__": lang,
             # a JSON string is a YAML double-quoted scalar: any title stays one value
             "__TITLE__": json.dumps(title or name, ensure_ascii=False)}
-    sources = {"content": [SCAFFOLD / "content", SCAFFOLD / lang], "layouts": [SCAFFOLD / "layouts"]}
+    sample = lang if lang in SAMPLES else "en"
+    sources = {"content": [SCAFFOLD / "content", SCAFFOLD / sample], "layouts": [SCAFFOLD / "layouts"]}
     written: list[Path] = []
     try:
         for key, target in targets.items():

@@ -6,7 +6,7 @@ from pathlib import Path
 import click
 
 from ..cli import common_options, reporter, run_reporting
-from ..newgame import LANGS, NAME
+from ..newgame import LANG, NAME
 
 
 def _check_name(_ctx, _param, value: str) -> str:
@@ -16,11 +16,18 @@ def _check_name(_ctx, _param, value: str) -> str:
     return value
 
 
+def _check_lang(value: str) -> str:
+    if not LANG.fullmatch(value):
+        raise click.BadParameter("two lower-case letters, as game.yaml's lang: ja, en, fr...", param_hint="--lang")
+    return value
+
+
 @click.command()
 @click.argument("name", callback=_check_name)
 @click.option("--title", default=None, help="The game's title (default: NAME).")
-@click.option("--lang", type=click.Choice(LANGS), default="ja", show_default=True,
-              help="The language of the cards, the rulebook and the words pnp adds.")
+@click.option("--lang", default="ja", show_default=True, callback=lambda _c, _p, v: _check_lang(v),
+              help="The game's language, two letters (ja, en, fr...): of the sample cards and rulebook (English"
+                   " for a language other than ja and en) and of the words pnp adds.")
 @common_options
 def new(name, title, lang):
     """Start game NAME: content/NAME/ and layouts/NAME/ with three cards, a back and a rulebook chapter."""

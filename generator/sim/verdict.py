@@ -300,8 +300,13 @@ def _command(game, name: str) -> str:
 
 
 def no_simulator(game, path: Path, lines: dict, name: str) -> BalanceResult:
-    where = Location(str(path), lines.get("engine", 0)) if path.is_file() else Location(str(Path(game.root) / "game.yaml"), 0)
-    problem = Problem(where, "", f"no simulator for this game yet ({name}); balance not checked", "warning")
+    """No engine for the game. With a balance.yaml the designer expects a verdict: a warning says there is
+    none. Without one (a game that is only printed, as ``pnp new`` writes it) there is nothing to warn
+    about at every build: ``pnp validate``'s summary says "balance not checked"."""
+    if not path.is_file():
+        return BalanceResult(passed=True, problems=[], table="", checked=False)
+    problem = Problem(Location(str(path), lines.get("engine", 0)), "",
+                      f"no simulator for this game yet ({name}); balance not checked", "warning")
     return BalanceResult(passed=True, problems=[problem], table="", checked=False)  # the warning says it all
 
 

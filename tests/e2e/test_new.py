@@ -106,3 +106,13 @@ def test_the_comments_of_a_new_games_yaml_stay_in_one_column_whatever_its_name(t
     lines = (tmp_path / "content/a-much-longer-name-than-the-placeholder/game.yaml").read_text().splitlines()
     trailing = [line for line in lines if line.startswith("    ") and " # " in line.strip()]  # a component's keys
     assert len(trailing) >= 3 and len({line.index(" # ") for line in trailing}) == 1, lines
+
+
+def test_a_game_in_another_language_gets_the_english_sample_and_its_own_lang(tmp_path):
+    made = pnp("new", "renard", "--lang", "fr", "--title", "Festin du renard", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    game = yaml.safe_load((tmp_path / "content/renard/game.yaml").read_text(encoding="utf-8"))
+    assert game["lang"] == "fr"
+    assert "Foxfire" in (tmp_path / "content/renard/cards.yaml").read_text(encoding="utf-8")
+    bad = pnp("new", "x", "--lang", "French", cwd=tmp_path)
+    assert bad.returncode == 2 and "two lower-case letters" in bad.stderr

@@ -61,6 +61,15 @@ def test_game_without_a_simulator_gets_a_warning(tmp_path):
     assert result.table == ""  # the warning is the one line a designer sees about it, not twice
 
 
+def test_a_game_that_is_only_printed_gets_no_warning_at_every_build(tmp_path):
+    """No balance.yaml and no engine (what `pnp new` writes): nothing to warn about; not checked."""
+    root = tmp_path / "fox"
+    root.mkdir()
+    (root / "game.yaml").write_text("title: fox\n", encoding="utf-8")
+    result = verdict.check_balance(SimpleNamespace(id="fox", root=root, tables={}, where=lambda r: None))
+    assert result.passed and not result.checked and result.problems == []
+
+
 def _small_game_counting_checks(tmp_path, monkeypatch):
     """A 12-game 2-character game and the list that grows by one per real ``check_balance``."""
     small = {**BALANCE, "players": [2], "sampling": {"looks": [12], "z_interim": 2.576, "z_final": 1.96},
