@@ -94,18 +94,21 @@ def drift_problems(game, old_lock: dict | None, digests: dict) -> list[Problem]:
         component, index, record = records[key]
         for path, (text, said) in pairs.items():
             old = before.get(path)
-            if not old or (old[0] == text) == (old[1] == said):
-                continue  # not recorded, unchanged, or both sides changed together
-            fields = _restated_names(game, component, record, path)
+            if not (isinstance(old, list) and len(old) == 2 and isinstance(old[1], dict)):
+                continue  # not recorded (or by an older pnp)
+            changed = [name for name in said if old[1].get(name) != said[name]]
+            if (old[0] != text) == bool(changed):
+                continue  # unchanged, or both sides changed together
             if old[0] != text:
+                fields = list(said)
                 unchanged = (f"{fields[0]} did not" if len(fields) == 1 else f"neither {fields[0]} nor {fields[1]} did"
                              if len(fields) == 2 else f"none of {_names(fields)} did")
                 message = (f"changed since the last build, but {unchanged}: the simulator plays"
                            f" {'that field' if len(fields) == 1 else 'those fields'}, so check the card still"
                            " does what its text says (a build records it)")
             else:
-                message = (f"{_names(fields)} changed since the last build, but this text, which says"
-                           f" {'it' if len(fields) == 1 else 'them'} in words, did not: the printed card may"
+                message = (f"{_names(changed, 'and')} changed since the last build, but this text, which says"
+                           f" {'it' if len(changed) == 1 else 'them'} in words, did not: the printed card may"
                            " still tell the old rule (a build records it)")
             where = game.field_at(record, *_keys(path)) or game.where(record) or component.location
             problems.append(Problem(where, f"{component.id}[{index}].{path}", message, "warning"))
@@ -130,7 +133,7 @@ def _collect(value, spec, types, path: str, pairs: dict) -> None:
             resolved = _resolved(field_spec, types)
             restated = resolved.options.get("restates") if resolved is not None else None
             if restated:
-                pairs[path + name] = [data_digest(value.get(name)), data_digest([value.get(n) for n in restated])]
+                pairs[path + name] = [data_digest(value.get(name)), {n: data_digest(value.get(n)) for n in restated}]
             elif name in value:
                 _collect(value[name], field_spec, types, f"{path}{name}.", pairs)
     elif spec.kind == "list" and isinstance(value, list) and spec.items is not None:
@@ -149,14 +152,6 @@ def _has_restates(spec, types, seen: set) -> bool:
     return any(_has_restates(s, types, seen) for s in (*spec.fields.values(), *spec.variants.values(), spec.items))
 
 
-def _restated_names(game, component, record, path: str) -> list[str]:
-    spec, value = game.types[component.schema], record
-    for key in _keys(path):
-        spec = _shape(spec, value, game.types)
-        spec, value = (spec.items if isinstance(key, int) else spec.fields[key]), value[key]
-    return list(_resolved(spec, game.types).options["restates"])
-
-
 def _keys(path: str) -> list:
     """``"gimmicks[0].text"`` -> ``["gimmicks", 0, "text"]``."""
     keys: list = []
@@ -168,6 +163,6 @@ def _keys(path: str) -> list:
     return keys
 
 
-def _names(fields: list[str]) -> str:
-    """``effect``, ``effect or sub``, ``sub, effect or life_cost``: any one of them may be what changed."""
-    return fields[0] if len(fields) == 1 else ", ".join(fields[:-1]) + " or " + fields[-1]
+def _names(fields: list[str], conjunction: str = "or") -> str:
+    """``effect``, ``effect or sub``, ``sub, effect and life_cost``."""
+    return fields[0] if len(fields) == 1 else ", ".join(fields[:-1]) + f" {conjunction} " + fields[-1]

@@ -127,3 +127,12 @@ def test_restates_on_a_field_that_is_no_text_says_which_type_takes_it(tmp_path):
         load_game(tmp_path / "content/fox")
     assert [p.display() for p in caught.value.problems] == [
         f"{schema}:9: types.card.fields.text.restates: 'restates' is an option of type text, not of 'str'"]
+
+
+def test_the_warning_names_the_restated_field_that_changed(game):
+    schema = game / "schema.yaml"
+    schema.write_text(schema.read_text().replace("restates: [cost]", "restates: [cost, name]"))
+    assert build_game(game, game.parents[1] / "out", validate=False).ok
+    _edit(game, "name: Offering", "name: Gift")
+    [shown] = _drift(game)
+    assert "cards[1].text: name changed since the last build, but this text" in shown and "cost" not in shown
