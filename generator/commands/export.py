@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..cli import _output_dir, common_options, reporter, resolve_game, run_reporting
+from ..cli import _output_dir, common_options, each_game, reporter, resolve_game, run_reporting
 
 FOLDS = ("vertical", "horizontal")
 
@@ -54,11 +54,13 @@ def export(game, png, profile, tts, tts_base_url, gutterfold, calibration, showc
     if components:
         _check_components(path, components)
     rep.info(f"exporting {path} -> {out}")
-    result = run_reporting(lambda: run_export(path, out, png=png, tts=tts, gutterfold=gutterfold,
-                                              calibration=calibration, profile=profile, sheet=sheet, dpi=dpi,
-                                              components=components, base_url=tts_base_url, showcase=showcase,
-                                              card_ids=card_ids))
-    rep.problems(result.problems)
+    result = each_game(lambda: run_export(path, out, png=png, tts=tts, gutterfold=gutterfold,
+                                          calibration=calibration, profile=profile, sheet=sheet, dpi=dpi,
+                                          components=components, base_url=tts_base_url, showcase=showcase,
+                                          card_ids=card_ids), path, ": nothing exported")
+    if result is None:  # the content did not load: its problems and a FAILED line are printed
+        raise SystemExit(1)
+    errors = rep.problems(result.problems)
     for note in result.notes:
         click.echo(note)
     for written in result.written:
@@ -68,6 +70,9 @@ def export(game, png, profile, tts, tts_base_url, gutterfold, calibration, showc
     if result.ok:
         kept = f", {result.unchanged} unchanged" if result.unchanged else ""
         rep.info(f"  wrote {len(result.written)} file(s) under {out}{kept}")
+    else:  # as build says it
+        tail = "" if result.written else ": nothing exported"
+        rep.info(f"{path}: FAILED ({errors} error(s) above){tail}")
     raise SystemExit(0 if result.ok else 1)
 
 

@@ -470,3 +470,12 @@ def test_showcase_shows_the_cards_asked_for_and_refuses_an_unknown_one_writing_n
     assert not (tmp_path / "bad").exists() or not any((tmp_path / "bad").iterdir())
     usage = pnp("export", tiny, "--png", "--card", "mage")
     assert usage.returncode == 2 and "--card picks the cards of --showcase" in usage.stderr
+
+
+def test_a_failed_export_ends_with_a_failed_line_as_build_does(tiny, tmp_path):
+    heroes = tiny / "heroes.yaml"
+    heroes.write_text(heroes.read_text(encoding="utf-8").replace("id: mage", "id: Mage!"), encoding="utf-8")
+    proc = pnp("export", tiny, "--png", "--dpi", "20", "-o", tmp_path / "out")
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines()[-1] == f"{tiny}: FAILED (1 error(s) above): nothing exported"
+    assert not (tmp_path / "out").exists()
