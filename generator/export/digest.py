@@ -109,6 +109,8 @@ def _op_form(op, files: FileHashes, icons: set, images: set):
         images.add(payload)
     elif op.kind == "icon":
         icons.add(payload)
+    elif op.kind == "text" and payload.direction == "vertical":
+        payload = _columns_form(payload, icons)
     elif op.kind == "text":
         lines = []
         for line in payload.lines:
@@ -131,6 +133,20 @@ def _op_form(op, files: FileHashes, icons: set, images: set):
     children = [_op_form(child, files, icons, images) for child in op.children]
     return (op.kind, op.id, _r(op.x), _r(op.y), _r(op.w), _r(op.h), style, payload, _r(op.rotate),
             _r(op.opacity), children)
+
+
+def _columns_form(block, icons: set):
+    """A vertical text block's compact form: every cell's place, glyphs and how it stands."""
+    columns = []
+    for column in block.columns:
+        cells = []
+        for cell in column.cells:
+            if cell.kind == "icon":
+                icons.add(cell.name)
+            cells.append((cell.kind, cell.glyphs or cell.name, cell.bold, _r(cell.y), _r(cell.advance),
+                          _r(cell.dx), _r(cell.dy), _r(cell.squeeze)))
+        columns.append((_r(column.x), _r(column.y), cells))
+    return ("vertical", _r(block.size), columns)
 
 
 def ops_digest(ops, files: FileHashes, icon_set=None) -> tuple[str, str]:

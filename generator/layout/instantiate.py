@@ -311,17 +311,19 @@ class Instantiator:
         align = _one_of("align", self._value(box, "align", scope, "left"), ("left", "center", "right", "justify"))
         valign = _one_of("valign", self._value(box, "valign", scope, "top"), ("top", "middle", "bottom"))
         font = _one_of("font", self._value(box, "font", scope, "regular"), ("regular", "bold"))
+        direction = _one_of("direction", self._value(box, "direction", scope), ("horizontal", "vertical")) \
+            if "direction" in box else "horizontal"  # most boxes have none: no look-up
         if w <= 0 or h <= 0:
             raise ValueError("a text box needs a positive w and h")
         markup = f"**{text}**" if font == "bold" else text
         icon_scale = float(self._value(box, "icon_scale", scope, 1.0))
         # Many faces repeat a text (backs, costs, names of copies): lay each out once per build.
-        key = (markup, size, w, h, leading, min_size, align, valign, icon_scale)
+        key = (markup, size, w, h, leading, min_size, align, valign, icon_scale, direction)
         block = self._text_cache.get(key)
         if block is None:
             block = self.layout_text(markup, self.fonts, size=size, width=w, height=h, leading=leading,
                                      min_size=min_size, align=align, valign=valign, icon_names=self.icon_names,
-                                     icon_scale=icon_scale)
+                                     icon_scale=icon_scale, direction=direction)
             if len(self._text_cache) >= TEXT_CACHE_SIZE:  # bounded: unique texts must not pile up
                 self._text_cache.pop(next(iter(self._text_cache)))
             self._text_cache[key] = block
@@ -336,7 +338,8 @@ class Instantiator:
         layout_name = _display_path(scope.layout.path)
         where = scope.ctx.at(card_field)
         if block.overflow_lines:
-            lines = "line" if block.overflow_lines == 1 else "lines"
+            lines = ("line" if block.direction == "horizontal" else "column") + \
+                ("" if block.overflow_lines == 1 else "s")
             scope.problems.append(Problem(where, field_path,
                                           f"overflows box '{box_id}' of {layout_name} by {block.overflow_lines} "
                                           f"{lines} at {block.size:g}pt"))

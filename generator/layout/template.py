@@ -26,7 +26,8 @@ BOX_KEYS = {
     "path": SHAPE_KEYS | {"d", "viewbox"},
     "image": {"src", "fit"},
     "icon": {"name", "color"},
-    "text": {"text", "font", "size", "min_size", "leading", "align", "valign", "color", "icon_scale"},
+    "text": {"text", "font", "size", "min_size", "leading", "align", "valign", "color", "icon_scale",
+             "direction"},
     "group": {"boxes", "clip"},
 }
 

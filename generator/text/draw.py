@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from reportlab.lib.colors import Color, toColor
 from reportlab.lib.rl_accel import escapePDF, fp_str
-from reportlab.pdfbase.pdfmetrics import getFont
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 
 from generator.fonts import FontSet
 from generator.text.layout import TextBlock
@@ -45,8 +45,12 @@ def draw_text_block(
     or — when the font set has none — the regular font in text render mode 2 (fill +
     stroke, stroke width ``fonts.bold_stroke * size``, round joins). All lines are
     drawn, including those the block reports as overflowing. Raises ``ValueError``
-    when the block has icons and no ``draw_icon`` is given.
+    when the block has icons and no ``draw_icon`` is given. A vertical block
+    (:class:`~generator.text.vertical.VerticalBlock`) is drawn column by column.
     """
+    if block.direction == "vertical":
+        _draw_columns(canvas, block, x, y_top, fonts, _color(color) if isinstance(color, str) else color, draw_icon)
+        return
     has_icons = any(r.kind == "icon" for line in block.lines for r in line.runs)
     if has_icons and draw_icon is None:
         raise ValueError("the text has inline icons: pass draw_icon to draw them")
@@ -92,6 +96,58 @@ def draw_text_block(
                     text.setTextRenderMode(mode)
                 text.setTextOrigin(left + run.x, baseline)
                 text.textOut(run.text)
+        if font is not None:
+            canvas.drawText(text)
+    finally:
+        canvas.restoreState()
+
+
+def _draw_columns(canvas, block, x: float, y_top: float, fonts: FontSet, paint, draw_icon) -> None:
+    """Draw a vertical block: every glyph is placed on its own, centred on its column's line
+    (one text object; a turned run is one sideways string, a tate-chu-yoko pair one squeezed string)."""
+    size = block.size
+    mid = (fonts.ascent - fonts.descent) / 2 * size  # from the em box's centre down to the baseline
+    canvas.saveState()
+    try:
+        canvas.setFillColor(paint)
+        canvas.setStrokeColor(paint)
+        if fonts.synthetic_bold:
+            canvas.setLineWidth(fonts.bold_stroke * size)
+            canvas.setLineJoin(1)
+            canvas.setLineCap(1)
+        text = canvas.beginText()
+        font = mode = None
+        for column in block.columns:
+            cx = x + column.x
+            for cell in column.cells:
+                top = y_top - column.y - cell.y
+                if cell.kind == "icon":
+                    if draw_icon is None:
+                        raise ValueError("the text has inline icons: pass draw_icon to draw them")
+                    canvas.saveState()
+                    try:
+                        draw_icon(canvas, cell.name, cx - cell.advance / 2, top - cell.advance, cell.advance)
+                    finally:
+                        canvas.restoreState()
+                    continue
+                if not cell.glyphs.strip():
+                    continue
+                run_font = fonts.font_for(cell.bold)
+                if run_font != font:
+                    font = run_font
+                    text.setFont(font, size)
+                run_mode = 2 if cell.bold and fonts.synthetic_bold else 0
+                if run_mode != mode:
+                    mode = run_mode
+                    text.setTextRenderMode(mode)
+                natural = stringWidth(cell.glyphs, font, size)
+                if cell.kind == "turned":  # 90° clockwise: the run goes down, the glyphs' tops face right
+                    text.setTextTransform(0, -1, 1, 0, cx - mid, top - (cell.advance - natural) / 2)
+                else:
+                    baseline = top - cell.advance / 2 - mid - cell.dy
+                    text.setTextTransform(cell.squeeze, 0, 0, 1, cx - natural * cell.squeeze / 2 + cell.dx,
+                                          baseline)
+                text.textOut(cell.glyphs)
         if font is not None:
             canvas.drawText(text)
     finally:

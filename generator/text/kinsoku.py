@@ -49,6 +49,8 @@ __all__ = [
     "break_text",
     "char_class",
     "can_break",
+    "paragraph_atoms",
+    "wrap_atoms",
 ]
 
 # --- character classes -----------------------------------------------------------
@@ -283,6 +285,21 @@ def _gap_before(atoms: list[_Atom], b: int) -> bool:
     return True
 
 
+def paragraph_atoms(tokens: Sequence[Token]) -> list[list[_Atom]]:
+    """The atoms of each paragraph (``kind``, ``text``, ``token``; ``width`` still 0), for a
+    caller that measures them itself, and may merge some, before :func:`wrap_atoms` (vertical
+    text: an upright digit pair is one atom of its own ``kind``, which breaks like a CJK one)."""
+    return _paragraphs(tokens)
+
+
+def wrap_atoms(paragraphs: list[list[_Atom]], width: float) -> Wrapped:
+    """:func:`wrap` for measured atoms (:func:`paragraph_atoms`); a piece keeps its atom's kind."""
+    lines: list[WrappedLine] = []
+    for atoms in paragraphs:
+        _wrap_paragraph(atoms, width, lines)
+    return Wrapped(lines)
+
+
 # --- breaking --------------------------------------------------------------------
 
 
@@ -304,7 +321,8 @@ def wrap(tokens: Sequence[Token], measure: Callable[[Text | Icon], float], width
         for chars in plain:
             _wrap_plain(chars, measure, measure_text, width, lines)
         return Wrapped(lines)
-    for atoms in _paragraphs(tokens):
+    paragraphs = _paragraphs(tokens)
+    for atoms in paragraphs:
         for atom in atoms:
             if atom.kind == _ICON:
                 atom.width = float(measure(atom.token))
@@ -312,8 +330,7 @@ def wrap(tokens: Sequence[Token], measure: Callable[[Text | Icon], float], width
                 atom.width = measure_text(atom.text, atom.token.bold)
             else:
                 atom.width = float(measure(Text(atom.text, atom.token.bold)))
-        _wrap_paragraph(atoms, width, lines)
-    return Wrapped(lines)
+    return wrap_atoms(paragraphs, width)
 
 
 def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) -> None:

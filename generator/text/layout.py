@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Collection, Literal
+from typing import ClassVar, Collection, Literal
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -62,6 +62,7 @@ class Line:
 
 @dataclass(frozen=True)
 class TextBlock:
+    direction: ClassVar[str] = "horizontal"  # a VerticalBlock's is "vertical" (generator.text.vertical)
     size: float
     leading_pt: float
     lines: list[Line]
@@ -129,6 +130,7 @@ def layout_text(
     icon_names: Collection[str] = (),
     icon_scale: float = 1.0,
     shrink_step: float = 0.25,
+    direction: Literal["horizontal", "vertical"] = "horizontal",
 ) -> TextBlock:
     """Parse ``markup`` (see :mod:`generator.text.markup`) and lay it out in a box.
 
@@ -137,12 +139,13 @@ def layout_text(
     ``min_size`` (default ``size``: no shrinking). At ``min_size`` the block is returned
     as is: ``overflow_lines`` counts the lines below the box, ``fits`` is False, and the
     lines are all there (nothing is clipped silently). ``leading`` is a multiple of the
-    size.
+    size. ``direction="vertical"`` sets 縦書き columns instead (a
+    :class:`~generator.text.vertical.VerticalBlock`, same fit policy, its lines are columns).
     """
     return layout_tokens(
         parse_markup(markup), fonts, size=size, width=width, height=height, leading=leading,
         min_size=min_size, align=align, valign=valign, icon_names=icon_names,
-        icon_scale=icon_scale, shrink_step=shrink_step,
+        icon_scale=icon_scale, shrink_step=shrink_step, direction=direction,
     )
 
 
@@ -160,6 +163,7 @@ def layout_tokens(
     icon_names: Collection[str] = (),
     icon_scale: float = 1.0,
     shrink_step: float = 0.25,
+    direction: str = "horizontal",
 ) -> TextBlock:
     """:func:`layout_text` for already parsed tokens."""
     if min_size is None:
@@ -178,6 +182,13 @@ def layout_tokens(
         raise ValueError(f"valign must be one of {', '.join(_VALIGNS)}, not {valign!r}")
     if not icon_scale > 0:
         raise ValueError(f"icon_scale must be positive, not {icon_scale}")
+    lay_out = _layout_at
+    if direction == "vertical":  # imported here: horizontal text never loads the vertical engine
+        from generator.text.vertical import layout_columns as lay_out
+        if align == "justify":
+            raise ValueError("align: justify is not available with direction: vertical")
+    elif direction != "horizontal":
+        raise ValueError(f"direction must be horizontal or vertical, not {direction!r}")
 
     prepared, unknown = _prepare(list(tokens), icon_names)
     missing: set[str] = set()
@@ -187,8 +198,8 @@ def layout_tokens(
 
     block = None
     for s in _shrinking_sizes(size, min_size, shrink_step):
-        block = _layout_at(prepared, fonts, s, width, height, leading, align, valign, icon_scale,
-                           unknown, missing, size)
+        block = lay_out(prepared, fonts, s, width, height, leading, align, valign, icon_scale,
+                        unknown, missing, size)
         if block.overflow_lines == 0 and block.forced_breaks == 0:
             break
     assert block is not None
@@ -262,11 +273,7 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
         problems.append(f"{overflow} line(s) do not fit (text at {size:g}pt needs {used:.2f}pt, box is {height:.2f}pt)")
     if overfull_lines:
         problems.append(f"{overfull_lines} line(s) wider than the box (a glyph or icon wider than {width:.2f}pt)")
-    if unknown:
-        problems.append("unknown icon(s): " + ", ".join(unknown))
-    if missing:
-        problems.append("font has no glyph for: " + " ".join(
-            f"{ch!r} (U+{ord(ch):04X})" for ch in sorted(missing)))
+    problems.extend(glyph_problems(unknown, missing))
 
     return TextBlock(
         size=size,
@@ -287,6 +294,17 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
         requested_size=requested,
         problems=problems,
     )
+
+
+def glyph_problems(unknown, missing) -> list[str]:
+    """The summary lines about unknown icons and glyphs the font lacks (both directions)."""
+    problems = []
+    if unknown:
+        problems.append("unknown icon(s): " + ", ".join(unknown))
+    if missing:
+        problems.append("font has no glyph for: " + " ".join(
+            f"{ch!r} (U+{ord(ch):04X})" for ch in sorted(missing)))
+    return problems
 
 
 def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom):
