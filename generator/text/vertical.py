@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import ClassVar, Literal
 
 from generator.fonts import FontSet
-from generator.text.kinsoku import EPS, SPACE, WORD, WrappedLine, paragraph_atoms, wrap_atoms
+from generator.text.kinsoku import EPS, WORD, WrappedLine, paragraph_atoms, wrap_atoms
 from generator.text.layout import _width, glyph_problems
 from generator.text.markup import Icon
 
@@ -212,7 +212,7 @@ def _column(wl: WrappedLine, x, height, align, fonts: FontSet, size, overflows) 
             natural = _width(tok.text, fonts.font_for(tok.bold), size)
             cells.append(Cell("tcy", y, piece.width, tok.text, tok.text, tok.bold,
                               squeeze=min(1.0, size / natural) if natural else 1.0))
-        elif piece.kind in (WORD, SPACE) or not _upright(tok.text[0]):
+        elif not _upright(tok.text[0]):  # Latin, ASCII digits and spaces
             last = cells[-1] if cells else None
             if last is not None and last.kind == "turned" and last.bold == tok.bold and last.text[-1] not in _TURNED:
                 cells[-1] = Cell("turned", last.y, last.advance + piece.width, last.text + tok.text,
