@@ -109,20 +109,21 @@ def _op_form(op, files: FileHashes, icons: set, images: set):
         images.add(payload)
     elif op.kind == "icon":
         icons.add(payload)
-    elif op.kind == "text" and payload.direction == "vertical":
-        payload = _columns_form(payload, icons)
     elif op.kind == "text":
-        lines = []
-        for line in payload.lines:
-            runs = []
-            for run in line.runs:
-                if run.kind == "icon":
-                    icons.add(run.name)
-                    runs.append(("i", run.name, _r(run.x), _r(run.icon_size), _r(run.icon_bottom)))
-                else:
-                    runs.append(("t", run.text, run.bold, _r(run.x)))
-            lines.append((_r(line.baseline_y), _r(line.x), runs))
-        payload = (_r(payload.size), lines)
+        if payload.direction == "vertical":
+            payload = _columns_form(payload, icons)
+        else:
+            lines = []
+            for line in payload.lines:
+                runs = []
+                for run in line.runs:
+                    if run.kind == "icon":
+                        icons.add(run.name)
+                        runs.append(("i", run.name, _r(run.x), _r(run.icon_size), _r(run.icon_bottom)))
+                    else:
+                        runs.append(("t", run.text, run.bold, _r(run.x)))
+                lines.append((_r(line.baseline_y), _r(line.x), runs))
+            payload = (_r(payload.size), lines)
     elif op.kind == "path":
         segments, viewbox = payload
         payload = ([tuple(_r(v) if isinstance(v, float) else v for v in seg) for seg in segments],
