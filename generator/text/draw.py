@@ -8,10 +8,10 @@ from typing import Any, Callable
 
 from reportlab.lib.colors import Color, toColor
 from reportlab.lib.rl_accel import escapePDF, fp_str
-from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
+from reportlab.pdfbase.pdfmetrics import getFont
 
 from generator.fonts import FontSet
-from generator.text.layout import TextBlock
+from generator.text.layout import TextBlock, text_width
 
 __all__ = ["draw_text_block", "IconDrawer"]
 
@@ -140,7 +140,7 @@ def _draw_columns(canvas, block, x: float, y_top: float, fonts: FontSet, paint, 
                 if run_mode != mode:
                     mode = run_mode
                     text.setTextRenderMode(mode)
-                natural = stringWidth(cell.glyphs, font, size)
+                natural = text_width(cell.glyphs, font, size)
                 if cell.kind == "turned":  # 90° clockwise: the run goes down, the glyphs' tops face right
                     text.setTextTransform(0, -1, 1, 0, cx - mid, top - (cell.advance - natural) / 2)
                 else:

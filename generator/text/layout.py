@@ -91,7 +91,8 @@ class TextBlock:
 
 
 @lru_cache(maxsize=65536)
-def _width(text: str, font: str, size: float) -> float:
+def text_width(text: str, font: str, size: float) -> float:
+    """``stringWidth``, remembered (the same pieces are measured on every card and at every size)."""
     return stringWidth(text, font, size)
 
 
@@ -322,7 +323,7 @@ def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom):
     def measure(tok):
         if isinstance(tok, Icon):
             return icon_size
-        return _width(tok.text, fonts.font_for(tok.bold), size)
+        return text_width(tok.text, fonts.font_for(tok.bold), size)
 
     regular, bold_font = fonts.font_for(False), fonts.font_for(True)
     widths: dict = {}
@@ -331,7 +332,7 @@ def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom):
         key = (text, bold)
         value = widths.get(key)
         if value is None:
-            value = widths[key] = float(_width(text, bold_font if bold else regular, size))
+            value = widths[key] = float(text_width(text, bold_font if bold else regular, size))
         return value
 
     wrapped = wrap(tokens, measure, width, measure_text)
@@ -350,7 +351,7 @@ class _CharWidths(dict):
         self.font, self.size = font, size
 
     def __missing__(self, ch: str) -> float:
-        value = self[ch] = float(_width(ch, self.font, self.size))
+        value = self[ch] = float(text_width(ch, self.font, self.size))
         return value
 
 

@@ -28,7 +28,7 @@ from typing import ClassVar, Literal
 
 from generator.fonts import FontSet
 from generator.text.kinsoku import EPS, WORD, WrappedLine, paragraph_atoms, wrap_atoms
-from generator.text.layout import _width, glyph_problems
+from generator.text.layout import glyph_problems, text_width
 from generator.text.markup import Icon
 
 __all__ = ["Cell", "Column", "VerticalBlock", "layout_columns", "VERTICAL_FORMS", "TCY"]
@@ -165,7 +165,7 @@ def _wrap_columns(tokens, fonts: FontSet, size, height, icon_size):
             elif atom.kind == TCY or _upright(atom.text[0]):
                 atom.width = size
             else:  # turned sideways: its horizontal width runs down the column
-                atom.width = float(_width(atom.text, fonts.font_for(atom.token.bold), size))
+                atom.width = float(text_width(atom.text, fonts.font_for(atom.token.bold), size))
     return wrap_atoms(paragraphs, height)
 
 
@@ -209,7 +209,7 @@ def _column(wl: WrappedLine, x, height, align, fonts: FontSet, size, overflows) 
         if isinstance(tok, Icon):
             cells.append(Cell("icon", y, piece.width, name=tok.name))
         elif piece.kind == TCY:
-            natural = _width(tok.text, fonts.font_for(tok.bold), size)
+            natural = text_width(tok.text, fonts.font_for(tok.bold), size)
             cells.append(Cell("tcy", y, piece.width, tok.text, tok.text, tok.bold,
                               squeeze=min(1.0, size / natural) if natural else 1.0))
         elif not _upright(tok.text[0]):  # Latin, ASCII digits and spaces
