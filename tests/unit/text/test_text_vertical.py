@@ -5,7 +5,8 @@ import io
 
 import pypdfium2 as pdfium
 import pytest
-from PIL import Image, ImageOps
+from PIL import ImageOps
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.fonts import FontSet
@@ -134,8 +135,6 @@ def test_glyphs_without_a_vertical_form_are_turned_clockwise(fonts):
 
 
 def test_latin_words_turn_sideways_whole(fonts):
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
     (column,) = tate("AはDraw it", fonts, size=10).columns
     assert [(c.kind, c.text) for c in column.cells] == [("turned", "A"), ("upright", "は"), ("turned", "Draw it")]
     assert column.cells[2].advance == pytest.approx(stringWidth("Draw it", fonts.regular, 10))
@@ -150,7 +149,6 @@ def test_one_or_two_digits_stand_upright_in_one_em(fonts, text, tcy):
     cells = tate(text, fonts, size=10).columns[0].cells
     (cell,) = [c for c in cells if c.kind == "tcy"]
     assert cell.text == tcy and cell.advance == 10
-    from reportlab.pdfbase.pdfmetrics import stringWidth
     assert stringWidth(tcy, fonts.regular, 10) * cell.squeeze <= 10 + EPS
 
 
