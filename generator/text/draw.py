@@ -64,12 +64,7 @@ def draw_text_block(
     size = block.size
     canvas.saveState()
     try:
-        canvas.setFillColor(paint)
-        canvas.setStrokeColor(paint)
-        if fonts.synthetic_bold:
-            canvas.setLineWidth(fonts.bold_stroke * size)
-            canvas.setLineJoin(1)
-            canvas.setLineCap(1)
+        _pen(canvas, paint, fonts, size)
         # One text object for the whole block: far cheaper than a drawString per run.
         text = canvas.beginText()
         font = mode = None
@@ -102,6 +97,16 @@ def draw_text_block(
         canvas.restoreState()
 
 
+def _pen(canvas, paint, fonts: FontSet, size: float) -> None:
+    """The text colour, and the stroke that thickens a synthetic bold (a font without a bold face)."""
+    canvas.setFillColor(paint)
+    canvas.setStrokeColor(paint)
+    if fonts.synthetic_bold:
+        canvas.setLineWidth(fonts.bold_stroke * size)
+        canvas.setLineJoin(1)
+        canvas.setLineCap(1)
+
+
 def _draw_columns(canvas, block, x: float, y_top: float, fonts: FontSet, paint, draw_icon) -> None:
     """Draw a vertical block: every glyph is placed on its own, centred on its column's line
     (one text object; a turned run is one sideways string, a tate-chu-yoko pair one squeezed string)."""
@@ -109,12 +114,7 @@ def _draw_columns(canvas, block, x: float, y_top: float, fonts: FontSet, paint, 
     mid = (fonts.ascent - fonts.descent) / 2 * size  # from the em box's centre down to the baseline
     canvas.saveState()
     try:
-        canvas.setFillColor(paint)
-        canvas.setStrokeColor(paint)
-        if fonts.synthetic_bold:
-            canvas.setLineWidth(fonts.bold_stroke * size)
-            canvas.setLineJoin(1)
-            canvas.setLineCap(1)
+        _pen(canvas, paint, fonts, size)
         text = canvas.beginText()
         font = mode = None
         for column in block.columns:
