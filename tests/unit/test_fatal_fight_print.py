@@ -13,6 +13,7 @@ import pytest
 
 from generator.cards import CardBuilder
 from generator.content import load_game
+from generator.export.proof import SAFE_INSET
 from generator.units import mm
 
 REPO = Path(__file__).resolve().parents[2]
@@ -112,3 +113,19 @@ def test_every_fatal_fight_face_fits():
             faces.fronts[i]
             faces.back_for(i)
     assert not problems, "\n".join(str(p) for p in problems[:20])
+
+
+def test_standee_disc_and_figure_stay_inside_the_safe_zone(built):
+    """A standee is 25 mm wide: its white disc and the figure on it keep 3 mm from the long
+    edges on both faces, so a cut or duplex shift of 1-2 mm does not flatten the disc's side."""
+    game, builder = built
+    component = game.component("standees")
+    faces = builder.component_faces(component, [])
+    width, height = component.size_pt
+    for i, record in enumerate(component.records):
+        for side, face in (("front", faces.fronts[i]), ("back", faces.back_for(i))):
+            art = [op for op in walk(face) if op.id in ("disc", "figure")]
+            assert len(art) == 2, (record["id"], side)
+            for op in art:
+                inset = min(op.x, op.y, width - op.x - op.w, height - op.y - op.h)
+                assert inset >= SAFE_INSET - 1e-9, (record["id"], side, op.id, inset / mm(1))
