@@ -129,3 +129,42 @@ def test_standee_disc_and_figure_stay_inside_the_safe_zone(built):
             for op in art:
                 inset = min(op.x, op.y, width - op.x - op.w, height - op.y - op.h)
                 assert inset >= SAFE_INSET - 1e-9, (record["id"], side, op.id, inset / mm(1))
+
+
+def icon_ink(op, icon) -> tuple[float, float, float, float]:
+    """What an icon op paints (x0, y0, x1, y1), card points: its shapes' extent, scaled into the
+    box keeping the aspect and centred as the painter does (the box itself has margins)."""
+    vx, vy, vw, vh = icon.viewbox
+    scale = min(op.w / vw, op.h / vh)
+    ox, oy = op.x + (op.w - vw * scale) / 2, op.y + (op.h - vh * scale) / 2
+    xs, ys = [], []
+    for shape in icon.shapes:
+        kind = shape["type"]
+        assert kind in ("polygon", "rect", "circle"), f"icon_ink does not read {kind} shapes"
+        if kind == "polygon":
+            xs += [px for px, _ in shape["points"]]
+            ys += [py for _, py in shape["points"]]
+        elif kind == "rect":
+            xs += [shape["x"], shape["x"] + shape["w"]]
+            ys += [shape["y"], shape["y"] + shape["h"]]
+        else:
+            xs += [shape["cx"] - shape["r"], shape["cx"] + shape["r"]]
+            ys += [shape["cy"] - shape["r"], shape["cy"] + shape["r"]]
+    return (ox + (min(xs) - vx) * scale, oy + (min(ys) - vy) * scale,
+            ox + (max(xs) - vx) * scale, oy + (max(ys) - vy) * scale)
+
+
+@pytest.mark.parametrize("component_id, box", [("bosses", "crown"), ("stages", "boss-crown")])
+def test_boss_crowns_stay_inside_the_safe_zone(built, component_id, box):
+    """The crown that marks a boss card or a boss stage perches at the top-left: its ink keeps
+    3 mm from the trim, so a cut or duplex shift of 1-2 mm does not clip it."""
+    game, builder = built
+    component = game.component(component_id)
+    faces = builder.component_faces(component, [])
+    width, height = component.size_pt
+    crowns = [op for i in range(len(component.records)) for op in walk(faces.fronts[i]) if op.id == box]
+    assert crowns, f"no {box} on {component_id}"
+    for op in crowns:
+        x0, y0, x1, y1 = icon_ink(op, builder.icons.get(op.payload))
+        inset = min(x0, y0, width - x1, height - y1)
+        assert inset >= SAFE_INSET - 1e-9, (component_id, inset / mm(1))
