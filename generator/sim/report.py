@@ -169,7 +169,8 @@ def _win_rate_page(plt, data, jp):
         ax.bar(xs, ys, width, yerr=[lo, hi], capsize=4, label=label)
     band = (data.get("settings") or {}).get("win_rate") or {}
     if band:
-        ax.axhspan(band["min"], band["max"], color="green", alpha=0.08, label="band")
+        # behind the bars (zorder 0), or its tint splits each bar it crosses into two colours
+        ax.axhspan(band["min"], band["max"], color="green", alpha=0.08, label="band", zorder=0)
     ax.set_xticks(range(len(counts)), [f"{n}人 ({n} characters)" for n in counts], fontproperties=jp)
     ax.set_ylim(0, 1)
     ax.set_ylabel("勝率 win rate (95% Wilson CI)", fontproperties=jp)

@@ -174,3 +174,24 @@ def test_chart_labels_are_readable_on_paper():
     text = " ".join(charts[0].get_textpage().get_text_range().split())
     assert "card_059 +0.097" in text and "card_045 +0.050" in text
     assert "won more when played" in text and "dead below" in text
+
+
+def test_the_win_rate_band_is_behind_the_bars():
+    """The target band shades the chart's background: drawn over the bars it tinted each bar's part
+    inside the band, so one bar showed two colours."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rate = {"win_rate": 0.6, "ci95": [0.55, 0.65]}
+    data = {"agent": "greedy", "per_players": {"2": {"reference": rate, "random": rate}},
+            "settings": {"win_rate": {"min": 0.35, "max": 0.75}}}
+    fig = report._win_rate_page(plt, data, report._font())
+    try:
+        ax = fig.axes[0]
+        band = [p for p in ax.patches if p.get_label() == "band"]
+        bars = [p for container in ax.containers for p in getattr(container, "patches", [])]
+        assert len(band) == 1 and len(bars) == 2
+        assert all(band[0].get_zorder() < bar.get_zorder() for bar in bars)
+    finally:
+        plt.close(fig)
