@@ -183,9 +183,11 @@ def _length_page(plt, data, jp):
     per = data.get("per_players") or {}
     if not per:
         return None
+    from matplotlib.ticker import MaxNLocator
     counts = sorted(per, key=int)
     fig, axes = plt.subplots(1, len(counts), figsize=(11.69, 8.27), sharey=True, squeeze=False)
     for ax, n in zip(axes[0], counts):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # games last whole rounds: no 17.5
         hist = {int(k): v for k, v in per[n]["reference"]["rounds_hist"].items()}
         if hist:
             ax.bar(list(hist), list(hist.values()), width=0.9)

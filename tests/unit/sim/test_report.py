@@ -195,3 +195,25 @@ def test_the_win_rate_band_is_behind_the_bars():
         assert all(band[0].get_zorder() < bar.get_zorder() for bar in bars)
     finally:
         plt.close(fig)
+
+
+def test_game_length_axes_count_whole_rounds():
+    """Four narrow charts of game lengths are labelled in whole rounds (Metroidvania's 4-player chart
+    read 17.5, 20.0, 22.5)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    spans = {"1": range(12, 25), "2": range(13, 25), "3": range(14, 25), "4": range(17, 25)}
+    data = {"per_players": {n: {"reference": {"rounds_hist": {str(r): r for r in rounds},
+                                              "rounds": {"median": 24, "p95": 24}}}
+                            for n, rounds in spans.items()}}
+    fig = report._length_page(plt, data, report._font())
+    try:
+        fig.canvas.draw()
+        for ax in fig.axes:
+            low, high = ax.get_xlim()
+            ticks = [t for t in ax.get_xticks() if low <= t <= high]
+            assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    finally:
+        plt.close(fig)
