@@ -64,3 +64,17 @@ def test_every_resource_is_obtainable_and_spent(game):
     spent = _resource_maps(tables, SPENT_BY, set()) & resources
     assert gained == resources, f"never obtainable: {sorted(resources - gained)}"
     assert spent == resources, f"never spent: {sorted(resources - spent)}"
+
+
+@pytest.mark.parametrize("component_id", ["base_track", "demon_track"])
+def test_track_panels_stay_inside_the_safe_zone(game, component_id):
+    """The light panel of a track board keeps 3 mm from the trim: at 2.5 mm a cut 1-2 mm off left
+    a lopsided dark border (shared/PRINT.md: frames stay in the safe zone)."""
+    from generator.export.proof import SAFE_INSET
+    component = game.component(component_id)
+    faces = CardBuilder(game).component_faces(component, [])
+    width, height = component.size_pt
+    panels = [op for i in range(len(component.records)) for op in faces.fronts[i] if op.id == "panel"]
+    assert panels
+    for op in panels:
+        assert min(op.x, op.y, width - op.x - op.w, height - op.y - op.h) >= SAFE_INSET - 1e-9, component_id
