@@ -71,3 +71,12 @@ def test_the_backs_frames_and_studs_stay_inside_the_safe_zone():
         checked.add(component)
     assert {"actions", "rooms", "derived_events"} <= checked
 
+
+
+def test_the_derived_event_number_disc_stays_inside_the_safe_zone():
+    """The numbered disc in a derived event's top-right corner (its ring included) keeps 3 mm too."""
+    discs = [(size, op) for component, size, ops in faces("fronts", "num_disc") if component == "derived_events"
+             for op in ops if op.id == "num_disc"]
+    assert discs
+    for size, op in discs:
+        assert inset(op, size) >= SAFE_INSET - 1e-9
