@@ -78,3 +78,17 @@ def test_track_panels_stay_inside_the_safe_zone(game, component_id):
     assert panels
     for op in panels:
         assert min(op.x, op.y, width - op.x - op.w, height - op.y - op.h) >= SAFE_INSET - 1e-9, component_id
+
+
+def test_map_tile_edge_pills_stay_inside_the_safe_zone(game):
+    """Each edge's pill, its white outline included, keeps 3 mm from the tile's trim."""
+    from generator.export.proof import SAFE_INSET
+    component = game.component("map_tiles")
+    faces = CardBuilder(game).component_faces(component, [])
+    width, height = component.size_pt
+    pills = [op for i in range(len(component.records)) for op in faces.fronts[i] if op.id == "edge_pill"]
+    assert pills
+    for op in pills:
+        half = op.style["stroke_width"] / 2
+        inset = min(op.x, op.y, width - op.x - op.w, height - op.y - op.h) - half
+        assert inset >= SAFE_INSET - 1e-9, inset
