@@ -166,7 +166,9 @@ def _win_rate_page(plt, data, jp):
                 lo.append(max(0.0, s["win_rate"] - s["ci95"][0]))
                 hi.append(max(0.0, s["ci95"][1] - s["win_rate"]))
         label = {"reference": data.get("agent"), "nocombo": "nocombo", "random": "random"}[key]
-        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=4, label=label)
+        bars = ax.bar(xs, ys, width, yerr=[lo, hi], capsize=4, label=label)
+        # each rate written above its bar: a 0 % bar (random play) is otherwise not seen at all
+        ax.bar_label(bars, labels=[f"{y:.0%}" for y in ys], label_type="edge", padding=2, fontsize=7)
     band = (data.get("settings") or {}).get("win_rate") or {}
     if band:
         # behind the bars (zorder 0), or its tint splits each bar it crosses into two colours

@@ -197,6 +197,20 @@ def test_the_win_rate_band_is_behind_the_bars():
         plt.close(fig)
 
 
+def test_every_win_rate_bar_is_labelled_so_a_zero_bar_is_seen():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    data = {"agent": "greedy", "per_players": {"2": {"reference": {"win_rate": 0.6, "ci95": [0.55, 0.65]},
+                                                     "random": {"win_rate": 0.0, "ci95": [0.0, 0.01]}}}}
+    fig = report._win_rate_page(plt, data, report._font())
+    try:
+        assert sorted(t.get_text() for t in fig.axes[0].texts) == ["0%", "60%"]
+    finally:
+        plt.close(fig)
+
+
 def test_game_length_axes_count_whole_rounds():
     """Four narrow charts of game lengths are labelled in whole rounds (Metroidvania's 4-player chart
     read 17.5, 20.0, 22.5)."""
