@@ -6,6 +6,7 @@ not printed.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +25,7 @@ class BuildResult:
     written: list = field(default_factory=list)
     problems: list = field(default_factory=list)
     notes: list = field(default_factory=list)      # lines for the user (errata summary)
+    summary: str = ""                              # what was made: "77 print pages, ..., balance passed"
 
     @property
     def ok(self) -> bool:
@@ -75,9 +77,12 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     # Faces and the rulebook first: a card that does not fit or a rulebook reference to a card
     # that is gone fails in seconds, before the simulation runs and rewrites the balance report
     # of a build that then prints nothing.
+    balance = "balance not checked: --no-validate"
     if validate:
         verdict = run_balance(game, workers=workers, reporter=reporter, cached=True, output_dir=Path(out_dir))
         if verdict is not None:
+            balance = ("balance not checked" if not verdict.checked else
+                       f"balance passed{': kept verdict, content unchanged' if verdict.cached else ''}")
             result.problems.extend(verdict.problems)
             if not verdict.passed:
                 result.notes.append("the balance verdict failed, so nothing was printed: each problem above names "
@@ -112,7 +117,18 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     outputs.append((LOCK_NAME, lock_lines(lock)))
     for name, data in outputs:
         result.written.append(write_atomic(Path(out_dir) / name, data))
+    made = [f"{_pages(data)} {'proof' if proof else 'print'} pages" for name, data in outputs
+            if name.startswith("print-") and _pages(data)]
+    made += [f"rulebook {_pages(data)} pages" for name, data in outputs if name == "rulebook.pdf" and _pages(data)]
+    result.summary = ", ".join(made + [balance])
     return result
+
+
+def _pages(pdf: bytes) -> int | None:
+    """The page count of a PDF ReportLab wrote (its page tree's ``/Count``), without parsing it;
+    None if it is not written that way."""
+    found = re.search(rb"/Count (\d+) /Kids", pdf)  # (an outline entry has a /Count too)
+    return int(found.group(1)) if found else None
 
 
 def _check_lock_game(lock: dict, game, path) -> None:

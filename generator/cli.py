@@ -297,6 +297,8 @@ def build(games, output_dir, profile, no_validate, workers, proof, changed_since
             rep.info(f"  wrote {written}")
         if not result.ok:
             rep.info(f"{path}: FAILED ({errors} error(s) above): no print file written")
+        elif result.summary:  # as validate ends a game
+            rep.info(f"{path}: ok ({result.summary})")
         failed = failed or not result.ok
     raise SystemExit(1 if failed else 0)
 

@@ -382,3 +382,10 @@ def test_a_game_that_cannot_load_fails_alone_and_the_next_game_still_runs(tiny, 
     proc = pnp("build", broken, tiny, "-o", out, "--no-validate")
     assert proc.returncode == 1 and "no print file written" in proc.stderr
     assert (out / "tiny" / "print-a4.pdf").exists() and not (out / "broken").exists()
+
+
+def test_a_build_ends_each_game_with_what_it_made(tiny, tmp_path):
+    """As validate ends a game with its summary: the pages printed and what became of the balance check."""
+    proc = pnp("build", tiny, "-o", tmp_path / "out", "--no-validate")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == f"{tiny}: ok (3 print pages, balance not checked: --no-validate)"
