@@ -24,6 +24,9 @@ MAX_PART_BYTES = 32 * 1024 * 1024  # the uncompressed XML of one part (a zip bom
 _NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
        "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
        "rel": "http://schemas.openxmlformats.org/package/2006/relationships"}
+#: Excel's "Strict Open XML Spreadsheet" namespaces, read as the usual (transitional) ones they mirror
+_STRICT = ((b"http://purl.oclc.org/ooxml/spreadsheetml/main", _NS["m"].encode()),
+           (b"http://purl.oclc.org/ooxml/officeDocument/relationships", _NS["r"].encode()))
 _CELL_REF = re.compile(r"^([A-Z]+)(\d+)$")
 #: the built-in number formats that show a date or time (Excel's list, with the Japanese-locale ones)
 _DATE_FORMAT_IDS = {*range(14, 23), *range(27, 37), *range(45, 48), *range(50, 59)}
@@ -184,7 +187,10 @@ def _xml(book: zipfile.ZipFile, part: str, where: str):
     info = book.getinfo(part)
     if info.file_size > MAX_PART_BYTES:
         raise _error(where, f"{part} is larger than {MAX_PART_BYTES // (1024 * 1024)} MB")
-    return ElementTree.fromstring(book.read(part))
+    data = book.read(part)
+    for strict, transitional in _STRICT:  # a workbook saved as "Strict Open XML" names the same elements
+        data = data.replace(strict, transitional)
+    return ElementTree.fromstring(data)
 
 
 def _error(where: str, message: str, line: int = 0) -> ContentError:

@@ -276,3 +276,22 @@ def test_a_line_break_inside_a_cell_is_the_one_yaml_gives_whatever_the_files_lin
     game_yaml.write_text(game_yaml.read_text().replace("expected: 3", "expected: 1"))
     _write(fox, 'id,name,cost,text\r\nfoxfire,Foxfire,1,"Look.\r\nThen burn."\r\n')
     assert load_game(fox).component("cards").records[0]["text"] == "Look.\nThen burn."
+
+
+def test_a_workbook_saved_as_strict_open_xml_reads_the_same(fox):
+    """Excel's "Strict Open XML Spreadsheet" writes the same parts under other namespaces."""
+    import zipfile
+
+    game = _workbook_game(fox)
+    transitional = load_game(game).component("cards").records
+    strict = game / "strict.xlsx"
+    with zipfile.ZipFile(game / "cards.xlsx") as source, zipfile.ZipFile(strict, "w") as target:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            data = data.replace(b"http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+                                b"http://purl.oclc.org/ooxml/spreadsheetml/main")
+            data = data.replace(b"http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+                                b"http://purl.oclc.org/ooxml/officeDocument/relationships")
+            target.writestr(item, data)
+    strict.replace(game / "cards.xlsx")
+    assert load_game(game).component("cards").records == transitional
