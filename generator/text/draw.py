@@ -81,20 +81,27 @@ def draw_text_block(
                     continue
                 if not run.text:
                     continue
-                run_font = fonts.font_for(run.bold)
-                if run_font != font:
-                    font = run_font
-                    text.setFont(font, size)
-                run_mode = 2 if run.bold and fonts.synthetic_bold else 0
-                if run_mode != mode:
-                    mode = run_mode
-                    text.setTextRenderMode(mode)
+                font, mode = _style(text, fonts, run.bold, size, font, mode)
                 text.setTextOrigin(left + run.x, baseline)
                 text.textOut(run.text)
         if font is not None:
             canvas.drawText(text)
     finally:
         canvas.restoreState()
+
+
+def _style(text, fonts: FontSet, bold: bool, size: float, font, mode):
+    """Switch the text object to a run's font and render mode (2 strokes a synthetic bold) when they
+    differ from the current ``font`` and ``mode``; the new ``(font, mode)``."""
+    run_font = fonts.font_for(bold)
+    if run_font != font:
+        font = run_font
+        text.setFont(font, size)
+    run_mode = 2 if bold and fonts.synthetic_bold else 0
+    if run_mode != mode:
+        mode = run_mode
+        text.setTextRenderMode(mode)
+    return font, mode
 
 
 def _pen(canvas, paint, fonts: FontSet, size: float) -> None:
@@ -132,14 +139,7 @@ def _draw_columns(canvas, block, x: float, y_top: float, fonts: FontSet, paint, 
                     continue
                 if not cell.glyphs.strip():
                     continue
-                run_font = fonts.font_for(cell.bold)
-                if run_font != font:
-                    font = run_font
-                    text.setFont(font, size)
-                run_mode = 2 if cell.bold and fonts.synthetic_bold else 0
-                if run_mode != mode:
-                    mode = run_mode
-                    text.setTextRenderMode(mode)
+                font, mode = _style(text, fonts, cell.bold, size, font, mode)
                 natural = text_width(cell.glyphs, font, size)
                 if cell.kind == "turned":  # 90° clockwise: the run goes down, the glyphs' tops face right
                     text.setTextTransform(0, -1, 1, 0, cx - mid, top - (cell.advance - natural) / 2)
