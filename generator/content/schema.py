@@ -531,11 +531,16 @@ def field_kind(spec: Spec, types: dict, keys) -> str | None:
     return spec.kind if spec is not None else None
 
 
-def _member(spec: Spec, key: str) -> Spec | None:
-    """The spec of ``key`` inside a map, an open dict (its values) or a tagged union (its tag, or the
-    field of the first variant that has it: a spreadsheet column serves every row, whatever its tag)."""
+#: ``field_kind(spec, types, (*keys, DICT_KEY))``: the kind of the keys of the open dict at ``keys``
+DICT_KEY = object()
+
+
+def _member(spec: Spec, key) -> Spec | None:
+    """The spec of ``key`` inside a map, an open dict (its values, or its keys for ``DICT_KEY``) or a
+    tagged union (its tag, or the field of the first variant that has it: a spreadsheet column serves
+    every row, whatever its tag)."""
     if spec.kind == "dict":
-        return spec.values
+        return spec.keys if key is DICT_KEY else spec.values
     if spec.kind == "tagged":
         if key == spec.options.get("tag", "type"):
             return Spec("str")

@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import ContentError, Location, Problem
+from .schema import DICT_KEY
 from .yamlload import MAX_FILE_BYTES, _Loader
 
 #: kinds whose cells are text as written, never a YAML value ("007" stays "007", "a: b" stays text)
@@ -163,7 +164,7 @@ def _record(row: list[str], columns, where: str, line: int, kind_of) -> yaml.Map
         for key in keys[:-1]:
             branch = branch.setdefault(key, {})
         branch[keys[-1]] = node
-    return _mapping(tree, _mark(where, line))
+    return _mapping(tree, _mark(where, line), kind_of)
 
 
 def _cell(cell: str, kind, where: str, line: int) -> yaml.Node:
@@ -181,10 +182,22 @@ def _cell(cell: str, kind, where: str, line: int) -> yaml.Node:
     return node
 
 
-def _mapping(tree: dict, mark) -> yaml.MappingNode:
-    pairs = [(yaml.ScalarNode(_STR, key, mark, mark),
-              _mapping(value, mark) if isinstance(value, dict) else value) for key, value in tree.items()]
+def _mapping(tree: dict, mark, kind_of, prefix: tuple = ()) -> yaml.MappingNode:
+    """The nested fields of a row; under an open dict whose keys are numbers (``respawn.1``, Fatal
+    Fight's ``respawn: {1: 3}``) a header's part is read as one."""
+    numeric = kind_of(prefix) == "dict" and kind_of((*prefix, DICT_KEY)) in ("int", "number")
+    pairs = [(_key(key, mark, numeric),
+              _mapping(value, mark, kind_of, (*prefix, key)) if isinstance(value, dict) else value)
+             for key, value in tree.items()]
     return yaml.MappingNode(_MAP, pairs, mark, mark)
+
+
+def _key(key: str, mark, numeric: bool) -> yaml.ScalarNode:
+    if numeric:
+        node = _cell(key, "int", mark.name, mark.line + 1)
+        if isinstance(node, yaml.ScalarNode):
+            return node
+    return yaml.ScalarNode(_STR, key, mark, mark)
 
 
 def _remark(node: yaml.Node, mark) -> None:

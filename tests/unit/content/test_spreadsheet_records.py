@@ -295,3 +295,20 @@ def test_a_workbook_saved_as_strict_open_xml_reads_the_same(fox):
             target.writestr(item, data)
     strict.replace(game / "cards.xlsx")
     assert load_game(game).component("cards").records == transitional
+
+
+def test_a_column_into_a_dict_with_number_keys_gives_a_number_key(fox):
+    """Fatal Fight's respawn: {1: 3, 4: 1} as columns respawn.1, respawn.4 (a dict with text keys keeps them text)."""
+    schema = fox / "schema.yaml"
+    schema.write_text(schema.read_text().replace(
+        "      text:  {type: text}",
+        "      text:  {type: text}\n"
+        "      respawn: {type: dict, keys: {type: int}, values: {type: int}, default: {}}\n"
+        "      tags: {type: dict, keys: {type: str}, values: {type: int}, default: {}}"))
+    _write(fox, "id,name,cost,text,respawn.1,respawn.4,tags.7\n"
+                "kitsunebi,Foxfire,1,t,3,1,2\ninari,Offering,0,t,,,\n")
+    game_yaml = fox / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("expected: 3", "expected: 2"))
+    kitsunebi, inari = load_game(fox).component("cards").records
+    assert kitsunebi["respawn"] == {1: 3, 4: 1} and kitsunebi["tags"] == {"7": 2}
+    assert inari["respawn"] == {}
