@@ -117,9 +117,13 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     outputs.append((LOCK_NAME, lock_lines(lock)))
     for name, data in outputs:
         result.written.append(write_atomic(Path(out_dir) / name, data))
-    made = [f"{_pages(data)} {'proof' if proof else 'print'} pages" for name, data in outputs
-            if name.startswith("print-") and _pages(data)]
-    made += [f"rulebook {_pages(data)} pages" for name, data in outputs if name == "rulebook.pdf" and _pages(data)]
+    made = []
+    for name, data in sorted(outputs, key=lambda out: not out[0].startswith("print-")):  # print file first
+        shown = f"{{}} {'proof' if proof else 'print'} pages" if name.startswith("print-") else \
+            "rulebook {} pages" if name == "rulebook.pdf" else None
+        pages = _pages(data) if shown else None
+        if pages:
+            made.append(shown.format(pages))
     result.summary = ", ".join(made + [balance])
     return result
 

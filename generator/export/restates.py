@@ -17,17 +17,14 @@ from .digest import data_digest
 from .faces import record_id
 
 
-def restated_digests(game) -> dict[str, dict[str, list[str]]]:
-    """``{"component/id": {"special.text": [text digest, restated digest], ...}}`` for every card
-    whose record type has a text field with ``restates`` (paths through nested maps and lists)."""
+def restated_digests(game) -> dict[str, dict[str, list]]:
+    """``{"component/id": {"special.text": [text digest, {restated field: digest}], ...}}`` for every
+    card whose record type has a text field with ``restates`` (paths through nested maps and lists)."""
     result: dict = {}
-    for component in game.components:
-        spec = game.types.get(component.schema)
-        if spec is None or not _has_restates(spec, game.types, set()):
-            continue
+    for component, spec, types in _restating(game):
         for i, record in enumerate(component.records):
             pairs: dict = {}
-            _collect(record, spec, game.types, "", pairs)
+            _collect(record, spec, types, "", pairs)
             if pairs:
                 result[f"{component.id}/{record_id(component, i)}"] = pairs
     return result
@@ -36,16 +33,19 @@ def restated_digests(game) -> dict[str, dict[str, list[str]]]:
 def played_views(game) -> dict[int, object]:
     """``{id(record): the record as the simulator plays it}`` for the components whose type has a text
     that restates played fields: those texts left out (editing one plays no differently; the drift
-    check above says when it and what it restates part ways). Other records are not listed."""
-    views: dict = {}
-    types = getattr(game, "types", None) or {}  # (the simulator's tests hand over tables alone)
+    check below says when it and what it restates part ways). Other records are not listed."""
+    return {id(record): _without_restating(record, spec, types)
+            for component, spec, types in _restating(game) for record in component.records}
+
+
+def _restating(game):
+    """``(component, record spec, types)`` of each component whose type has a text that restates
+    played fields (a game the simulator's tests hand over as tables alone has none)."""
+    types = getattr(game, "types", None) or {}
     for component in getattr(game, "components", None) or ():
         spec = types.get(component.schema)
-        if spec is None or not _has_restates(spec, types, set()):
-            continue
-        for record in component.records:
-            views[id(record)] = _without_restating(record, spec, types)
-    return views
+        if spec is not None and _has_restates(spec, types, set()):
+            yield component, spec, types
 
 
 def _without_restating(value, spec, types):
