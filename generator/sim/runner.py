@@ -42,7 +42,7 @@ def play_game(engine, setup, *, players: int, agent: str, seed, index: int, chec
         _loop(engine, state, agents, rngs, record, checked, max_decisions)
     except Exception as exc:  # noqa: BLE001 - every crash is recorded as M0, with its traceback
         record["outcome"] = "error"
-        record["error"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
+        record["error"] = f"{type(exc).__name__}: {exc}{_at(exc)}\n{traceback.format_exc(limit=6)}"
     if state is not None and record["outcome"] != "error":
         try:
             record.update(engine.summarize(state))
@@ -52,6 +52,13 @@ def play_game(engine, setup, *, players: int, agent: str, seed, index: int, chec
     if record["outcome"] is None:
         record["outcome"] = "error"
     return record, state
+
+
+def _at(exc: BaseException) -> str:
+    """`` (at file.py:line)``: where the exception was raised, for the error's one-line summary (M0's
+    problem shows that line only; the engine's line is the first thing to look at)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    return f" (at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
 
 
 def _loop(engine, state, agents, rngs, record, checked, max_decisions):
@@ -194,7 +201,7 @@ def start_games(engine, tables, *, players: int, games: int, seed=0, agent: str 
                 max_decisions: int = DEFAULT_MAX_DECISIONS, chunk: int | None = None) -> Batch:
     """Start :func:`run_games`' work on ``executor`` and return at once; without an executor the
     games are played in this process when the batch's records are asked for."""
-    module = engine.__name__
+    module = getattr(engine, "__pnp_key__", None) or engine.__name__  # a game's own engine: by its file
     blob = pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL)
     key = setup_key(module, blob)
     setup = _setup_from(module, blob, key)  # here first: content the engine cannot run fails before any worker

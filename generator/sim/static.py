@@ -3,12 +3,14 @@ verdict a build without balance (``--no-balance``, ``--no-validate``) needs, wit
 runner, the statistics or a process pool."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import yaml
 
-from ..errors import Problem, ProblemsError
+from ..errors import Location, Problem, ProblemsError
 from . import games as registry
+from . import local
 from .compile import played_tables
 
 
@@ -34,11 +36,20 @@ def _key_lines(node, prefix="") -> dict:
     return out
 
 
-def engine_of(game, config: dict | None) -> tuple[str, object]:
+def engine_of(game, config: dict | None, lines: dict | None = None) -> tuple[str, object]:
     """``(name, engine)``: the simulator the game's balance.yaml (``config``, see ``balance_of``)
-    names in ``engine:``, else the game's id, and its engine module (None: no simulator yet)."""
-    name = (config or {}).get("engine") or game.id
-    return name, registry.engine_for(name)
+    names in ``engine:``, else the game's id, and its engine module (None: no simulator yet). A path
+    inside the game directory (``engine: sim.py``) is the game's own engine (``local``); one that
+    cannot be used raises ``ProblemsError`` at balance.yaml's ``engine:`` line or in its code."""
+    name = str((config or {}).get("engine") or game.id)
+    if name in registry.ENGINES or not (local.is_local(name) or (Path(game.root) / name).exists()):
+        return name, registry.engine_for(name)
+    try:
+        path = local.resolve(Path(game.root), name)
+    except LookupError as exc:
+        where = Location(str(Path(game.root) / "balance.yaml"), (lines or {}).get("engine", 0))
+        raise ProblemsError([Problem(where, "engine", f"{exc} (docs/simulator.md)")]) from None
+    return name, local.load(path)
 
 
 def located_checks(engine, setup) -> list[Problem]:
@@ -49,8 +60,11 @@ def located_checks(engine, setup) -> list[Problem]:
 def static_problems(game) -> list[Problem]:
     """What the game's simulator finds without playing, each at its YAML line (Metroidvania: map.yaml
     reachability and key rooms), for ``pnp validate --no-balance``; [] without a simulator."""
-    config, _path, _lines = balance_of(game)
-    _name, engine = engine_of(game, config)
+    config, _path, lines = balance_of(game)
+    try:
+        _name, engine = engine_of(game, config, lines)
+    except ProblemsError as exc:  # the game's own simulator is broken: said, but printing is not held up
+        return [replace(p, severity="warning", message=p.message + " (balance not checked)") for p in exc.problems]
     if engine is None:
         return []
     try:

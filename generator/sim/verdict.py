@@ -293,9 +293,11 @@ class _Runs:
 
 # ---- the verdict ----------------------------------------------------------------------------------
 
-def _command(game, name: str) -> str:
+def _command(game) -> str:
+    """The ``pnp simulate`` command that replays the game: by its directory, which names the game
+    even when its ``engine:`` is another's (a copy of a shipped game) or a file (``sim.py``)."""
     root = Path(game.root)
-    shown = name if root.resolve().parent == (Path.cwd() / "content").resolve() else str(root)
+    shown = root.name if root.resolve().parent == (Path.cwd() / "content").resolve() else str(root)
     return f"pnp simulate {shown}"
 
 
@@ -310,12 +312,20 @@ def no_simulator(game, path: Path, lines: dict, name: str) -> BalanceResult:
     return BalanceResult(passed=True, problems=[problem], table="", checked=False)  # the warning says it all
 
 
+def unloadable(exc: ProblemsError) -> BalanceResult:
+    """The game's own simulator (``engine: sim.py``) cannot be used: its problems, no verdict."""
+    return BalanceResult(passed=False, problems=list(exc.problems), table="balance: the simulator cannot be loaded")
+
+
 def check_balance(game, *, workers: int | None = None, progress=None, executor=None, output_dir=None,
                   write_report: bool = True, changed_cards=()) -> BalanceResult:
     """Simulate ``game`` and judge every band of its balance.yaml (metrics M0-M5, M7-M9).
     ``changed_cards``: ids of cards edited since the last verdict that passed; M5 checks them paired too."""
     config, path, lines = balance_of(game)
-    name, engine = engine_of(game, config)
+    try:
+        name, engine = engine_of(game, config, lines)
+    except ProblemsError as exc:
+        return unloadable(exc)
     if engine is None:
         return no_simulator(game, path, lines, name)
     if config is None:
@@ -338,7 +348,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     unplayable = [p for p in located_checks(engine, setup) if p.severity == "error"]
     if unplayable:  # e.g. a room no one can reach: said at once, not after a minute of games that fail anyway
         return BalanceResult(passed=False, problems=unplayable, table="balance: the content cannot be played as written")
-    judge = _Judge(path, lines, _command(game, name), config.get("seed", 0), getattr(engine, "SEATS", "players"),
+    judge = _Judge(path, lines, _command(game), config.get("seed", 0), getattr(engine, "SEATS", "players"),
                    _record_locations(game))
     started = time.perf_counter()
     own_pool = executor is None and (workers or os.cpu_count() or 1) > 1
@@ -736,7 +746,8 @@ NOT_PLAYED_SUFFIXES = (".md", ".png", ".jpg", ".jpeg", ".svg", ".webp")
 def _played_files(root: Path) -> list[Path]:
     """The files of the game directory that may hold what the simulator reads, sorted."""
     return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() not in NOT_PLAYED_SUFFIXES
-                  and p.relative_to(root).parts[0] not in NOT_PLAYED_DIRS and not is_editor_lock(p.name))
+                  and p.relative_to(root).parts[0] not in NOT_PLAYED_DIRS and not is_editor_lock(p.name)
+                  and not any(part == "__pycache__" or part.startswith(".") for part in p.relative_to(root).parts))
 
 
 def played_file_hashes(root: Path) -> dict[str, str]:
@@ -788,7 +799,10 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
     """``check_balance`` unless ``<output>/.verdict.json`` holds the verdict of identical content;
     with ``refresh`` (``pnp validate``) always simulate, and keep the verdict for the next build."""
     config, path, lines = balance_of(game)
-    name, engine = engine_of(game, config)
+    try:
+        name, engine = engine_of(game, config, lines)
+    except ProblemsError as exc:
+        return unloadable(exc)
     if engine is None:
         return no_simulator(game, path, lines, name)
     out = Path(output_dir) if output_dir else Path("output") / game.id

@@ -2,11 +2,14 @@
 
 To add an engine, write ``generator/sim/games/<name>.py`` following ``fatal_fight.py`` (the
 model: setup compiled from plain tables, an OpenSpiel-style State, agents, ``summarize``) and add
-one line below. A game without an engine gets a clear "no simulator" answer, never a crash.
+one line below. A game without an engine gets a clear "no simulator" answer, never a crash. A
+designer's own game keeps its engine in its directory instead (``engine: sim.py``, ``..local``).
 """
 from __future__ import annotations
 
 import importlib
+
+from .. import local
 
 ENGINES = {
     "fatal-fight": "generator.sim.games.fatal_fight",
@@ -22,4 +25,8 @@ def engine_for(game_name: str):
 
 
 def engine_by_module(module: str):
+    """The engine a worker process is handed by name: a module of pnp's, or a game's own
+    (``local.key_of``: loaded from its file)."""
+    if module.startswith(local.KEY_PREFIX):
+        return local.load_key(module)
     return importlib.import_module(module)

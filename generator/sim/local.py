@@ -1,0 +1,159 @@
+"""A game's own simulator: ``engine: sim.py`` in balance.yaml names a Python file (or a package
+directory) inside the game directory, and that module is the game's engine, run by the same
+validator, runner and ``pnp simulate`` as the shipped ones (docs/simulator.md).
+
+The module is loaded from its path under a name derived from its source, so an edited engine is a
+new module (``pnp watch`` plays the new rules) and worker processes, which find it by the key
+``file:<path>#<digest>``, load the same code whatever their start method. What the contract leaves
+optional is filled in with neutral defaults; a mistake in the designer's code becomes a problem
+located at the engine's line, never a crash of pnp.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import sys
+import traceback
+from pathlib import Path
+
+from ..errors import Location, Problem, ProblemsError
+
+KEY_PREFIX = "file:"
+#: what every engine must define (generator/sim/api.py)
+REQUIRED = {
+    "AGENTS": "the scripted players by name, e.g. AGENTS = {'greedy': GreedyAgent} ('random' comes with pnp)",
+    "compile_setup": "compile_setup(tables, where=None), the game's tables -> what new_game needs",
+    "new_game": "new_game(setup, players, rng), a new State dealt from rng only",
+    "summarize": "summarize(state), the finished game's record (rounds, stage_rounds, exposures, uses, party)",
+}
+#: hooks run outside a game (whose exceptions would otherwise crash the command): located instead
+GUARDED = ("compile_setup", "static_checks", "located_checks", "cards", "ablate")
+
+
+def _no_problems(*_args) -> list:
+    return []
+
+
+def _describe(_state, event) -> str:
+    return str(event)
+
+
+def is_local(value: str) -> bool:
+    """Whether balance.yaml's ``engine:`` value is a path (``sim.py``, ``sim/``, ``engines/dice``)
+    rather than the name of a simulator pnp ships."""
+    return value.endswith((".py", "/")) or "/" in value or "\\" in value
+
+
+def resolve(root: Path, value: str) -> Path:
+    """The engine's file or package directory for ``engine: value``; ``LookupError`` with the reason
+    when it is not a Python file or package inside the game directory."""
+    root = Path(root).resolve()
+    path = (root / value).resolve()
+    if root != path and root not in path.parents:
+        raise LookupError(f"{value!r} is outside the game directory {root}: keep the simulator with the game")
+    if path.is_dir():
+        if not (path / "__init__.py").is_file():
+            raise LookupError(f"{value!r} is a directory without __init__.py: a package needs one")
+        return path
+    if path.suffix != ".py":
+        raise LookupError(f"{value!r} is not a Python file (.py) or package directory")
+    if not path.is_file():
+        raise LookupError(f"no file {value!r} in {root}")
+    return path
+
+
+def source_files(path: Path) -> list[Path]:
+    """The engine's Python files (one file, or every module of the package), sorted."""
+    if path.is_dir():
+        return sorted(p for p in path.rglob("*.py") if "__pycache__" not in p.parts)
+    return [path]
+
+
+def digest(path: Path) -> str:
+    h = hashlib.sha256()
+    for file in source_files(path):
+        h.update(file.relative_to(path.parent).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def key_of(path: Path) -> str:
+    """The string worker processes load the engine by (``runner.start_games``)."""
+    return f"{KEY_PREFIX}{path}#{digest(path)}"
+
+
+def load_key(key: str):
+    """The engine a ``key_of`` string names (in a worker process: loaded there from its path)."""
+    path, _, _ = key[len(KEY_PREFIX):].rpartition("#")
+    return load(Path(path))
+
+
+def load(path: Path):
+    """The engine module at ``path`` (a ``.py`` file or a package directory), loaded once per version
+    of its source. ``ProblemsError`` located in the engine's code when it cannot be used."""
+    path = Path(path).resolve()
+    version = digest(path)
+    name = f"pnp_local_engine_{version}"
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    init = path / "__init__.py" if path.is_dir() else path
+    spec = importlib.util.spec_from_file_location(
+        name, init, submodule_search_locations=[str(path)] if path.is_dir() else None)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # before running it: a package's modules import each other by it
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # noqa: BLE001 - the designer's code: any mistake is theirs to fix, at its line
+        for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+            del sys.modules[loaded]
+        raise ProblemsError([failure(exc, path, "engine", "cannot be loaded")]) from None
+    missing = [Problem(Location(str(init)), "engine", f"missing {attr}: {what} (docs/simulator.md)")
+               for attr, what in REQUIRED.items() if not hasattr(module, attr)]
+    if missing:
+        del sys.modules[name]
+        raise ProblemsError(missing)
+    _complete(module, path, version)
+    return module
+
+
+def _complete(module, path: Path, version: str) -> None:
+    """The contract's optional parts, where the engine leaves them out; setup-time hooks located."""
+    game_dir = path.parent
+    defaults = {"NAME": game_dir.name, "VERSION": f"local-{version}", "check_invariants": _no_problems,
+                "describe": _describe, "static_checks": _no_problems, "cards": _no_problems}
+    for attr, value in defaults.items():
+        if not hasattr(module, attr):
+            setattr(module, attr, value)
+    for attr in GUARDED:
+        hook = getattr(module, attr, None)
+        if hook is not None:
+            setattr(module, attr, _located(hook, path, attr))
+    module.__pnp_key__ = f"{KEY_PREFIX}{path}#{version}"
+
+
+def _located(hook, path: Path, name: str):
+    @functools.wraps(hook)
+    def guarded(*args, **kwargs):
+        try:
+            return hook(*args, **kwargs)
+        except ProblemsError:
+            raise  # the engine's own located problems (data it cannot run)
+        except Exception as exc:  # noqa: BLE001 - a bug in the designer's engine, shown at its line
+            raise ProblemsError([failure(exc, path, "engine", f"{name} failed")]) from None
+    return guarded
+
+
+def failure(exc: BaseException, path: Path, field: str, doing: str) -> Problem:
+    """A problem at the innermost line of the engine's own code in ``exc``'s traceback (the syntax
+    error's line for a SyntaxError), saying what was being done and what went wrong."""
+    files = {str(f) for f in source_files(path)}
+    where = Location(str(path / "__init__.py" if path.is_dir() else path))
+    if isinstance(exc, SyntaxError) and exc.filename in files:
+        where = Location(exc.filename, exc.lineno or 0)
+    else:
+        for frame in traceback.extract_tb(exc.__traceback__):
+            if frame.filename in files:
+                where = Location(frame.filename, frame.lineno or 0)
+    message = str(exc).strip() if not isinstance(exc, SyntaxError) else exc.msg
+    return Problem(where, field, f"{doing}: {type(exc).__name__}" + (f": {message}" if message else ""))

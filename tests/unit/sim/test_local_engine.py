@@ -1,0 +1,249 @@
+"""A game's own simulator (``engine: sim.py`` in balance.yaml): loaded from the game directory, run by the
+same validator, runner and ``pnp simulate``; its mistakes are located in its code, never a crash."""
+import multiprocessing
+import os
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from generator.content import load_game
+from generator.errors import ProblemsError
+from generator.newgame import new_game
+from generator.sim.compile import played_tables
+from generator.sim.runner import run_games
+from generator.sim.static import balance_of, engine_of, static_problems
+from generator.sim.verdict import cached_verdict
+
+REPO = Path(__file__).resolve().parents[3]
+
+# A co-operative race: each seat plays its best card (cost + 1 points) or passes; the team wins at TARGET
+# points before LAST_ROUND ends. Small enough to read, random enough to sample.
+ENGINE = '''
+TARGET, LAST_ROUND = 9, 4
+
+
+class State:
+    def __init__(self, setup, players, rng):
+        self.setup, self.n = setup, players
+        self.deck = [c for c in setup for _ in range(6)]
+        rng.shuffle(self.deck)
+        self.hands = [[self.deck.pop() for _ in range(2)] for _ in range(players)]
+        self.seat, self.round, self.score, self.log, self.outcome = 0, 1, 0, [], None
+
+    def current_player(self):
+        return -4 if self.outcome else self.seat
+
+    def legal_actions(self):
+        return ["pass"] + sorted(set(self.hands[self.seat]))
+
+    def apply_action(self, action):
+        self.log.append((self.seat, action))
+        if action != "pass":
+            self.hands[self.seat].remove(action)
+            self.score += self.setup[action] + 1
+            if self.deck:
+                self.hands[self.seat].append(self.deck.pop())
+        self.seat = (self.seat + 1) % self.n
+        self.round += self.seat == 0
+        if self.score >= TARGET:
+            self.outcome = "win"
+        elif self.round > LAST_ROUND:
+            self.outcome = "loss"
+
+    def is_terminal(self):
+        return self.outcome is not None
+
+    def clone(self):
+        raise NotImplementedError
+
+
+class Greedy:
+    name = "greedy"
+
+    def __init__(self, setup, seat):
+        self.setup = setup
+
+    def choose(self, state, rng):
+        return max(state.legal_actions(), key=lambda a: -1 if a == "pass" else self.setup[a])
+
+
+AGENTS = {"greedy": Greedy}
+
+
+def compile_setup(tables, where=None):
+    return {card["id"]: card["cost"] for card in tables["cards"]}
+
+
+def new_game(setup, players, rng):
+    return State(setup, players, rng)
+
+
+def summarize(state):
+    played = [a for _, a in state.log if a != "pass"]
+    return {"rounds": min(state.round, LAST_ROUND), "stage_rounds": [state.round] if state.outcome == "win" else [],
+            "uses": {c: played.count(c) for c in set(played)}}
+'''
+BALANCE = '''engine: {engine}
+players: [2, 3]
+reference_agent: greedy
+seed: 0
+sampling: {{looks: [100, 200], z_interim: 2.576, z_final: 1.96}}
+integrity: {{random_games: 60}}
+win_rate: {{min: 0.0, max: {win_max}}}
+skill: {{random_max: 1.0, gap_min: -1.0}}
+length: {{stage_rounds: {{min: 1, max: 4}}, p95_rounds_max: 4, timeouts_max: 0.005}}
+dead_cards: {{max_use_rate: 0.0, min_exposures: 100}}
+card_impact: {{swing: 0.05, min_games: 200}}
+heroes: {{spread_max: 1.0}}
+softlocks: {{stalls_max: 0.01}}
+decisions: {{density_min: 0.0}}
+'''
+
+
+def line_of(text: str) -> int:
+    """The line of the engine (as written to sim.py) that starts with ``text``."""
+    return next(i for i, line in enumerate(ENGINE.split("\n"), 1) if line.strip().startswith(text))
+
+
+@pytest.fixture
+def game_dir(tmp_path):
+    """``content/race``: pnp new's sample cards, the race engine in sim.py and its balance.yaml."""
+    new_game("race", tmp_path, lang="en")
+    root = tmp_path / "content" / "race"
+    (root / "sim.py").write_text(ENGINE, encoding="utf-8")
+    write_balance(root)
+    return root
+
+
+def write_balance(root, engine="sim.py", win_max=1.0):
+    (root / "balance.yaml").write_text(BALANCE.format(engine=engine, win_max=win_max), encoding="utf-8")
+
+
+def engine_in(root):
+    game = load_game(root)
+    config, _path, lines = balance_of(game)
+    return game, engine_of(game, config, lines)[1]
+
+
+def messages(exc_info):
+    return [p.display() for p in exc_info.value.problems]
+
+
+def test_the_games_own_engine_plays_with_the_contracts_optional_parts_filled_in(game_dir):
+    game, engine = engine_in(game_dir)
+    assert engine.NAME == "race" and engine.VERSION.startswith("local-")
+    assert engine.static_checks(None, 2) == [] and engine.cards(None) == [] and engine.describe(None, (0, "x")) == "(0, 'x')"
+    records = run_games(engine, played_tables(game), players=2, games=60, seed=3, agent="greedy", workers=1)
+    assert {r["outcome"] for r in records} <= {"win", "loss"} and any(r["outcome"] == "win" for r in records)
+    assert sum(r["uses"].get("foxfire", 0) for r in records) > 0
+
+
+def test_worker_processes_started_afresh_load_the_same_engine_and_play_the_same_games(game_dir):
+    game, engine = engine_in(game_dir)
+    here = run_games(engine, played_tables(game), players=3, games=30, seed=1, agent="random", workers=1)
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:  # macOS's default
+        there = run_games(engine, played_tables(game), players=3, games=30, seed=1, agent="random", executor=pool)
+    assert there == here
+
+
+def test_an_edited_engine_is_a_new_module_so_a_long_running_process_plays_the_new_rules(game_dir):
+    _game, before = engine_in(game_dir)
+    (game_dir / "sim.py").write_text(ENGINE.replace("TARGET, LAST_ROUND = 9, 4", "TARGET, LAST_ROUND = 99, 4"),
+                                     encoding="utf-8")
+    _game, after = engine_in(game_dir)
+    assert (before.TARGET, after.TARGET) == (9, 99) and before.__name__ != after.__name__
+
+
+def test_a_package_directory_is_an_engine_and_its_modules_import_each_other(game_dir):
+    package = game_dir / "engine"
+    package.mkdir()
+    (package / "numbers.py").write_text("TARGET, LAST_ROUND = 9, 4\n", encoding="utf-8")
+    (package / "__init__.py").write_text("from .numbers import TARGET, LAST_ROUND\n"
+                                         + ENGINE.replace("TARGET, LAST_ROUND = 9, 4", ""), encoding="utf-8")
+    write_balance(game_dir, engine="engine/")
+    _game, engine = engine_in(game_dir)
+    assert engine.TARGET == 9 and engine.__pnp_key__.startswith("file:")
+
+
+@pytest.mark.parametrize("value, said", [
+    ("nosuch.py", "balance.yaml:1: engine: no file 'nosuch.py' in"),
+    ("../elsewhere.py", "is outside the game directory"),
+    ("cards.yaml", "'cards.yaml' is not a Python file (.py) or package directory"),
+    ("rulebook/", "'rulebook/' is a directory without __init__.py"),
+])
+def test_an_engine_path_that_cannot_be_a_simulator_is_an_error_at_balance_yamls_engine_line(game_dir, value, said):
+    write_balance(game_dir, engine=value)
+    with pytest.raises(ProblemsError) as caught:
+        engine_in(game_dir)
+    assert said in messages(caught)[0]
+
+
+@pytest.mark.parametrize("edit, at, said", [
+    (lambda s: s.replace('AGENTS = {"greedy": Greedy}', 'AGENTS = {"greedy": Greedy'), f":{line_of('AGENTS = ')}: engine: "
+     "cannot be loaded: SyntaxError", "was never closed"),
+    (lambda s: s.replace("TARGET, LAST_ROUND = 9, 4", "TARGET, LAST_ROUND = 9, 4 / 0"), f":{line_of('TARGET, ')}: engine: cannot be loaded: ",
+     "ZeroDivisionError: division by zero"),
+    (lambda s: s.replace("def summarize(", "def summary("), ": engine: missing summarize: ", "(docs/simulator.md)"),
+])
+def test_a_broken_engine_is_located_in_its_own_code(game_dir, edit, at, said):
+    (game_dir / "sim.py").write_text(edit(ENGINE), encoding="utf-8")
+    with pytest.raises(ProblemsError) as caught:
+        engine_in(game_dir)
+    shown = messages(caught)[0]
+    assert shown.startswith(str(game_dir / "sim.py") + at) and said in shown, shown
+
+
+def test_a_bug_in_compile_setup_is_a_located_verdict_failure_and_only_a_warning_without_balance(game_dir, tmp_path):
+    (game_dir / "sim.py").write_text(ENGINE.replace('card["cost"]', 'card["power"]'), encoding="utf-8")
+    result = cached_verdict(load_game(game_dir), workers=1, output_dir=tmp_path / "out")
+    assert not result.passed
+    assert [p.display() for p in result.problems][0] == (f"{game_dir / 'sim.py'}:{line_of('return {card')}: engine: "
+                                                      "compile_setup failed: KeyError: 'power'")
+    (game_dir / "sim.py").write_text(ENGINE.replace("AGENTS = {", "AGENTZ = {"), encoding="utf-8")
+    [problem] = static_problems(load_game(game_dir))  # validate --no-balance: printing is not held up
+    assert problem.severity == "warning" and problem.message.endswith("(balance not checked)")
+
+
+def test_the_verdict_is_kept_until_the_engines_code_changes_and_bytecode_is_not_a_change(game_dir, tmp_path):
+    out = tmp_path / "out"
+    first = cached_verdict(load_game(game_dir), workers=1, output_dir=out)
+    assert first.passed and first.checked and not first.cached
+    (game_dir / "__pycache__").mkdir()
+    (game_dir / "__pycache__" / "sim.cpython-311.pyc").write_bytes(b"\0" * 16)
+    assert cached_verdict(load_game(game_dir), workers=1, output_dir=out).cached
+    with (game_dir / "sim.py").open("a", encoding="utf-8") as f:
+        f.write("# the designer's edit\n")
+    assert not cached_verdict(load_game(game_dir), workers=1, output_dir=out).cached
+
+
+def pnp(*args, cwd):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_validate_judges_the_bands_with_the_games_engine_and_a_crash_names_its_line_and_replay(game_dir):
+    project = game_dir.parents[1]
+    ok = pnp("validate", "race", "--workers", "1", cwd=project)
+    assert ok.returncode == 0, ok.stderr
+    assert "content/race: ok (1 component, 3 printed faces, balance passed)" in ok.stderr
+    assert "M1 win rate (greedy)" in ok.stdout
+    write_balance(game_dir, win_max=0.3)  # a band the race cannot meet: M1 fails, naming the replay command
+    failed = pnp("validate", "race", "--workers", "1", cwd=project)
+    said = failed.stdout + failed.stderr
+    assert failed.returncode == 1 and "M1 win rate" in said and "reproduce: pnp simulate race --players 2" in said
+    write_balance(game_dir)
+    (game_dir / "sim.py").write_text(ENGINE.replace("range(6)", "range(1)"), encoding="utf-8")  # the deck runs dry
+    crashed = pnp("validate", "race", "--workers", "1", cwd=project)
+    said = crashed.stdout + crashed.stderr
+    assert crashed.returncode == 1 and "Traceback" not in said
+    assert f"error: IndexError: pop from empty list (at sim.py:{line_of('self.hands = ')}); replay: pnp simulate race --players" in said
+    replay = pnp("simulate", "race", "--players", "2", "--game", "0", "--trace", cwd=project)
+    assert (replay.returncode, replay.stdout) == (1, "game 0: error\n")
+    assert replay.stderr == f"error: IndexError: pop from empty list (at sim.py:{line_of('self.hands = ')})\n"
+    (game_dir / "sim.py").write_text(ENGINE, encoding="utf-8")
+    replay = pnp("simulate", "race", "--players", "2", "--game", "0", "--trace", cwd=project)
+    assert replay.stdout.startswith("(0, '") and replay.stdout.splitlines()[-1].startswith("game 0: win after ")
