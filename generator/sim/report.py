@@ -173,10 +173,12 @@ def _win_rate_page(plt, data, jp):
     if band:
         # behind the bars (zorder 0), or its tint splits each bar it crosses into two colours
         ax.axhspan(band["min"], band["max"], color="green", alpha=0.08, label="band", zorder=0)
-    ax.set_xticks(range(len(counts)), [f"{n}人 ({n} characters)" for n in counts], fontproperties=jp)
+    seats = data.get("seats", "players")  # Fatal Fight counts characters, the others players
+    ax.set_xticks(range(len(counts)), [f"{n}人 ({n} {seats.removesuffix('s') if int(n) == 1 else seats})"
+                                       for n in counts], fontproperties=jp)
     ax.set_ylim(0, 1)
     ax.set_ylabel("勝率 win rate (95% Wilson CI)", fontproperties=jp)
-    ax.set_title("人数別の勝率 win rate per character count", fontproperties=jp)
+    ax.set_title(f"人数別の勝率 win rate per {seats.removesuffix('s')} count", fontproperties=jp)
     ax.legend(prop=jp)
     return fig
 
@@ -193,6 +195,8 @@ def _length_page(plt, data, jp):
         hist = {int(k): v for k, v in per[n]["reference"]["rounds_hist"].items()}
         if hist:
             ax.bar(list(hist), list(hist.values()), width=0.9)
+            # a round either side: with one length only, the locator found a single whole number and fell back to 4.6, 4.8...
+            ax.set_xlim(min(hist) - 1, max(hist) + 1)
         r = per[n]["reference"]["rounds"]
         ax.set_title(f"{n}人: 中央値 {r['median']:.0f}, p95 {r['p95']:.0f}", fontproperties=jp)
         ax.set_xlabel("ラウンド数 rounds per game", fontproperties=jp)
@@ -207,10 +211,14 @@ def _cards_page(plt, data, jp):
         return None
     from matplotlib.patches import Patch
     settings = data.get("settings") or {}
-    rates = sorted(((u["uses"] / u["exposures"] if u["exposures"] else 0.0, c) for c, u in usage.items()))
+    # a use rate needs exposures: an engine whose records count uses only (a game's own simulator) has none
+    rates = sorted((u["uses"] / u["exposures"], c) for c, u in usage.items() if u["exposures"])
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11.69, 8.27))
     low = rates[:40]
     ax1.barh([c for _, c in low], [r for r, _ in low], color="tab:orange")
+    if not low:
+        ax1.text(0.5, 0.5, "no exposures recorded\n(summarize's exposures: times drawn or offered)",
+                 ha="center", va="center", transform=ax1.transAxes, fontsize=9)
     dead_below = settings.get("dead_cards", {}).get("max_use_rate", 0.05)
     ax1.axvline(dead_below, color="red", lw=1, label=f"dead below {dead_below} (M4)")
     ax1.set_title("使用率の低いカード least-used cards (uses / exposures)", fontproperties=jp, fontsize=9)
@@ -218,6 +226,9 @@ def _cards_page(plt, data, jp):
     impact = sorted(((u["impact"], c) for c, u in usage.items() if u.get("impact") is not None))
     ends = impact[:20] + impact[-20:] if len(impact) > 40 else impact
     ax2.barh([c for _, c in ends], [d for d, _ in ends], color=["tab:red" if d < 0 else "tab:blue" for d, _ in ends])
+    if not ends:
+        ax2.text(0.5, 0.5, "no card was both used and left unused in enough games\n(card_impact.min_games)",
+                 ha="center", va="center", transform=ax2.transAxes, fontsize=9)
     ax2.set_title("カードの影響 card impact (win rate used - unused, screening)", fontproperties=jp, fontsize=9)
     ax2.legend(handles=[Patch(color="tab:blue", label="won more when played"),
                         Patch(color="tab:red", label="won less when played")],

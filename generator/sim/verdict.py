@@ -360,6 +360,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
             pool.shutdown(cancel_futures=True)  # after ^C: batches not yet started are not played
     data["seconds"] = round(time.perf_counter() - started, 2)
     data["game"], data["engine"], data["engine_version"] = game.id, name, engine.VERSION
+    data["seats"] = judge.seats  # what a player count counts (the report's axis: players, characters)
     table = _table(judge.rows)
     passed = not any(p.severity == "error" for p in judge.problems)
     data["passed"] = passed

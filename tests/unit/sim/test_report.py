@@ -218,7 +218,8 @@ def test_game_length_axes_count_whole_rounds():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    spans = {"1": range(12, 25), "2": range(13, 25), "3": range(14, 25), "4": range(17, 25)}
+    spans = {"1": range(12, 25), "2": range(13, 25), "3": range(14, 25), "4": range(17, 25),
+             "5": range(5, 6)}  # every game the same length (a small game's own simulator): 4.6, 4.8... before
     data = {"per_players": {n: {"reference": {"rounds_hist": {str(r): r for r in rounds},
                                               "rounds": {"median": 24, "p95": 24}}}
                             for n, rounds in spans.items()}}
@@ -231,3 +232,27 @@ def test_game_length_axes_count_whole_rounds():
             assert ticks and all(float(t).is_integer() for t in ticks), ticks
     finally:
         plt.close(fig)
+
+
+def test_the_win_rate_axis_counts_the_games_own_seats():
+    """Players for most games, characters for Fatal Fight (the report said characters for every game)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rate = {"win_rate": 0.6, "ci95": [0.55, 0.65]}
+    for seats, said in ((None, ["1人 (1 player)", "2人 (2 players)"]), ("characters", ["1人 (1 character)", "2人 (2 characters)"])):
+        data = {"agent": "greedy", "per_players": {"1": {"reference": rate}, "2": {"reference": rate}},
+                **({"seats": seats} if seats else {})}
+        fig = report._win_rate_page(plt, data, report._font())
+        try:
+            assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == said
+        finally:
+            plt.close(fig)
+
+
+def test_cards_page_says_what_is_missing_when_an_engine_counts_uses_only():
+    data = {**_data(2, 0), "card_usage": {"foxfire": {"uses": 40, "exposures": 0}}}
+    doc = pdfium.PdfDocument(render_pdf(data))
+    text = " ".join(doc[len(doc) - 1].get_textpage().get_text_range().split())
+    assert "no exposures recorded" in text and "no card was both used and left unused" in text
