@@ -4,7 +4,7 @@ validator, runner and ``pnp simulate`` as the shipped ones (docs/simulator.md).
 
 The module is loaded from its path under a name derived from its source, so an edited engine is a
 new module (``pnp watch`` plays the new rules) and worker processes, which find it by the key
-``file:<path>#<digest>``, load the same code whatever their start method. What the contract leaves
+``file:<path>#<digest>`` (``__pnp_key__``), load the same code whatever their start method. What the contract leaves
 optional is filled in with neutral defaults; a mistake in the designer's code becomes a problem
 located at the engine's line, never a crash of pnp.
 """
@@ -77,13 +77,8 @@ def digest(path: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def key_of(path: Path) -> str:
-    """The string worker processes load the engine by (``runner.start_games``)."""
-    return f"{KEY_PREFIX}{path}#{digest(path)}"
-
-
 def load_key(key: str):
-    """The engine a ``key_of`` string names (in a worker process: loaded there from its path)."""
+    """The engine an ``__pnp_key__`` names (in a worker process: loaded there from its path)."""
     path, _, _ = key[len(KEY_PREFIX):].rpartition("#")
     return load(Path(path))
 
@@ -105,16 +100,21 @@ def load(path: Path):
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # noqa: BLE001 - the designer's code: any mistake is theirs to fix, at its line
-        for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
-            del sys.modules[loaded]
+        _forget(name)
         raise ProblemsError([failure(exc, path, "engine", "cannot be loaded")]) from None
     missing = [Problem(Location(str(init)), "engine", f"missing {attr}: {what} (docs/simulator.md)")
                for attr, what in REQUIRED.items() if not hasattr(module, attr)]
     if missing:
-        del sys.modules[name]
+        _forget(name)
         raise ProblemsError(missing)
     _complete(module, path, version)
     return module
+
+
+def _forget(name: str) -> None:
+    """Drop a module that could not be used, and its package's modules: the fixed file loads afresh."""
+    for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+        del sys.modules[loaded]
 
 
 def _complete(module, path: Path, version: str) -> None:

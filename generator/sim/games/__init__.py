@@ -26,7 +26,7 @@ def engine_for(game_name: str):
 
 def engine_by_module(module: str):
     """The engine a worker process is handed by name: a module of pnp's, or a game's own
-    (``local.key_of``: loaded from its file)."""
+    (its ``__pnp_key__``, see ``local``: loaded from its file)."""
     if module.startswith(local.KEY_PREFIX):
         return local.load_key(module)
     return importlib.import_module(module)
