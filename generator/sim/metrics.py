@@ -22,6 +22,8 @@ def run_summary(records) -> dict:
     played = [r for r in records if r["outcome"] not in ("error",)]
     rounds = [r["rounds"] for r in played if "rounds" in r]
     stage_rounds = [x for r in played for x in r.get("stage_rounds", [])]
+    if not any("stage_rounds" in r for r in played):  # a game without stages (a designer's own engine): the
+        stage_rounds = [r["rounds"] for r in played if r["outcome"] == "win" and "rounds" in r]  # won game is one
     total_rounds = sum(rounds) or 1
     checked = [r for r in records if r.get("checked")]
     decisions = sum(r["decisions"] + r.get("forced", 0) for r in checked)  # forced steps: one option

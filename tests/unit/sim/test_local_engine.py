@@ -247,3 +247,13 @@ def test_validate_judges_the_bands_with_the_games_engine_and_a_crash_names_its_l
     (game_dir / "sim.py").write_text(ENGINE, encoding="utf-8")
     replay = pnp("simulate", "race", "--players", "2", "--game", "0", "--trace", cwd=project)
     assert replay.stdout.startswith("(0, '") and replay.stdout.splitlines()[-1].startswith("game 0: win after ")
+
+
+def test_a_game_without_stages_is_one_stage_long_so_the_length_band_reads_its_won_games():
+    from generator.sim.metrics import run_summary
+
+    records = [{"outcome": outcome, "rounds": rounds, "decisions": 0, "multi": 0}
+               for outcome, rounds in (("win", 5), ("win", 7), ("loss", 9), ("win", 6))]
+    assert run_summary(records)["stage_rounds_median"] == 6
+    records[0]["stage_rounds"] = [2, 3]  # an engine that counts stages is read as it says, won or lost
+    assert run_summary(records)["stage_rounds_median"] == 2.5
