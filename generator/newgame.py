@@ -4,6 +4,10 @@ The files come from ``generator/scaffold/``: ``content/`` and ``layouts/`` for e
 ``<lang>/`` for what is written in the game's language (the cards, the rulebook). Placeholders
 ``__GAME__``, ``__TITLE__`` and ``__LANG__`` are the only things filled in: the files read as what
 they are, YAML and Markdown, not templates of templates.
+
+``--simulator`` lays ``simulator/`` over them, its folders mirroring the ones above: a file there
+replaces the file of the same name (the cards gain a ``power``, game.yaml reads ``rules.yaml``) or
+is added (``sim.py``, ``rules.yaml``, ``balance.yaml``, a rulebook chapter on the rules it plays).
 """
 from __future__ import annotations
 
@@ -27,8 +31,10 @@ class NewGameError(GeneratorError):
     """The new game cannot be written where asked (nothing was written)."""
 
 
-def new_game(name: str, root: Path, *, title: str | None = None, lang: str = "ja") -> list[Path]:
+def new_game(name: str, root: Path, *, title: str | None = None, lang: str = "ja",
+             simulator: bool = False) -> list[Path]:
     """Write ``content/<name>/`` and ``layouts/<name>/`` under ``root``; the directories written.
+    ``simulator``: the sample game comes with its own simulator and balance bands (docs/simulator.md).
 
     Refuses a bad name, an unknown language and an existing directory before writing anything;
     each directory appears whole or not at all (written beside it, then renamed)."""
@@ -45,7 +51,9 @@ def new_game(name: str, root: Path, *, title: str | None = None, lang: str = "ja
             # a JSON string is a YAML double-quoted scalar: any title stays one value
             "__TITLE__": json.dumps(title or name, ensure_ascii=False)}
     sample = lang if lang in SAMPLES else "en"
-    sources = {"content": [SCAFFOLD / "content", SCAFFOLD / sample], "layouts": [SCAFFOLD / "layouts"]}
+    layers = [SCAFFOLD, SCAFFOLD / "simulator"] if simulator else [SCAFFOLD]
+    sources = {"content": [layer / part for layer in layers for part in ("content", sample)],
+               "layouts": [layer / "layouts" for layer in layers]}
     written: list[Path] = []
     try:
         for key, target in targets.items():
@@ -59,12 +67,13 @@ def new_game(name: str, root: Path, *, title: str | None = None, lang: str = "ja
 
 
 def _write_dir(target: Path, sources: list[Path], fill: dict[str, str]) -> None:
+    """``sources`` in order into ``target``: a later source's file replaces an earlier one's."""
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
         for source in sources:
             for path in sorted(source.rglob("*")):
-                if path.is_file():
+                if path.is_file() and "__pycache__" not in path.parts:  # the sample engine, once imported
                     out = staging / path.relative_to(source)
                     out.parent.mkdir(parents=True, exist_ok=True)
                     out.write_text(_filled(path.read_text(encoding="utf-8"), fill), encoding="utf-8")
