@@ -1,0 +1,107 @@
+"""`pnp new NAME --simulator`: the sample game's own simulator plays, repeats itself and is judged."""
+import importlib.util
+import sys
+
+import pytest
+import yaml
+
+from generator.content import load_game
+from generator.errors import ProblemsError
+from generator.newgame import new_game
+from generator.sim.compile import played_tables
+from generator.sim.runner import run_games
+from generator.sim.static import balance_of, engine_of
+
+from test_new import pnp
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    """A new game with its simulator, written once; its engine loaded as pnp would load it."""
+    root = tmp_path_factory.mktemp("project")
+    new_game("fox", root, lang="en", simulator=True)
+    game = load_game(root / "content" / "fox")
+    return root, game, _engine(game)
+
+
+def _engine(game):
+    """The game's sim.py as a module (registered, so that worker processes find it by name)."""
+    spec = importlib.util.spec_from_file_location("sample_engine_fox", game.root / "sim.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    module.NAME = game.id
+    return module
+
+
+def test_only_the_simulator_option_writes_an_engine_rules_and_bands(tmp_path):
+    plain, local = tmp_path / "plain", tmp_path / "local"
+    new_game("fox", plain, lang="en")
+    new_game("fox", local, lang="en", simulator=True)
+    files = {p.relative_to(local).as_posix() for p in local.rglob("*") if p.is_file()}
+    assert files - {p.relative_to(plain).as_posix() for p in plain.rglob("*") if p.is_file()} == {
+        "content/fox/sim.py", "content/fox/rules.yaml", "content/fox/balance.yaml",
+        "content/fox/rulebook/02-how-to-play.md"}
+    assert yaml.safe_load((local / "content/fox/balance.yaml").read_text())["engine"] == "sim.py"
+    assert "power" not in (plain / "content/fox/cards.yaml").read_text()
+
+
+def test_the_sample_games_end_and_every_step_keeps_the_rules(sample):
+    _root, game, engine = sample
+    for players in (2, 3, 4):
+        for agent in ("greedy", "random"):
+            records = run_games(engine, played_tables(game), players=players, games=100, seed=3, agent=agent,
+                                workers=1, checked=True)
+            assert {r["outcome"] for r in records} <= {"win", "loss"}, [r["error"] for r in records][:1]
+            assert all(1 <= r["rounds"] <= 6 and r["stage_rounds"] == [r["rounds"]] for r in records)
+            assert set(records[0]["exposures"]) >= set(records[0]["uses"])
+
+
+def test_a_seed_gives_the_same_records_on_one_worker_or_two(sample):
+    _root, game, engine = sample
+    runs = [run_games(engine, played_tables(game), players=3, games=60, seed=7, agent="greedy", workers=workers)
+            for workers in (1, 1, 2)]
+    assert runs[0] == runs[1] == runs[2]
+    assert len({r["outcome"] for r in runs[0]}) == 2  # wins and losses: the seed matters, not the worker
+
+
+def test_a_card_no_round_can_pay_for_is_refused_at_its_line(sample):
+    _root, game, engine = sample
+    tables = played_tables(game)
+    cards = [dict(card, cost=5) if card["id"] == "fireworks" else card for card in tables["cards"]]
+    with pytest.raises(ProblemsError) as refused:
+        engine.compile_setup({**tables, "cards": cards}, lambda record: game.where(tables["cards"][3]))
+    [problem] = refused.value.problems
+    assert problem.display().startswith(f"{game.root / 'cards.yaml'}:6: cards[3].cost: costs 5, more than")
+
+
+# -- the print gate, through pnp: the engine is loaded by balance.yaml's `engine: sim.py` --
+
+def _loads_local_engines(game) -> bool:
+    return engine_of(game, balance_of(game)[0])[1] is not None
+
+
+def _fast(root, **rules):
+    """The game's balance.yaml with fewer games (the scaffold's are a designer's), rules.yaml changed."""
+    content = root / "content" / "fox"
+    bands = yaml.safe_load((content / "balance.yaml").read_text())
+    bands["sampling"]["looks"] = [100, 200]
+    bands["integrity"]["random_games"] = 150
+    (content / "balance.yaml").write_text(yaml.safe_dump(bands))
+    data = yaml.safe_load((content / "rules.yaml").read_text())
+    (content / "rules.yaml").write_text(yaml.safe_dump({**data, **rules}))
+
+
+def test_validate_plays_the_sample_and_passes_then_fails_it_on_a_doubled_target(tmp_path, sample):
+    if not _loads_local_engines(sample[1]):
+        pytest.skip("pnp does not load a game's own engine (balance.yaml `engine: sim.py`) yet")
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    _fast(tmp_path)
+    passed = pnp("validate", "fox", "--workers", "1", cwd=tmp_path)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "balance passed" in passed.stderr and "M1 win rate (greedy)" in passed.stdout
+    target = yaml.safe_load((tmp_path / "content/fox/rules.yaml").read_text())["target"]
+    _fast(tmp_path, target={players: 2 * score for players, score in target.items()})
+    failed = pnp("validate", "fox", "--workers", "1", cwd=tmp_path)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "balance.yaml:" in failed.stderr and "M1 win rate: greedy team win rate with 2 players is 0.000" in failed.stderr
