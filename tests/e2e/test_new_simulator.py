@@ -1,6 +1,8 @@
 """`pnp new NAME --simulator`: the sample game's own simulator plays, repeats itself and is judged."""
 import importlib.util
+import re
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -105,3 +107,13 @@ def test_validate_plays_the_sample_and_passes_then_fails_it_on_a_doubled_target(
     failed = pnp("validate", "fox", "--workers", "1", cwd=tmp_path)
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert "balance.yaml:" in failed.stderr and "M1 win rate: greedy team win rate with 2 players is 0.000" in failed.stderr
+
+
+def test_the_code_docs_simulator_md_shows_is_the_sample_engine_as_written():
+    repo = Path(__file__).resolve().parents[2]
+    engine = (repo / "generator/scaffold/simulator/content/sim.py").read_text(encoding="utf-8")
+    doc = (repo / "docs/simulator.md").read_text(encoding="utf-8")
+    excerpts = re.findall(r"```python\n(.*?)```", doc, re.S)
+    assert len(excerpts) >= 4
+    for excerpt in excerpts:
+        assert excerpt in engine, excerpt
