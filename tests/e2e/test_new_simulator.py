@@ -93,6 +93,18 @@ def test_validate_plays_the_sample_and_passes_then_fails_it_on_a_doubled_target(
     assert "reproduce: pnp simulate fox --players 2" in said
 
 
+def test_simulate_traces_a_sample_game_in_the_engines_words_and_refuses_a_count_without_a_target(tmp_path):
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    traced = pnp("simulate", "fox", "--players", "2", "--seed", "1", "--game", "4", "--trace", cwd=tmp_path)
+    assert traced.returncode == 0, traced.stdout + traced.stderr
+    lines = traced.stdout.splitlines()
+    assert lines[0] == "round 1: energy 2" and re.fullmatch(r"  player 1 draws \w+", lines[1])
+    assert re.fullmatch(r"(win|loss) with a score of \d+ \(target 60\)", lines[-2]), lines[-2:]
+    assert re.fullmatch(r"game 4: (win|loss) after [1-6] rounds", lines[-1])
+    five = pnp("simulate", "fox", "--players", "5", "--games", "10", cwd=tmp_path)
+    assert five.returncode == 2 and "rules.yaml has no target for 5 players ([2, 3, 4])" in five.stderr
+
+
 def test_the_code_in_docs_simulator_md_is_the_sample_engine_as_written():
     repo = Path(__file__).resolve().parents[2]
     engine = (repo / "generator/scaffold/simulator/content/sim.py").read_text(encoding="utf-8")
