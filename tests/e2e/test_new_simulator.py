@@ -43,7 +43,7 @@ def test_the_sample_games_end_and_every_step_keeps_the_rules(sample):
             records = run_games(engine, played_tables(game), players=players, games=100, seed=3, agent=agent,
                                 workers=1, checked=True)
             assert {r["outcome"] for r in records} <= {"win", "loss"}, [r["error"] for r in records][:1]
-            assert all(1 <= r["rounds"] <= 6 and r["stage_rounds"] == [r["rounds"]] for r in records)
+            assert all(1 <= r["rounds"] <= 6 for r in records)
             assert set(records[0]["exposures"]) >= set(records[0]["uses"])
 
 
