@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from contextlib import contextmanager
 
 import click
 
@@ -65,10 +66,12 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         if game_index is not None:  # with --set, the changed game is the one replayed
             _replay(engine, setup, players, agent, seed, game_index, trace, as_json, sets)
             return
-        summary = _run(engine, game_data, tables, players, games, seed, agent, workers, cards)
-        if variant is not tables:
-            _compare(summary, _run(engine, game_data, variant, players, games, seed, agent, workers, cards,
-                                   label="simulating --set"), sets)
+        runs = 2 if variant is not tables else 1
+        with _progress(games * runs) as progress:
+            summary = _run(engine, game_data, tables, players, games, seed, agent, workers, cards, progress())
+            if variant is not tables:
+                _compare(summary, _run(engine, game_data, variant, players, games, seed, agent, workers, cards,
+                                       progress()), sets)
         if difficulty is not None:
             summary["difficulty"] = tables["difficulty"]
     except (SimulationError, ValueError) as exc:
@@ -180,22 +183,31 @@ def _compare(summary: dict, changed: dict, sets) -> None:
                          "games_differing": differing}
 
 
-def _run(engine, game, tables, players, games, seed, agent, workers, cards=False, label="simulating") -> dict:
+@contextmanager
+def _progress(total: int):
+    """``progress()`` gives each run of the command its ``run_games`` progress callback: on a terminal,
+    one bar across every run (the content as it is, then each change), else None (no bar)."""
+    if not sys.stderr.isatty():
+        yield lambda: None
+        return
+    with click.progressbar(length=total, label="simulating", file=sys.stderr) as bar:
+        def one_run():
+            done = [0]
+
+            def tick(d, _total):
+                bar.update(d - done[0])
+                done[0] = d
+            return tick
+        yield one_run
+
+
+def _run(engine, game, tables, players, games, seed, agent, workers, cards=False, progress=None) -> dict:
     from ..sim.metrics import card_usage, failures, run_summary
     from ..sim.runner import run_games
 
     started = time.perf_counter()
-    if sys.stderr.isatty():
-        with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
-            done = [0]
-
-            def tick(d, total):
-                bar.update(d - done[0])
-                done[0] = d
-            records = run_games(engine, tables, players=players, games=games, seed=seed, agent=agent,
-                                workers=workers, progress=tick)
-    else:
-        records = run_games(engine, tables, players=players, games=games, seed=seed, agent=agent, workers=workers)
+    records = run_games(engine, tables, players=players, games=games, seed=seed, agent=agent, workers=workers,
+                        progress=progress)
     elapsed = time.perf_counter() - started
     s = run_summary(records)
     shown = game.id if game.root.resolve().parent.name == "content" else str(game.root)
