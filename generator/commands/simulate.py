@@ -9,6 +9,7 @@ The numbers do not depend on ``--workers``; only ``games_per_second`` does.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 import time
 from contextlib import contextmanager
@@ -71,7 +72,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
             summary = _run(engine, game_data, tables, players, games, seed, agent, workers, cards, progress())
             if variant is not tables:
                 _compare(summary, _run(engine, game_data, variant, players, games, seed, agent, workers, cards,
-                                       progress()), sets)
+                                       progress(), sets), sets)
         if difficulty is not None:
             summary["difficulty"] = tables["difficulty"]
     except (SimulationError, ValueError) as exc:
@@ -201,7 +202,8 @@ def _progress(total: int):
         yield one_run
 
 
-def _run(engine, game, tables, players, games, seed, agent, workers, cards=False, progress=None) -> dict:
+def _run(engine, game, tables, players, games, seed, agent, workers, cards=False, progress=None, sets=()) -> dict:
+    """The summary of one run; ``sets`` are the changes ``tables`` carry, for the failures' replay commands."""
     from ..sim.metrics import card_usage, failures, run_summary
     from ..sim.runner import run_games
 
@@ -211,10 +213,11 @@ def _run(engine, game, tables, players, games, seed, agent, workers, cards=False
     elapsed = time.perf_counter() - started
     s = run_summary(records)
     shown = game.id if game.root.resolve().parent.name == "content" else str(game.root)
-    level = f" --difficulty {tables['difficulty']}" if "difficulty" in tables else ""
+    options = f" --difficulty {tables['difficulty']}" if "difficulty" in tables else ""
+    options += "".join(f" --set {shlex.quote(text)}" for text in sets)  # a changed game replays changed
     fails = [f"{r['outcome']}: game {r['index']} seed {seed}: "
              f"{(r['error'] or '; '.join(r['violations']) or 'decision cap').splitlines()[0]}; replay: "
-             f"pnp simulate {shown} --players {players} --agent {agent} --seed {seed}{level} --game {r['index']} --trace"
+             f"pnp simulate {shown} --players {players} --agent {agent} --seed {seed}{options} --game {r['index']} --trace"
              for r in failures(records)[:20]]
     summary = {
         "game": game.id, "players": players, "games": games, "seed": seed, "agent": agent,

@@ -143,3 +143,15 @@ def test_set_refuses_what_the_engine_cannot_run_before_playing(in_repo):
                                        "--set", "rules.rounds=8"])
     assert result.exit_code == 2 and "the changed content does not run" in result.output
     assert "rules.rounds is 8 but there are 7 round cards" in result.output
+
+
+def test_a_changed_games_failure_replays_the_changed_game(in_repo, monkeypatch):
+    from generator.sim.games import fatal_fight as ff
+
+    def boom(self, action):
+        raise RuntimeError("engine exploded")
+    monkeypatch.setattr(ff.State, "apply_action", boom)
+    result = run("fatal-fight", "--players", "2", "--games", "1", "--workers", "1", "--set", "rules.gym_size=5")
+    replays = [line.split("replay: ")[1] for line in result.stderr.splitlines() if "replay: " in line]
+    assert result.exit_code == 1 and len(replays) == 2
+    assert "--set" not in replays[0] and "--seed 0 --set rules.gym_size=5 --game 0 --trace" in replays[1]
