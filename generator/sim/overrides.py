@@ -1,5 +1,6 @@
 """``pnp simulate --set PATH=VALUE``: one number or switch of the played tables changed for a run,
-so a designer can try a change on the same seeds before editing any file.
+so a designer can try a change on the same seeds before editing any file (``--sweep PATH=V1,V2,...``
+or ``PATH=A..B``: several values of one path, each read as a ``--set`` value).
 
 A path names a value the content already has (a typo must not add a key no engine reads):
 
@@ -66,6 +67,46 @@ def described(sets: list[str]) -> dict:
         except yaml.YAMLError:
             out[".".join(keys)] = raw
     return out
+
+
+SWEEP_MAX = 12  # values in one sweep: each is a whole run of --games games
+
+
+def parse_sweep(text: str) -> tuple[str, list[str]]:
+    """``"rules.x=0..3"`` -> ``("rules.x", ["0", "1", "2", "3"])``, ``"p=10,12"`` -> ``("p", ["10", "12"])``:
+    the path and its values as written (each then read as a ``--set`` value is)."""
+    path, sep, written = text.partition("=")
+    if not sep:
+        raise OverrideError(f"{text!r}: expected PATH=V1,V2,... or PATH=A..B, e.g. rules.boss_life_bonus.2=0..3")
+    written = written.strip()
+    values = _whole_range(text, written) if ".." in written else _listed(text, written)
+    if len(values) > SWEEP_MAX:
+        raise OverrideError(f"{text!r}: {len(values)} values, at most {SWEEP_MAX} in one sweep")
+    return path.strip(), [str(value) for value in values]
+
+
+def _listed(text: str, written: str) -> list[str]:
+    values = [value.strip() for value in written.split(",")]
+    if not all(values):
+        raise OverrideError(f"{text!r}: {'an empty value' if written else 'no values'}; expected V1,V2,... or A..B")
+    return values
+
+
+def _whole_range(text: str, written: str) -> range:
+    """The whole numbers ``A..B`` spans, both ends included (counted before any is listed)."""
+    first, _, last = (end.strip() for end in written.partition(".."))
+    if not all(end.lstrip("-").isdigit() for end in (first, last)):
+        raise OverrideError(f"{text!r}: a range A..B takes whole numbers, got {written!r}")
+    if int(last) < int(first):
+        raise OverrideError(f"{text!r}: the range {written} is reversed; write {last}..{first}")
+    return range(int(first), int(last) + 1)
+
+
+def value_at(tables: dict, text: str):
+    """The value the path of a ``--set`` text (``PATH=VALUE``) names in ``tables``."""
+    keys, _raw = parse_set(text)
+    parent, key, _shown, _steps = _target(tables, keys, text)
+    return parent[key]
 
 
 # ---- which value a path names --------------------------------------------------------------------

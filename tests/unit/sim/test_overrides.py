@@ -3,7 +3,7 @@ import pytest
 
 from generator.content import load_game
 from generator.sim.compile import played_tables
-from generator.sim.overrides import OverrideError, apply_sets, described, parse_set
+from generator.sim.overrides import OverrideError, apply_sets, described, parse_set, parse_sweep, value_at
 
 
 @pytest.fixture
@@ -67,3 +67,35 @@ def test_a_value_is_checked_and_converted_as_its_file_would_be():
     assert next(n for n in changed["map"]["nodes"] if n["id"] == "a1-02")["kind"] == "rest"
     with pytest.raises(OverrideError, match=r"map.nodes.a1-02.kind: 'rst' is not one of .*did you mean 'rest'"):
         apply_sets(played_tables(game), ["map.nodes.a1-02.kind=rst"], game)
+
+
+def test_a_sweep_lists_its_values_as_written_or_spans_a_whole_range():
+    assert parse_sweep("rules.boss_life_bonus.2=0..3") == ("rules.boss_life_bonus.2", ["0", "1", "2", "3"])
+    assert parse_sweep("bosses.b01.life = 10, 12,14") == ("bosses.b01.life", ["10", "12", "14"])
+    assert parse_sweep("rules.x=-1..1") == ("rules.x", ["-1", "0", "1"])
+    assert parse_sweep("rules.x=3..3") == ("rules.x", ["3"])
+    assert parse_sweep("rules.on=true,false") == ("rules.on", ["true", "false"])
+
+
+@pytest.mark.parametrize("text, said", [
+    ("rules.x", "expected PATH=V1,V2,... or PATH=A..B"),
+    ("rules.x=", "no values"),
+    ("rules.x=1,,2", "an empty value"),
+    ("rules.x=3..0", "the range 3..0 is reversed; write 0..3"),
+    ("rules.x=1..", "a range A..B takes whole numbers, got '1..'"),
+    ("rules.x=0.5..2", "a range A..B takes whole numbers"),
+    ("rules.x=0..12", "13 values, at most 12 in one sweep"),
+    ("rules.x=0..1000000000000", "1000000000001 values, at most 12"),
+])
+def test_what_a_sweep_refuses_says_why(text, said):
+    with pytest.raises(OverrideError) as caught:
+        parse_sweep(text)
+    assert said in str(caught.value)
+
+
+def test_value_at_reads_what_a_path_names():
+    tables = {"rules": {"boss_life_bonus": {1: 0, 2: 2}}, "heroes": [{"id": "knight", "life": 10}]}
+    assert value_at(tables, "rules.boss_life_bonus.2=5") == 2
+    assert value_at(tables, "knight.life=") == 10
+    with pytest.raises(OverrideError, match="no table or record id 'knigt'"):
+        value_at(tables, "knigt.life=3")
