@@ -3,6 +3,7 @@
     pnp simulate fatal-fight --players 3 --games 2000 --seed 7 --json
     pnp simulate fatal-fight --players 3 --seed 7 --game 113 --trace
     pnp simulate metroidvania --players 2 --set rules.boss_life_bonus.2=1   # A/B on the same seeds
+    pnp simulate metroidvania --players 2 --sweep rules.boss_life_bonus.2=0..3   # a table of values (sweep.py)
 
 The numbers do not depend on ``--workers``; only ``games_per_second`` does.
 """
@@ -42,14 +43,21 @@ def _seed(value: str):
 @click.option("--set", "sets", multiple=True, metavar="PATH=VALUE",
               help="Also play the same games with one value of the content changed (rules.boss_life_bonus=2, "
                    "arts.CARD.ap=6; repeatable) and compare: both win rates and their paired difference.")
+@click.option("--sweep", "sweeps", multiple=True, metavar="PATH=VALUES",
+              help="Also play the same games with each of several values of one path (rules.boss_life_bonus.2=0..3, "
+                   "bosses.ID.life=10,12,14; at most 12) and compare them in one table with the content as it is.")
 @_common_options
-def simulate(game, players, games, seed, agent, workers, as_json, game_index, trace, difficulty, cards, sets):
+def simulate(game, players, games, seed, agent, workers, as_json, game_index, trace, difficulty, cards, sets,
+             sweeps):
     """Simulate GAME (a name under ./content or a path) with scripted players."""
     from ..cli import reporter, resolve_game, run_reporting
     from ..sim.api import SimulationError
 
     if trace and game_index is None:
         raise click.BadParameter("--trace needs --game I (the game to replay)", param_hint="--trace")
+    if sweeps:
+        from .sweep import alone
+        alone(sweeps, sets, game_index, cards)
     path = resolve_game(game)
     seed = _seed(seed)
     ctx = click.get_current_context()
@@ -61,18 +69,26 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         engine, game_data = run_reporting(lambda: _engine(path))
         tables = _tables(game_data, engine, difficulty)
         variant = _variant(tables, sets, game_data)
-        if variant is not tables:
-            _check_variant(engine, game_data, variant, players, agent)
+        sweep = _sweep(tables, sweeps, game_data)
+        changes = _changes(tables, variant, sets, sweep)
+        for changed, said in changes:
+            _check_variant(engine, game_data, changed, players, agent, said, "--sweep" if sweep else "--set")
         setup = _check_run(engine, game_data, variant if game_index is not None else tables, players, agent)
         if game_index is not None:  # with --set, the changed game is the one replayed
             _replay(engine, setup, players, agent, seed, game_index, trace, as_json, sets)
             return
-        runs = 2 if variant is not tables else 1
-        with _progress(games * runs) as progress:
+        with _progress(games * (1 + len(changes))) as progress:
             summary = _run(engine, game_data, tables, players, games, seed, agent, workers, cards, progress())
-            if variant is not tables:
-                _compare(summary, _run(engine, game_data, variant, players, games, seed, agent, workers, cards,
-                                       progress(), sets), sets)
+            runs = [_run(engine, game_data, changed, players, games, seed, agent, workers, cards, progress(), said)
+                    for changed, said in changes]
+        if sweep:
+            from .sweep import win_band
+            summary["sweep"] = sweep.document(summary, runs, win_band(game_data, players))
+        elif runs:
+            _compare(summary, runs[0], sets)
+        for run in runs:  # a changed run's failures are the command's: listed, and exit 1
+            summary["_failures"] += run["_failures"]
+            summary["errors"] += run["errors"]
         if difficulty is not None:
             summary["difficulty"] = tables["difficulty"]
     except (SimulationError, ValueError) as exc:
@@ -144,44 +160,76 @@ def _tables(game, engine, difficulty=None):
     return tables
 
 
+@contextmanager
+def _refused(option: str):
+    """An ``OverrideError`` (a path or value the content cannot take) as a usage error of ``option``."""
+    from ..sim.overrides import OverrideError
+
+    try:
+        yield
+    except OverrideError as exc:
+        raise click.BadParameter(str(exc), param_hint=option) from None
+
+
 def _variant(tables: dict, sets, game) -> dict:
     """The tables with every ``--set`` applied (``tables`` itself without any)."""
     if not sets:
         return tables
-    from ..sim.overrides import OverrideError, apply_sets
+    from ..sim.overrides import apply_sets
 
-    try:
+    with _refused("--set"):
         return apply_sets(tables, list(sets), game)
-    except OverrideError as exc:
-        raise click.BadParameter(str(exc), param_hint="--set") from None
 
 
-def _check_variant(engine, game, variant, players, agent) -> None:
-    """What the engine says of the changed tables, as a ``--set`` problem (its records are copies:
-    they have no line of their own to point at)."""
+def _sweep(tables: dict, sweeps, game):
+    """The ``--sweep``'s values, each checked as a ``--set`` is (None without one)."""
+    if not sweeps:
+        return None
+    from .sweep import swept
+
+    with _refused("--sweep"):
+        return swept(tables, sweeps[0], game)
+
+
+def _changes(tables, variant, sets, sweep) -> list[tuple[dict, tuple]]:
+    """``(tables, the --set options they carry)`` of each run besides the content as it is."""
+    if sweep is not None:
+        return [(arm.tables, (arm.change,)) for arm in sweep.changed()]
+    return [] if variant is tables else [(variant, tuple(sets))]
+
+
+def _check_variant(engine, game, variant, players, agent, sets, option) -> None:
+    """What the engine says of the changed tables, as a problem of ``option`` (its records are
+    copies: they have no line of their own to point at); a sweep names the value."""
     from ..errors import ProblemsError
 
     try:
         setup = engine.compile_setup(variant, game.where)
     except ProblemsError as exc:
         said = "; ".join(f"{p.field}: {p.message}" if p.field else p.message for p in exc.problems)
-        raise click.BadParameter(f"the changed content does not run: {said}", param_hint="--set") from None
+        value = f"{sets[0]!r}: " if option == "--sweep" else ""
+        raise click.BadParameter(f"{value}the changed content does not run: {said}", param_hint=option) from None
     _check_seats(engine, setup, players, agent)
+
+
+def paired(changed: dict, plain: dict) -> dict:
+    """The paired difference of two runs' win rates, changed minus plain (game i of both runs is
+    dealt from the same seed), with its interval and how many games ended differently."""
+    from ..sim.stats import paired_wins
+
+    diff, lo, hi, differing = paired_wins(changed["_wins"], plain["_wins"])
+    return {"diff": round(diff, 6), "ci95": [round(lo, 6), round(hi, 6)], "games_differing": differing}
 
 
 def _compare(summary: dict, changed: dict, sets) -> None:
     """The changed run beside the plain one: its summary under ``variant`` and the paired
-    difference of the win rates (game i of both runs is dealt from the same seed)."""
+    difference of the win rates."""
     from ..sim.overrides import described
-    from ..sim.stats import paired_wins
 
-    diff, lo, hi, differing = paired_wins(changed.pop("_wins"), summary["_wins"])
-    summary["_failures"] += changed.pop("_failures")
-    summary["errors"] += changed["errors"]
-    changed = {k: v for k, v in changed.items() if k not in ("game", "players", "games", "seed", "agent")}
-    summary["variant"] = {"set": described(list(sets)), **changed}
-    summary["paired"] = {"diff": round(diff, 6), "ci95": [round(lo, 6), round(hi, 6)],
-                         "games_differing": differing}
+    shown = {k: v for k, v in changed.items()
+             if k not in ("game", "players", "games", "seed", "agent", "_wins", "_failures")}
+    summary["variant"] = {"set": described(list(sets)), **shown}
+    summary["paired"] = paired(changed, summary)
 
 
 @contextmanager
@@ -245,6 +293,10 @@ def _print_summary(s: dict, seats: str) -> None:
     lo, hi = s["ci95"]
     click.echo(f"{s['game']}: {s['games']} games, {s['players']} {seat_word(seats, s['players'])}, "
                f"agent {s['agent']}, seed {s['seed']}")
+    if "sweep" in s:
+        from .sweep import print_sweep
+        print_sweep(s, seats)
+        return
     click.echo(f"  win rate   {s['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] ({s['wins']}/{s['games']})")
     click.echo("  outcomes   " + ", ".join(f"{k} {v}" for k, v in sorted(s["outcomes"].items())))
     click.echo(f"  rounds     median {s['rounds']['median']:g}, p95 {s['rounds']['p95']:g}; "

@@ -1,6 +1,7 @@
 """``pnp simulate`` end to end on the shipped Fatal Fight content (small runs)."""
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
@@ -145,13 +146,18 @@ def test_set_refuses_what_the_engine_cannot_run_before_playing(in_repo):
     assert "rules.rounds is 8 but there are 7 round cards" in result.output
 
 
-def test_a_changed_games_failure_replays_the_changed_game(in_repo, monkeypatch):
+@pytest.mark.parametrize("change, replayed", [
+    (("--set", "rules.gym_size=5"), [None, "rules.gym_size=5"]),
+    (("--sweep", "rules.gym_size=3,4,5"), [None, "rules.gym_size=3", "rules.gym_size=5"]),  # 4: the content
+])
+def test_a_changed_games_failure_replays_the_changed_game(in_repo, monkeypatch, change, replayed):
     from generator.sim.games import fatal_fight as ff
 
     def boom(self, action):
         raise RuntimeError("engine exploded")
     monkeypatch.setattr(ff.State, "apply_action", boom)
-    result = run("fatal-fight", "--players", "2", "--games", "1", "--workers", "1", "--set", "rules.gym_size=5")
+    result = run("fatal-fight", "--players", "2", "--games", "1", "--workers", "1", *change)
     replays = [line.split("replay: ")[1] for line in result.stderr.splitlines() if "replay: " in line]
-    assert result.exit_code == 1 and len(replays) == 2
-    assert "--set" not in replays[0] and "--seed 0 --set rules.gym_size=5 --game 0 --trace" in replays[1]
+    assert result.exit_code == 1 and len(replays) == len(replayed)
+    for line, value in zip(replays, replayed):
+        assert line.endswith(f"--seed 0{f' --set {value}' if value else ''} --game 0 --trace"), line

@@ -1,0 +1,152 @@
+"""``pnp simulate GAME --sweep PATH=VALUES``: several values of one number tried at once, each played
+on the same deals as the content as it is, in one table: win rate, paired difference, length, and
+where each interval lies against balance.yaml's win-rate band.
+
+    pnp simulate metroidvania --players 2 --games 2000 --sweep rules.boss_life_bonus.2=0..3
+    pnp simulate fatal-fight --players 3 --sweep boss_garon.life=4,6,8
+
+Each value is read and checked as ``--set PATH=VALUE`` reads it (generator/sim/overrides.py); the
+runs themselves are ``pnp simulate``'s own (generator/commands/simulate.py).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import click
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One row: ``value`` as written (read as YAML), ``played`` as the engine gets it (a length in
+    points ...), ``change`` the ``--set`` it is, ``tables`` what it plays (None: the content as it is)."""
+    value: object
+    played: object
+    change: str | None
+    tables: dict | None
+
+
+@dataclass(frozen=True)
+class Sweep:
+    path: str
+    current: object
+    arms: list[Arm]
+
+    def changed(self) -> list[Arm]:
+        """The arms to play besides the content as it is (a value it already has is not played again)."""
+        return [arm for arm in self.arms if arm.tables is not None]
+
+    def document(self, plain: dict, runs: list[dict], band) -> dict:
+        """The ``sweep`` part of the summary: a row per arm, ``runs`` those of ``changed()`` in order."""
+        played = iter(runs)
+        rows = [_row(arm, plain if arm.tables is None else next(played), plain, band) for arm in self.arms]
+        shown_band = None if band is None else {"min": band[0], "max": band[1]}
+        return {"path": self.path, "current": self.current, "band": shown_band, "rows": rows}
+
+
+def alone(sweeps, sets, game_index, cards) -> None:
+    """A sweep is a table of whole runs of one path's values: no other change, no one game, no card list."""
+    clash = [name for name, given in (("--set", sets), ("--game", game_index is not None), ("--cards", cards))
+             if given]
+    if clash:
+        raise click.UsageError(f"--sweep does not go with {' or '.join(clash)}: sweep, then look at one value "
+                               f"with --set PATH=VALUE (and --game I --trace or --cards)")
+    if len(sweeps) > 1:
+        raise click.UsageError("--sweep takes one path per run: the table compares the values of one path")
+
+
+def swept(tables: dict, text: str, game) -> Sweep:
+    """The arms of ``--sweep text``: each value once, the content's own value as the current arm
+    (added when no value is it), in the order written or by value when all are numbers. Raises
+    ``OverrideError`` as ``--set`` would for the first value it refuses."""
+    from ..sim.overrides import apply_sets, described, parse_sweep, value_at
+
+    path, written = parse_sweep(text)
+    current = value_at(tables, f"{path}={written[0]}")  # a path it cannot find: as --set says it
+    arms: list[Arm] = []
+    for raw in written:
+        change = f"{path}={raw}"
+        changed = apply_sets(tables, [change], game)
+        played = value_at(changed, change)
+        if any(_same(played, arm.played) for arm in arms):
+            continue
+        is_current = _same(played, current)
+        arms.append(Arm(described([change])[path], played, None if is_current else change,
+                        None if is_current else changed))
+    if not any(arm.tables is None for arm in arms):
+        arms.insert(0, Arm(current, current, None, None))
+    if all(_number(arm.played) for arm in arms):
+        arms.sort(key=lambda arm: arm.played)
+    return Sweep(path, current, arms)
+
+
+def _same(a, b) -> bool:
+    """Equal and of one kind (``true`` is not ``1``)."""
+    return type(a) is type(b) and a == b
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def win_band(game, players: int):
+    """``(min, max, z)``: balance.yaml's win-rate band as the validator judges it at its last look,
+    or None when the game has none or the validator does not play this player count."""
+    from ..sim.static import balance_of
+    from ..sim.stats import Z95
+
+    config = balance_of(game)[0] or {}
+    band = config.get("win_rate") or {}
+    if band.get("min") is None and band.get("max") is None or players not in config.get("players", [players]):
+        return None
+    return band.get("min"), band.get("max"), (config.get("sampling") or {}).get("z_final", Z95)
+
+
+def _row(arm: Arm, run: dict, plain: dict, band) -> dict:
+    from ..sim.stats import band_decision
+    from .simulate import paired
+
+    where = None if band is None else band_decision(run["wins"], run["games"], *band)
+    return {"value": arm.value, "current": arm.tables is None, "win_rate": run["win_rate"], "ci95": run["ci95"],
+            "wins": run["wins"], "paired": paired(run, plain), "rounds": run["rounds"], "errors": run["errors"],
+            "timeouts": run["timeouts"], "band": {"unclear": "straddles"}.get(where, where)}
+
+
+# ---- the table -------------------------------------------------------------------------------------
+
+def print_sweep(s: dict, seats: str) -> None:
+    """The sweep's table under the run's headline, and which values' whole interval is in the band."""
+    from ..sim.verdict import seat_word
+
+    sweep, games = s["sweep"], s["games"]
+    band = sweep["band"]
+    header = [sweep["path"], "win rate [95% CI] (wins/games)", "vs current [95% CI], paired", "rounds median / p95",
+              "errors+timeouts"] + ([f"win-rate band {_band_text(band)}"] if band else [])
+    table = [header] + [_cells(row, games, band) for row in sweep["rows"]]
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    for line in table:
+        click.echo("  " + "  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
+    if band:
+        inside = [_shown(row["value"]) for row in sweep["rows"] if row["band"] == "inside"]
+        click.echo(f"whole interval inside the win-rate band {_band_text(band)} with {s['players']} "
+                   f"{seat_word(seats, s['players'])}: {', '.join(inside) or 'none'}")
+
+
+def _cells(row: dict, games: int, band) -> list[str]:
+    lo, hi = row["ci95"]
+    p = row["paired"]
+    dlo, dhi = p["ci95"]
+    return [_shown(row["value"]) + (" (current)" if row["current"] else ""),
+            f"{row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] ({row['wins']}/{games})",
+            "-" if row["current"] else f"{p['diff']:+.3f} [{dlo:+.3f}, {dhi:+.3f}]",
+            f"{row['rounds']['median']:g} / {row['rounds']['p95']:g}",
+            f"{row['errors']}+{row['timeouts']}"] + ([row["band"]] if band else [])
+
+
+def _shown(value) -> str:
+    """A value as the YAML file writes it (``true``, ``6``, ``two_decks``)."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _band_text(band: dict) -> str:
+    return f"[{'-inf' if band['min'] is None else band['min']}, {'inf' if band['max'] is None else band['max']}]"
