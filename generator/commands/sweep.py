@@ -116,19 +116,20 @@ def _row(arm: Arm, run: dict, plain: dict, band) -> dict:
 
 def print_sweep(s: dict, seats: str) -> None:
     """The sweep's table under the run's headline, and which values' whole interval is in the band."""
+    from ..sim.stats import band_text
     from ..sim.verdict import seat_word
 
     sweep, games = s["sweep"], s["games"]
     band = sweep["band"]
     header = [sweep["path"], "win rate [95% CI] (wins/games)", "vs current [95% CI], paired", "rounds median / p95",
-              "errors+timeouts"] + ([f"win-rate band {_band_text(band)}"] if band else [])
+              "errors+timeouts"] + ([f"win-rate band {band_text(band['min'], band['max'])}"] if band else [])
     table = [header] + [_cells(row, games, band) for row in sweep["rows"]]
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
     for line in table:
         click.echo("  " + "  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
     if band:
         inside = [_shown(row["value"]) for row in sweep["rows"] if row["band"] == "inside"]
-        click.echo(f"whole interval inside the win-rate band {_band_text(band)} with {s['players']} "
+        click.echo(f"whole interval inside the win-rate band {band_text(band['min'], band['max'])} with {s['players']} "
                    f"{seat_word(seats, s['players'])}: {', '.join(inside) or 'none'}")
 
 
@@ -148,5 +149,3 @@ def _shown(value) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _band_text(band: dict) -> str:
-    return f"[{'-inf' if band['min'] is None else band['min']}, {'inf' if band['max'] is None else band['max']}]"

@@ -74,6 +74,11 @@ class Proportion:
         return f"{self.p:.3f} [{lo:.3f}, {hi:.3f}] ({self.n})"
 
 
+def band_text(lo, hi) -> str:
+    """A band as the reports print it: ``[0.35, 0.7]``, an open end as ``-inf`` / ``inf``."""
+    return f"[{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
+
+
 def band_decision(k: int, n: int, lo: float | None, hi: float | None, z: float) -> str:
     """Where the interval of k/n lies against the band [lo, hi] (either end may be open).
 

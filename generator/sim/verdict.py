@@ -32,7 +32,7 @@ from ..export.restates import played_views
 from .compile import id_records, played_tables
 from .static import balance_of, engine_of, located_checks
 from .runner import start_games
-from .stats import (Z95, band_decision, band_status, diff_interval, interval_decision, interval_text,
+from .stats import (Z95, band_decision, band_status, band_text, diff_interval, interval_decision, interval_text,
                     paired_wins, wilson)
 
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
@@ -111,19 +111,19 @@ class _Judge:
         metric in the problem (default: the row's name); ``games`` is the sample size shown and
         replayed; ``run``: see ``problem``. Returns the status."""
         if value is None or (isinstance(value, float) and math.isnan(value)):
-            self.row(metric, players, "no data", _band(lo, hi), "info")
+            self.row(metric, players, "no data", band_text(lo, hi), "info")
             return "info"
         a, b = ci if ci is not None else (-math.inf, math.inf)
         status = band_status(value, a, b, lo, hi, hard)
         shown = interval_text(value, a, b, games, fmt) if math.isfinite(a) and math.isfinite(b) else \
             fmt.format(value) + ("" if games is None else f" ({games})")
-        self.row(metric, players, shown, _band(lo, hi), status)
+        self.row(metric, players, shown, band_text(lo, hi), status)
         if status in ("warn", "FAIL"):
             pooled = players == "all"
             point = "" if interval_decision(a, b, lo, hi) != "unclear" else \
                 " (the interval reaches into the band: an error band is decided by its point estimate)"
             self.problem(key, label or metric.strip(), f"{what} with {self.count('all' if pooled else players)} "
-                         f"is {shown}, outside {_band(lo, hi)}{point}", "error" if hard else "warning",
+                         f"is {shown}, outside {band_text(lo, hi)}{point}", "error" if hard else "warning",
                          players=None if pooled else players, agent=agent, games=games, **run)
         return status
 
@@ -135,10 +135,6 @@ def _fmt(k, n, z=Z95) -> str:
     lo, hi = wilson(k, n, z)
     level = round(100 * math.erf(z / math.sqrt(2)))
     return f"{k / n if n else 0:.3f} [{lo:.3f}, {hi:.3f}] ({n}{'' if level == 95 else f', {level}% CI'})"
-
-
-def _band(lo, hi) -> str:
-    return f"[{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"
 
 
 REQUIRED = ("sampling.looks", "sampling.z_interim", "sampling.z_final", "integrity.random_games", "win_rate.min",
@@ -459,16 +455,16 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
     wr, skill, length = config["win_rate"], config["skill"], config["length"]
     k, m = sum(r["outcome"] == "win" for r in ref), len(ref)
     status = {"inside": "pass", "outside": "FAIL"}.get(dec) or ("pass?" if wr["min"] <= k / m <= wr["max"] else "FAIL")
-    judge.row(f"M1 win rate ({agent})", n, _fmt(k, m, z), _band(wr["min"], wr["max"]), status)
+    judge.row(f"M1 win rate ({agent})", n, _fmt(k, m, z), band_text(wr["min"], wr["max"]), status)
     if status == "FAIL":
         judge.problem("win_rate", "M1 win rate", f"{agent} team win rate with {judge.count(n)} is {_fmt(k, m, z)}, "
-                      f"outside the band {_band(wr['min'], wr['max'])}", players=n, agent=agent, games=m)
+                      f"outside the band {band_text(wr['min'], wr['max'])}", players=n, agent=agent, games=m)
     elif status == "pass?":
         judge.problem("win_rate", "M1 win rate", f"{agent} with {judge.count(n)}: {_fmt(k, m, z)} is inside "
-                      f"{_band(wr['min'], wr['max'])} only as a point estimate", "warning", players=n, agent=agent, games=m)
+                      f"{band_text(wr['min'], wr['max'])} only as a point estimate", "warning", players=n, agent=agent, games=m)
     rk, rm = sum(r["outcome"] == "win" for r in rnd), len(rnd)
     rstatus = {"inside": "pass", "outside": "FAIL"}.get(rdec) or ("pass?" if rk / rm <= skill["random_max"] else "FAIL")
-    judge.row("M2 random win rate", n, _fmt(rk, rm, rz), _band(None, skill["random_max"]), rstatus)
+    judge.row("M2 random win rate", n, _fmt(rk, rm, rz), band_text(None, skill["random_max"]), rstatus)
     if rstatus == "FAIL":
         judge.problem("skill.random_max", "M2 random win rate", f"random play wins {_fmt(rk, rm, rz)} with "
                       f"{judge.count(n)} (max {skill['random_max']}): the game plays itself", players=n, agent="random",
@@ -477,7 +473,7 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
     gap = k / m - rk / rm
     gdec = interval_decision(lo, hi, skill["gap_min"], None)
     gstatus = "pass" if gdec == "inside" or (gdec == "unclear" and gap >= skill["gap_min"]) else "FAIL"
-    judge.row(f"M2 skill gap ({agent}-random)", n, f"{gap:.3f} [{lo:.3f}, {hi:.3f}]", _band(skill["gap_min"], None), gstatus)
+    judge.row(f"M2 skill gap ({agent}-random)", n, f"{gap:.3f} [{lo:.3f}, {hi:.3f}]", band_text(skill["gap_min"], None), gstatus)
     if gstatus == "FAIL":
         judge.problem("skill.gap_min", "M2 skill gap", f"{agent} beats random by {gap:.3f} [{lo:.3f}, {hi:.3f}] with "
                       f"{judge.count(n)} (min {skill['gap_min']})", players=n, agent=agent, games=m)
@@ -489,11 +485,11 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
     ok = band["min"] <= s["stage_rounds_median"] <= band["max"]
     cleared = s["stage_rounds_median"] > 0  # a cleared stage lasts a round at least; 0 = none was cleared
     shown = f"{s['stage_rounds_median']:.1f}" if cleared else "none cleared"
-    judge.row("M3 rounds per stage (median)", n, shown, _band(band["min"], band["max"]), "pass" if ok else "FAIL")
+    judge.row("M3 rounds per stage (median)", n, shown, band_text(band["min"], band["max"]), "pass" if ok else "FAIL")
     if not ok:
         judge.problem("length.stage_rounds", "M3 length",
                       (f"median rounds per cleared stage with {judge.count(n)} is {shown}, outside "
-                       f"{_band(band['min'], band['max'])}" if cleared else
+                       f"{band_text(band['min'], band['max'])}" if cleared else
                        f"no stage was cleared in {m} games with {judge.count(n)}"), players=n, agent=agent, games=m)
     p95_ok = s["rounds"]["p95"] <= length["p95_rounds_max"]
     judge.row("M3 rounds per game (median/p95)", n, f"{s['rounds']['median']:.0f} / {s['rounds']['p95']:.0f}",
@@ -513,7 +509,7 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
     slo, shi = wilson(stalls, m)
     sdec = interval_decision(slo, shi, None, smax)
     sstat = "pass" if sdec == "inside" or (sdec == "unclear" and stalls / m <= smax) else "FAIL"
-    judge.row("M8 stalls (stage round cap)", n, _fmt(stalls, m), _band(None, smax), sstat)
+    judge.row("M8 stalls (stage round cap)", n, _fmt(stalls, m), band_text(None, smax), sstat)
     if sstat == "FAIL":
         judge.problem("softlocks.stalls_max", "M8 stalls", f"{_fmt(stalls, m)} of {agent} games with "
                       f"{judge.count(n)} stall (a stage outlasts the round cap)", players=n, agent=agent, games=m)
