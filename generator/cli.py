@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .errors import GeneratorError, Problem, ProblemsError, sort_problems
+from .errors import KNOWN, GeneratorError, Problem, ProblemsError, sort_problems
 
 
 class Reporter:
@@ -26,15 +26,21 @@ class Reporter:
     def problems(self, problems) -> int:
         """Print the problems, one line per group; the number of error lines printed (what a
         FAILED line counts)."""
-        errors = 0
+        errors, left_out = 0, {"finding(s)": 0, "note(s) on its entries": 0}
         for problem, more in _grouped(sort_problems(problems)):
             if problem.severity == "error":
                 self.failed = True
                 errors += 1
+            if problem.severity == KNOWN and self.verbosity <= 0:  # looked into and accepted: not at every build
+                left_out["note(s) on its entries" if problem.field == "known" else "finding(s)"] += 1
+                continue
             line = problem.display()
             if more:  # one layout mistake fails every card drawn with it: one line, not one per card
                 line = line[:-1] + f"; and {more} more card(s) with the same problem)"
             click.echo(line)
+        if any(left_out.values()) and self.verbosity >= 0:
+            counts = " and ".join(f"{n} {what}" for what, n in left_out.items() if n)
+            click.echo(f"not listed: {counts} of balance.yaml's known: (their reasons are in balance.pdf; -v lists them)")
         return errors
 
     def info(self, message: str) -> None:

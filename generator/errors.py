@@ -33,6 +33,11 @@ def _relative(path: str, cwd: Path | None) -> str:
     return str(path) if rel == ".." or rel.startswith(".." + os.sep) else rel
 
 
+#: a Problem's severity for a warning the designer has accepted (balance.yaml ``known:``, sim/known.py):
+#: listed with -v only, never an error
+KNOWN = "known"
+
+
 @dataclass(frozen=True)  # sorted by sort_problems' key, never by <: no order methods to generate
 class Problem:
     """One located problem: ``path:line: field.path: message``, and `` (card path:line card.field)``
@@ -41,7 +46,7 @@ class Problem:
     location: Location
     field: str
     message: str
-    severity: str = field(default="error", compare=False)  # "error" | "warning"
+    severity: str = field(default="error", compare=False)  # "error" | "warning" | "known" (sim/known.py)
     card: Location | None = None  # the card's record (or the card field's line) ...
     card_field: str = ""          # ... and the card's field path, e.g. "enemies[3].name"
 

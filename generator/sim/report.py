@@ -65,6 +65,11 @@ _LEGEND_SIZE, _LEGEND_WRAP, LEGEND_LINES = 6.5, 200, 2
 CHART_LABEL_SIZE = 7
 
 
+def _rank(problem: str) -> int:
+    """Errors first, then warnings, then the known findings (accepted in balance.yaml, with their reasons)."""
+    return 2 if ": known: " in problem else 1 if ": warning: " in problem else 0
+
+
 def summary_layout(n_table: int, n_problems: int) -> list[list[tuple[str, float, int, int]]]:
     """Pages of ``(block, top, start, stop)``: table lines ``[start, stop)`` (a continued table repeats
     the 2 header lines above them) or problems ``[start, stop)`` (under a heading line) with their top
@@ -105,7 +110,7 @@ def _summary_pages(plt, data, jp):
     lines = table.splitlines()
     header = "\n".join(lines[:2])
     # errors first; a long problem is wrapped, not cut: its end is the command that reproduces it
-    problems = [line for p in sorted(data.get("problems") or [], key=lambda p: ": warning: " in p)
+    problems = [line for p in sorted(data.get("problems") or [], key=_rank)
                 for line in textwrap.wrap(p, 190, subsequent_indent="    ")]
     figs = []
     layout = summary_layout(len(lines), len(problems))

@@ -27,12 +27,17 @@ def balance_of(game) -> tuple[dict | None, Path, dict]:
 
 
 def _key_lines(node, prefix="") -> dict:
+    """``{dotted key: line}`` of a YAML tree; a list's items by their index (``known.0.band``)."""
     out = {}
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             name = f"{prefix}{key.value}"
             out[name] = key.start_mark.line + 1
             out.update(_key_lines(value, name + "."))
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            out[f"{prefix}{i}"] = item.start_mark.line + 1
+            out.update(_key_lines(item, f"{prefix}{i}."))
     return out
 
 

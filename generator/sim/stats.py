@@ -180,6 +180,7 @@ STATUS_MEANINGS = (
     ("pass", "inside the band"),
     ("FAIL", "an error: not printed"),
     ("warn", "a warning band wholly outside"),
+    ("known", "a warning accepted in balance.yaml's known: with its reason (listed under problems)"),
     ("pass?/warn?", "the interval straddles an end: more games would decide, nothing is reported"),
     ("info", "reported, not judged"),
     ("info?", "a paired card difference beyond the swing only as a point estimate"),

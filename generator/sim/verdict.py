@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Location, Problem, ProblemsError
-from . import metrics
+from . import known, metrics
 from ..content.tabular import is_editor_lock
 from ..export.restates import played_views
 from .compile import id_records, played_tables
@@ -64,8 +64,10 @@ def seat_word(seats: str, n) -> str:
 class _Judge:
     """Collects table rows and problems; knows where each band is written."""
 
-    def __init__(self, path: Path, lines: dict, command: str, seed=0, seats: str = "players", cards=None):
+    def __init__(self, path: Path, lines: dict, command: str, seed=0, seats: str = "players", cards=None,
+                 accepted=()):
         self.path, self.lines, self.command, self.seed = str(path), lines, command, seed
+        self.accepted = list(accepted)  # balance.yaml's known findings (``known``): warnings shown with -v only
         self.seats = seats  # what a player count counts in the game's words (Fatal Fight: characters)
         self.cards = cards or {}  # record id -> Location: a problem naming a card also says where it is
         self.rows: list[tuple] = []
@@ -84,7 +86,11 @@ class _Judge:
             key = key.rpartition(".")[0]
         return Location(self.path, self.lines.get(key, 0))
 
-    def row(self, metric, players, value, band, status):
+    def row(self, metric, players, value, band, status, key=None):
+        """A table row; ``key``: the band's key in balance.yaml, so that a warning accepted under
+        ``known:`` reads ``known`` in the table as it does in the problems."""
+        if status == "warn" and key and known.covering(self.accepted, key, None if players == "all" else players):
+            status = known.KNOWN
         self.rows.append((metric, str(players), value, band, status))
 
     def problem(self, key, metric, message, severity="error", players=None, agent="greedy", games=None,
@@ -98,7 +104,10 @@ class _Judge:
                    f"--seed {self.seed if seed is None else seed}" + (f" {options}" if options else "")
                    + (f" --games {games}" if games else ""))
         where = self.cards.get(card)
-        self.problems.append(Problem(self.loc(key), key, f"{metric}: {message}{how}", severity, card=where,
+        message = f"{metric}: {message}{how}"
+        if severity == "warning":
+            severity, message = known.demote(self.accepted, key, players, message) or (severity, message)
+        self.problems.append(Problem(self.loc(key), key, message, severity, card=where,
                                      card_field=card if where else ""))
 
     def band(self, key, metric, players, value, ci, lo, hi, what, *, hard=False, games=None, label=None,
@@ -117,7 +126,7 @@ class _Judge:
         status = band_status(value, a, b, lo, hi, hard)
         shown = interval_text(value, a, b, games, fmt) if math.isfinite(a) and math.isfinite(b) else \
             fmt.format(value) + ("" if games is None else f" ({games})")
-        self.row(metric, players, shown, band_text(lo, hi), status)
+        self.row(metric, players, shown, band_text(lo, hi), status, key)
         if status in ("warn", "FAIL"):
             pooled = players == "all"
             point = "" if interval_decision(a, b, lo, hi) != "unclear" else \
@@ -336,6 +345,9 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
                         "no value can pass this band") for key, lo, hi in _inverted_bands(config)]
     if inverted:  # found before a minute of games that every count would then fail
         return BalanceResult(passed=False, problems=inverted, table="balance: a band with min above max")
+    accepted, wrong = known.read(config, lines, path)
+    if wrong:
+        return BalanceResult(passed=False, problems=wrong, table="balance: a known finding names no band")
     tables = played_tables(game)
     try:
         setup = engine.compile_setup(tables, getattr(game, "where", None))
@@ -345,7 +357,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     if unplayable:  # e.g. a room no one can reach: said at once, not after a minute of games that fail anyway
         return BalanceResult(passed=False, problems=unplayable, table="balance: the content cannot be played as written")
     judge = _Judge(path, lines, _command(game), config.get("seed", 0), getattr(engine, "SEATS", "players"),
-                   _record_locations(game))
+                   _record_locations(game), accepted)
     started = time.perf_counter()
     own_pool = executor is None and (workers or os.cpu_count() or 1) > 1
     pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count()) if own_pool else executor
@@ -357,6 +369,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     data["seconds"] = round(time.perf_counter() - started, 2)
     data["game"], data["engine"], data["engine_version"] = game.id, name, engine.VERSION
     data["seats"] = judge.seats  # what a player count counts (the report's axis: players, characters)
+    judge.problems.extend(known.unseen(accepted))
     table = _table(judge.rows)
     passed = not any(p.severity == "error" for p in judge.problems)
     data["passed"] = passed
@@ -544,7 +557,7 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
         warn = decision == "outside" or (decision == "unclear" and spread > smax)
         judge.row("M1 spread between counts", "all", f"{spread:.3f} [{lo:.3f}, {hi:.3f}] ({best} vs {worst})",
                   f"<= {smax}", ("warn" if decision == "outside" else "warn?") if warn else
-                  ("pass" if decision == "inside" else "pass?"))
+                  ("pass" if decision == "inside" else "pass?"), "win_rate.count_spread_max")
         if warn:
             judge.problem("win_rate.count_spread_max", "M1 spread", f"win rates by {judge.seat} count "
                           f"{', '.join(f'{n}: {r:.3f}' for n, r in rates.items())}: {best} and {worst} differ by "

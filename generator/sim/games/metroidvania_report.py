@@ -581,7 +581,7 @@ def _judge_content(judge, band, setup, ref, out) -> None:
     for text in bad[:12]:
         judge.problem("crawl.unbeatable", "§5.6 unbeatable content", text)
     judge.row("§5.6 strong build vs slate/multi/QTE at top C", "all", f"{len(weak)} card kind(s) below",
-              f">= {ub['strong_min']}", _status(not weak, "warning"))
+              f">= {ub['strong_min']}", _status(not weak, "warning"), "crawl.unbeatable.strong_min")
     if weak:
         judge.problem("crawl.unbeatable.strong_min", "§5.6 strong build", "below the band for a strong build at the "
                       "last criterion (slate, double/triple and QTE checks cannot reach it by their nature): "
@@ -593,7 +593,7 @@ def _judge_content(judge, band, setup, ref, out) -> None:
         lows.update(r["card_low"])
     flagged = sorted(c for c, k in draws.items() if k >= 50 and lows.get(c, 0) / k > ub["low_draws_max"])
     judge.row("§5.6 cards hopeless in > 25% of draws", "all", ", ".join(flagged) or "none", "none",
-              _status(not flagged, "warning"))
+              _status(not flagged, "warning"), "crawl.unbeatable.low_draws_max")
     if flagged:
         judge.problem("crawl.unbeatable.low_draws_max", "§5.6 hopeless draws", "room cards with < "
                       f"{ub['low']:.0%} success in more than {ub['low_draws_max']:.0%} of their draws: "
@@ -625,7 +625,7 @@ def _judge_boss_fights(judge, group, bosses, ref) -> dict:
             low.append(f"{boss['id']} {interval_text(share, a, b)} of {f} fights")
     judge.row("§5.7 bosses killed in >= half their fights", "all",
               (", ".join(text for _, text in shown) + f" ({len(ref)} games)") if shown else "all",
-              f"every boss >= {kmin}", _worst(status for status, _ in shown))
+              f"every boss >= {kmin}", _worst(status for status, _ in shown), "crawl.boss_fights")
     if low:
         judge.problem("crawl.boss_fights", "§5.7 boss fights", "fights started (a reset restarts the fight) "
                       f"that end in a kill, wholly below {kmin} over {len(ref)} games: " + ", ".join(low), sev)

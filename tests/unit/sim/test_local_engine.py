@@ -1,6 +1,7 @@
 """A game's own simulator (``engine: sim.py`` in balance.yaml): loaded from the game directory, run by the
 same validator, runner and ``pnp simulate``; its mistakes are located in its code, never a crash."""
 import multiprocessing
+import re
 import os
 import subprocess
 import sys
@@ -94,7 +95,7 @@ sampling: {{looks: [100, 200], z_interim: 2.576, z_final: 1.96}}
 integrity: {{random_games: 60}}
 win_rate: {{min: 0.0, max: {win_max}}}
 skill: {{random_max: 1.0, gap_min: -1.0}}
-length: {{stage_rounds: {{min: 1, max: 4}}, p95_rounds_max: 4, timeouts_max: 0.005}}
+length: {{stage_rounds: {{min: 1, max: 5}}, p95_rounds_max: 4, timeouts_max: 0.005}}
 dead_cards: {{max_use_rate: 0.0, min_exposures: 100}}
 card_impact: {{swing: 0.05, min_games: 200}}
 heroes: {{spread_max: 1.0}}
@@ -257,3 +258,40 @@ def test_a_game_without_stages_is_one_stage_long_so_the_length_band_reads_its_wo
     assert run_summary(records)["stage_rounds_median"] == 6
     records[0]["stage_rounds"] = [2, 3]  # an engine that counts stages is read as it says, won or lost
     assert run_summary(records)["stage_rounds_median"] == 2.5
+
+
+def test_an_accepted_warning_is_judged_but_listed_only_with_v_and_a_wrong_entry_is_an_error(game_dir):
+    project = game_dir.parents[1]
+    balance = game_dir / "balance.yaml"
+    text = balance.read_text(encoding="utf-8").replace("density_min: 0.0", "density_min: 0.99")
+    balance.write_text(text, encoding="utf-8")  # M9 (a warning band) now warns at both counts:
+    (game_dir / "sim.py").write_text(ENGINE.replace(  # the first round offers nothing but a pass
+        'return ["pass"] + sorted(set(self.hands[self.seat]))',
+        'return ["pass"] + (sorted(set(self.hands[self.seat])) if self.round > 1 else [])'), encoding="utf-8")
+    warned = pnp("validate", "race", "--workers", "1", cwd=project)
+    assert warned.returncode == 0 and warned.stdout.count("warning: decisions.density_min: M9") == 2
+    balance.write_text(text + "known:\n  - band: decisions.density_min\n    players: [2]\n"
+                       "    reason: one card in hand leaves one choice\n", encoding="utf-8")
+    quiet = pnp("validate", "race", "--workers", "1", cwd=project)
+    assert quiet.returncode == 0 and quiet.stdout.count("warning: decisions.density_min: M9") == 1  # 3 players
+    assert "not listed: 1 finding(s) of balance.yaml's known:" in quiet.stdout
+    assert re.search(r"M9 decision density +2 .* known\n", quiet.stdout)  # the table says it too
+    loud = pnp("-v", "validate", "race", "--workers", "1", cwd=project)
+    assert re.search(r"balance.yaml:\d+: known: decisions.density_min: M9 decision density: .* with 2 players "
+                     r".*\(known: one card in hand leaves one choice\)", loud.stdout)
+    balance.write_text(text + "known:\n  - band: decisions.densty_min\n    reason: typo\n", encoding="utf-8")
+    wrong = pnp("validate", "race", "--workers", "1", cwd=project)
+    assert wrong.returncode == 1
+    assert re.search(r"balance.yaml:16: known\[0\].band: no band 'decisions.densty_min' in this file", wrong.stdout)
+
+
+def test_a_known_finding_that_did_not_warn_is_said_under_v_only(game_dir):
+    project = game_dir.parents[1]
+    balance = game_dir / "balance.yaml"
+    balance.write_text(balance.read_text(encoding="utf-8") + "known:\n  - band: decisions\n    reason: r\n",
+                       encoding="utf-8")
+    quiet = pnp("validate", "race", "--workers", "1", cwd=project)
+    assert "not listed: 1 note(s) on its entries of balance.yaml's known:" in quiet.stdout
+    assert "did not warn" not in quiet.stdout
+    loud = pnp("-v", "validate", "race", "--workers", "1", cwd=project)
+    assert "known: decisions did not warn this time (it passed or its interval straddled the band)" in loud.stdout

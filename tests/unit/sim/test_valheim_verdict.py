@@ -60,7 +60,7 @@ def test_engine_bands_are_rows_and_hard_ones_fail(tmp_path):
     hard = [p for p in result.problems if p.field == "expedition.cycles_p95_max"]
     assert hard and hard[0].severity == "error" and not result.passed
     soft = [p for p in result.problems if p.field.startswith("expedition.") and p.field != "expedition.cycles_p95_max"]
-    assert all(p.severity == "warning" for p in soft)
+    assert all(p.severity in ("warning", "known") for p in soft)  # a warning, or one accepted under known:
     assert "cycles per round p95" in result.table and "M8 resources obtainable and spent" in result.table
 
 
