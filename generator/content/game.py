@@ -6,6 +6,7 @@ every mistake of an edit at once, each as ``path:line: field: message``.
 from __future__ import annotations
 
 import glob as globmod
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -64,6 +65,8 @@ class Game:
     locations: dict = field(default_factory=dict, repr=False)
     warnings: list = field(default_factory=list, repr=False)
     source: object = field(default=None, repr=False)  # the composed game.yaml, to locate its keys
+    untranslated: list = field(default_factory=list, repr=False)  # (Location, field path, languages) per text
+    languages: Counter = field(default_factory=Counter, repr=False)  # texts by their languages (schema.Context)
     _reparsed: dict = field(default_factory=dict, repr=False)  # record file -> composed node (field_at)
 
     def at(self, *keys) -> Location:
@@ -159,6 +162,7 @@ class _Loader:
         self.refs: list = []
         self.lang: str | None = None      # set once game.yaml is read
         self.untranslated: list = []      # texts without the game's language (see schema.Context)
+        self.languages: Counter = Counter()
         self._cache: dict = {}
 
     def parse(self, path: Path):
@@ -178,14 +182,16 @@ class _Loader:
             return None
         self.locations.update(ctx.locations)
         self.untranslated.extend(ctx.untranslated)
+        self.languages.update(ctx.languages)
         if collect_ids:
             self.ids.extend(ctx.ids)
         self.refs.extend(ctx.refs)
         return value
 
 
-def load_game(directory) -> Game:
-    """Load and check a game directory; raise ContentError listing every problem."""
+def load_game(directory, lang: str | None = None) -> Game:
+    """Load and check a game directory; raise ContentError listing every problem. ``lang`` (two
+    letters) prints another edition: it stands for game.yaml's ``lang:`` wherever that is read."""
     root = Path(directory)
     game_file = root / "game.yaml"
     if not game_file.is_file():
@@ -195,10 +201,12 @@ def load_game(directory) -> Game:
         raise ContentError(loader.problems)
     game_types = builtin_types("game")
     node = loader.parse(game_file)
-    loader.lang = _written_lang(node, game_types["game"])  # game.yaml's own texts print in it too
+    loader.lang = lang or _written_lang(node, game_types["game"])  # game.yaml's own texts print in it too
     meta = loader.check(node, game_types["game"], game_types, game_file, "", collect_ids=False) if node else None
     if meta is None:
         raise ContentError(loader.problems or [Problem(Location(str(game_file), 1), "", "game.yaml is empty")])
+    if lang:
+        meta["lang"] = lang  # the one place the edition is set: every reader of meta["lang"] follows
     loader.lang = meta["lang"]
 
     schema_file = root / "schema.yaml"
@@ -233,8 +241,10 @@ def load_game(directory) -> Game:
     if loader.problems:
         raise ContentError(loader.problems)
     return Game(id=root.resolve().name, root=root, meta=meta, types=types, components=components,
-                tables=tables, locations=loader.locations, source=node,
-                warnings=untranslated_warnings(loader.untranslated, meta["lang"]))
+                tables=tables, locations=loader.locations, source=node, untranslated=loader.untranslated,
+                languages=loader.languages,
+                warnings=untranslated_warnings(loader.untranslated, meta["lang"],
+                                               f"--lang {lang}" if lang else f"game.yaml lang: {meta['lang']}"))
 
 
 def _written_lang(node, spec: Spec) -> str:
@@ -247,9 +257,20 @@ def _written_lang(node, spec: Spec) -> str:
     return spec.fields["lang"].default
 
 
-def untranslated_warnings(untranslated: list, lang: str) -> list:
-    """One warning per file whose {ja: ..., en: ...} texts lack the game's language: they print in
-    another (``text_in``'s fallback), which a designer switching ``lang:`` would not expect silently."""
+def written_lang(root) -> str:
+    """The ``lang:`` game.yaml is written in (its default when it says none or cannot be read): the
+    edition a ``--lang`` other than it makes is another one."""
+    try:
+        node = parse_file(Path(root) / "game.yaml")
+    except ContentError:  # loading the game says what is wrong
+        node = None
+    return _written_lang(node, builtin_types("game")["game"])
+
+
+def untranslated_warnings(untranslated: list, lang: str, asked: str) -> list:
+    """One warning per file whose {ja: ..., en: ...} texts lack the language printed (``asked`` says
+    who asked for it: game.yaml or --lang), with how many: they print in another (``text_in``'s
+    fallback), which a designer switching ``lang:`` would not expect silently."""
     by_file: dict = {}
     for where, field_path, has in untranslated:
         by_file.setdefault(where.path, []).append((where, field_path, has))
@@ -258,8 +279,8 @@ def untranslated_warnings(untranslated: list, lang: str) -> list:
         where, field_path, has = entries[0]
         shown = text_in({language: language for language in has}, lang)  # the language that prints
         more = f" (and {len(entries) - 1} more text(s) in this file)" if len(entries) > 1 else ""
-        warnings.append(Problem(where, field_path, f"no {lang!r} text (game.yaml lang: {lang}); it prints in "
-                                                   f"{shown!r}{more}", "warning"))
+        warnings.append(Problem(where, field_path, f"no {lang!r} text ({asked}); it prints in {shown!r}{more}",
+                                "warning"))
     return warnings
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -248,6 +249,7 @@ class Context:
     locations: dict = field(default_factory=dict)  # id(plain container) -> Location
     lang: str | None = None                        # the game's language: texts without it are noted
     untranslated: list = field(default_factory=list)  # (Location, field path, the languages it has)
+    languages: Counter = field(default_factory=Counter)  # texts by their languages: (ja, en), () if a plain string
 
     def problem(self, node, field_path, message):
         self.problems.append(Problem(node_location(self.path, node), field_path, message))
@@ -357,6 +359,8 @@ def _check_text(node, spec, ctx, field_path):
                 result[key] = value
         if ctx.lang and result and ctx.lang not in result:
             ctx.untranslated.append((node_location(ctx.path, node), field_path, tuple(result)))
+        if result:
+            ctx.languages[tuple(sorted(result))] += 1
         return result
     value = _scalar(node, ctx, field_path, "text (a string or {ja: ..., en: ...})")
     if value is MISSING:
@@ -366,6 +370,7 @@ def _check_text(node, spec, ctx, field_path):
         return None
     value = value if isinstance(value, str) else str(node.value)
     _check_len(value, spec, ctx, node, field_path)
+    ctx.languages[()] += 1
     return value
 
 
