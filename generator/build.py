@@ -34,13 +34,16 @@ class BuildResult:
 
 def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validate: bool = True,
                workers: int | None = None, reporter=None, proof: bool = False,
-               changed_since: Path | None = None, paper_sized: str | None = None) -> BuildResult:
+               changed_since: Path | None = None, paper_sized: str | None = None, lang: str | None = None,
+               verdict_dir: Path | None = None) -> BuildResult:
     """Write ``print-<paper>.pdf`` (``print-<paper>-proof.pdf`` with ``proof``) and
     ``print.lock.json``; with ``changed_since`` (an earlier lock) also ``errata.pdf``.
-    ``paper_sized`` (full | tiled | fit) overrides every board's ``paper_sized`` for this build."""
+    ``paper_sized`` (full | tiled | fit) overrides every board's ``paper_sized`` for this build.
+    ``lang`` prints another edition; its balance verdict is the game's, kept in ``verdict_dir``
+    (default ``out_dir``), where every edition finds it."""
     # One pass: faces are instantiated (and checked) as they are painted, so memory stays flat;
     # the PDF is only written if no face had a problem.
-    game, cards, problems = check_content(path, check_faces=False)
+    game, cards, problems = check_content(path, check_faces=False, lang=lang)
     result = BuildResult(problems=problems)
     if not result.ok:
         return result
@@ -69,7 +72,7 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
         from .rulebook import compose, stale_booklet_note
 
         # Raises ContentError (nothing written) if a rulebook reference is wrong.
-        book = compose(path)
+        book = compose(path, game=game)
         result.problems.extend(book.warnings)
         outputs.append(("rulebook.pdf", book.pdf))
         if note := stale_booklet_note(out_dir):
@@ -79,7 +82,8 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     # of a build that then prints nothing.
     balance = "balance not checked: --no-validate"
     if validate:
-        verdict = run_balance(game, workers=workers, reporter=reporter, cached=True, output_dir=Path(out_dir))
+        verdict = run_balance(game, workers=workers, reporter=reporter, cached=True,
+                              output_dir=Path(verdict_dir or out_dir))
         if verdict is not None:
             balance = ("balance not checked" if not verdict.checked else
                        f"balance passed{': kept verdict, content unchanged' if verdict.cached else ''}")

@@ -7,6 +7,7 @@ Command bodies stay thin: they resolve arguments, call the library, and report.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -95,6 +96,18 @@ quiet_option = click.option("-q", "--quiet", "quiet", count=True, expose_value=F
 
 def common_options(func):
     return verbose_option(quiet_option(func))
+
+
+def _check_lang(_ctx, _param, value):
+    if value is not None and not re.fullmatch(r"[a-z]{2}", value):
+        raise click.BadParameter(f"{value!r} is not a language: two lower-case letters, as game.yaml's lang (ja, en)")
+    return value
+
+
+lang_option = click.option(
+    "--lang", default=None, metavar="XX", callback=_check_lang,
+    help="Print the edition in this language (two letters, e.g. en) instead of game.yaml's lang; its outputs go to"
+         " output/<game>/<XX>/ (texts without it print in ja, else their first language).")
 
 
 def reporter() -> Reporter:
@@ -235,8 +248,9 @@ def manifest(game, as_json, profile):
 @click.option("--workers", type=click.IntRange(1, 64), default=None, help="Simulation worker processes.")
 @click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder of the balance report (default: output/<game>/, where `pnp build` looks for it).")
+@lang_option
 @common_options
-def validate(games, no_balance, workers, output_dir):
+def validate(games, no_balance, workers, output_dir, lang):
     """Check content, layouts, text fit and (simulated) balance of GAMES (default: all)."""
     from .validate import validate_game
 
@@ -244,13 +258,16 @@ def validate(games, no_balance, workers, output_dir):
     failed = False
     for path in resolve_games(games):
         rep.info(f"validating {path} ...")
-        out = _output_dir(output_dir, path, several=len(games) != 1)  # as `pnp build` names them
+        # as `pnp build` names them; every edition's (--lang) balance is the game's, in the game's folder
+        out = _output_dir(output_dir, path, several=len(games) != 1)
         result = each_game(lambda: validate_game(path, balance=not no_balance, workers=workers, reporter=rep,
-                                                 output_dir=out), path)
+                                                 output_dir=out, lang=lang), path)
         if result is None:
             failed = True
             continue
         errors = rep.problems(result.problems)
+        for where, field_path, has in result.untranslated:
+            rep.detail(f"{where.display()}: {field_path}: only {', '.join(has)}")
         if result.table:
             click.echo(result.table)
         failed = failed or not result.passed
@@ -276,8 +293,9 @@ def validate(games, no_balance, workers, output_dir):
                    " edge, no crop marks, the printer's margin is lost (default); tiled = split onto pages with"
                    " overlaps and marks; fit = scaled to the printable area, the scale in the page label (not for"
                    " boards that cards are laid on).")
+@lang_option
 @common_options
-def build(games, output_dir, profile, no_validate, workers, proof, changed_since, paper_sized):
+def build(games, output_dir, profile, no_validate, workers, proof, changed_since, paper_sized, lang):
     """Build print-ready PDFs of GAMES (default: every game under ./content)."""
     from .build import build_game
 
@@ -287,11 +305,12 @@ def build(games, output_dir, profile, no_validate, workers, proof, changed_since
     if changed_since and len(paths) != 1:
         raise click.UsageError("--changed-since compares one game's lock: name exactly one GAME")
     for path in paths:
-        out = _output_dir(output_dir, path, several=len(games) != 1)
+        out = _output_dir(output_dir, path, several=len(games) != 1, lang=lang)
         rep.info(f"building {path} -> {out}")
         result = each_game(lambda: build_game(path, out, profile=profile, validate=not no_validate,
                                               workers=workers, reporter=rep, proof=proof,
-                                              changed_since=changed_since, paper_sized=paper_sized),
+                                              changed_since=changed_since, paper_sized=paper_sized, lang=lang,
+                                              verdict_dir=_output_dir(output_dir, path, several=len(games) != 1)),
                             path, ": no print file written")
         if result is None:
             failed = True
@@ -309,11 +328,16 @@ def build(games, output_dir, profile, no_validate, workers, proof, changed_since
     raise SystemExit(1 if failed else 0)
 
 
-def _output_dir(option: Path | None, game_path: Path, several: bool) -> Path:
-    """``-o DIR`` is the output folder of one game; with several games each gets DIR/<game>."""
+def _output_dir(option: Path | None, game_path: Path, several: bool, lang: str | None = None) -> Path:
+    """``-o DIR`` is the output folder of one game; with several games each gets DIR/<game>. Without
+    it, an edition in another language than game.yaml's (``--lang``) gets output/<game>/<lang>, so that
+    the editions never overwrite each other."""
     name = game_path.resolve().name
     if option is None:
-        return Path("output") / name
+        from .content.game import written_lang
+
+        game_dir = Path("output") / name
+        return game_dir / lang if lang and lang != written_lang(game_path) else game_dir
     return option / name if several else option
 
 

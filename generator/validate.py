@@ -15,6 +15,7 @@ class ValidateResult:
     problems: list = field(default_factory=list)
     table: str = ""
     summary: str = ""
+    untranslated: list = field(default_factory=list)  # each text not in the language printed (-v lists them)
 
     @property
     def passed(self) -> bool:
@@ -31,31 +32,32 @@ def nothing_printed(game, faces: int) -> list:
                     "(add `layout: <folder>/<name>` to a component)", "warning")]
 
 
-def check_content(path: Path, check_faces: bool = True):
+def check_content(path: Path, check_faces: bool = True, lang: str | None = None):
     """Load the game and (with ``check_faces``) instantiate every face: schema, references,
     counts, layouts, fit. Without it faces are checked lazily as they are painted; problems
     then collect in ``cards.problems``.
 
     Returns (game, card set, problems so far). Raises ContentError when the data cannot load.
+    ``lang`` prints another edition (see ``load_game``).
     """
-    game = load_game(path)
+    game = load_game(path, lang)
     builder = CardBuilder(game)
     cards = builder.build(check=check_faces)
     return game, cards, list(cards.problems) + list(game.warnings)
 
 
 def validate_game(path: Path, *, balance: bool = True, workers: int | None = None, reporter=None,
-                  output_dir: Path | None = None) -> ValidateResult:
+                  output_dir: Path | None = None, lang: str | None = None) -> ValidateResult:
     """Content, layouts, fit and (``balance``) the simulated verdict, whose report goes to
-    ``output_dir`` (default output/<game>)."""
-    game, cards, problems = check_content(path)
-    result = ValidateResult(problems=problems)
+    ``output_dir`` (default output/<game>); ``lang``: of that edition's texts."""
+    game, cards, problems = check_content(path, lang=lang)
+    result = ValidateResult(problems=problems, untranslated=game.untranslated)
     try:
         game_profile(game)  # the sheet profile `pnp build` will print on
     except ProblemsError as exc:
         result.problems.extend(exc.problems)
     if has_rulebook(game):
-        result.problems.extend(check_rulebook(path))
+        result.problems.extend(check_rulebook(path, game))
     faces = sum(len(f.copies) for f in cards.faces)
     result.problems.extend(nothing_printed(game, faces))
     from .export.restates import drift_since_last_build
@@ -82,12 +84,12 @@ def has_rulebook(game) -> bool:
     return (game.root / "rulebook").is_dir()
 
 
-def check_rulebook(path: Path) -> list:
+def check_rulebook(path: Path, game=None) -> list:
     """Problems of the rulebook sources (unknown cards, fields, headings), without writing it."""
     from .rulebook import compose
 
     try:
-        return list(compose(path).warnings)
+        return list(compose(path, game=game).warnings)
     except ProblemsError as exc:
         return list(exc.problems)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..cli import _output_dir, common_options, each_game, reporter, resolve_game, run_reporting
+from ..cli import _output_dir, common_options, each_game, lang_option, reporter, resolve_game, run_reporting
 
 FOLDS = ("vertical", "horizontal")
 
@@ -34,9 +34,10 @@ FOLDS = ("vertical", "horizontal")
 @click.option("--component", "components", multiple=True, metavar="ID", help="Only this component (repeatable).")
 @click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output directory (default: output/<game>/).")
+@lang_option
 @common_options
 def export(game, png, profile, tts, tts_base_url, gutterfold, calibration, showcase, card_ids, sheet, dpi, components,
-           output_dir):
+           output_dir, lang):
     """Export GAME for print-on-demand services, Tabletop Simulator or fold-and-glue printing."""
     from ..export.run import run_export
 
@@ -49,7 +50,7 @@ def export(game, png, profile, tts, tts_base_url, gutterfold, calibration, showc
         raise click.UsageError("--profile picks the PNG export profile: use it with --png"
                                " (--sheet picks the sheet profile for --gutterfold/--calibration)")
     path = resolve_game(game)
-    out = _output_dir(output_dir, path, several=False)
+    out = _output_dir(output_dir, path, several=False, lang=lang)
     rep = reporter()
     if components:
         _check_components(path, components)
@@ -57,7 +58,7 @@ def export(game, png, profile, tts, tts_base_url, gutterfold, calibration, showc
     result = each_game(lambda: run_export(path, out, png=png, tts=tts, gutterfold=gutterfold,
                                           calibration=calibration, profile=profile, sheet=sheet, dpi=dpi,
                                           components=components, base_url=tts_base_url, showcase=showcase,
-                                          card_ids=card_ids), path, ": nothing exported")
+                                          card_ids=card_ids, lang=lang), path, ": nothing exported")
     if result is None:  # the content did not load: its problems and a FAILED line are printed
         raise SystemExit(1)
     errors = rep.problems(result.problems)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from ..cli import _output_dir, common_options, reporter, resolve_game, run_reporting
+from ..cli import _output_dir, common_options, lang_option, reporter, resolve_game, run_reporting
 
 
 @click.command()
@@ -22,8 +22,9 @@ from ..cli import _output_dir, common_options, reporter, resolve_game, run_repor
               help="Page size of rulebook.pdf.")
 @click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output directory (default: output/<game>/).")
+@lang_option
 @common_options
-def rulebook(game, booklet, sheet, paper, output_dir):
+def rulebook(game, booklet, sheet, paper, output_dir, lang):
     """Write output/<game>/rulebook.pdf from content/<game>/rulebook/*.md and the game's data."""
     from ..progress import progress_callback
     from ..rulebook import build_rulebook, stale_booklet_note
@@ -31,12 +32,12 @@ def rulebook(game, booklet, sheet, paper, output_dir):
     if sheet and not booklet:
         raise click.UsageError("--sheet picks the paper of the booklet: use it with --booklet")
     path = resolve_game(game)
-    out = _output_dir(output_dir, path, several=False)
+    out = _output_dir(output_dir, path, several=False, lang=lang)
     rep = reporter()
     warnings: list = []
     with progress_callback(rep, "laying out chapters") as progress:
         written = run_reporting(lambda: build_rulebook(path, out, booklet=booklet, paper=paper, sheet=sheet,
-                                                       problems=warnings, progress=progress))
+                                                       problems=warnings, progress=progress, lang=lang))
     rep.problems(warnings)
     for item in written:
         rep.info(f"wrote {item}")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..cli import _output_dir, common_options, reporter, resolve_game
+from ..cli import _output_dir, common_options, lang_option, reporter, resolve_game
 
 
 @click.command()
@@ -24,13 +24,15 @@ from ..cli import _output_dir, common_options, reporter, resolve_game
 @click.option("--tts", is_flag=True, help="Also re-export the Tabletop Simulator decks.")
 @click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output directory (default: output/<game>/).")
+@lang_option
 @common_options
-def watch(game, interval, once, max_cycles, balance, profile, png, png_profile, tts, output_dir):
+def watch(game, interval, once, max_cycles, balance, profile, png, png_profile, tts, output_dir, lang):
     """Rebuild GAME when its content, layouts or art change (Ctrl-C to stop)."""
     from ..export.watch import WatchLoop, snapshot, watch_roots
 
     path = resolve_game(game)
-    out = _output_dir(output_dir, path, several=False)
+    out = _output_dir(output_dir, path, several=False, lang=lang)
+    edition = {"lang": lang, "verdict_dir": _output_dir(output_dir, path, several=False)}
     rep = reporter()
     state = {"lock": _read_lock(out), "failed": False}
 
@@ -39,7 +41,7 @@ def watch(game, interval, once, max_cycles, balance, profile, png, png_profile, 
             shown = ", ".join(_rel(p) for p in changed[:5]) + (f" (+{len(changed) - 5} more)" if len(changed) > 5 else "")
             click.echo(f"changed: {shown}")
         state["failed"] = not _rebuild(path, out, rep, state, balance=balance, profile=profile,
-                                       png=png, png_profile=png_profile, tts=tts)
+                                       png=png, png_profile=png_profile, tts=tts, **edition)
 
     loop = WatchLoop(lambda: watch_roots(path), build, interval=interval, max_cycles=1 if once else max_cycles,
                      scan=lambda roots: snapshot(roots, exclude=[out]),  # -o inside the game: no endless rebuilds
@@ -52,14 +54,16 @@ def watch(game, interval, once, max_cycles, balance, profile, png, png_profile, 
     raise SystemExit(1 if state["failed"] else 0)
 
 
-def _rebuild(path, out, rep, state, *, balance, profile, png, png_profile, tts) -> bool:
-    """One build (and exports); prints problems and changed cards; True when it succeeded."""
+def _rebuild(path, out, rep, state, *, balance, profile, png, png_profile, tts, lang=None, verdict_dir=None) -> bool:
+    """One build (and exports) of the ``lang`` edition; prints problems and changed cards; True when it
+    succeeded."""
     from ..build import build_game
     from ..errors import GeneratorError, ProblemsError
     from ..export.lock import diff_locks
 
     try:
-        result = build_game(path, out, profile=profile, validate=balance, reporter=rep)
+        result = build_game(path, out, profile=profile, validate=balance, reporter=rep, lang=lang,
+                            verdict_dir=verdict_dir)
     except ProblemsError as exc:
         rep.problems(exc.problems)
         click.echo(f"FAILED: {len(exc.problems)} problem(s); outputs kept from the last good build")
@@ -85,7 +89,7 @@ def _rebuild(path, out, rep, state, *, balance, profile, png, png_profile, tts) 
     if png or tts:
         from ..export.run import run_export
         try:
-            exported = run_export(path, out, png=png, tts=tts, profile=png_profile)
+            exported = run_export(path, out, png=png, tts=tts, profile=png_profile, lang=lang)
         except GeneratorError as exc:
             click.echo(f"error: {exc}")
             return False

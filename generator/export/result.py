@@ -24,14 +24,14 @@ class ExportResult:
         self.removed += other.removed
 
 
-def load_checked_cards(path, result: ExportResult, cards_in=None):
-    """The game and every face instantiated and checked; ``None`` when it has errors (as build).
-    ``cards_in``, an already checked ``(game, cards)`` (watch mode), is returned as it is."""
+def load_checked_cards(path, result: ExportResult, cards_in=None, lang: str | None = None):
+    """The game (the ``lang`` edition) and every face instantiated and checked; ``None`` when it has
+    errors (as build). ``cards_in``, an already checked ``(game, cards)`` (watch mode), is returned as it is."""
     from ..validate import check_content
 
     if cards_in is not None:
         return cards_in
-    game, cards, problems = check_content(path, check_faces=True)
+    game, cards, problems = check_content(path, check_faces=True, lang=lang)
     result.problems.extend(problems)
     if not result.ok:
         return None, None

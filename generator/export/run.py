@@ -20,14 +20,15 @@ def sheet_profile(game, sheet: str | None, game_root: Path | None = None):
 def run_export(path: Path, out_dir: Path, *, png: bool = False, tts: bool = False,
                gutterfold: str | None = None, calibration: bool = False, profile: str | None = None,
                sheet: str | None = None, dpi: int | None = None, components=(),
-               base_url: str = "", showcase: bool = False, card_ids=()) -> ExportResult:
-    """Every export asked for, from one load of the game (faces are checked first, as in build)."""
+               base_url: str = "", showcase: bool = False, card_ids=(), lang: str | None = None) -> ExportResult:
+    """Every export asked for, from one load of the game (faces are checked first, as in build);
+    ``lang``: of that edition."""
     from .gutterfold import gutterfold_pdf
     from .png import export_png
     from .tts import export_tts
 
     result = ExportResult()
-    game, cards = load_checked_cards(path, result)
+    game, cards = load_checked_cards(path, result, lang=lang)
     if cards is None:
         return result
     known = {c.id for c in game.components}

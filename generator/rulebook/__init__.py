@@ -61,7 +61,7 @@ def _display(path: Path) -> str:
 
 
 def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
-            sheet: str | None = None, progress=None) -> Rulebook:
+            sheet: str | None = None, progress=None, lang: str | None = None) -> Rulebook:
     """Load the game and its rulebook sources and lay the rulebook out.
 
     With ``booklet``, the booklet is imposed on the paper of the sheet profile ``sheet``
@@ -69,6 +69,7 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
     ``print.profile``), turned landscape: A4 or Letter as the print sheets are.
     ``progress(done, total)`` is called as each chapter is laid out; the total assumes two
     layout passes (and one for the booklet): a rare third pass holds the count at the total.
+    ``lang`` lays out another edition (see ``load_game``) when no loaded ``game`` is given.
 
     Raises :class:`ContentError` with every located problem (warnings included) when anything
     is wrong; otherwise returns the rulebook, with its warnings.
@@ -85,7 +86,7 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
     if paper not in PAPERS:
         raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {paper!r}")
     root = Path(game_path)
-    game = game or load_game(root)
+    game = game or load_game(root, lang)
     problems: list = []
     files = source_files(root)
     if not files:
@@ -232,7 +233,8 @@ def stale_booklet_note(out_dir: Path, written: str | None = None) -> str | None:
 
 
 def build_rulebook(game_path: Path, out_dir: Path, *, booklet: bool = False, paper: str = "a5",
-                   problems: list | None = None, sheet: str | None = None, progress=None) -> list[Path]:
+                   problems: list | None = None, sheet: str | None = None, progress=None,
+                   lang: str | None = None) -> list[Path]:
     """Write ``out_dir/rulebook.pdf`` (and with ``booklet`` the booklet, on the paper of the sheet
     profile ``sheet``, default the game's: ``rulebook-booklet.pdf``, or ``rulebook-booklet-<paper>.pdf``
     on another paper than the game's print.profile, so that neither overwrites the other).
@@ -242,7 +244,7 @@ def build_rulebook(game_path: Path, out_dir: Path, *, booklet: bool = False, pap
     Warnings (a card layout that is not ready yet, a keyword without a description) do not
     stop the build: they are appended to ``problems`` when a list is given.
     """
-    book = compose(game_path, paper=paper, booklet=booklet, sheet=sheet, progress=progress)
+    book = compose(game_path, paper=paper, booklet=booklet, sheet=sheet, progress=progress, lang=lang)
     if problems is not None:
         problems.extend(book.warnings)
     out = Path(out_dir)
