@@ -239,6 +239,9 @@ def manifest(game, as_json, profile):
         click.echo(f"  {c['id']:<20} {c['kind']:<6} {w:g}x{h:g} mm  expected {expected:>4}  found {c['found']:>4}"
                    f"  pages {c['pages']}{mark}")
     click.echo(f"  total cards: {data['total_cards']}")
+    texts = data["texts"]
+    languages = ", ".join(f"{lang} {n}" for lang, n in texts["languages"].items()) or "none"
+    click.echo(f"  texts: {texts['count']} ({texts['plain']} plain, printed as written; per language: {languages})")
     click.echo(f"  print file: {data['print_pages']} pages (a page components share counted once)")
 
 

@@ -26,8 +26,22 @@ def manifest_of(path: Path, profile_name: str | None = None) -> dict:
         })
     return {
         "game": game.id,
+        "lang": game.meta["lang"],
+        "texts": text_languages(game),
         "components": components,
         "total_cards": sum(c.found for c in game.components if c.kind == "card"),
         # a page small components share counts once here, and for each of them in their "pages"
         "print_pages": print_pages([c for c in game.components if c.layout], loaded.profile),
     }
+
+
+def text_languages(game) -> dict:
+    """Which languages the game's texts are written in: ``count`` texts in all, ``plain`` of them a
+    plain string (printed as written in every edition), and per language the {ja: ..., en: ...}
+    texts that have it, most first: what an edition in that language (``--lang``) prints as its own."""
+    languages: dict = {}
+    for langs, n in game.languages.items():
+        for lang in langs:
+            languages[lang] = languages.get(lang, 0) + n
+    return {"count": sum(game.languages.values()), "plain": game.languages.get((), 0),
+            "languages": dict(sorted(languages.items(), key=lambda item: (-item[1], item[0])))}
