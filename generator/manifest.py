@@ -38,10 +38,11 @@ def manifest_of(path: Path, profile_name: str | None = None) -> dict:
 def text_languages(game) -> dict:
     """Which languages the game's texts are written in: ``count`` texts in all, ``plain`` of them a
     plain string (printed as written in every edition), and per language the {ja: ..., en: ...}
-    texts that have it, most first: what an edition in that language (``--lang``) prints as its own."""
+    texts that have it: what an edition in that language (``--lang``) prints as its own."""
     languages: dict = {}
     for langs, n in game.languages.items():
         for lang in langs:
             languages[lang] = languages.get(lang, 0) + n
     return {"count": sum(game.languages.values()), "plain": game.languages.get((), 0),
-            "languages": dict(sorted(languages.items(), key=lambda item: (-item[1], item[0])))}
+            "languages": dict(sorted(languages.items(),  # most first; on a tie the language printed
+                                     key=lambda item: (-item[1], item[0] != game.meta["lang"], item[0])))}

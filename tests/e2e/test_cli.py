@@ -67,6 +67,9 @@ def test_manifest_json_shape_and_counts(tiny):
     data = json.loads(proc.stdout)
     assert data == {
         "game": "tiny",
+        "lang": "ja",
+        # the title and the mage's name in ja and en; the other names and texts plain strings
+        "texts": {"count": 7, "plain": 5, "languages": {"ja": 2, "en": 2}},
         "components": [
             {"id": "heroes", "kind": "card", "size_mm": [63.0, 88.0], "expected": 4, "found": 4, "pages": 2},
             {"id": "coins", "kind": "token", "size_mm": [20.0, 20.0], "expected": 6, "found": 6, "pages": 1},
