@@ -308,12 +308,13 @@ def build(games, output_dir, profile, no_validate, workers, proof, changed_since
     if changed_since and len(paths) != 1:
         raise click.UsageError("--changed-since compares one game's lock: name exactly one GAME")
     for path in paths:
+        game_dir = _output_dir(output_dir, path, several=len(games) != 1)  # where every edition's verdict is
         out = _output_dir(output_dir, path, several=len(games) != 1, lang=lang)
         rep.info(f"building {path} -> {out}")
         result = each_game(lambda: build_game(path, out, profile=profile, validate=not no_validate,
                                               workers=workers, reporter=rep, proof=proof,
                                               changed_since=changed_since, paper_sized=paper_sized, lang=lang,
-                                              verdict_dir=_output_dir(output_dir, path, several=len(games) != 1)),
+                                              verdict_dir=game_dir),
                             path, ": no print file written")
         if result is None:
             failed = True

@@ -32,7 +32,7 @@ def watch(game, interval, once, max_cycles, balance, profile, png, png_profile, 
 
     path = resolve_game(game)
     out = _output_dir(output_dir, path, several=False, lang=lang)
-    edition = {"lang": lang, "verdict_dir": _output_dir(output_dir, path, several=False)}
+    game_dir = _output_dir(output_dir, path, several=False)  # where every edition's verdict is
     rep = reporter()
     state = {"lock": _read_lock(out), "failed": False}
 
@@ -41,7 +41,7 @@ def watch(game, interval, once, max_cycles, balance, profile, png, png_profile, 
             shown = ", ".join(_rel(p) for p in changed[:5]) + (f" (+{len(changed) - 5} more)" if len(changed) > 5 else "")
             click.echo(f"changed: {shown}")
         state["failed"] = not _rebuild(path, out, rep, state, balance=balance, profile=profile,
-                                       png=png, png_profile=png_profile, tts=tts, **edition)
+                                       png=png, png_profile=png_profile, tts=tts, lang=lang, verdict_dir=game_dir)
 
     loop = WatchLoop(lambda: watch_roots(path), build, interval=interval, max_cycles=1 if once else max_cycles,
                      scan=lambda roots: snapshot(roots, exclude=[out]),  # -o inside the game: no endless rebuilds
