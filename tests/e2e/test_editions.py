@@ -95,3 +95,18 @@ def test_the_manifest_counts_the_texts_of_each_language(project):
     # the title and the four texts of each card, game.yaml's component name {ja, en}
     assert json.loads(proc.stdout)["texts"] == {"count": 10, "plain": 2, "languages": {"ja": 8, "en": 6}}
     assert "texts: 10 (2 plain, printed as written; per language: ja 8, en 6)" in pnp("manifest", "fox", cwd=project).stdout
+
+
+def test_the_edition_is_set_once_where_the_game_is_loaded(tiny):
+    """``load_game(root, lang)`` stands for game.yaml's lang: the title, the cards and the warnings follow."""
+    from generator.cards import CardBuilder
+    from generator.content import load_game
+
+    heroes = tiny / "heroes.yaml"
+    heroes.write_text(heroes.read_text(encoding="utf-8").replace("name: 盗賊", "name: {ja: 盗賊}"), encoding="utf-8")
+    game = load_game(tiny, "en")
+    assert (game.meta["lang"], game.title, CardBuilder(game).lang) == ("en", "Tiny Game", "en")
+    assert [(w.location.display(tiny), w.field, w.message) for w in game.warnings] == [
+        ("heroes.yaml:14", "heroes[2].name", "no 'en' text (--lang en); it prints in 'ja'")]
+    own = load_game(tiny)
+    assert (own.meta["lang"], own.title, own.warnings) == ("ja", "ちいさなゲーム", [])
