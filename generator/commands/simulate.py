@@ -204,12 +204,22 @@ def _check_variant(engine, game, variant, players, agent, sets, option) -> None:
     from ..errors import ProblemsError
 
     try:
-        setup = engine.compile_setup(variant, game.where)
+        setup = engine.compile_setup(variant, _where_in(game, variant))
     except ProblemsError as exc:
         said = "; ".join(f"{p.field}: {p.message}" if p.field else p.message for p in exc.problems)
         value = f"{sets[0]!r}: " if option == "--sweep" else ""
         raise click.BadParameter(f"{value}the changed content does not run: {said}", param_hint=option) from None
     _check_seats(engine, setup, players, agent)
+
+
+def _where_in(game, variant: dict):
+    """``where`` for the changed tables, whose records are copies: each is found at its original's
+    line, so that an engine's ``where(record)`` is a location for every record, as for the content."""
+    tables = game.tables  # the changed tables are a deep copy of these: the same tables, in the same order
+    original = {id(variant[key]): table for key, table in tables.items() if key in variant}
+    original.update((id(twin), record) for key, table in tables.items() if isinstance(table, list)
+                    for twin, record in zip(variant.get(key, ()), table))
+    return lambda record: game.where(original.get(id(record), record))
 
 
 def paired(changed: dict, plain: dict) -> dict:

@@ -113,3 +113,13 @@ def test_the_code_in_docs_simulator_md_is_the_sample_engine_as_written():
     assert len(excerpts) >= 4
     for excerpt in excerpts:
         assert excerpt in engine, excerpt
+
+
+def test_a_set_the_samples_rules_refuse_is_said_in_the_engines_words(tmp_path):
+    """The changed records are copies: ``where`` still locates them, so the sample's own check runs."""
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    for option in (("--set", "fireworks.cost=5"), ("--sweep", "fireworks.cost=4,5")):
+        refused = pnp("simulate", "fox", "--players", "2", "--games", "5", *option, cwd=tmp_path)
+        said = " ".join(refused.stderr.split())
+        assert refused.returncode == 2, said
+        assert "the changed content does not run: cards[3].cost: costs 5, more than any round's energy (4)" in said
