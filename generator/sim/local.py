@@ -29,6 +29,8 @@ REQUIRED = {
 }
 #: hooks run outside a game (whose exceptions would otherwise crash the command): located instead
 GUARDED = ("compile_setup", "static_checks", "located_checks", "cards", "ablate")
+#: the keys of summarize's record that the metrics read, and their types; only ``rounds`` is required
+RECORD_TYPES = {"rounds": int, "stage_rounds": list, "exposures": dict, "uses": dict, "party": list}
 
 
 def _no_problems(*_args) -> list:
@@ -129,6 +131,7 @@ def _complete(module, path: Path, version: str) -> None:
         hook = getattr(module, attr, None)
         if hook is not None:
             setattr(module, attr, _located(hook, path, attr))
+    module.summarize = _checked_summarize(module.summarize)
     module.__pnp_key__ = f"{KEY_PREFIX}{path}#{version}"
 
 
@@ -142,6 +145,33 @@ def _located(hook, path: Path, name: str):
         except Exception as exc:  # noqa: BLE001 - a bug in the designer's engine, shown at its line
             raise ProblemsError([failure(exc, path, "engine", f"{name} failed")]) from None
     return guarded
+
+
+def record_problem(record) -> str | None:
+    """What is wrong with a record ``summarize`` returned, as the metrics would read it, or None."""
+    if not isinstance(record, dict):
+        return f"returned {type(record).__name__}, not a dict (the game's record)"
+    if "rounds" not in record:
+        return "the record has no 'rounds', the rounds the game took (M3)"
+    wrong = [key for key, kind in RECORD_TYPES.items() if key in record and not isinstance(record[key], kind)]
+    return "; ".join(f"the record's {key!r} is a {type(record[key]).__name__}, not a {RECORD_TYPES[key].__name__}"
+                     for key in wrong) or None
+
+
+def _checked_summarize(summarize):
+    """``summarize`` that refuses a record the metrics cannot read: the game is an error (M0) that says
+    what is missing and where summarize is, instead of a crash of the whole verdict."""
+    code = getattr(summarize, "__code__", None)
+    at = f"summarize at {Path(code.co_filename).name}:{code.co_firstlineno}; " if code else ""
+
+    @functools.wraps(summarize)
+    def checked(state):
+        record = summarize(state)
+        problem = record_problem(record)
+        if problem:
+            raise ValueError(f"{problem} ({at}docs/simulator.md)")
+        return record
+    return checked
 
 
 def failure(exc: BaseException, path: Path, field: str, doing: str) -> Problem:

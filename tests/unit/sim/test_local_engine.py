@@ -295,3 +295,16 @@ def test_a_known_finding_that_did_not_warn_is_said_under_v_only(game_dir):
     assert "did not warn" not in quiet.stdout
     loud = pnp("-v", "validate", "race", "--workers", "1", cwd=project)
     assert "known: decisions did not warn this time (it passed or its interval straddled the band)" in loud.stdout
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda s: s.replace('"rounds": min(state.round, LAST_ROUND), ', ""), "the record has no 'rounds', the rounds the game took (M3)"),
+    (lambda s: s.replace('"uses": {c: played.count(c) for c in set(played)}', '"uses": played'),
+     "the record's 'uses' is a list, not a dict"),
+])
+def test_a_record_the_metrics_cannot_read_is_an_error_game_that_names_summarize_not_a_crash(game_dir, tmp_path,
+                                                                                           edit, said):
+    (game_dir / "sim.py").write_text(edit(ENGINE), encoding="utf-8")
+    result = cached_verdict(load_game(game_dir), workers=1, output_dir=tmp_path / "out")
+    first = next(p.display() for p in result.problems if "M0 integrity" in p.message)
+    assert not result.passed and f"error: summarize: ValueError: {said} (summarize at sim.py:{line_of('def summarize')}; " in first
