@@ -57,6 +57,20 @@ def engine_of(game, config: dict | None, lines: dict | None = None) -> tuple[str
     return name, local.load(path)
 
 
+def refused_count(engine, setup, players: int) -> str | None:
+    """Why the engine will not deal ``players`` (its ``new_game``'s ValueError, as a sentence), or
+    None. Any other exception is a bug in the deal: each game played records it at its line (M0)."""
+    from .rng import deal_rng
+
+    try:
+        engine.new_game(setup, players, deal_rng("check", 0))
+    except ValueError as exc:
+        return str(exc)
+    except Exception:  # noqa: BLE001 - the engine's own bug, recorded by the games themselves
+        pass
+    return None
+
+
 def located_checks(engine, setup) -> list[Problem]:
     check = getattr(engine, "located_checks", None)
     return list(check(setup)) if check is not None else []

@@ -30,11 +30,12 @@ from . import known, metrics
 from ..content.tabular import is_editor_lock
 from ..export.restates import played_views
 from .compile import id_records, played_tables
-from .static import balance_of, engine_of, located_checks
+from .static import balance_of, engine_of, located_checks, refused_count
 from .runner import start_games
 from .stats import (Z95, band_decision, band_status, band_text, diff_interval, interval_decision, interval_text,
                     paired_wins, wilson)
 
+DEFAULT_COUNTS = (2, 3, 4)  # the player counts judged when balance.yaml lists none
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
 SIM_VERSION = "5"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
 # more seeds; 3: M7, M9 and the engines' own bands (Judge.band) decided on intervals with the game as the unit;
@@ -356,6 +357,10 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     unplayable = [p for p in located_checks(engine, setup) if p.severity == "error"]
     if unplayable:  # e.g. a room no one can reach: said at once, not after a minute of games that fail anyway
         return BalanceResult(passed=False, problems=unplayable, table="balance: the content cannot be played as written")
+    refused = [Problem(Location(str(path), lines.get("players", 0)), "players", f"{n}: {why}")
+               for n in config.get("players", DEFAULT_COUNTS) if (why := refused_count(engine, setup, n))]
+    if refused:  # said once, not as thousands of games that all fail to be dealt
+        return BalanceResult(passed=False, problems=refused, table="balance: a player count the rules do not deal")
     judge = _Judge(path, lines, _command(game), config.get("seed", 0), getattr(engine, "SEATS", "players"),
                    _record_locations(game), accepted)
     started = time.perf_counter()
@@ -383,7 +388,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
 
 def _simulate(engine, setup, tables, config, judge, workers, pool, progress, changed_cards=()) -> dict:
     seed = config.get("seed", 0)
-    counts = list(config.get("players", [2, 3, 4]))
+    counts = list(config.get("players", DEFAULT_COUNTS))
     agent = config.get("reference_agent", "greedy")
     sampling = config["sampling"]
     looks = sorted(sampling["looks"])

@@ -123,3 +123,16 @@ def test_a_set_the_samples_rules_refuse_is_said_in_the_engines_words(tmp_path):
         said = " ".join(refused.stderr.split())
         assert refused.returncode == 2, said
         assert "the changed content does not run: cards[3].cost: costs 5, more than any round's energy (4)" in said
+
+
+def test_a_player_count_the_rules_do_not_deal_is_one_problem_at_balance_yamls_players_line(tmp_path):
+    from generator.sim.verdict import check_balance
+
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    bands_file = tmp_path / "content/fox/balance.yaml"
+    bands_file.write_text(bands_file.read_text().replace("players: [2, 3, 4]", "players: [2, 3, 4, 5]"))
+    line = next(i for i, text in enumerate(bands_file.read_text().splitlines(), 1) if text.startswith("players:"))
+    result = check_balance(load_game(tmp_path / "content/fox"), workers=1, write_report=False)
+    assert not result.passed
+    assert [p.display() for p in result.problems] == [
+        f"{bands_file}:{line}: players: 5: rules.yaml has no target for 5 players ([2, 3, 4])"]
