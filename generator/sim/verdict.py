@@ -30,12 +30,14 @@ from . import known, metrics
 from ..content.tabular import is_editor_lock
 from ..export.restates import played_views
 from .compile import id_records, played_tables
+from .local import KEY_PREFIX
 from .static import balance_of, engine_of, located_checks, refused_count
-from .runner import start_games
+from .runner import play_game, start_games
 from .stats import (Z95, band_decision, band_status, band_text, diff_interval, interval_decision, interval_text,
                     paired_wins, wilson)
 
 DEFAULT_COUNTS = (2, 3, 4)  # the player counts judged when balance.yaml lists none
+REPEATED_GAMES = 10  # a game's own engine's games played twice before its verdict: the same seed, the same game
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
 SIM_VERSION = "5"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
 # more seeds; 3: M7, M9 and the engines' own bands (Judge.band) decided on intervals with the game as the unit;
@@ -361,6 +363,9 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
                for n in config.get("players", DEFAULT_COUNTS) if (why := refused_count(engine, setup, n))]
     if refused:  # said once, not as thousands of games that all fail to be dealt
         return BalanceResult(passed=False, problems=refused, table="balance: a player count the rules do not deal")
+    unrepeatable = _unrepeatable(engine, setup, config, path, lines)
+    if unrepeatable:  # its verdict could not be replayed, nor its workers agree
+        return BalanceResult(passed=False, problems=unrepeatable, table="balance: games that do not repeat")
     judge = _Judge(path, lines, _command(game), config.get("seed", 0), getattr(engine, "SEATS", "players"),
                    _record_locations(game), accepted)
     started = time.perf_counter()
@@ -384,6 +389,25 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         from .report import write_reports
         write_reports(result, Path(output_dir) if output_dir else Path("output") / game.id)
     return result
+
+
+def _unrepeatable(engine, setup, config, path, lines) -> list[Problem]:
+    """The first games of the first count, each played twice from its seed: one that goes differently
+    draws chance elsewhere than from the rng it is given (docs/simulator.md, "Determinism"). The shipped
+    engines are held to it by their tests."""
+    if not getattr(engine, "__pnp_key__", "").startswith(KEY_PREFIX):
+        return []
+    players, agent, seed = list(config.get("players", DEFAULT_COUNTS))[0], config.get("reference_agent", "greedy"), \
+        config.get("seed", 0)
+    for index in range(REPEATED_GAMES):
+        first, again = (play_game(engine, setup, players=players, agent=agent, seed=seed, index=index)[0]
+                        for _ in range(2))
+        if first != again and "error" not in (first["outcome"], again["outcome"]):  # M0 reports errors
+            return [Problem(Location(str(path), lines.get("engine", 0)), "engine",
+                            f"game {index} ({players} players, seed {seed}) played twice went differently: chance "
+                            "must come from the rng new_game and choose are given, never the module random, the "
+                            "time or the order of a set (docs/simulator.md, Determinism)")]
+    return []
 
 
 def _simulate(engine, setup, tables, config, judge, workers, pool, progress, changed_cards=()) -> dict:

@@ -308,3 +308,12 @@ def test_a_record_the_metrics_cannot_read_is_an_error_game_that_names_summarize_
     result = cached_verdict(load_game(game_dir), workers=1, output_dir=tmp_path / "out")
     first = next(p.display() for p in result.problems if "M0 integrity" in p.message)
     assert not result.passed and f"error: summarize: ValueError: {said} (summarize at sim.py:{line_of('def summarize')}; " in first
+
+
+def test_an_engine_that_shuffles_with_the_module_random_is_refused_before_its_verdict(game_dir, tmp_path):
+    (game_dir / "sim.py").write_text(ENGINE.replace("rng.shuffle(self.deck)", "__import__('random').shuffle(self.deck)"),
+                                     encoding="utf-8")
+    result = cached_verdict(load_game(game_dir), workers=1, output_dir=tmp_path / "out")
+    [problem] = [p.display() for p in result.problems if p.severity == "error"]
+    assert not result.passed and problem.startswith(f"{game_dir / 'balance.yaml'}:1: engine: game "), problem
+    assert "(2 players, seed 0) played twice went differently: chance must come from the rng" in problem
