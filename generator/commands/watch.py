@@ -40,6 +40,8 @@ def watch(game, interval, once, max_cycles, balance, profile, png, png_profile, 
         if changed:
             shown = ", ".join(_rel(p) for p in changed[:5]) + (f" (+{len(changed) - 5} more)" if len(changed) > 5 else "")
             click.echo(f"changed: {shown}")
+            if not balance and any(Path(p).suffix == ".py" for p in changed):
+                click.echo("note: the simulator's code is not played without --balance (pnp watch GAME --balance)")
         state["failed"] = not _rebuild(path, out, rep, state, balance=balance, profile=profile,
                                        png=png, png_profile=png_profile, tts=tts, lang=lang, verdict_dir=game_dir)
 

@@ -1,5 +1,9 @@
 """`pnp new NAME --simulator`: the sample game's own simulator plays, repeats itself and is judged."""
+import os
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -136,3 +140,24 @@ def test_a_player_count_the_rules_do_not_deal_is_one_problem_at_balance_yamls_pl
     assert not result.passed
     assert [p.display() for p in result.problems] == [
         f"{bands_file}:{line}: players: 5: rules.yaml has no target for 5 players ([2, 3, 4])"]
+
+
+def test_watch_without_balance_says_an_edited_engine_is_not_played(tmp_path):
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    engine = tmp_path / "content/fox/sim.py"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    watcher = subprocess.Popen([sys.executable, "-m", "generator", "watch", "fox", "--max-cycles", "2", "--interval",
+                                "0.2"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        seen = ""
+        while "watching" not in seen:
+            seen += watcher.stdout.readline() or "(ended)"
+            assert "(ended)" not in seen, seen
+        time.sleep(0.3)
+        engine.write_text(engine.read_text() + "# the designer's edit\n")
+        output = seen + watcher.communicate(timeout=120)[0]
+    finally:
+        if watcher.poll() is None:
+            watcher.kill()
+    assert "changed: content/fox/sim.py" in output, output
+    assert "note: the simulator's code is not played without --balance" in output
