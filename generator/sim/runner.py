@@ -20,6 +20,7 @@ from .agents import make_agent
 from .rng import agent_rng, deal_rng
 
 DEFAULT_MAX_DECISIONS = 20_000
+LEGAL_SHOWN = 6  # the legal actions an illegal choice's message lists
 _SETUPS: dict = {}  # per-process cache: setup key -> compiled setup (with the tables engines memoise on it)
 _KEPT_SETUPS = 4  # a few variants (ablated cards) may run side by side without rebuilding their tables
 
@@ -80,7 +81,7 @@ def _loop(engine, state, agents, rngs, record, checked, max_decisions):
                 multi += 1
         action = agents[seat].choose(state, rngs[seat])
         if checked and action not in legal:
-            violations.append(f"decision {decisions}: agent chose illegal action {action!r}")
+            violations.append(f"decision {decisions}: {_illegal(agents[seat], record['agent'], action, legal)}")
             record["outcome"] = "error"
             break
         state.apply_action(action)
@@ -96,6 +97,14 @@ def _loop(engine, state, agents, rngs, record, checked, max_decisions):
         record["outcome"] = "error"
     record["decisions"] = decisions
     record["multi"] = multi
+
+
+def _illegal(agent, name: str, action, legal: list) -> str:
+    """The agent that chose an action not legal now, where its ``choose`` is, and what was legal."""
+    code = getattr(getattr(type(agent), "choose", None), "__code__", None)
+    at = f" (choose at {os.path.basename(code.co_filename)}:{code.co_firstlineno})" if code else ""
+    shown = ", ".join(map(repr, legal[:LEGAL_SHOWN])) + (f" and {len(legal) - LEGAL_SHOWN} more" if len(legal) > LEGAL_SHOWN else "")
+    return f"agent {name}{at} chose illegal action {action!r}; legal were {shown}"
 
 
 def setup_key(module: str, blob: bytes) -> str:

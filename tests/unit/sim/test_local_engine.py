@@ -317,3 +317,13 @@ def test_an_engine_that_shuffles_with_the_module_random_is_refused_before_its_ve
     [problem] = [p.display() for p in result.problems if p.severity == "error"]
     assert not result.passed and problem.startswith(f"{game_dir / 'balance.yaml'}:1: engine: game "), problem
     assert "(2 players, seed 0) played twice went differently: chance must come from the rng" in problem
+
+
+def test_an_illegal_choice_names_the_agent_its_choose_line_and_the_legal_actions(game_dir):
+    (game_dir / "sim.py").write_text(ENGINE.replace("return max(", 'return "fold"  # max('),
+                                     encoding="utf-8")
+    game, engine = engine_in(game_dir)
+    [record] = run_games(engine, played_tables(game), players=2, games=1, seed=0, agent="greedy", workers=1, checked=True)
+    assert record["outcome"] == "error"
+    assert record["violations"] == [f"decision 0: agent greedy (choose at sim.py:{line_of('def choose')}) chose illegal "
+                                    "action 'fold'; legal were 'pass', 'foxfire', 'offering'"], record["violations"]
