@@ -10,11 +10,13 @@ located at the engine's line, never a crash of pnp.
 """
 from __future__ import annotations
 
+import difflib
 import functools
 import hashlib
 import importlib.util
 import sys
 import traceback
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import Location, Problem, ProblemsError
@@ -143,8 +145,24 @@ def _located(hook, path: Path, name: str):
         except ProblemsError:
             raise  # the engine's own located problems (data it cannot run)
         except Exception as exc:  # noqa: BLE001 - a bug in the designer's engine, shown at its line
-            raise ProblemsError([failure(exc, path, "engine", f"{name} failed")]) from None
+            problem = failure(exc, path, "engine", f"{name} failed")
+            hint = _missing_key(exc, args[0] if args else None)
+            raise ProblemsError([replace(problem, message=problem.message + hint)]) from None
     return guarded
+
+
+def _missing_key(exc: BaseException, tables) -> str:
+    """For a KeyError of a key that is close to one of a table's (a typo of a rules.yaml key): which
+    table lacks it and the keys it has, as the rulebook says it; else ''."""
+    if not (isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], str) and isinstance(tables, dict)):
+        return ""
+    key = exc.args[0]
+    for name, table in tables.items():
+        records = table if isinstance(table, list) else [table]
+        known = sorted({k for r in records if isinstance(r, dict) for k in r if isinstance(k, str)})
+        if key not in known and difflib.get_close_matches(key, known, n=1):
+            return f" ({name} has no {key!r}; known: {', '.join(known)})"
+    return ""
 
 
 def record_problem(record) -> str | None:

@@ -327,3 +327,12 @@ def test_an_illegal_choice_names_the_agent_its_choose_line_and_the_legal_actions
     assert record["outcome"] == "error"
     assert record["violations"] == [f"decision 0: agent greedy (choose at sim.py:{line_of('def choose')}) chose illegal "
                                     "action 'fold'; legal were 'pass', 'foxfire', 'offering'"], record["violations"]
+
+
+def test_a_misspelt_key_in_compile_setup_names_the_table_and_its_keys(game_dir):
+    (game_dir / "sim.py").write_text(ENGINE.replace('card["cost"]', 'card["cots"]'), encoding="utf-8")
+    game, engine = engine_in(game_dir)
+    with pytest.raises(ProblemsError) as caught:
+        engine.compile_setup(played_tables(game))
+    assert messages(caught) == [f"{game_dir / 'sim.py'}:{line_of('return {card')}: engine: compile_setup failed: "
+                                "KeyError: 'cots' (cards has no 'cots'; known: cost, count, id, name, text)"]
