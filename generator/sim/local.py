@@ -29,6 +29,8 @@ REQUIRED = {
     "new_game": "new_game(setup, players, rng), a new State dealt from rng only",
     "summarize": "summarize(state), the finished game's record (rounds, stage_rounds, exposures, uses, party)",
 }
+#: the contract's optional parts (docs/simulator.md), left at their defaults when the engine has none
+OPTIONAL = ("check_invariants", "describe", "cards", "ablate", "static_checks", "located_checks", "judge_extra")
 #: hooks run outside a game (whose exceptions would otherwise crash the command): located instead
 GUARDED = ("compile_setup", "static_checks", "located_checks", "cards", "ablate")
 #: the keys of summarize's record that the metrics read, and their types; only ``rounds`` is required
@@ -124,6 +126,7 @@ def _forget(name: str) -> None:
 def _complete(module, path: Path, version: str) -> None:
     """The contract's optional parts, where the engine leaves them out; setup-time hooks located."""
     game_dir = path.parent
+    module.__pnp_warnings__ = unexported(module)
     defaults = {"NAME": game_dir.name, "VERSION": f"local-{version}", "check_invariants": _no_problems,
                 "describe": _describe, "static_checks": _no_problems, "cards": _no_problems}
     for attr, value in defaults.items():
@@ -135,6 +138,22 @@ def _complete(module, path: Path, version: str) -> None:
             setattr(module, attr, _located(hook, path, attr))
     module.summarize = _checked_summarize(module.summarize)
     module.__pnp_key__ = f"{KEY_PREFIX}{path}#{version}"
+
+
+def unexported(package) -> list[Problem]:
+    """Warnings at an optional part of the contract that a package's module defines and its __init__.py
+    does not import: pnp reads the package's own names, so that part would silently be left out."""
+    prefix = package.__name__ + "."
+    problems = []
+    for name, module in sorted((n, m) for n, m in sys.modules.items() if n.startswith(prefix)):
+        for attr in OPTIONAL:
+            func = getattr(module, attr, None)
+            code = getattr(func, "__code__", None)
+            if code is not None and func.__module__ == name and not hasattr(package, attr):
+                problems.append(Problem(Location(code.co_filename, code.co_firstlineno), "engine", (
+                    f"{attr} is defined here but not imported in __init__.py: pnp does not use it "
+                    f"(from .{name[len(prefix):]} import {attr})"), "warning"))
+    return problems
 
 
 def _located(hook, path: Path, name: str):

@@ -90,4 +90,4 @@ def static_problems(game) -> list[Problem]:
         setup = engine.compile_setup(played_tables(game), getattr(game, "where", None))
     except ProblemsError as exc:
         return list(exc.problems)
-    return located_checks(engine, setup)
+    return getattr(engine, "__pnp_warnings__", []) + located_checks(engine, setup)

@@ -368,6 +368,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         return BalanceResult(passed=False, problems=unrepeatable, table="balance: games that do not repeat")
     judge = _Judge(path, lines, _command(game), config.get("seed", 0), getattr(engine, "SEATS", "players"),
                    _record_locations(game), accepted)
+    judge.problems += getattr(engine, "__pnp_warnings__", [])  # a game's own engine's parts it does not use
     started = time.perf_counter()
     own_pool = executor is None and (workers or os.cpu_count() or 1) > 1
     pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count()) if own_pool else executor

@@ -336,3 +336,17 @@ def test_a_misspelt_key_in_compile_setup_names_the_table_and_its_keys(game_dir):
         engine.compile_setup(played_tables(game))
     assert messages(caught) == [f"{game_dir / 'sim.py'}:{line_of('return {card')}: engine: compile_setup failed: "
                                 "KeyError: 'cots' (cards has no 'cots'; known: cost, count, id, name, text)"]
+
+
+def test_an_optional_part_a_packages_module_defines_but_its_init_does_not_import_is_a_warning_at_its_def(game_dir):
+    package = game_dir / "engine"
+    package.mkdir()
+    (package / "show.py").write_text("def describe(state, event):\n    return repr(event)\n", encoding="utf-8")
+    (package / "__init__.py").write_text("from . import show\n" + ENGINE, encoding="utf-8")
+    write_balance(game_dir, engine="engine/")
+    game, _engine = engine_in(game_dir)
+    assert [p.display() for p in static_problems(game)] == [
+        f"{package / 'show.py'}:1: warning: engine: describe is defined here but not imported in __init__.py: "
+        "pnp does not use it (from .show import describe)"]
+    (package / "__init__.py").write_text("from .show import describe\n" + ENGINE, encoding="utf-8")
+    assert static_problems(load_game(game_dir)) == []
