@@ -261,10 +261,11 @@ def _run(engine, game, tables, players, games, seed, agent, workers, cards=False
     """The summary of one run; ``sets`` are the changes ``tables`` carry, for the failures' replay commands."""
     from ..sim.metrics import card_usage, failures, run_summary
     from ..sim.runner import run_games
+    from ..sim.verdict import CHECKED_GAMES
 
     started = time.perf_counter()
     records = run_games(engine, tables, players=players, games=games, seed=seed, agent=agent, workers=workers,
-                        progress=progress)
+                        progress=progress, checked_below=CHECKED_GAMES)  # as the validator: an illegal choice is M0
     elapsed = time.perf_counter() - started
     s = run_summary(records)
     shown = game.id if game.root.resolve().parent.name == "content" else str(game.root)

@@ -152,7 +152,8 @@ def _run_chunk(module, blob, key, players, agent, seed, indices, checked, max_de
 
 def run_games(engine, tables, *, players: int, games: int, seed=0, agent: str = "greedy", start: int = 0,
               workers: int | None = None, executor: Executor | None = None, checked: bool = False,
-              progress=None, max_decisions: int = DEFAULT_MAX_DECISIONS, chunk: int | None = None) -> list[dict]:
+              progress=None, max_decisions: int = DEFAULT_MAX_DECISIONS, chunk: int | None = None,
+              checked_below: int = 0) -> list[dict]:
     """Play games ``start .. start+games-1`` and return their records in index order.
 
     ``tables`` are the game's plain tables (``game.tables``); they are compiled once here, so
@@ -167,7 +168,7 @@ def run_games(engine, tables, *, players: int, games: int, seed=0, agent: str = 
     try:
         batch = start_games(engine, tables, players=players, games=games, seed=seed, agent=agent, start=start,
                             workers=workers, executor=pool, checked=checked, max_decisions=max_decisions,
-                            chunk=chunk)
+                            chunk=chunk, checked_below=checked_below)
         return batch.records(progress)
     finally:
         if own:
@@ -207,9 +208,10 @@ class Batch:
 
 def start_games(engine, tables, *, players: int, games: int, seed=0, agent: str = "greedy", start: int = 0,
                 workers: int | None = None, executor: Executor | None = None, checked: bool = False,
-                max_decisions: int = DEFAULT_MAX_DECISIONS, chunk: int | None = None) -> Batch:
+                max_decisions: int = DEFAULT_MAX_DECISIONS, chunk: int | None = None, checked_below: int = 0) -> Batch:
     """Start :func:`run_games`' work on ``executor`` and return at once; without an executor the
-    games are played in this process when the batch's records are asked for."""
+    games are played in this process when the batch's records are asked for. Games whose index is
+    below ``checked_below`` are checked too (with the rest of their chunk)."""
     module = getattr(engine, "__pnp_key__", None) or engine.__name__  # a game's own engine: by its file
     blob = pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL)
     key = setup_key(module, blob)
@@ -223,15 +225,15 @@ def start_games(engine, tables, *, players: int, games: int, seed=0, agent: str 
             with few_collections():
                 for i in indices:
                     records.append(play_game(engine, setup, players=players, agent=agent, seed=seed, index=i,
-                                             checked=checked, max_decisions=max_decisions)[0])
+                                             checked=checked or i < checked_below, max_decisions=max_decisions)[0])
                     if progress and (len(records) % 25 == 0 or len(records) == games):
                         progress(len(records), games)
             return records
         return Batch(games, [], play_here)
     size = chunk or max(5, min(100, -(-games // (workers * 4))))
     chunks = [indices[i:i + size] for i in range(0, len(indices), size)]
-    return Batch(games, [executor.submit(_run_chunk, module, blob, key, players, agent, seed, c, checked,
-                                         max_decisions) for c in chunks])
+    return Batch(games, [executor.submit(_run_chunk, module, blob, key, players, agent, seed, c,
+                                         checked or c[0] < checked_below, max_decisions) for c in chunks])
 
 
 def replay(engine, setup, *, players: int, agent: str, seed, index: int):

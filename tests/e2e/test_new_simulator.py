@@ -161,3 +161,12 @@ def test_watch_without_balance_says_an_edited_engine_is_not_played(tmp_path):
             watcher.kill()
     assert "changed: content/fox/sim.py" in output, output
     assert "note: the simulator's code is not played without --balance" in output
+
+
+def test_simulate_checks_its_first_games_as_validate_does_so_an_illegal_choice_is_an_error(tmp_path):
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    engine = tmp_path / "content/fox/sim.py"
+    engine.write_text(engine.read_text().replace("return min(winning, key=", 'return "fold" or min(winning, key='))
+    run = pnp("simulate", "fox", "--players", "2", "--games", "20", "--workers", "1", cwd=tmp_path)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "chose illegal action 'fold'; legal were 'pass'" in run.stderr and "error" in run.stdout.split("outcomes")[1]
