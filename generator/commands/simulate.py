@@ -259,7 +259,7 @@ def _progress(total: int):
 
 def _run(engine, game, tables, players, games, seed, agent, workers, cards=False, progress=None, sets=()) -> dict:
     """The summary of one run; ``sets`` are the changes ``tables`` carry, for the failures' replay commands."""
-    from ..sim.metrics import card_usage, failures, run_summary
+    from ..sim.metrics import card_usage, failure_line, failures, run_summary
     from ..sim.runner import run_games
     from ..sim.verdict import CHECKED_GAMES
 
@@ -272,7 +272,7 @@ def _run(engine, game, tables, players, games, seed, agent, workers, cards=False
     options = f" --difficulty {tables['difficulty']}" if "difficulty" in tables else ""
     options += "".join(f" --set {shlex.quote(text)}" for text in sets)  # a changed game replays changed
     fails = [f"{r['outcome']}: game {r['index']} seed {seed}: "
-             f"{(r['error'] or '; '.join(r['violations']) or 'decision cap').splitlines()[0]}; replay: "
+             f"{failure_line(r)}; replay: "
              f"pnp simulate {shown} --players {players} --agent {agent} --seed {seed}{options} --game {r['index']} --trace"
              for r in failures(records)[:20]]
     summary = {
@@ -345,8 +345,9 @@ def _replay(engine, setup, players, agent, seed, index, trace, as_json, sets=())
         for line in lines:
             click.echo(line)
     click.echo(json.dumps(brief, ensure_ascii=False) if as_json else _replay_line(index, record, changed))
-    if record["outcome"] == "error" and not as_json:
-        click.echo(f"error: {(record['error'] or '; '.join(record['violations'])).splitlines()[0]}", err=True)
+    if record["outcome"] in ("error", "timeout") and not as_json:
+        from ..sim.metrics import failure_line
+        click.echo(f"{record['outcome']}: {failure_line(record)}", err=True)
     raise SystemExit(1 if record["outcome"] == "error" else 0)
 
 

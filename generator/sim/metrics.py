@@ -149,3 +149,10 @@ def hero_gap(records, first, second) -> tuple[float, float, float]:
 def failures(records) -> list[dict]:
     """Games that crashed, broke an invariant or hit the decision cap (M0)."""
     return [r for r in records if r["outcome"] in ("error", "timeout")]
+
+
+def failure_line(record) -> str:
+    """Why a failed game failed, in one line: its exception, the rules it broke, or the decision cap."""
+    why = record["error"] or "; ".join(record["violations"]) or (
+        f"no end after {record['decisions']} decisions (the cap): does every way through the rules set an outcome?")
+    return why.splitlines()[0]

@@ -558,7 +558,7 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
                       f"{judge.count(n)} stall (a stage outlasts the round cap)", players=n, agent=agent, games=m)
     for r in metrics.failures(everything)[:5]:
         judge.problem("integrity", "M0 integrity", f"{r['agent']} game {r['index']} ({judge.count(n)}, seed "
-                      f"{r['seed']}): {r['outcome']}: {(r['error'] or '; '.join(r['violations']) or 'decision cap').splitlines()[0]}"
+                      f"{r['seed']}): {r['outcome']}: {metrics.failure_line(r)}"
                       f"; replay: {judge.command} --players {n} --agent {r['agent']} --seed {r['seed']} "
                       f"--game {r['index']} --trace")
     fails = len(metrics.failures(everything))

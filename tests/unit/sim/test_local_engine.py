@@ -350,3 +350,13 @@ def test_an_optional_part_a_packages_module_defines_but_its_init_does_not_import
         "pnp does not use it (from .show import describe)"]
     (package / "__init__.py").write_text("from .show import describe\n" + ENGINE, encoding="utf-8")
     assert static_problems(load_game(game_dir)) == []
+
+
+def test_a_game_that_never_ends_says_so_in_its_failure_line_and_its_replay(game_dir):
+    (game_dir / "sim.py").write_text(ENGINE.replace('self.outcome = "loss"', "pass").replace("self.score += ", "0 and "),
+                                     encoding="utf-8")
+    run = pnp("simulate", "race", "--players", "2", "--games", "1", "--workers", "1", cwd=game_dir.parents[1])
+    said = "no end after 20000 decisions (the cap): does every way through the rules set an outcome?"
+    assert f"timeout: game 0 seed 0: {said}; replay:" in run.stderr, run.stderr
+    replay = pnp("simulate", "race", "--players", "2", "--game", "0", cwd=game_dir.parents[1])
+    assert replay.stderr == f"timeout: {said}\n"
