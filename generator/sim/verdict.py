@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ..errors import Location, Problem, ProblemsError
 from . import known, metrics
+from .agents import agent_names
 from ..content.tabular import is_editor_lock
 from ..export.restates import played_views
 from .compile import id_records, played_tables
@@ -359,10 +360,9 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     unplayable = [p for p in located_checks(engine, setup) if p.severity == "error"]
     if unplayable:  # e.g. a room no one can reach: said at once, not after a minute of games that fail anyway
         return BalanceResult(passed=False, problems=unplayable, table="balance: the content cannot be played as written")
-    refused = [Problem(Location(str(path), lines.get("players", 0)), "players", f"{n}: {why}")
-               for n in config.get("players", DEFAULT_COUNTS) if (why := refused_count(engine, setup, n))]
+    refused = _refused_settings(engine, setup, config, path, lines)
     if refused:  # said once, not as thousands of games that all fail to be dealt
-        return BalanceResult(passed=False, problems=refused, table="balance: a player count the rules do not deal")
+        return BalanceResult(passed=False, problems=refused, table="balance: players or agents the engine has not")
     unrepeatable = _unrepeatable(engine, setup, config, path, lines)
     if unrepeatable:  # its verdict could not be replayed, nor its workers agree
         return BalanceResult(passed=False, problems=unrepeatable, table="balance: games that do not repeat")
@@ -390,6 +390,21 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         from .report import write_reports
         write_reports(result, Path(output_dir) if output_dir else Path("output") / game.id)
     return result
+
+
+def _refused_settings(engine, setup, config, path, lines) -> list[Problem]:
+    """balance.yaml's player counts the engine's ``new_game`` refuses and agents (the reference agent,
+    the controls) that are not in its AGENTS, each at its line."""
+    def at(key, message):
+        return Problem(Location(str(path), lines.get(key, 0)), key, message)
+
+    names = agent_names(engine)
+    agents = [("reference_agent", config.get("reference_agent", "greedy")),
+              *((f"controls.{name}", name) for name in config.get("controls", {}))]
+    return ([at("players", f"{n}: {why}") for n in config.get("players", DEFAULT_COUNTS)
+             if (why := refused_count(engine, setup, n))]
+            + [at(key, f"{name!r} is not one of the engine's agents ({', '.join(names)})")
+               for key, name in agents if name not in names])
 
 
 def _unrepeatable(engine, setup, config, path, lines) -> list[Problem]:

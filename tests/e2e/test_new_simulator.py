@@ -170,3 +170,18 @@ def test_simulate_checks_its_first_games_as_validate_does_so_an_illegal_choice_i
     run = pnp("simulate", "fox", "--players", "2", "--games", "20", "--workers", "1", cwd=tmp_path)
     assert run.returncode == 1, run.stdout + run.stderr
     assert "chose illegal action 'fold'; legal were 'pass'" in run.stderr and "error" in run.stdout.split("outcomes")[1]
+
+
+def test_a_reference_agent_or_control_the_engine_has_not_is_a_problem_at_its_line(tmp_path):
+    from generator.sim.verdict import check_balance
+
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    engine, bands_file = tmp_path / "content/fox/sim.py", tmp_path / "content/fox/balance.yaml"
+    engine.write_text(engine.read_text().replace('AGENTS = {"greedy": Greedy}', 'AGENTS = {"greed": Greedy}'))
+    bands_file.write_text(bands_file.read_text() + "controls: {careful: 100}\n")
+    lines = bands_file.read_text().splitlines()
+    at = {key: next(i for i, text in enumerate(lines, 1) if text.startswith(key)) for key in ("reference_agent", "controls")}
+    result = check_balance(load_game(tmp_path / "content/fox"), workers=1, write_report=False)
+    assert [p.display() for p in result.problems] == [
+        f"{bands_file}:{at['reference_agent']}: reference_agent: 'greedy' is not one of the engine's agents (greed, random)",
+        f"{bands_file}:{at['controls']}: controls.careful: 'careful' is not one of the engine's agents (greed, random)"]
