@@ -20,6 +20,7 @@ from .agents import make_agent
 from .rng import agent_rng, deal_rng
 
 DEFAULT_MAX_DECISIONS = 20_000
+HERE = os.path.dirname(os.path.abspath(__file__))  # pnp's own simulator helpers (the shipped engines are in games/)
 LEGAL_SHOWN = 6  # the legal actions an illegal choice's message lists
 _SETUPS: dict = {}  # per-process cache: setup key -> compiled setup (with the tables engines memoise on it)
 _KEPT_SETUPS = 4  # a few variants (ablated cards) may run side by side without rebuilding their tables
@@ -57,9 +58,11 @@ def play_game(engine, setup, *, players: int, agent: str, seed, index: int, chec
 
 def _at(exc: BaseException) -> str:
     """`` (at file.py:line)``: where the exception was raised, for the error's one-line summary (M0's
-    problem shows that line only; the engine's line is the first thing to look at)."""
+    problem shows that line only; the engine's line is the first thing to look at). A helper of pnp's
+    (``rng.choice`` of an empty list, an agent lookup) is not that line: the engine's call of it is."""
     frames = traceback.extract_tb(exc.__traceback__)
-    return f" (at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
+    engine_frames = [f for f in frames if os.path.dirname(os.path.abspath(f.filename)) != HERE] or frames
+    return f" (at {os.path.basename(engine_frames[-1].filename)}:{engine_frames[-1].lineno})" if frames else ""
 
 
 def _loop(engine, state, agents, rngs, record, checked, max_decisions):

@@ -360,3 +360,13 @@ def test_a_game_that_never_ends_says_so_in_its_failure_line_and_its_replay(game_
     assert f"timeout: game 0 seed 0: {said}; replay:" in run.stderr, run.stderr
     replay = pnp("simulate", "race", "--players", "2", "--game", "0", cwd=game_dir.parents[1])
     assert replay.stderr == f"timeout: {said}\n"
+
+
+def test_a_crash_in_a_helper_of_pnps_is_located_at_the_engines_call(game_dir):
+    engine = "from generator.sim.rng import choice\n" + ENGINE.replace(
+        "        self.seat, self.round,", "        choice([], rng)\n        self.seat, self.round,")
+    (game_dir / "sim.py").write_text(engine, encoding="utf-8")
+    game, loaded = engine_in(game_dir)
+    [record] = run_games(loaded, played_tables(game), players=2, games=1, seed=0, agent="greedy", workers=1)
+    call = next(i for i, line in enumerate(engine.split("\n"), 1) if line.strip() == "choice([], rng)")
+    assert record["error"].startswith(f"IndexError: list index out of range (at sim.py:{call})"), record["error"]
