@@ -330,10 +330,12 @@ def _print_summary(s: dict, seats: str) -> None:
 
 
 def _replay(engine, setup, players, agent, seed, index, trace, as_json, sets=()) -> None:
+    from ..cli import run_reporting
     from ..sim.overrides import described
     from ..sim.runner import replay
 
-    record, lines = replay(engine, setup, players=players, agent=agent, seed=seed, index=index)
+    # a game's own describe() that raises is a problem at its line (local.GUARDED), not a traceback
+    record, lines = run_reporting(lambda: replay(engine, setup, players=players, agent=agent, seed=seed, index=index))
     brief = {k: record.get(k) for k in ("index", "seed", "players", "agent", "outcome", "rounds", "party", "stage",
                                         "stage_rounds", "decisions", "error", "violations")}
     changed = described(list(sets))

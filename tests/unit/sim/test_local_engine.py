@@ -370,3 +370,13 @@ def test_a_crash_in_a_helper_of_pnps_is_located_at_the_engines_call(game_dir):
     [record] = run_games(loaded, played_tables(game), players=2, games=1, seed=0, agent="greedy", workers=1)
     call = next(i for i, line in enumerate(engine.split("\n"), 1) if line.strip() == "choice([], rng)")
     assert record["error"].startswith(f"IndexError: list index out of range (at sim.py:{call})"), record["error"]
+
+
+def test_a_describe_that_raises_is_a_problem_at_its_line_not_a_traceback(game_dir):
+    engine = ENGINE + "\n\ndef describe(state, event):\n    return 1 / 0\n"
+    (game_dir / "sim.py").write_text(engine, encoding="utf-8")
+    replay = pnp("simulate", "race", "--players", "2", "--game", "0", "--trace", cwd=game_dir.parents[1])
+    line = engine.split("\n").index("    return 1 / 0") + 1
+    said = replay.stdout + replay.stderr
+    assert replay.returncode == 1 and "Traceback" not in said, said
+    assert f"content/race/sim.py:{line}: engine: describe failed: ZeroDivisionError: division by zero" in said
