@@ -137,6 +137,7 @@ def _complete(module, path: Path, version: str) -> None:
         if hook is not None:
             setattr(module, attr, _located(hook, path, attr))
     module.summarize = _checked_summarize(module.summarize)
+    module.check_invariants = _sentences(module.check_invariants)
     module.__pnp_key__ = f"{KEY_PREFIX}{path}#{version}"
 
 
@@ -182,6 +183,16 @@ def _missing_key(exc: BaseException, tables) -> str:
         if key not in known and difflib.get_close_matches(key, known, n=1):
             return f" ({name} has no {key!r}; known: {', '.join(known)})"
     return ""
+
+
+def _sentences(check_invariants):
+    """``check_invariants`` that reads one sentence returned alone as a list of it (the runner would
+    otherwise take each of its letters for a broken rule)."""
+    @functools.wraps(check_invariants)
+    def checked(state):
+        broken = check_invariants(state)
+        return ([broken] if broken else []) if isinstance(broken, str) else broken
+    return checked
 
 
 def record_problem(record) -> str | None:

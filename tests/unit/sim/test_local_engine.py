@@ -380,3 +380,11 @@ def test_a_describe_that_raises_is_a_problem_at_its_line_not_a_traceback(game_di
     said = replay.stdout + replay.stderr
     assert replay.returncode == 1 and "Traceback" not in said, said
     assert f"content/race/sim.py:{line}: engine: describe failed: ZeroDivisionError: division by zero" in said
+
+
+def test_check_invariants_may_return_one_sentence_alone(game_dir):
+    engine = ENGINE + "\n\ndef check_invariants(state):\n    return 'the deck grew'\n"
+    (game_dir / "sim.py").write_text(engine, encoding="utf-8")
+    game, loaded = engine_in(game_dir)
+    [record] = run_games(loaded, played_tables(game), players=2, games=1, seed=0, agent="greedy", workers=1, checked=True)
+    assert record["violations"] == ["end: the deck grew"], record["violations"]
