@@ -571,9 +571,10 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
     if sstat == "FAIL":
         judge.problem("softlocks.stalls_max", "M8 stalls", f"{_fmt(stalls, m)} of {agent} games with "
                       f"{judge.count(n)} stall (a stage outlasts the round cap)", players=n, agent=agent, games=m)
-    for r in metrics.failures(everything)[:5]:
+    for r, alike in _failure_groups(metrics.failures(everything))[:5]:
+        more = f" (and {alike} more {r['agent']} games the same)" if alike else ""
         judge.problem("integrity", "M0 integrity", f"{r['agent']} game {r['index']} ({judge.count(n)}, seed "
-                      f"{r['seed']}): {r['outcome']}: {metrics.failure_line(r)}"
+                      f"{r['seed']}): {r['outcome']}: {metrics.failure_line(r)}{more}"
                       f"; replay: {judge.command} --players {n} --agent {r['agent']} --seed {r['seed']} "
                       f"--game {r['index']} --trace")
     fails = len(metrics.failures(everything))
@@ -589,6 +590,15 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
             judge.band(f"pressure.{key}", f"   {key.replace('_', ' ')}", n, s[key],
                        (s.get("pressure_ci") or {}).get(key), band["min"], band["max"], key, games=s["games"],
                        label="spec §6 band", agent=agent)
+
+
+def _failure_groups(failed: list[dict]) -> list[tuple[dict, int]]:
+    """``(first game, how many more)`` for each way games failed (the agent, the outcome and the line
+    said): a bug that fails a game in ten is one problem, not five that say the same."""
+    groups: dict = {}
+    for r in failed:
+        groups.setdefault((r["agent"], r["outcome"], metrics.failure_line(r)), []).append(r)
+    return [(same[0], len(same) - 1) for same in groups.values()]
 
 
 def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count):
