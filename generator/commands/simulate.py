@@ -73,7 +73,8 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         changes = _changes(tables, variant, sets, sweep)
         for changed, said in changes:
             _check_variant(engine, game_data, changed, players, agent, said, "--sweep" if sweep else "--set")
-        setup = _check_run(engine, game_data, variant if game_index is not None else tables, players, agent)
+        setup = _check_run(engine, game_data, variant if game_index is not None else tables, players, agent,
+                           compared=bool(changes) and game_index is None)
         if game_index is not None:  # with --set, the changed game is the one replayed
             _replay(engine, setup, players, agent, seed, game_index, trace, as_json, sets)
             return
@@ -117,12 +118,19 @@ def _engine(path):
     return engine, game
 
 
-def _check_run(engine, game, tables, players, agent):
+def _check_run(engine, game, tables, players, agent, compared=False):
     """The compiled setup; an agent the engine does not know or a player count it cannot deal is
-    a usage error (exit 2), found before any game is played."""
+    a usage error (exit 2), found before any game is played. ``compared``: a --set or --sweep run,
+    which plays the content as it is too, and so cannot try the fix of content that does not run."""
     from ..cli import run_reporting
 
-    setup = run_reporting(lambda: engine.compile_setup(tables, game.where))
+    try:
+        setup = run_reporting(lambda: engine.compile_setup(tables, game.where))
+    except SystemExit:
+        if compared:
+            click.echo("the content as it is cannot be simulated (above), so a change cannot be compared with it: "
+                       "fix it, or replay one game with the change alone (--game I --trace with the --set)", err=True)
+        raise
     _check_seats(engine, setup, players, agent)
     return setup
 

@@ -185,3 +185,15 @@ def test_a_reference_agent_or_control_the_engine_has_not_is_a_problem_at_its_lin
     assert [p.display() for p in result.problems] == [
         f"{bands_file}:{at['reference_agent']}: reference_agent: 'greedy' is not one of the engine's agents (greed, random)",
         f"{bands_file}:{at['controls']}: controls.careful: 'careful' is not one of the engine's agents (greed, random)"]
+
+
+def test_a_set_on_content_that_does_not_run_says_why_it_cannot_compare(tmp_path):
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    cards = tmp_path / "content/fox/cards.yaml"
+    cards.write_text(cards.read_text().replace("count: 1, cost: 3, power: 5", "count: 1, cost: 5, power: 5"))
+    tried = pnp("simulate", "fox", "--players", "2", "--games", "5", "--set", "fireworks.cost=3", cwd=tmp_path)
+    assert tried.returncode == 1, tried.stdout + tried.stderr
+    assert "cards[3].cost: costs 5, more than any round's energy (4)" in tried.stdout + tried.stderr
+    assert "the content as it is cannot be simulated (above), so a change cannot be compared with it" in tried.stderr
+    alone = pnp("simulate", "fox", "--players", "2", "--game", "0", "--set", "fireworks.cost=3", cwd=tmp_path)
+    assert alone.returncode == 0 and "with fireworks.cost=3" in alone.stdout, alone.stdout + alone.stderr
