@@ -635,8 +635,9 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
     swing = config["card_impact"]["swing"]
     flagged = sorted(((abs(d), c, d) for c, (d, _, _) in impact.items() if abs(d) >= swing), reverse=True)
     named = _first_and_more([f"{c} {d:+.3f}" for _, c, d in flagged], SCREENING_NAMED)
-    judge.row("M5 swingy cards (screening)", "all", f"{len(flagged)} of {len(impact)}" + (f": {named}" if named else ""),
-              f"|delta| < {swing}", "info")
+    screened = (f"{len(flagged)} of {len(impact)}" + (f": {named}" if named else "")) if impact else \
+        f"no card used in {config['card_impact']['min_games']}+ games and unused in as many"  # what screening needs
+    judge.row("M5 swingy cards (screening)", "all", screened, f"|delta| < {swing}", "info")
     data["card_usage"] = {c: {"exposures": s, "uses": u, "impact": impact.get(c, (None,))[0]} for c, (s, u) in
                           sorted(usage.items())}
     data["dead_cards"] = [c for c, *_ in dead]

@@ -390,3 +390,9 @@ def test_check_invariants_may_return_one_sentence_alone(game_dir):
     game, loaded = engine_in(game_dir)
     [record] = run_games(loaded, played_tables(game), players=2, games=1, seed=0, agent="greedy", workers=1, checked=True)
     assert record["violations"] == ["end: the deck grew"], record["violations"]
+
+
+def test_the_screening_row_says_why_it_screened_no_card(game_dir, tmp_path):
+    result = cached_verdict(load_game(game_dir), workers=1, output_dir=tmp_path / "out")
+    row = next(line for line in result.table.splitlines() if line.startswith("M5 swingy cards (screening)"))
+    assert "no card used in 200+ games and unused in as many" in row, row
