@@ -278,11 +278,15 @@ class _Runs:
 
         Random-agent games are all checked at every step (M0); of the reference agent's games the
         first ``CHECKED_GAMES`` are (M0 and the decision density M9), the rest run unchecked.
-        A stream: yields ``(players, agent, games, start, checked)``, is sent the records."""
+        A stream: yields ``(players, agent, games, start, checked)``, is sent the records. When
+        every one of the first checked games failed (a crash, a game that never ends), the stream stops
+        there: M0 fails the verdict whatever follows, and games that run to the decision cap are slow."""
         records: list = []
         decision, z = "unclear", z_final
-        if first_checked and agent != "random":
+        if first_checked or agent == "random":
             records += yield players, agent, min(CHECKED_GAMES, looks[0]), 0, True
+            if all(r["outcome"] in ("error", "timeout") for r in records):
+                return records, band_decision(0, len(records), lo, hi, z_interim), z_interim
         for i, target in enumerate(looks):
             target = max(target, at_least) if i == 0 else target
             if target <= len(records):

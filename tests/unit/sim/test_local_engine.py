@@ -396,3 +396,20 @@ def test_the_screening_row_says_why_it_screened_no_card(game_dir, tmp_path):
     result = cached_verdict(load_game(game_dir), workers=1, output_dir=tmp_path / "out")
     row = next(line for line in result.table.splitlines() if line.startswith("M5 swingy cards (screening)"))
     assert "no card used in 200+ games and unused in as many" in row, row
+
+
+def test_a_count_whose_first_checked_games_all_fail_plays_no_more():
+    """A game that never ends runs each game to the decision cap: after its first checked games all
+    failed, M0 fails the verdict whatever follows, so no more are played (it took a minute and a half)."""
+    from generator.sim.verdict import _Runs
+
+    for agent in ("greedy", "random"):
+        stream = _Runs.sequential_stream(2, agent, [400, 800], 0.3, 0.7, 2.576, 1.96, True)
+        assert next(stream) == (2, agent, 100, 0, True)
+        with pytest.raises(StopIteration) as stopped:
+            stream.send([{"outcome": "timeout"}] * 99 + [{"outcome": "error"}])
+        records, decision, _z = stopped.value.value
+        assert len(records) == 100 and decision == "outside"
+        stream = _Runs.sequential_stream(2, agent, [400, 800], 0.3, 0.7, 2.576, 1.96, True)
+        next(stream)
+        assert stream.send([{"outcome": "timeout"}] * 99 + [{"outcome": "win"}]) == (2, agent, 300, 100, agent == "random")
