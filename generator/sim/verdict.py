@@ -289,9 +289,8 @@ class _Runs:
                 return records, band_decision(0, len(records), lo, hi, z_interim), z_interim
         for i, target in enumerate(looks):
             target = max(target, at_least) if i == 0 else target
-            if target <= len(records):
-                continue
-            records += yield players, agent, target - len(records), len(records), agent == "random"
+            if target > len(records):  # (the checked games may have played a first look already: decided here)
+                records += yield players, agent, target - len(records), len(records), agent == "random"
             z = z_final if i == len(looks) - 1 else z_interim
             wins = sum(r["outcome"] == "win" for r in records)
             decision = band_decision(wins, len(records), lo, hi, z)

@@ -128,3 +128,10 @@ def test_ratio_interval_of_a_mean():
     values = [12, 14] * 200
     lo, hi = ratio_interval(values, [1] * 400)
     assert lo < 13 < hi and hi - lo == pytest.approx(2 * 1.96 * 1.0 / math.sqrt(399), rel=0.01)
+
+
+def test_a_first_look_the_checked_games_already_played_is_decided_there():
+    """With looks[0] at most the checked games (100), the checked batch is the whole first look: it is
+    decided at that look (it was skipped, and the stream played on to the second)."""
+    stream = _Runs.sequential_stream(2, "greedy", [40, 80], 0.35, 0.99, 2.576, 1.96, first_checked=True)
+    assert _play_stream(stream, [30]) == ([(2, "greedy", 40, 0, True)], (40, "inside", 2.576))
