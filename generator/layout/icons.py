@@ -24,6 +24,12 @@ SHAPE_KEYS = {
     "text": {"x", "y", "text", "size", "align", "bold"},
 }
 STYLE_KEYS = {"type", "fill", "stroke", "stroke_width"}
+#: the keys a shape cannot be drawn without, and those that are numbers (view-box units)
+REQUIRED_KEYS = {"circle": ("cx", "cy", "r"), "rect": ("x", "y", "w", "h"), "line": ("x1", "y1", "x2", "y2"),
+                 "polygon": ("points",), "path": ("d",), "text": ()}
+NUMBER_KEYS = {"cx", "cy", "r", "x", "y", "w", "h", "x1", "y1", "x2", "y2", "size", "stroke_width"}
+#: far beyond any view box; a PDF cannot hold a coordinate near 1e30 (a typo, not a drawing)
+MAX_COORDINATE = 1e6
 
 
 @dataclass
@@ -92,7 +98,7 @@ def _icon(name, spec, where, problems):
         problems.append(Problem(where, f"{field_path}.{key}",
                                 f"unknown key{did_you_mean(key, known)} ({', '.join(known)})"))
     viewbox = spec.get("viewbox", [0, 0, 100, 100])
-    if not (isinstance(viewbox, list) and len(viewbox) == 4 and all(isinstance(v, (int, float)) for v in viewbox)
+    if not (isinstance(viewbox, list) and len(viewbox) == 4 and all(_is_coordinate(v) for v in viewbox)
             and viewbox[2] > 0 and viewbox[3] > 0):
         problems.append(Problem(where, f"{field_path}.viewbox", "expected [x, y, width, height] with positive size"))
         return None
@@ -100,7 +106,7 @@ def _icon(name, spec, where, problems):
     for i, shape in enumerate(shapes):
         sub = f"{field_path}.shapes[{i}]"
         kind = shape.get("type") if isinstance(shape, dict) else None
-        if kind not in SHAPE_KEYS:
+        if not isinstance(kind, str) or kind not in SHAPE_KEYS:
             problems.append(Problem(where, f"{sub}.type",
                                     f"unknown shape {kind!r}{did_you_mean(kind, SHAPE_KEYS)}; one of {', '.join(SHAPE_KEYS)}"))
             continue
@@ -108,12 +114,46 @@ def _icon(name, spec, where, problems):
         for key in sorted(set(shape) - allowed):
             problems.append(Problem(where, f"{sub}.{key}", f"unknown key for a {kind} shape{did_you_mean(key, allowed)} "
                                                             f"({', '.join(sorted(allowed - {'type'}))})"))
+        problems.extend(Problem(where, f"{sub}.{key}", message) for key, message in _shape_value_problems(kind, shape))
         if kind == "path":
             try:
                 parse_path(str(shape.get("d", "")))
             except ValueError as exc:
                 problems.append(Problem(where, f"{sub}.d", str(exc)))
     return Icon(name, spec.get("label", name), tuple(viewbox), shapes, where, spec.get("doc", ""))
+
+
+def _shape_value_problems(kind: str, shape: dict):
+    """``(key, message)`` for each value the painter could not draw: checked here, with the icon's
+    line, so a missing ``r`` or a ``cx: ""`` is a located problem rather than a crash mid-page."""
+    for key in REQUIRED_KEYS[kind]:
+        if key not in shape:
+            yield key, f"a {kind} shape needs '{key}'"
+    for key in sorted(NUMBER_KEYS & set(shape)):
+        if not _is_coordinate(shape[key]):
+            yield key, f"expected a number (view-box units, at most {MAX_COORDINATE:g}), got {shape[key]!r}"
+    points = shape.get("points", [])
+    if not (isinstance(points, list) and all(isinstance(p, list) and len(p) == 2 and all(map(_is_coordinate, p))
+                                             for p in points)):
+        yield "points", f"expected a list of [x, y] numbers, got {points!r}"
+    for key in ("fill", "stroke"):
+        if key in shape and not _is_icon_colour(shape[key]):
+            yield key, f"expected a colour ('#rrggbb', a colour name, currentColor or none), got {shape[key]!r}"
+
+
+def _is_coordinate(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) <= MAX_COORDINATE
+
+
+def _is_icon_colour(value) -> bool:
+    from .instantiate import _colour_of
+
+    if value is None or value in ("currentColor", "none"):
+        return True
+    try:
+        return isinstance(value, str) and bool(_colour_of(value))
+    except ValueError:
+        return False
 
 
 _TOKEN = re.compile(r"[MmLlHhVvCcQqZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
