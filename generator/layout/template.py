@@ -217,12 +217,16 @@ def _check_boxes(boxes, path, problems, field):
             problems.append(Problem(Location(str(path), 0), where_field, "a box must be a mapping"))
             continue
         where = Location(str(path), box.get("__line__", 0))
+        if "id" in box and not isinstance(box["id"], str):
+            problems.append(Problem(where, f"{where_field}.id", f"expected a name, got {box['id']!r}"))
+            del box["id"]  # (ids index the boxes a child overrides: a list there cannot)
         kind = box.get("type")
         if kind is None and "id" in box:
             continue  # an override of an inherited box: its type comes from the parent
-        if kind not in BOX_KEYS:
+        if not isinstance(kind, str) or kind not in BOX_KEYS:
+            shown = f"{kind!r}{_hint(kind, BOX_KEYS)}" if not isinstance(kind, (list, dict)) else f"a {type(kind).__name__}"
             problems.append(Problem(where, f"{where_field}.type",
-                                    f"unknown box type {kind!r}{_hint(kind, BOX_KEYS)}; one of {', '.join(BOX_KEYS)}"))
+                                    f"unknown box type {shown}; one of {', '.join(BOX_KEYS)}"))
             continue
         allowed = COMMON_BOX_KEYS | BOX_KEYS[kind]
         for key in box:

@@ -1,0 +1,21 @@
+"""A layout file's own mistakes (not a card's) are located problems, never a crash."""
+import pytest
+
+from generator.errors import ContentError
+from generator.layout.template import BOX_KEYS, LayoutLoader
+
+
+def problems_of(tmp_path, text: str) -> list[str]:
+    (tmp_path / "my").mkdir()
+    (tmp_path / "my" / "card.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(ContentError) as info:
+        LayoutLoader([tmp_path]).load("my/card")
+    return [f"{p.location.line}: {p.field}: {p.message}" for p in info.value.problems]
+
+
+def test_a_box_id_or_type_that_is_a_list_or_a_mapping_is_located(tmp_path):
+    """The mutation sweep's finds: both crashed with 'unhashable type' while merging or checking boxes."""
+    assert problems_of(tmp_path, "boxes:\n  - {id: a, type: rect}\n  - {id: [b], type: rect}\n"
+                                 "  - {id: c, type: {a: 1}}\n") == [
+        "3: boxes[1].id: expected a name, got ['b']",
+        "4: boxes[2].type: unknown box type a dict; one of " + ", ".join(BOX_KEYS)]
