@@ -63,6 +63,35 @@ def _unknown_option(key, kind: str, allowed) -> str:
     return f"unknown option for type {kind!r}{did_you_mean(key, allowed)}"
 
 
+def _option_problem(kind: str, key: str, value) -> str:
+    """Why the checks cannot use a type's option ('' when they can): a ``max_len: many`` or a
+    ``min: [1, 2]`` would crash the comparison with the first record's value."""
+    if key in ("min_len", "max_len") and not (_is_number(value) and isinstance(value, int) and value >= 0):
+        return f"expected a whole number of 0 or more, got {value!r}"
+    if key in ("min", "max"):
+        if kind == "length" and isinstance(value, str):
+            try:
+                parse_length(value)
+            except ValueError as exc:
+                return str(exc)
+        elif not _is_number(value):
+            return f"expected {'a length' if kind == 'length' else 'a number'}, got {value!r}"
+    if key == "pattern":
+        try:
+            re.compile(value) if isinstance(value, str) else re.compile(None)
+        except (re.error, TypeError):
+            return f"expected a regular expression, got {value!r}"
+    if key in ("to", "exts") and not all(isinstance(n, str) for n in (value if isinstance(value, list) else [value])):
+        return f"expected a name or a list of names, got {value!r}"
+    if key == "tag" and not isinstance(value, str):
+        return f"expected a name, got {value!r}"
+    return ""
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def did_you_mean(word, choices, cutoff=0.6) -> str:
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=cutoff)
     return f" (did you mean '{close[0]}'?)" if close else ""
@@ -124,7 +153,12 @@ class SchemaCompiler:
             elif key == "variants":
                 spec.variants = self._variants(value_node, sub)
             else:
-                spec.options[key] = to_plain(value_node, self.path, self.problems, NodeBudget(self.path))
+                value = to_plain(value_node, self.path, self.problems, NodeBudget(self.path))
+                problem = _option_problem(kind, key, value)
+                if problem:
+                    self._problem(value_node, sub, problem)
+                else:
+                    spec.options[key] = value
         self._check_required_options(node, spec, field_path)
         return spec
 

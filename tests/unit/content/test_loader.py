@@ -319,3 +319,15 @@ def test_game_yamls_own_texts_are_warned_about_like_the_records(tmp_path):
     (warning,) = load_game(game_file.parent).warnings
     assert (warning.location.path, warning.location.line, warning.field) == (str(game_file), 8, "components[0].name")
     assert warning.message == "no 'fr' text (game.yaml lang: fr); it prints in 'ja'"
+
+
+def test_a_schema_option_the_checks_cannot_use_is_located_in_schema_yaml(tiny):
+    """The mutation sweep's finds: each crashed comparing the first record's value with the option."""
+    schema = tiny / "schema.yaml"
+    text = schema.read_text(encoding="utf-8")
+    schema.write_text(text.replace("max_len: 12", "max_len: many").replace("min: 1, max: 20", 'min: [1, 2], max: ""'),
+                      encoding="utf-8")
+    assert [p for p in problems_of(tiny) if p[0] == "schema.yaml"] == [
+        ("schema.yaml", 5, "types.hero.fields.name.max_len", "expected a whole number of 0 or more, got 'many'"),
+        ("schema.yaml", 7, "types.hero.fields.life.max", "expected a number, got ''"),
+        ("schema.yaml", 7, "types.hero.fields.life.min", "expected a number, got [1, 2]")]
