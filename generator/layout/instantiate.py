@@ -153,7 +153,10 @@ class Instantiator:
             return None
         if value in (None, "", "none", "None"):
             return None
-        return _colour_of(str(value).strip())
+        try:
+            return _colour_of(str(value).strip())
+        except ValueError as exc:  # at the literal's own line: a parent layout's, for an inherited colour
+            raise _BadValue(str(exc), raw) from None
 
     # -- boxes ----------------------------------------------------------------------------
     def _boxes(self, boxes: list, scope: _Scope, out: list, field_path: str, origin=(0.0, 0.0)):

@@ -114,3 +114,18 @@ def test_a_shared_back_reading_the_card_says_there_is_none_and_how_to_draw_backs
     [problem] = problems
     assert problem.message == ("template '{{ card.name }}': card.name does not exist: a back shared by every card "
                                "is drawn once, for no card; to draw it per card, set back_per_card: true on the component")
+
+
+def test_a_bad_colour_inherited_from_a_parent_is_located_at_the_parent_line_that_writes_it(tiny):
+    """The mutation sweep's find: it was reported at the child's line that overrides the box, in the child."""
+    (tiny / "layouts" / "tiny" / "base.yaml").write_text(textwrap.dedent("""\
+        boxes:
+          - {id: a, type: rect, w: 2mm, h: 2mm,
+             stroke: "#12345g"}
+        """))
+    _, problems = faces_of(tiny, """\
+        extends: tiny/base
+        boxes:
+          - {id: a, fill: "#ffffff"}
+        """)
+    assert [(p.location.path.rsplit("/", 1)[1], p.location.line, p.field) for p in problems] == [("base.yaml", 3, "a")]
