@@ -7,6 +7,16 @@ DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).resolve().parents[1]
 
 
+def pytest_collection_modifyitems(config, items):
+    """``@pytest.mark.slow`` tests run only when asked for (``-m slow``), wherever they are."""
+    if config.getoption("-m"):
+        return
+    skip = pytest.mark.skip(reason="slow check: run with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture
 def tiny(tmp_path) -> Path:
     """A fresh copy of the tiny test game (safe to edit)."""

@@ -1,4 +1,4 @@
-"""Fixtures for the simulator tests; ``@pytest.mark.slow`` tests run only with ``-m slow``."""
+"""Fixtures for the simulator tests."""
 from __future__ import annotations
 
 import sys
@@ -10,15 +10,6 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
 import ff_tables  # noqa: E402
-
-
-def pytest_collection_modifyitems(config, items):
-    if config.getoption("-m"):
-        return
-    skip = pytest.mark.skip(reason="slow simulation check: run with -m slow")
-    for item in items:
-        if "slow" in item.keywords and Path(str(item.fspath)).is_relative_to(HERE):
-            item.add_marker(skip)
 
 
 @pytest.fixture
