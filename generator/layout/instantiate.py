@@ -110,7 +110,11 @@ class Instantiator:
             return None
 
     def _where(self, scope: _Scope, box: dict) -> Location:
-        return Location(str(scope.layout.path), box.get("__line__", 0) if isinstance(box, dict) else 0)
+        """The box's first line, in the layout that writes it: an inherited box's line is its parent's."""
+        if not isinstance(box, dict):
+            return Location(str(scope.layout.path), 0)
+        written = getattr(box.get("id"), "location", None) or getattr(box.get("type"), "location", None)
+        return Location(written.path if written else str(scope.layout.path), box.get("__line__", 0))
 
     def _report(self, scope: _Scope, location: Location | None, box_id: str, message: str, source=""):
         where = location or Location(str(scope.layout.path), 0)

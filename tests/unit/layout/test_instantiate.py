@@ -129,3 +129,14 @@ def test_a_bad_colour_inherited_from_a_parent_is_located_at_the_parent_line_that
           - {id: a, fill: "#ffffff"}
         """)
     assert [(p.location.path.rsplit("/", 1)[1], p.location.line, p.field) for p in problems] == [("base.yaml", 3, "a")]
+
+
+def test_a_problem_of_an_inherited_box_names_the_parent_layout(tiny):
+    """The mutation sweep's find: the parent's line was shown in the child's file (probe.yaml:3)."""
+    (tiny / "layouts" / "tiny" / "base.yaml").write_text(textwrap.dedent("""\
+        boxes:
+          - {id: a, type: rect, w: 2mm, h: 2mm}
+          - {id: pic, type: image, w: 2mm, h: 2mm, src: art/missing.png}
+        """))
+    _, problems = faces_of(tiny, "extends: tiny/base\nboxes: []\n")
+    assert [(p.location.path.rsplit("/", 1)[1], p.location.line, p.field) for p in problems] == [("base.yaml", 3, "pic")]
