@@ -25,6 +25,7 @@ _FAST = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the same values; libyam
 CHECK = ("validate",)
 PRINT = ("validate", "build", "rulebook")
 PLAY = ("validate", "simulate")
+RULEBOOK = ("validate", "rulebook")
 
 #: what a wrong-typed scalar becomes, by the type of the value it replaces
 WRONG = {
@@ -66,6 +67,15 @@ class Project:
         game_yaml = self.values[f"{self.content}/game.yaml"]
         self.records = sorted({rel for comp in game_yaml.get("components", []) for rel in self._glob(comp["file"])})
         self.data = sorted({rel for item in game_yaml.get("data", []) for rel in self._glob(item["file"])})
+        self._made: dict = {}
+
+    def mutations(self, kind: str) -> dict:
+        """The mutations ``KINDS[kind]`` makes, by their own kind, in the order made (deterministic)."""
+        if kind not in self._made:
+            self._made[kind] = {}
+            for mutation in KINDS[kind](self):
+                self._made[kind].setdefault(mutation.kind, []).append(mutation)
+        return self._made[kind]
 
     def _files(self):
         for folder in (self.content, f"layouts/{self.game}"):
@@ -83,13 +93,16 @@ class Project:
         return [rel for rel in self.yaml_files() if rel.startswith("layouts/")]
 
     def chapters(self):
-        return [rel for rel in sorted(self.texts) if rel.endswith(".md")]
+        return [rel for rel in sorted(self.texts) if rel.startswith(f"{self.content}/rulebook/") and rel.endswith(".md")]
 
     def commands_for(self, rel: str) -> tuple:
-        """Rules and balance reach the simulator; layouts and the rulebook reach the printed files."""
+        """Rules and balance reach the simulator; everything reaches the printed files, but a shipped
+        game takes a minute to print: its files are checked, its rulebook chapters written."""
         if rel in self.data and self.game_has_engine():
             return PLAY
-        return PRINT if self.prints_cheaply() else CHECK
+        if self.prints_cheaply():
+            return PRINT
+        return RULEBOOK if rel.endswith(".md") else CHECK
 
     def game_has_engine(self) -> bool:
         return any(str(v.get("engine", "")) for rel, v in self.values.items() if rel.endswith("balance.yaml")
@@ -381,14 +394,14 @@ def rulebook_edits(project: Project):
         call = re.search(r"\{\{\s*([a-z_]+)\(", text)
         if call:
             yield Mutation("rulebook-unknown-function", rel, call[1], rel,
-                           partial(_splice, text, call.start(1), call.end(1), "no_such_function"), commands=PRINT)
+                           partial(_splice, text, call.start(1), call.end(1), "no_such_function"), commands=project.commands_for(rel))
         close = text.find("}}")
         if close >= 0:
             yield Mutation("rulebook-broken-braces", rel, f"}}}} at {close} removed", rel,
-                           partial(_splice, text, close, close + 2, ""), commands=PRINT)
+                           partial(_splice, text, close, close + 2, ""), commands=project.commands_for(rel))
         middle = sum(len(line) for line in text.splitlines(keepends=True)[:len(text.splitlines()) // 2])
         yield Mutation("rulebook-broken-braces", rel, "{{ never closed", rel,
-                       partial(_splice, text, middle, middle, "値は{{ game.title \n\n"), commands=PRINT)
+                       partial(_splice, text, middle, middle, "値は{{ game.title \n\n"), commands=project.commands_for(rel))
 
 
 def unknown_icons(project: Project):
@@ -438,11 +451,6 @@ KINDS = {
     "unknown-icon": unknown_icons,
     "csv": csv_edits,
 }
-
-
-def all_mutations(project: Project) -> dict:
-    """Every mutation of the project, by kind (generator order: deterministic)."""
-    return {kind: list(make(project)) for kind, make in KINDS.items()}
 
 
 def sample(mutations: list, n: int, seed: int = 0) -> list:
