@@ -42,6 +42,10 @@ class Layout:
     files: tuple = ()  # this file and every ancestor (for change detection)
 
 
+#: every key some box takes: an override (whose type is its parent's) may use any of them
+ANY_BOX_KEYS = COMMON_BOX_KEYS.union(*BOX_KEYS.values())
+
+
 def layout_search_path(game_root: Path) -> list[Path]:
     """A game's own layouts/ first, then the project's (cwd), then pnp's own: the repository's
     ``layouts/`` in a checkout (or an editable install), the copy of its profiles an installed
@@ -222,19 +226,24 @@ def _check_boxes(boxes, path, problems, field):
             del box["id"]  # (ids index the boxes a child overrides: a list there cannot)
         kind = box.get("type")
         if kind is None and "id" in box:
-            continue  # an override of an inherited box: its type comes from the parent
+            # an override of an inherited box: its type is the parent's, so only a key no box takes is wrong
+            _check_box_keys(box, ANY_BOX_KEYS, "box", where, where_field, problems)
+            continue
         if not isinstance(kind, str) or kind not in BOX_KEYS:
             shown = f"{kind!r}{_hint(kind, BOX_KEYS)}" if not isinstance(kind, (list, dict)) else f"a {type(kind).__name__}"
             problems.append(Problem(where, f"{where_field}.type",
                                     f"unknown box type {shown}; one of {', '.join(BOX_KEYS)}"))
             continue
-        allowed = COMMON_BOX_KEYS | BOX_KEYS[kind]
-        for key in box:
-            if key not in allowed:
-                problems.append(Problem(getattr(key, "location", where), f"{where_field}.{key}",
-                                        f"unknown key for a {kind} box{_hint(key, allowed - {'__line__'})}"))
+        _check_box_keys(box, COMMON_BOX_KEYS | BOX_KEYS[kind], f"{kind} box", where, where_field, problems)
         if kind == "group":
             _check_boxes(box.get("boxes") or [], path, problems, f"{where_field}.boxes")
+
+
+def _check_box_keys(box: dict, allowed: set, what: str, where: Location, where_field: str, problems: list) -> None:
+    for key in box:
+        if key not in allowed:
+            problems.append(Problem(getattr(key, "location", where), f"{where_field}.{key}",
+                                    f"unknown key for a {what}{_hint(key, allowed - {'__line__'})}"))
 
 
 def _merge_boxes(base: list, overrides: list) -> list:

@@ -19,3 +19,9 @@ def test_a_box_id_or_type_that_is_a_list_or_a_mapping_is_located(tmp_path):
                                  "  - {id: c, type: {a: 1}}\n") == [
         "3: boxes[1].id: expected a name, got ['b']",
         "4: boxes[2].type: unknown box type a dict; one of " + ", ".join(BOX_KEYS)]
+
+
+def test_an_override_with_a_key_no_box_takes_is_located(tmp_path):
+    """The mutation sweep's find: an override (an id, no type) was never checked, so its typo was ignored."""
+    assert problems_of(tmp_path, "boxes:\n  - {id: game, when: 'false',\n     colour_typo: red}\n") == [
+        "3: boxes[0].colour_typo: unknown key for a box (did you mean 'color'?)"]
