@@ -404,7 +404,7 @@ def _refused_settings(engine, setup, config, path, lines) -> list[Problem]:
 
     names = agent_names(engine)
     agents = [("reference_agent", config.get("reference_agent", "greedy")),
-              *((f"controls.{name}", name) for name in config.get("controls", {}))]
+              *((f"controls.{name}", name) for name in config.get("controls") or {})]
     return ([at("players", f"{n}: {why}") for n in config.get("players", DEFAULT_COUNTS)
              if (why := refused_count(engine, setup, n))]
             + [at(key, f"{name!r} is not one of the engine's agents ({', '.join(names)})")
@@ -439,7 +439,7 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress, cha
     z_i, z_f = sampling["z_interim"], sampling["z_final"]
     wr, skill = config["win_rate"], config["skill"]
     random_each = math.ceil(config["integrity"]["random_games"] / len(counts))
-    controls = config.get("controls", {})
+    controls = config.get("controls") or {}
     total = len(counts) * (looks[0] * 2 + random_each + sum(controls.values()))
     data = {"seed": seed, "players": counts, "agent": agent, "looks": looks, "per_players": {}, "settings": config,
             "tracked": engine.cards(setup)}
@@ -589,7 +589,7 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
         judge.band("decisions.density_min", "M9 decision density", n, density, s["decision_density_ci"],
                    config["decisions"]["density_min"], None, "the share of decisions offering 2+ options",
                    games=s["checked_games"], agent=agent)
-    for key, band in config.get("pressure", {}).items():
+    for key, band in (config.get("pressure") or {}).items():
         if key in s:
             judge.band(f"pressure.{key}", f"   {key.replace('_', ' ')}", n, s[key],
                        (s.get("pressure_ci") or {}).get(key), band["min"], band["max"], key, games=s["games"],

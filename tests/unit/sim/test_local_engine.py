@@ -413,3 +413,12 @@ def test_a_count_whose_first_checked_games_all_fail_plays_no_more():
         stream = _Runs.sequential_stream(2, agent, [400, 800], 0.3, 0.7, 2.576, 1.96, True)
         next(stream)
         assert stream.send([{"outcome": "timeout"}] * 99 + [{"outcome": "win"}]) == (2, agent, 300, 100, agent == "random")
+
+
+def test_optional_sections_left_empty_are_none_and_mean_none(game_dir, tmp_path):
+    """A schema's optional field left out is None in the checked config (Valheim without controls: crashed
+    with 'NoneType' object is not iterable; found by the mutation sweep)."""
+    balance = game_dir / "balance.yaml"
+    balance.write_text(balance.read_text(encoding="utf-8") + "controls:\npressure:\n", encoding="utf-8")
+    result = cached_verdict(load_game(game_dir), workers=1, output_dir=tmp_path / "out")
+    assert result.passed and result.checked
