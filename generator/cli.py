@@ -7,7 +7,6 @@ Command bodies stay thin: they resolve arguments, call the library, and report.
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -99,7 +98,9 @@ def common_options(func):
 
 
 def _check_lang(_ctx, _param, value):
-    if value is not None and not re.fullmatch(r"[a-z]{2}", value):
+    from .content.schema import LANG
+
+    if value is not None and not LANG.fullmatch(value):
         raise click.BadParameter(f"{value!r} is not a language: two lower-case letters, as game.yaml's lang (ja, en)")
     return value
 

@@ -17,12 +17,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from .content.schema import LANG
 from .errors import GeneratorError
 
 SCAFFOLD = Path(__file__).parent / "scaffold"
 #: the sample cards and rulebook are written in these; a game in another language gets the English ones
 SAMPLES = ("ja", "en")
-LANG = re.compile(r"[a-z]{2}")  # as game.yaml's lang
 #: a game's name is its directory under content/ and layouts/, and its id in messages
 NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 

@@ -30,7 +30,7 @@ _OPTIONS = {
 }
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")  # no alpha: print files stay opaque
-_LANG = re.compile(r"^[a-z]{2}$")
+LANG = re.compile(r"[a-z]{2}")  # a language code: game.yaml's lang, a text's keys, --lang (fullmatch)
 MISSING = object()
 
 
@@ -385,7 +385,7 @@ def _check_text(node, spec, ctx, field_path):
         result = {}
         for key, key_node, value_node in mapping_items(node, ctx.path, ctx.problems, field_path):
             sub = f"{field_path}.{key}"
-            if not isinstance(key, str) or not _LANG.match(key):
+            if not isinstance(key, str) or not LANG.fullmatch(key):
                 ctx.problem(key_node, sub, "text languages are two-letter codes such as 'ja' or 'en'")
                 continue
             value = _check_str(value_node, Spec("str", options=spec.options), ctx, sub)
