@@ -97,7 +97,7 @@ def win_band(game, players: int):
 
     config = balance_of(game)[0] or {}
     band = config.get("win_rate") or {}
-    if band.get("min") is None and band.get("max") is None or players not in config.get("players", [players]):
+    if band.get("min") is None and band.get("max") is None or players not in (config.get("players") or [players]):
         return None
     return band.get("min"), band.get("max"), (config.get("sampling") or {}).get("z_final", Z95)
 

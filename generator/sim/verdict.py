@@ -396,6 +396,12 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     return result
 
 
+def _counts(config) -> list:
+    """The player counts to judge: balance.yaml's ``players:``, or the default when it says none (left
+    out, or left empty: None in a file no schema checks)."""
+    return list(config.get("players") or DEFAULT_COUNTS)
+
+
 def _refused_settings(engine, setup, config, path, lines) -> list[Problem]:
     """balance.yaml's player counts the engine's ``new_game`` refuses and agents (the reference agent,
     the controls) that are not in its AGENTS, each at its line."""
@@ -405,7 +411,7 @@ def _refused_settings(engine, setup, config, path, lines) -> list[Problem]:
     names = agent_names(engine)
     agents = [("reference_agent", config.get("reference_agent", "greedy")),
               *((f"controls.{name}", name) for name in config.get("controls") or {})]
-    return ([at("players", f"{n}: {why}") for n in config.get("players", DEFAULT_COUNTS)
+    return ([at("players", f"{n}: {why}") for n in _counts(config)
              if (why := refused_count(engine, setup, n))]
             + [at(key, f"{name!r} is not one of the engine's agents ({', '.join(names)})")
                for key, name in agents if name not in names])
@@ -417,8 +423,7 @@ def _unrepeatable(engine, setup, config, path, lines) -> list[Problem]:
     engines are held to it by their tests."""
     if not getattr(engine, "__pnp_key__", "").startswith(KEY_PREFIX):
         return []
-    players, agent, seed = list(config.get("players", DEFAULT_COUNTS))[0], config.get("reference_agent", "greedy"), \
-        config.get("seed", 0)
+    players, agent, seed = _counts(config)[0], config.get("reference_agent", "greedy"), config.get("seed", 0)
     for index in range(REPEATED_GAMES):
         first, again = (play_game(engine, setup, players=players, agent=agent, seed=seed, index=index)[0]
                         for _ in range(2))
@@ -432,7 +437,7 @@ def _unrepeatable(engine, setup, config, path, lines) -> list[Problem]:
 
 def _simulate(engine, setup, tables, config, judge, workers, pool, progress, changed_cards=()) -> dict:
     seed = config.get("seed", 0)
-    counts = list(config.get("players", DEFAULT_COUNTS))
+    counts = _counts(config)
     agent = config.get("reference_agent", "greedy")
     sampling = config["sampling"]
     looks = sorted(sampling["looks"])

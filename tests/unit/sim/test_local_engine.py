@@ -422,3 +422,12 @@ def test_optional_sections_left_empty_are_none_and_mean_none(game_dir, tmp_path)
     balance.write_text(balance.read_text(encoding="utf-8") + "controls:\npressure:\n", encoding="utf-8")
     result = cached_verdict(load_game(game_dir), workers=1, output_dir=tmp_path / "out")
     assert result.passed and result.checked
+
+
+def test_players_left_empty_judges_the_default_counts(game_dir, tmp_path):
+    """``players:`` with no value (None: balance.yaml of a game of one's own is checked by no schema)
+    judges the default counts, as a file without the key does (it crashed: 'NoneType' is not iterable)."""
+    balance = game_dir / "balance.yaml"
+    balance.write_text(balance.read_text(encoding="utf-8").replace("players: [2, 3]", "players:"), encoding="utf-8")
+    result = cached_verdict(load_game(game_dir), workers=1, output_dir=tmp_path / "out")
+    assert result.checked and "M1 win rate (greedy)             4" in result.table
