@@ -118,7 +118,9 @@ def _summary_pages(plt, data, jp):
         fig = plt.figure(figsize=(11.69, 8.27))
         if number == 1:
             fig.text(0.04, 0.95, title, fontproperties=jp, fontsize=16)
-            settings = (f"engine {data.get('engine')} v{data.get('engine_version')}   seed {data.get('seed')}   "
+            version = str(data.get("engine_version"))  # a game's own engine: its source digest, local-<hex>
+            settings = (f"engine {data.get('engine')} {'' if version.startswith('local-') else 'v'}{version}   "
+                        f"seed {data.get('seed')}   "
                         f"agent {data.get('agent')}   looks {data.get('looks')}   games {data.get('games_played')}   "
                         f"{data.get('seconds')} s")
             fig.text(0.04, 0.915, settings, fontproperties=jp, fontsize=9)
