@@ -77,6 +77,11 @@ class ProblemsError(GeneratorError):
         self.problems = sort_problems(problems)
         super().__init__(f"{len(self.problems)} problem(s)")
 
+    def __reduce__(self):
+        # Raised in a worker process, it crosses back to the command pickled: rebuilt from its
+        # problems (Exception's default would call the constructor with the message instead).
+        return type(self), (self.problems,)
+
 
 class ContentError(ProblemsError):
     """The game's YAML content (or a layout or profile) is invalid."""

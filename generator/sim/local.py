@@ -84,17 +84,29 @@ def digest(path: Path) -> str:
 
 
 def load_key(key: str):
-    """The engine an ``__pnp_key__`` names (in a worker process: loaded there from its path)."""
-    path, _, _ = key[len(KEY_PREFIX):].rpartition("#")
-    return load(Path(path))
+    """The engine an ``__pnp_key__`` names (in a worker process: loaded there from its path).
+
+    The file on disk must still be the version the key names: an engine saved while its games were
+    being played would otherwise play its later games by the new rules under the old verdict."""
+    path, _, version = key[len(KEY_PREFIX):].rpartition("#")
+    path = Path(path)
+    now = digest(path)
+    if now != version:
+        init = path / "__init__.py" if path.is_dir() else path
+        raise ProblemsError([Problem(Location(str(init)), "engine",
+                                     "changed while its games were being played; run the command again")])
+    return load(path, now)
 
 
-def load(path: Path):
+def load(path: Path, version: str | None = None):
     """The engine module at ``path`` (a ``.py`` file or a package directory), loaded once per version
-    of its source. ``ProblemsError`` located in the engine's code when it cannot be used."""
+    of its source (``version``: its digest, when the caller has it). ``ProblemsError`` located in the
+    engine's code when it cannot be used."""
     path = Path(path).resolve()
-    version = digest(path)
-    name = f"pnp_local_engine_{version}"
+    version = version or digest(path)
+    # by place and source: two copies of a game with the same sim.py are two engines, each its own __pnp_key__
+    place = hashlib.sha256(str(path).encode()).hexdigest()[:8]
+    name = f"pnp_local_engine_{place}_{version}"
     module = sys.modules.get(name)
     if module is not None:
         return module

@@ -1,6 +1,8 @@
 """A game's own simulator (``engine: sim.py`` in balance.yaml): loaded from the game directory, run by the
 same validator, runner and ``pnp simulate``; its mistakes are located in its code, never a crash."""
 import multiprocessing
+import pickle
+import shutil
 import re
 import os
 import subprocess
@@ -11,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from generator.content import load_game
-from generator.errors import ProblemsError
+from generator.errors import Location, Problem, ProblemsError
 from generator.newgame import new_game
 from generator.sim.compile import played_tables
 from generator.sim.runner import run_games
@@ -156,6 +158,31 @@ def test_an_edited_engine_is_a_new_module_so_a_long_running_process_plays_the_ne
                                      encoding="utf-8")
     _game, after = engine_in(game_dir)
     assert (before.TARGET, after.TARGET) == (9, 99) and before.__name__ != after.__name__
+
+
+def test_an_engine_saved_while_workers_play_it_stops_the_run_instead_of_mixing_rules(game_dir):
+    game, engine = engine_in(game_dir)
+    (game_dir / "sim.py").write_text(ENGINE.replace("TARGET, LAST_ROUND = 9, 4", "TARGET, LAST_ROUND = 99, 4"),
+                                     encoding="utf-8")
+    with ProcessPoolExecutor(1) as pool, pytest.raises(ProblemsError) as raised:
+        run_games(engine, played_tables(game), players=2, games=10, seed=1, agent="greedy", executor=pool)
+    [problem] = raised.value.problems
+    assert problem.location.path == str(game_dir / "sim.py") and problem.field == "engine"
+    assert "changed while its games were being played" in problem.message
+
+
+def test_a_located_error_raised_in_a_worker_reaches_the_command_with_its_problems():
+    sent = ProblemsError([Problem(Location("sim.py", 3), "engine", "changed while its games were being played")])
+    received = pickle.loads(pickle.dumps(sent))
+    assert type(received) is ProblemsError and received.problems == sent.problems
+
+
+def test_two_copies_of_a_game_with_the_same_engine_each_play_their_own_file(game_dir, tmp_path):
+    copy = tmp_path / "copy" / "race"
+    shutil.copytree(game_dir, copy)
+    (_game, here), (_game2, there) = engine_in(game_dir), engine_in(copy)
+    assert here.VERSION == there.VERSION  # the same source: the same verdict cache key ...
+    assert str(game_dir) in here.__pnp_key__ and str(copy) in there.__pnp_key__  # ... each loaded from its own file
 
 
 def test_a_package_directory_is_an_engine_and_its_modules_import_each_other(game_dir):
