@@ -149,6 +149,7 @@ class LayoutLoader:
             merged.vars.update({k: v for k, v in vars_.items() if k != "__line__"})
         removed = raw.get("remove") or []
         merged.boxes = [b for b in merged.boxes if b.get("id") not in removed]
+        _check_overrides(raw.get("boxes") or [], merged.boxes, path, problems)
         merged.boxes = _merge_boxes(merged.boxes, raw.get("boxes") or [])
         merged.files = tuple(dict.fromkeys(files))
         return merged
@@ -244,6 +245,22 @@ def _check_box_keys(box: dict, allowed: set, what: str, where: Location, where_f
         if key not in allowed:
             problems.append(Problem(getattr(key, "location", where), f"{where_field}.{key}",
                                     f"unknown key for a {what}{_hint(key, allowed - {'__line__'})}"))
+
+
+def _check_overrides(boxes: list, inherited: list, path, problems: list) -> None:
+    """Keys of an override (a box with an inherited id and no type) that some box takes but not one of
+    its parent's type: ``_check_boxes`` could only tell them from keys no box takes."""
+    types = {b.get("id"): b.get("type") for b in inherited if isinstance(b, dict) and b.get("id")}
+    for i, box in enumerate(boxes):
+        if not isinstance(box, dict) or "type" in box or not isinstance(box.get("id"), str):
+            continue
+        kind = types.get(box["id"])
+        if kind not in BOX_KEYS:
+            continue
+        allowed = COMMON_BOX_KEYS | BOX_KEYS[kind]
+        wrong = {k: v for k, v in box.items() if k in ANY_BOX_KEYS and k not in allowed}
+        _check_box_keys(wrong, allowed, f"{kind} box (the type of the inherited box {box['id']!r})",
+                        Location(str(path), box.get("__line__", 0)), f"boxes[{i}]", problems)
 
 
 def _merge_boxes(base: list, overrides: list) -> list:

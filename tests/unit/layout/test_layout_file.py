@@ -6,7 +6,7 @@ from generator.layout.template import BOX_KEYS, LayoutLoader
 
 
 def problems_of(tmp_path, text: str) -> list[str]:
-    (tmp_path / "my").mkdir()
+    (tmp_path / "my").mkdir(exist_ok=True)
     (tmp_path / "my" / "card.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(ContentError) as info:
         LayoutLoader([tmp_path]).load("my/card")
@@ -25,3 +25,12 @@ def test_an_override_with_a_key_no_box_takes_is_located(tmp_path):
     """The mutation sweep's find: an override (an id, no type) was never checked, so its typo was ignored."""
     assert problems_of(tmp_path, "boxes:\n  - {id: game, when: 'false',\n     colour_typo: red}\n") == [
         "3: boxes[0].colour_typo: unknown key for a box (did you mean 'color'?)"]
+
+
+def test_an_override_with_a_key_of_another_box_type_is_located_with_its_parents_type(tmp_path):
+    """An override's type is its parent's: ``size`` is a text box's key, not a rectangle's."""
+    (tmp_path / "my").mkdir()
+    (tmp_path / "my" / "base.yaml").write_text("boxes:\n  - {id: frame, type: rect, x: 0, y: 0, w: 1mm, h: 1mm}\n",
+                                               encoding="utf-8")
+    assert problems_of(tmp_path, "extends: my/base\nboxes:\n  - {id: frame, fill: red,\n     size: 9pt}\n") == [
+        "4: boxes[0].size: unknown key for a rect box (the type of the inherited box 'frame')"]
