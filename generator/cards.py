@@ -161,7 +161,7 @@ class CardBuilder:
         self.lang = lang or game.meta.get("lang", "ja")
         self.bleed = bleed
         self.search = layout_search_path(game.root)
-        self.layouts = LayoutLoader(self.search, game.root)
+        self.layouts = LayoutLoader(self.search, game.root, self.lang)
         self.fonts = game_fonts(game)
         self.icons = load_icons(icon_files(game, self.search), game.root)
         self.expr = Expressions()

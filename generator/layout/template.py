@@ -6,12 +6,12 @@ by ``id`` (a child box with a parent's id updates it in place, new boxes are app
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import ContentError, Location, Problem
-from ..content.game import leaves_game
-from ..content.schema import did_you_mean
+from ..content.game import leaves_game, text_in
+from ..content.schema import LANG, did_you_mean
 from ..content.yamlload import NodeBudget, parse_file, to_located
 
 TOP_KEYS = {"extends", "description", "background", "vars", "boxes", "remove", "__line__"}
@@ -73,18 +73,18 @@ def find_layout_file(name: str, search: list[Path]) -> Path | None:
 class LayoutLoader:
     """Loads layouts by name with caching; problems are collected, not raised one by one."""
 
-    def __init__(self, search: list[Path], game_root: Path | None = None):
+    def __init__(self, search: list[Path], game_root: Path | None = None, lang: str = "ja"):
         self.search = search
         self.game_root = game_root  # a layout of the game's own layouts/ must stay inside the game
+        self.lang = lang  # the edition's: picks the values written per language
         self._raw: dict = {}
         self._resolved: dict = {}
 
     def load(self, name: str, referenced_at: Location | None = None, field: str = "layout") -> Layout:
         if name not in self._resolved:
             problems: list[Problem] = []
-            self._resolved[name] = self._resolve(name, [], problems, referenced_at, field)
-            if problems:
-                self._resolved[name] = ContentError(problems)
+            resolved = self._resolve(name, [], problems, referenced_at, field)
+            self._resolved[name] = ContentError(problems) if problems else in_language(resolved, self.lang)
         result = self._resolved[name]
         if isinstance(result, ContentError):
             raise result
@@ -146,6 +146,8 @@ class LayoutLoader:
         if not isinstance(vars_, dict):
             problems.append(Problem(Location(str(path), raw["__line__"]), "vars", "expected a mapping of name: value"))
         else:
+            for key, value in vars_.items():
+                _check_per_language(value, Location(str(path), raw["__line__"]), f"vars.{key}", problems)
             merged.vars.update({k: v for k, v in vars_.items() if k != "__line__"})
         removed = raw.get("remove") or []
         merged.boxes = [b for b in merged.boxes if b.get("id") not in removed]
@@ -245,6 +247,42 @@ def _check_box_keys(box: dict, allowed: set, what: str, where: Location, where_f
         if key not in allowed:
             problems.append(Problem(getattr(key, "location", where), f"{where_field}.{key}",
                                     f"unknown key for a {what}{_hint(key, allowed - {'__line__'})}"))
+        else:
+            _check_per_language(box[key], where, f"{where_field}.{key}", problems)
+
+
+# -- values written per language ---------------------------------------------------------------
+# A mapping where a layout expects one value (a var, a box's text or colour, the background) is that
+# value in several languages, {ja: ..., en: ...}: the edition picks one as it picks a card's texts
+# (content.game.text_in), so a layout's own words follow --lang with the same rule and fallback.
+
+def _check_per_language(value, where: Location, field_path: str, problems: list) -> None:
+    if not isinstance(value, dict):
+        return
+    for key in value:
+        if key != "__line__" and not (isinstance(key, str) and LANG.fullmatch(key)):
+            problems.append(Problem(getattr(key, "location", where), f"{field_path}.{key}",
+                                    "a value written per language takes language codes as keys "
+                                    "({ja: ..., en: ...})"))
+
+
+def _pick(value, lang: str):
+    if isinstance(value, dict):
+        return text_in({k: v for k, v in value.items() if k != "__line__"}, lang)
+    return value
+
+
+def _boxes_in(boxes: list, lang: str) -> list:
+    return [{key: _boxes_in(value, lang) if key == "boxes" and isinstance(value, list) else _pick(value, lang)
+             for key, value in box.items()} if isinstance(box, dict) else box
+            for box in boxes]
+
+
+def in_language(layout: Layout, lang: str) -> Layout:
+    """The layout with each value written per language in ``lang`` (else ``ja``, else its first)."""
+    return replace(layout, background=_pick(layout.background, lang),
+                   vars={name: _pick(value, lang) for name, value in layout.vars.items()},
+                   boxes=_boxes_in(layout.boxes, lang))
 
 
 def _check_overrides(boxes: list, inherited: list, path, problems: list) -> None:
