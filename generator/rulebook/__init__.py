@@ -1,8 +1,9 @@
 """Rulebook PDFs generated from the same data as the cards (issue #9).
 
-``content/<game>/rulebook/*.md`` (in file-name order) is Markdown with sandboxed Jinja2: counts
-and values come from the content (``{{ components.enemies.found }}``, ``{{ rules.group_cap }}``),
-generated blocks come from helper calls (``{{ component_table() }}``, ``{{ glossary() }}``,
+``content/<game>/rulebook/*.md`` (in file-name order; an edition with chapters of its own,
+``rulebook/<xx>/*.md``, prints those instead) is Markdown with sandboxed Jinja2: counts and values
+come from the content (``{{ components.enemies.found }}``, ``{{ rules.group_cap }}``), generated
+blocks come from helper calls (``{{ component_table() }}``, ``{{ glossary() }}``,
 ``{{ card("enemies", "e1_thug") }}`` or ``![caption](card:enemies/e1_thug)``). A reference the
 content cannot satisfy is a problem at ``content/<game>/rulebook/<file>.md:<line>``.
 
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..content import load_game
-from ..content.game import leaves_game, text_in
+from ..content.game import leaves_game, text_in, written_lang
 from ..errors import ContentError, Location, Problem
 from ..outputs import older_output_note, write_atomic
 from .wording import wording
@@ -88,7 +89,7 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
     root = Path(game_path)
     game = game or load_game(root, lang)
     problems: list = []
-    files = source_files(root)
+    files = source_files(root, game.meta["lang"])
     if not files:
         raise ContentError([Problem(Location(_display(root / "rulebook"), 0), "",
                                     "no rulebook sources: add rulebook/*.md (rendered in file-name order)")])
@@ -171,13 +172,33 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
         where = exc.where or Location(_display(root / "rulebook"), 0)
         raise ContentError([Problem(where, "", f"this block is taller than a page (page {exc.page}): "
                                                "split it (a table row, note, list or code block)")]) from None
-    warnings = sorted(set(problems + data.warnings), key=lambda p: (p.location.path, p.location.line, p.message,
-                                                                   p.card_key()))
+    found = problems + data.warnings + edition_warnings(root, game.meta["lang"])
+    warnings = sorted(set(found), key=lambda p: (p.location.path, p.location.line, p.message, p.card_key()))
     return Rulebook(
         game_id=game.id, pdf=pdf, pages=pages.count, headings=list(doc_model.headings),
         heading_pages=dict(pages.headings), component_rows=list(converter.component_rows),
         glossary_rows=list(converter.glossary_rows), warnings=warnings, booklet=booklet_pdf,
         booklet_name=booklet_name)
+
+
+def edition_warnings(root: Path, lang: str) -> list:
+    """An edition in another language than the game's (``--lang``) without chapters of its own prints
+    the default ones: said once. A rulebook.yaml in a language folder is not read (the one
+    rulebook/rulebook.yaml serves every edition, its texts written per language): said too."""
+    from .source import own_chapters
+
+    folder = root / "rulebook"
+    warnings = []
+    written = written_lang(root)
+    if lang != written and not own_chapters(root, lang):
+        warnings.append(Problem(Location(_display(folder), 0), "",
+                                f"the {lang!r} edition's rulebook prints the default chapters (rulebook/*.md, in "
+                                f"{written!r}): add rulebook/{lang}/*.md to give it its own", "warning"))
+    if (folder / lang / "rulebook.yaml").is_file():
+        warnings.append(Problem(Location(_display(folder / lang / "rulebook.yaml"), 0), "",
+                                "not read: rulebook/rulebook.yaml serves every edition (write its texts "
+                                "per language, {ja: ..., en: ...})", "warning"))
+    return warnings
 
 
 def _cover_texts(config, context, data, problems) -> dict:

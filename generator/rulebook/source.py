@@ -40,8 +40,19 @@ class Rendered:
         return Location(str(self.path), self.line_map[i])
 
 
-def source_files(game_root: Path) -> list[Path]:
+def source_files(game_root: Path, lang: str | None = None) -> list[Path]:
+    """The chapters an edition prints, in file-name order: ``rulebook/<lang>/*.md`` when that folder
+    has any (they replace the default chapters, none is mixed in), else the default ``rulebook/*.md``."""
     folder = Path(game_root) / "rulebook"
+    return (_chapters(folder / lang) if lang else []) or _chapters(folder)
+
+
+def own_chapters(game_root: Path, lang: str) -> bool:
+    """Whether the ``lang`` edition has chapters of its own (``rulebook/<lang>/*.md``)."""
+    return bool(_chapters(Path(game_root) / "rulebook" / lang))
+
+
+def _chapters(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.md") if p.is_file()) if folder.is_dir() else []
 
 

@@ -54,9 +54,24 @@ def test_validate_counts_per_file_the_texts_the_edition_lacks_and_lists_them_whe
     en = pnp("validate", "fox", "--lang", "en", "--no-balance", "-v", cwd=project)
     assert en.returncode == 0, en.stdout + en.stderr
     assert en.stdout.splitlines() == ["content/fox/cards.yaml:3: warning: cards[2].text: no 'en' text (--lang en); "
-                                      "it prints in 'ja' (and 1 more text(s) in this file)"]
+                                      "it prints in 'ja' (and 1 more text(s) in this file)",
+                                      "content/fox/rulebook: warning: the 'en' edition's rulebook prints the default "
+                                      "chapters (rulebook/*.md, in 'ja'): add rulebook/en/*.md to give it its own"]
     assert "content/fox/cards.yaml:3: cards[2].text: only ja" in en.stderr.splitlines()
     assert "content/fox/cards.yaml:4: cards[3].name: only ja" in en.stderr.splitlines()
+
+
+def test_an_edition_with_chapters_of_its_own_prints_them_and_the_game_its_default_ones(project):
+    english = project / "content/fox/rulebook/en"
+    english.mkdir()
+    (english / "01-overview.md").write_text("# Overview\n\nThe fox plays {{ total_cards }} cards.\n", encoding="utf-8")
+    en = pnp("validate", "fox", "--lang", "en", "--no-balance", cwd=project)
+    assert en.returncode == 0 and "rulebook" not in en.stdout, en.stdout
+    assert pnp("rulebook", "fox", "--lang", "en", cwd=project).returncode == 0
+    assert pnp("rulebook", "fox", cwd=project).returncode == 0
+    en_book, ja_book = pdf_text(project / "output/fox/en/rulebook.pdf"), pdf_text(project / "output/fox/rulebook.pdf")
+    assert "The fox plays 12 cards." in en_book and "遊びかた" not in en_book
+    assert "遊びかた" in ja_book and "The fox plays" not in ja_book
 
 
 def test_a_text_too_long_in_english_fails_the_english_edition_alone(project):
