@@ -15,6 +15,7 @@ from ..errors import Location, Problem
 from ..units import parse_length
 from .expr import ExprError, Expressions, is_template
 from .icons import parse_path
+from .images import unreadable
 from .template import Layout
 
 __all__ = ["Op", "CardContext", "Instantiator"]
@@ -302,7 +303,7 @@ class Instantiator:
         if not path.is_relative_to(self.game_root.resolve()) or not path.is_file():
             raise ValueError(f"image {src!r} not found in {self.game_root}")
         if path not in self._images_ok:
-            self._images_ok[path] = _image_error(path)
+            self._images_ok[path] = unreadable(path)
         if self._images_ok[path]:
             raise ValueError(f"image {src!r} cannot be read: {self._images_ok[path]}")
         return path
@@ -372,18 +373,6 @@ def _colour_of(value: str) -> str:
     if re.fullmatch(r"#(?:[0-9a-fA-F]{3}){1,2}", value) or isinstance(getattr(colors, value, None), colors.Color):
         return value
     raise ValueError(f"{value!r} is not a colour")
-
-
-def _image_error(path: Path) -> str:
-    """Empty if Pillow can decode the image, else the reason (a corrupt file is a problem, not a crash)."""
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        with Image.open(path) as image:
-            image.load()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
-        return str(exc) or exc.__class__.__name__
-    return ""
 
 
 def _card_field(source) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from reportlab.lib import colors
 from reportlab.lib.utils import ImageReader
 
+from .images import drawable
 from .instantiate import Op
 
 _COLORS: dict = {}
@@ -153,7 +154,7 @@ class Painter:
     def _image(self, c, op):
         reader = self._images.get(op.payload)
         if reader is None:
-            reader = self._images[op.payload] = ImageReader(str(op.payload))
+            reader = self._images[op.payload] = ImageReader(drawable(op.payload))
         iw, ih = reader.getSize()
         fit = op.style.get("fit", "contain")
         w, h, x, y = op.w, op.h, op.x, op.y

@@ -1,0 +1,57 @@
+"""Art files as they are meant to be seen: upright by their EXIF orientation.
+
+ReportLab embeds a JPEG's own bytes and hands other files to Pillow as they are stored, so a
+phone photo tagged "turn 90°" would print lying on its side. Only such files are redrawn here;
+every other file is embedded as it is (a JPEG keeps its compression).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+_ORIENTATION = 0x0112        # the EXIF tag; 1 (or none) is upright
+
+
+def drawable(path: Path):
+    """What ReportLab's ImageReader should read: the path itself, or an upright Pillow image."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        if not _needs_redraw(image):
+            return str(path)
+        return _upright(image)
+
+
+def pixel_size(path: Path) -> tuple[int, int]:
+    """Width and height in pixels as printed (turned by the EXIF orientation)."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        w, h = image.size
+        return (h, w) if _orientation(image) in (5, 6, 7, 8) else (w, h)
+
+
+def unreadable(path: Path) -> str:
+    """Empty if Pillow can decode the image, else the reason (a corrupt file is a problem, not a crash)."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            image.load()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+        return str(exc) or exc.__class__.__name__
+    return ""
+
+
+def _orientation(image) -> int:
+    return image.getexif().get(_ORIENTATION, 1) or 1
+
+
+def _needs_redraw(image) -> bool:
+    return _orientation(image) != 1
+
+
+def _upright(image):
+    from PIL import ImageOps
+
+    turned = ImageOps.exif_transpose(image)
+    return turned if turned is not None else image

@@ -1,0 +1,49 @@
+"""Art files print as an image viewer shows them: a JPEG's EXIF orientation is honoured and a
+16-bit greyscale PNG keeps its tones (small images made here, painted and read back)."""
+import io
+
+import pypdfium2 as pdfium
+from PIL import Image
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.layout.images import pixel_size
+from generator.layout.instantiate import Op
+from generator.layout.paint import Painter
+
+CARD = (60.0, 80.0)  # points: the image box fills the card
+
+
+def _printed(path) -> Image.Image:
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=CARD)
+    Painter(None, None, CARD[1]).paint(c, [Op("image", 0, 0, *CARD, {"fit": "stretch"}, payload=path)])
+    c.showPage()
+    c.save()
+    return pdfium.PdfDocument(buf.getvalue())[0].render(scale=1).to_pil().convert("RGB")
+
+
+def _upright_top_red(width=30, height=40):
+    image = Image.new("RGB", (width, height), (0, 0, 255))
+    image.paste((255, 0, 0), (0, 0, width, height // 2))
+    return image
+
+
+def test_a_jpeg_tagged_turn_90_prints_upright(tmp_path):
+    stored = _upright_top_red().rotate(90, expand=True)  # as a camera stores it: on its side ...
+    exif = Image.Exif()
+    exif[0x0112] = 6                                        # ... with "turn 90° clockwise to view"
+    path = tmp_path / "photo.jpg"
+    stored.save(path, exif=exif.tobytes(), quality=95)
+    assert pixel_size(path) == (30, 40)
+    page = _printed(path)
+    top, bottom = page.getpixel((30, 10)), page.getpixel((30, 70))
+    assert top[0] > 200 and top[2] < 60, top       # red at the top, as the viewer shows it
+    assert bottom[2] > 200 and bottom[0] < 60, bottom
+
+
+def test_an_upright_jpeg_is_embedded_as_it_is(tmp_path):
+    path = tmp_path / "art.jpg"
+    _upright_top_red().save(path, quality=95)
+    assert pixel_size(path) == (30, 40)
+    page = _printed(path)
+    assert page.getpixel((30, 10))[0] > 200 and page.getpixel((30, 70))[2] > 200
