@@ -1,24 +1,26 @@
-"""Art files as they are meant to be seen: upright by their EXIF orientation.
+"""Art files as they are meant to be seen: upright by their EXIF orientation, 16-bit greys in 8 bits.
 
 ReportLab embeds a JPEG's own bytes and hands other files to Pillow as they are stored, so a
-phone photo tagged "turn 90°" would print lying on its side. Only such files are redrawn here;
-every other file is embedded as it is (a JPEG keeps its compression).
+phone photo tagged "turn 90°" would print lying on its side and a 16-bit greyscale PNG (which
+Pillow opens as ``I;16``) would print white, every value clipped to 255. Only such files are
+redrawn here; every other file is embedded as it is (a JPEG keeps its compression).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 _ORIENTATION = 0x0112        # the EXIF tag; 1 (or none) is upright
+_WIDE_GREYS = ("I;16", "I;16B", "I;16L", "I")   # integer greys wider than 8 bits (PNG stores 16)
 
 
 def drawable(path: Path):
-    """What ReportLab's ImageReader should read: the path itself, or an upright Pillow image."""
+    """What ReportLab's ImageReader should read: the path itself, or an upright 8-bit Pillow image."""
     from PIL import Image
 
     with Image.open(path) as image:
         if not _needs_redraw(image):
             return str(path)
-        return _upright(image)
+        return _eight_bit(_upright(image))
 
 
 def pixel_size(path: Path) -> tuple[int, int]:
@@ -47,7 +49,14 @@ def _orientation(image) -> int:
 
 
 def _needs_redraw(image) -> bool:
-    return _orientation(image) != 1
+    return image.mode in _WIDE_GREYS or _orientation(image) != 1
+
+
+def _eight_bit(image):
+    if image.mode not in _WIDE_GREYS:
+        return image
+    # 65535 / 257 = 255: the full 16-bit range onto 8 bits, where Pillow's convert("L") would clip
+    return image.point(lambda value: value * (1 / 257)).convert("L")
 
 
 def _upright(image):

@@ -47,3 +47,14 @@ def test_an_upright_jpeg_is_embedded_as_it_is(tmp_path):
     assert pixel_size(path) == (30, 40)
     page = _printed(path)
     assert page.getpixel((30, 10))[0] > 200 and page.getpixel((30, 70))[2] > 200
+
+
+def test_a_16_bit_greyscale_png_keeps_its_tones(tmp_path):
+    """Pillow opens it as I;16, which ReportLab's RGB conversion clipped to white."""
+    path = tmp_path / "grey16.png"
+    image = Image.new("I;16", (60, 80))
+    image.putdata([0 if x < 30 else 32768 for y in range(80) for x in range(60)])  # black | mid grey
+    image.save(path)
+    page = _printed(path)
+    assert page.getpixel((10, 40)) == (0, 0, 0)
+    assert all(120 <= v <= 135 for v in page.getpixel((50, 40)))
