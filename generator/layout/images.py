@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+#: Below this an image prints visibly soft on a home printer (a warning); print shops ask for GOOD_DPI.
+MIN_DPI = 150
+GOOD_DPI = 300
 _ORIENTATION = 0x0112        # the EXIF tag; 1 (or none) is upright
 _WIDE_GREYS = ("I;16", "I;16B", "I;16L", "I")   # integer greys wider than 8 bits (PNG stores 16)
 
@@ -30,6 +33,15 @@ def pixel_size(path: Path) -> tuple[int, int]:
     with Image.open(path) as image:
         w, h = image.size
         return (h, w) if _orientation(image) in (5, 6, 7, 8) else (w, h)
+
+
+def printed_dpi(pixels: tuple[int, int], w: float, h: float, fit: str) -> float:
+    """Pixels per inch of an image of ``pixels`` drawn in a box of w x h points with ``fit``."""
+    if w <= 0 or h <= 0:
+        return float("inf")
+    across, down = pixels[0] / w * 72, pixels[1] / h * 72
+    # contain scales by the tighter side, so the other side's pixels are the ones that count
+    return max(across, down) if fit == "contain" else min(across, down)
 
 
 def unreadable(path: Path) -> str:

@@ -15,7 +15,7 @@ from ..errors import Location, Problem
 from ..units import parse_length
 from .expr import ExprError, Expressions, is_template
 from .icons import parse_path
-from .images import unreadable
+from .images import GOOD_DPI, MIN_DPI, pixel_size, printed_dpi, unreadable
 from .template import Layout
 
 __all__ = ["Op", "CardContext", "Instantiator"]
@@ -82,6 +82,7 @@ class Instantiator:
         self.icon_names = frozenset(icons.names())
         self._text_cache: dict = {}
         self._images_ok: dict = {}  # path -> "" or why it cannot be read (checked once per build)
+        self._image_pixels: dict = {}  # path -> its (width, height) as printed
 
     def instantiate(self, layout: Layout, ctx: CardContext) -> tuple[list[Op], list[Problem]]:
         problems: list[Problem] = []
@@ -117,11 +118,13 @@ class Instantiator:
         written = getattr(box.get("id"), "location", None) or getattr(box.get("type"), "location", None)
         return Location(written.path if written else str(scope.layout.path), box.get("__line__", 0))
 
-    def _report(self, scope: _Scope, location: Location | None, box_id: str, message: str, source=""):
+    def _report(self, scope: _Scope, location: Location | None, box_id: str, message: str, source="",
+                severity="error"):
         where = location or Location(str(scope.layout.path), 0)
         card_field = _card_field(source) if source else None  # a template naming card.<field>: that field's line
         card = f"{scope.ctx.field_prefix}.{card_field}" if card_field else scope.ctx.field_prefix
-        scope.problems.append(Problem(where, box_id, message, card=scope.ctx.at(card_field), card_field=card))
+        scope.problems.append(Problem(where, box_id, message, severity=severity, card=scope.ctx.at(card_field),
+                                      card_field=card))
 
     def _vars(self, layout: Layout, scope: _Scope) -> dict:
         result: dict = {}
@@ -245,6 +248,7 @@ class Instantiator:
             op.style["fit"] = self._value(box, "fit", scope, "contain")
             if op.style["fit"] not in ("contain", "cover", "stretch"):
                 raise ValueError(f"fit must be contain, cover or stretch, got {op.style['fit']!r}")
+            self._warn_if_blurry(op, box, scope, where, box_id)
         elif kind == "icon":
             name = str(self._value(box, "name", scope, "")).strip()
             if name not in self.icon_names:
@@ -307,6 +311,24 @@ class Instantiator:
         if self._images_ok[path]:
             raise ValueError(f"image {src!r} cannot be read: {self._images_ok[path]}")
         return path
+
+    def _warn_if_blurry(self, op, box, scope, where, box_id):
+        """A warning at the card's art field (or the box) when the art has too few pixels for its box:
+        a designer's sketch or a web thumbnail prints soft, and nothing else would say so before paper."""
+        path = op.payload
+        if path not in self._image_pixels:
+            self._image_pixels[path] = pixel_size(path)
+        pixels = self._image_pixels[path]
+        dpi = printed_dpi(pixels, op.w, op.h, op.style["fit"])
+        if round(dpi) >= MIN_DPI:  # as the message writes it: art made for 150 dpi is not 149.97
+            return
+        need = [round(side / 72 * GOOD_DPI) for side in (op.w, op.h)]
+        src = str(self._value(box, "src", scope, "")).strip()
+        self._report(scope, where, box_id,
+                     f"image {src!r} is {pixels[0]}x{pixels[1]} px: {dpi:.0f} dpi in this "
+                     f"{op.w / 72 * 25.4:.0f}x{op.h / 72 * 25.4:.0f} mm box (fit {op.style['fit']}), blurry below "
+                     f"{MIN_DPI} dpi; {need[0]}x{need[1]} px print it sharp at {GOOD_DPI} dpi",
+                     source=str(box.get("src", "")), severity="warning")
 
     def _text(self, box, scope, where, box_id, w, h):
         source = box.get("text", "")

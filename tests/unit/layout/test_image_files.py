@@ -58,3 +58,29 @@ def test_a_16_bit_greyscale_png_keeps_its_tones(tmp_path):
     page = _printed(path)
     assert page.getpixel((10, 40)) == (0, 0, 0)
     assert all(120 <= v <= 135 for v in page.getpixel((50, 40)))
+
+
+def test_art_with_too_few_pixels_for_its_box_is_a_warning_at_the_card(tiny):
+    from tests.unit.layout.test_instantiate import faces_of
+
+    (tiny / "art").mkdir()
+    Image.new("RGB", (20, 30)).save(tiny / "art" / "knight.png")    # 20 px across 20 mm: 25 dpi
+    Image.new("RGB", (240, 360)).save(tiny / "art" / "sharp.png")   # 305 dpi
+    _, problems = faces_of(tiny, """\
+        boxes:
+          - {id: art, type: image, x: 0, y: 0, w: 20mm, h: 30mm, src: "art/{{ card.id }}.png"}
+          - {id: logo, type: image, x: 0, y: 0, w: 20mm, h: 30mm, src: art/sharp.png, fit: stretch}
+        """)
+    assert [(p.severity, p.field, p.card_field, p.card.line) for p in problems] == [
+        ("warning", "art", "heroes[0].id", 1)]
+    assert "'art/knight.png' is 20x30 px: 25 dpi in this 20x30 mm box (fit contain)" in problems[0].message
+    assert "236x354 px print it sharp at 300 dpi" in problems[0].message
+
+
+def test_the_dpi_that_counts_follows_the_fit():
+    from generator.layout.images import printed_dpi
+
+    box = (72.0, 144.0)                                   # 1 x 2 inches
+    assert printed_dpi((300, 300), *box, "contain") == 300   # drawn 1 x 1 in
+    assert printed_dpi((300, 300), *box, "cover") == 150     # drawn 2 x 2 in, cropped
+    assert printed_dpi((300, 300), *box, "stretch") == 150   # the stretched side
