@@ -97,6 +97,21 @@ def did_you_mean(word, choices, cutoff=0.6) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
+def file_hint(root: Path, relative: PurePosixPath) -> str:
+    """`` (did you mean 'art/fox.jpeg'?)`` for a file not found: the file of its folder written the same
+    but for case (found on Windows and macOS, missing on Linux and at a print shop), then one of the
+    same name with another extension (``.jpg`` for ``.jpeg``), then a close spelling."""
+    folder = root.joinpath(*relative.parent.parts)
+    if not folder.is_dir():
+        return f" (no folder {relative.parent.as_posix()!r} in {root})" if relative.parent.parts else ""
+    names = sorted(entry.name for entry in folder.iterdir() if entry.is_file())
+    wanted = relative.name.lower()
+    stem = PurePosixPath(wanted).stem
+    found = ([n for n in names if n.lower() == wanted] or [n for n in names if PurePosixPath(n.lower()).stem == stem]
+             or difflib.get_close_matches(relative.name, names, n=1, cutoff=0.8))
+    return f" (did you mean '{(relative.parent / found[0]).as_posix()}'?)" if found else ""
+
+
 # ---------------------------------------------------------------------------------------------
 # Compiling schema.yaml
 
@@ -491,7 +506,7 @@ def _check_path(node, spec, ctx, field_path):
             ctx.problem(node, field_path, f"{value!r} leaves the game directory")
             return None
         if not full.is_file():
-            ctx.problem(node, field_path, f"file {value!r} not found in {ctx.game_root}")
+            ctx.problem(node, field_path, f"file {value!r} not found in {ctx.game_root}{file_hint(ctx.game_root, pure)}")
             return None
     return str(pure)
 

@@ -305,7 +305,9 @@ class Instantiator:
             raise ValueError(f"image src {src!r} must be a relative path inside the game directory")
         path = (self.game_root / pure).resolve()
         if not path.is_relative_to(self.game_root.resolve()) or not path.is_file():
-            raise ValueError(f"image {src!r} not found in {self.game_root}")
+            from ..content.schema import file_hint
+
+            raise ValueError(f"image {src!r} not found in {self.game_root}{file_hint(self.game_root, pure)}")
         if path not in self._images_ok:
             self._images_ok[path] = unreadable(path)
         if self._images_ok[path]:

@@ -84,3 +84,37 @@ def test_the_dpi_that_counts_follows_the_fit():
     assert printed_dpi((300, 300), *box, "contain") == 300   # drawn 1 x 1 in
     assert printed_dpi((300, 300), *box, "cover") == 150     # drawn 2 x 2 in, cropped
     assert printed_dpi((300, 300), *box, "stretch") == 150   # the stretched side
+
+
+def test_a_file_not_found_names_the_one_meant():
+    """Written with another case (found on Windows and macOS, not on Linux or at a print shop), another
+    extension or a slip of the keys: the file beside it is named; a far name or folder is not guessed."""
+    from pathlib import Path, PurePosixPath
+    from tempfile import TemporaryDirectory
+
+    from generator.content.schema import file_hint
+
+    with TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "art").mkdir()
+        for name in ("fox.jpeg", "Crow.png", "shared-back.png"):
+            (root / "art" / name).write_bytes(b"")
+        hints = {src: file_hint(root, PurePosixPath(src)) for src in
+                 ("art/fox.jpg", "art/crow.png", "art/shared_back.png", "art/missing.png", "arts/fox.jpeg")}
+    assert hints == {"art/fox.jpg": " (did you mean 'art/fox.jpeg'?)",
+                     "art/crow.png": " (did you mean 'art/Crow.png'?)",
+                     "art/shared_back.png": " (did you mean 'art/shared-back.png'?)",
+                     "art/missing.png": "",
+                     "arts/fox.jpeg": f" (no folder 'arts' in {root})"}
+
+
+def test_an_image_box_says_which_file_was_meant(tiny):
+    from tests.unit.layout.test_instantiate import faces_of
+
+    (tiny / "art").mkdir()
+    Image.new("RGB", (300, 300)).save(tiny / "art" / "Knight.png")
+    _, problems = faces_of(tiny, """\
+        boxes:
+          - {id: art, type: image, w: 20mm, h: 20mm, src: "art/{{ card.id }}.png"}
+        """)
+    assert problems[0].message.endswith("(did you mean 'art/Knight.png'?)")
