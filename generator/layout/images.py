@@ -44,10 +44,18 @@ def printed_dpi(pixels: tuple[int, int], w: float, h: float, fit: str) -> float:
     return max(across, down) if fit == "contain" else min(across, down)
 
 
+#: Drawings a designer exports from an illustration program, which no image box reads: what to do instead
+_VECTOR_FILES = {".svg": "SVG", ".svgz": "SVG", ".pdf": "PDF", ".ai": "Illustrator", ".eps": "EPS"}
+
+
 def unreadable(path: Path) -> str:
     """Empty if Pillow can decode the image, else the reason (a corrupt file is a problem, not a crash)."""
     from PIL import Image, UnidentifiedImageError
 
+    vector = _VECTOR_FILES.get(path.suffix.lower())
+    if vector:
+        return (f"an image box draws pixels, not {vector} drawings: export it as a PNG at 300 dpi of its "
+                f"printed size, or draw it as a vector icon in icons.yaml (docs/layouts.md, Icons)")
     try:
         with Image.open(path) as image:
             image.load()

@@ -200,7 +200,8 @@ class Instantiator:
             except ExprError as exc:
                 self._report(scope, exc.location or where, box_id, exc.message, exc.source)
             except ValueError as exc:  # a literal's own line if it has one, else the box's first line
-                self._report(scope, getattr(exc, "location", None) or where, box_id, str(exc))
+                self._report(scope, getattr(exc, "location", None) or where, box_id, str(exc),
+                             getattr(exc, "source", ""))
 
     def _kept(self, box, scope) -> bool:
         return "filter" not in box or bool(self.expr.evaluate(box["filter"], scope.values))
@@ -307,11 +308,13 @@ class Instantiator:
         if not path.is_relative_to(self.game_root.resolve()) or not path.is_file():
             from ..content.schema import file_hint
 
-            raise ValueError(f"image {src!r} not found in {self.game_root}{file_hint(self.game_root, pure)}")
+            raise _BadValue(f"image {src!r} not found in {self.game_root}{file_hint(self.game_root, pure)}",
+                            None, source=str(box.get("src", "")))
         if path not in self._images_ok:
             self._images_ok[path] = unreadable(path)
         if self._images_ok[path]:
-            raise ValueError(f"image {src!r} cannot be read: {self._images_ok[path]}")
+            raise _BadValue(f"image {src!r} cannot be read: {self._images_ok[path]}", None,
+                            source=str(box.get("src", "")))
         return path
 
     def _warn_if_blurry(self, op, box, scope, where, box_id):
@@ -427,6 +430,7 @@ class _BadValue(ValueError):
     """A box value that is not allowed, located at the line a literal was written on (a template's
     result, a number, a default has no line of its own: the box's line is used)."""
 
-    def __init__(self, message: str, value):
+    def __init__(self, message: str, value, source: str = ""):
         super().__init__(message)
         self.location = getattr(value, "location", None)
+        self.source = source  # the template that gave the value: a card field it reads locates the card

@@ -118,3 +118,16 @@ def test_an_image_box_says_which_file_was_meant(tiny):
           - {id: art, type: image, w: 20mm, h: 20mm, src: "art/{{ card.id }}.png"}
         """)
     assert problems[0].message.endswith("(did you mean 'art/Knight.png'?)")
+
+
+def test_a_vector_drawing_in_an_image_box_says_what_to_do_at_the_card(tiny):
+    from tests.unit.layout.test_instantiate import faces_of
+
+    (tiny / "art").mkdir()
+    (tiny / "art" / "knight.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>')
+    _, problems = faces_of(tiny, """\
+        boxes:
+          - {id: art, type: image, w: 20mm, h: 20mm, src: "art/{{ card.id }}.svg"}
+        """)
+    assert [(p.field, p.card_field, p.card.line) for p in problems] == [("art", "heroes[0].id", 1)]
+    assert "not SVG drawings: export it as a PNG at 300 dpi" in problems[0].message
