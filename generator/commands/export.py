@@ -89,17 +89,22 @@ def calibrate(game, sheet, output_dir):
     from ..content import load_game
     from ..export.run import write_calibration
 
+    from ..export.calibration import where_back_offset_goes
+    from ..export.run import sheet_profile
+
     rep = reporter()
+    loaded_game, path = None, None
     if game:
         path = resolve_game(game)
         out = _output_dir(output_dir, path, several=False)
-        written = run_reporting(lambda: write_calibration(out, game=load_game(path), sheet=sheet))
+        loaded_game = run_reporting(lambda: load_game(path))
     else:
         out = output_dir or Path("output")
-        written = run_reporting(lambda: write_calibration(out, sheet=sheet))
+    written = run_reporting(lambda: write_calibration(out, game=loaded_game, sheet=sheet))
     rep.info(f"wrote {written}")
     click.echo("Print both pages duplex at 100 %, hold the sheet to a light, read X and Y on page 2,"
-               " then set back_offset: [current + X, current + Y] (mm) in the sheet profile.")
+               " then set back_offset: [current + X, current + Y] (mm) "
+               + where_back_offset_goes(sheet_profile(loaded_game, sheet), path))
 
 
 def _check_components(path, components) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from pathlib import Path
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -175,3 +176,23 @@ def _scale(canvas, x, y, *, horizontal: bool, font_name: str):
             canvas.line(x, y + at, x + length, y + at)
             if value == int(value) and int(value) % 2 == 0:
                 canvas.drawString(x - 9, y + at - 1.4, f"{int(value):+d}" if value else "0")
+
+
+def where_back_offset_goes(loaded, game_root: Path | None) -> str:
+    """The profile file to edit, with its current offset; for one of pnp's own profiles (shared by every
+    game and replaced by an update of pnp) a copy in the game's own layouts/profiles/, which is read first."""
+    x, y = (round(v / mm(1), 2) for v in loaded.profile.back_offset)
+    here = f"(now [{x:g}mm, {y:g}mm])"
+    file = loaded.path.resolve()
+    if file.is_relative_to(Path.cwd().resolve()) or (game_root and file.is_relative_to(game_root.resolve())):
+        return f"in {_shown(file)} {here}."
+    copy = Path(game_root or ".") / "layouts" / "profiles" / file.name
+    return f"in a copy of pnp's own {file.stem} profile {here}: copy {file} to {_shown(copy.resolve())} and edit that."
+
+
+def _shown(path: Path) -> str:
+    try:
+        return path.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+

@@ -113,3 +113,25 @@ def test_every_line_fits_its_page_at_full_size(font_name, name, lang):
         for lines in (words.front_lines(prof, lang), words.back_lines(prof, lang)):
             for i, line in enumerate(lines):
                 assert stringWidth(line, font_name, line_size(i)) <= text_width(prof), (name, line)
+
+
+def test_calibrate_names_the_profile_file_to_edit_and_copies_pnps_own_into_the_game(tiny, tmp_path, monkeypatch):
+    """A designer's project is not pnp's folder: editing pnp's own a4-portrait.yaml would change every
+    game and be lost at pnp's next update, so the message says where the game's copy goes."""
+    from generator.export.calibration import where_back_offset_goes
+    from generator.export.run import sheet_profile
+    from generator.content import load_game
+
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    game = load_game(tiny)
+    advice = where_back_offset_goes(sheet_profile(game, None), tiny)
+    assert advice.startswith("in a copy of pnp's own a4-portrait profile (now [0mm, 0mm]): copy ")
+    assert advice.endswith(f" to {tiny / 'layouts/profiles/a4-portrait.yaml'} and edit that.")
+    (tiny / "layouts" / "profiles").mkdir(parents=True)
+    own = (sheet_profile(game, None).path.read_text(encoding="utf-8")
+           .replace("back_offset: [0mm, 0mm]", "back_offset: [1.5mm, -0.5mm]"))
+    (tiny / "layouts" / "profiles" / "a4-portrait.yaml").write_text(own, encoding="utf-8")
+    advice = where_back_offset_goes(sheet_profile(game, None), tiny)
+    assert advice == f"in {tiny / 'layouts/profiles/a4-portrait.yaml'} (now [1.5mm, -0.5mm])."
