@@ -12,15 +12,16 @@ from pathlib import Path
 #: Below this an image prints visibly soft on a home printer (a warning); print shops ask for GOOD_DPI.
 MIN_DPI = 150
 GOOD_DPI = 300
+#: Pillow's own "decompression bomb" threshold: above it an image is a located warning of ours, not its
+#: unlocated Python warning (a file of the game is no attack; twice this is Pillow's error, a problem)
+HUGE_PIXELS = 89_478_485
 _ORIENTATION = 0x0112        # the EXIF tag; 1 (or none) is upright
 _WIDE_GREYS = ("I;16", "I;16B", "I;16L", "I")   # integer greys wider than 8 bits (PNG stores 16)
 
 
 def drawable(path: Path):
     """What ReportLab's ImageReader should read: the path itself, or an upright 8-bit Pillow image."""
-    from PIL import Image
-
-    with Image.open(path) as image:
+    with _open(path) as image:
         if not _needs_redraw(image):
             return str(path)
         return _eight_bit(_upright(image))
@@ -28,9 +29,7 @@ def drawable(path: Path):
 
 def pixel_size(path: Path) -> tuple[int, int]:
     """Width and height in pixels as printed (turned by the EXIF orientation)."""
-    from PIL import Image
-
-    with Image.open(path) as image:
+    with _open(path) as image:
         w, h = image.size
         return (h, w) if _orientation(image) in (5, 6, 7, 8) else (w, h)
 
@@ -57,11 +56,23 @@ def unreadable(path: Path) -> str:
         return (f"an image box draws pixels, not {vector} drawings: export it as a PNG at 300 dpi of its "
                 f"printed size, or draw it as a vector icon in icons.yaml (docs/layouts.md, Icons)")
     try:
-        with Image.open(path) as image:
+        with _open(path) as image:
             image.load()
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
         return str(exc) or exc.__class__.__name__
     return ""
+
+
+def _open(path: Path):
+    """Pillow's image of ``path``, without its DecompressionBombWarning: the game's own art is reported
+    located instead (HUGE_PIXELS). The filter is the process's, so it is also set when ReportLab opens
+    the file again to embed it."""
+    import warnings
+
+    from PIL import Image
+
+    warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
+    return Image.open(path)
 
 
 def _orientation(image) -> int:

@@ -15,7 +15,7 @@ from ..errors import Location, Problem
 from ..units import parse_length
 from .expr import ExprError, Expressions, is_template
 from .icons import parse_path
-from .images import GOOD_DPI, MIN_DPI, pixel_size, printed_dpi, unreadable
+from .images import GOOD_DPI, HUGE_PIXELS, MIN_DPI, pixel_size, printed_dpi, unreadable
 from .template import Layout
 
 __all__ = ["Op", "CardContext", "Instantiator"]
@@ -249,7 +249,7 @@ class Instantiator:
             op.style["fit"] = self._value(box, "fit", scope, "contain")
             if op.style["fit"] not in ("contain", "cover", "stretch"):
                 raise ValueError(f"fit must be contain, cover or stretch, got {op.style['fit']!r}")
-            self._warn_if_blurry(op, box, scope, where, box_id)
+            self._check_resolution(op, box, scope, where, box_id)
         elif kind == "icon":
             name = str(self._value(box, "name", scope, "")).strip()
             if name not in self.icon_names:
@@ -317,23 +317,27 @@ class Instantiator:
                             source=str(box.get("src", "")))
         return path
 
-    def _warn_if_blurry(self, op, box, scope, where, box_id):
-        """A warning at the card's art field (or the box) when the art has too few pixels for its box:
-        a designer's sketch or a web thumbnail prints soft, and nothing else would say so before paper."""
+    def _check_resolution(self, op, box, scope, where, box_id):
+        """A warning at the card's art field (or the box) when the art has too few pixels for its box (a
+        sketch or a web thumbnail prints soft) or so many that Pillow calls it a decompression bomb (every
+        pixel goes into the print file): nothing else would say so before paper, or a very slow build."""
         path = op.payload
         if path not in self._image_pixels:
             self._image_pixels[path] = pixel_size(path)
         pixels = self._image_pixels[path]
         dpi = printed_dpi(pixels, op.w, op.h, op.style["fit"])
-        if round(dpi) >= MIN_DPI:  # as the message writes it: art made for 150 dpi is not 149.97
-            return
-        need = [round(side / 72 * GOOD_DPI) for side in (op.w, op.h)]
+        need = "x".join(str(round(side / 72 * GOOD_DPI)) for side in (op.w, op.h))
         src = str(self._value(box, "src", scope, "")).strip()
-        self._report(scope, where, box_id,
-                     f"image {src!r} is {pixels[0]}x{pixels[1]} px: {dpi:.0f} dpi in this "
-                     f"{op.w / 72 * 25.4:.0f}x{op.h / 72 * 25.4:.0f} mm box (fit {op.style['fit']}), blurry below "
-                     f"{MIN_DPI} dpi; {need[0]}x{need[1]} px print it sharp at {GOOD_DPI} dpi",
-                     source=str(box.get("src", "")), severity="warning")
+        size = f"image {src!r} is {pixels[0]}x{pixels[1]} px"
+        if round(dpi) < MIN_DPI:  # as the message writes it: art made for 150 dpi is not 149.97
+            message = (f"{size}: {dpi:.0f} dpi in this {op.w / 72 * 25.4:.0f}x{op.h / 72 * 25.4:.0f} mm box "
+                       f"(fit {op.style['fit']}), blurry below {MIN_DPI} dpi; {need} px print it sharp at {GOOD_DPI} dpi")
+        elif pixels[0] * pixels[1] > HUGE_PIXELS:
+            message = (f"{size} ({pixels[0] * pixels[1] / 1e6:.0f} megapixels), {dpi:.0f} dpi here: every pixel goes "
+                       f"into the print file (a slow build, a large PDF); {need} px print it at {GOOD_DPI} dpi")
+        else:
+            return
+        self._report(scope, where, box_id, message, source=str(box.get("src", "")), severity="warning")
 
     def _text(self, box, scope, where, box_id, w, h):
         source = box.get("text", "")

@@ -131,3 +131,23 @@ def test_a_vector_drawing_in_an_image_box_says_what_to_do_at_the_card(tiny):
         """)
     assert [(p.field, p.card_field, p.card.line) for p in problems] == [("art", "heroes[0].id", 1)]
     assert "not SVG drawings: export it as a PNG at 300 dpi" in problems[0].message
+
+
+def test_an_image_pillow_calls_a_bomb_is_a_located_warning_not_a_python_one(tiny, monkeypatch, recwarn):
+    import PIL.Image
+
+    from generator.layout import instantiate
+    from tests.unit.layout.test_instantiate import faces_of
+
+    monkeypatch.setattr(PIL.Image, "MAX_IMAGE_PIXELS", 1000)   # Pillow warns above it, fails at twice it
+    monkeypatch.setattr(instantiate, "HUGE_PIXELS", 1000)
+    (tiny / "art").mkdir()
+    Image.new("RGB", (40, 40)).save(tiny / "art" / "knight.png")   # 1600 px: a "bomb" under these limits
+    _, problems = faces_of(tiny, """\
+        boxes:
+          - {id: art, type: image, w: 2mm, h: 2mm, src: "art/{{ card.id }}.png"}
+        """)
+    assert [(p.severity, p.card_field) for p in problems] == [("warning", "heroes[0].id")]
+    assert "'art/knight.png' is 40x40 px (0 megapixels), 508 dpi here: every pixel goes into the print file" \
+        in problems[0].message
+    assert not [w for w in recwarn if issubclass(w.category, PIL.Image.DecompressionBombWarning)]
