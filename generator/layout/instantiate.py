@@ -300,7 +300,11 @@ class Instantiator:
         return tuple(float(v) for v in viewbox)
 
     def _image(self, box, scope):
+        source = str(box.get("src", ""))
         src = str(self._value(box, "src", scope, "")).strip()
+        if src in ("", "None") and is_template(source):  # Jinja writes a card's missing value as 'None'
+            raise _BadValue(f"image src {source!r} gives no file for this card{_guard_hint(source)}", None,
+                            source=source)
         pure = PurePosixPath(src)
         if not src or pure.is_absolute() or ".." in pure.parts:
             raise ValueError(f"image src {src!r} must be a relative path inside the game directory")
@@ -309,12 +313,11 @@ class Instantiator:
             from ..content.schema import file_hint
 
             raise _BadValue(f"image {src!r} not found in {self.game_root}{file_hint(self.game_root, pure)}",
-                            None, source=str(box.get("src", "")))
+                            None, source=source)
         if path not in self._images_ok:
             self._images_ok[path] = unreadable(path)
         if self._images_ok[path]:
-            raise _BadValue(f"image {src!r} cannot be read: {self._images_ok[path]}", None,
-                            source=str(box.get("src", "")))
+            raise _BadValue(f"image {src!r} cannot be read: {self._images_ok[path]}", None, source=source)
         return path
 
     def _check_resolution(self, op, box, scope, where, box_id):
@@ -404,6 +407,12 @@ def _colour_of(value: str) -> str:
     if re.fullmatch(r"#(?:[0-9a-fA-F]{3}){1,2}", value) or isinstance(getattr(colors, value, None), colors.Color):
         return value
     raise ValueError(f"{value!r} is not a colour")
+
+
+def _guard_hint(source) -> str:
+    """How to draw an image box only on the cards that name a file, for a src read from a card field."""
+    card_field = _card_field(source)
+    return f' (draw the box only on cards that have one: when: "card.{card_field}")' if card_field else ""
 
 
 def _card_field(source) -> str | None:

@@ -151,3 +151,16 @@ def test_an_image_pillow_calls_a_bomb_is_a_located_warning_not_a_python_one(tiny
     assert "'art/knight.png' is 40x40 px (0 megapixels), 508 dpi here: every pixel goes into the print file" \
         in problems[0].message
     assert not [w for w in recwarn if issubclass(w.category, PIL.Image.DecompressionBombWarning)]
+
+
+def test_a_card_without_a_file_for_its_image_box_is_told_how_to_skip_the_box(tiny):
+    """Jinja writes a card's empty field as 'None': the message was "image 'None' not found"."""
+    from tests.unit.layout.test_instantiate import faces_of
+
+    _, problems = faces_of(tiny, """\
+        boxes:
+          - {id: art, type: image, w: 2mm, h: 2mm, src: "{{ card.friend }}"}
+        """)  # the knight names no friend
+    assert [(p.field, p.card_field) for p in problems] == [("art", "heroes[0].friend")]
+    assert problems[0].message == ("image src '{{ card.friend }}' gives no file for this card (draw the box only "
+                                   "on cards that have one: when: \"card.friend\")")
