@@ -7,6 +7,7 @@ redrawn here; every other file is embedded as it is (a JPEG keeps its compressio
 """
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 #: Below this an image prints visibly soft on a home printer (a warning); print shops ask for GOOD_DPI.
@@ -20,11 +21,19 @@ _WIDE_GREYS = ("I;16", "I;16B", "I;16L", "I")   # integer greys wider than 8 bit
 
 
 def drawable(path: Path):
-    """What ReportLab's ImageReader should read: the path itself, or an upright 8-bit Pillow image."""
+    """What ReportLab's ImageReader should read: the path itself, or an upright 8-bit Pillow image (a
+    JPEG's as JPEG bytes: ReportLab would store its pixels uncompressed-then-deflated, a portrait phone
+    photo of 12 megapixels as several MB more PDF)."""
     with _open(path) as image:
         if not _needs_redraw(image):
             return str(path)
-        return _eight_bit(_upright(image))
+        redrawn = _eight_bit(_upright(image))
+        if image.format != "JPEG":
+            return redrawn
+    jpeg = io.BytesIO()
+    redrawn.save(jpeg, "JPEG", quality=95)
+    jpeg.seek(0)
+    return jpeg
 
 
 def pixel_size(path: Path) -> tuple[int, int]:

@@ -164,3 +164,17 @@ def test_a_card_without_a_file_for_its_image_box_is_told_how_to_skip_the_box(tin
     assert [(p.field, p.card_field) for p in problems] == [("art", "heroes[0].friend")]
     assert problems[0].message == ("image src '{{ card.friend }}' gives no file for this card (draw the box only "
                                    "on cards that have one: when: \"card.friend\")")
+
+
+def test_a_turned_jpeg_stays_a_jpeg_in_the_pdf(tmp_path):
+    """Turned upright, it is embedded compressed as JPEG (DCTDecode), not as deflated pixels."""
+    stored = Image.effect_noise((300, 200), 60).convert("RGB")   # noise: deflate cannot shrink it
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    path = tmp_path / "photo.jpg"
+    stored.save(path, exif=exif.tobytes(), quality=90)
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=CARD)
+    Painter(None, None, CARD[1]).paint(c, [Op("image", 0, 0, *CARD, {"fit": "stretch"}, payload=path)])
+    c.save()
+    assert b"/DCTDecode" in buf.getvalue()
