@@ -49,6 +49,22 @@ class FileHashes:
         return value
 
 
+    def image(self, path) -> str:
+        """An image's hash with how pnp redraws it, if it does (``drawn_as``): a face whose file is unchanged
+        but now prints otherwise (upright, its greys in 8 bits) is re-exported and listed as changed."""
+        key = ("drawn", str(Path(path).resolve()))
+        value = self._cache.get(key)
+        if value is None:
+            from ..layout.images import drawn_as
+
+            try:
+                note = drawn_as(Path(path))
+            except OSError:
+                note = ""
+            value = self._cache[key] = f"{self(path)}:{note}" if note else self(path)
+        return value
+
+
 def canonical(value, files: FileHashes, icons: set | None = None):
     """A JSON-able, order-stable form of ops (dataclasses, dicts, sets, paths, floats)."""
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
@@ -105,7 +121,7 @@ def _op_form(op, files: FileHashes, icons: set, images: set):
     """A compact, order-stable form of one op (a hot path: every face of every build)."""
     payload = op.payload
     if op.kind == "image":
-        payload = files(payload)
+        payload = files.image(payload)
         images.add(payload)
     elif op.kind == "icon":
         icons.add(payload)

@@ -25,7 +25,7 @@ def drawable(path: Path):
     JPEG's as JPEG bytes: ReportLab would store its pixels uncompressed-then-deflated, a portrait phone
     photo of 12 megapixels as several MB more PDF)."""
     with _open(path) as image:
-        if not _needs_redraw(image):
+        if not _redraws(image):
             return str(path)
         redrawn = _eight_bit(_upright(image))
         if image.format != "JPEG":
@@ -34,6 +34,12 @@ def drawable(path: Path):
     redrawn.save(jpeg, "JPEG", quality=95)
     jpeg.seek(0)
     return jpeg
+
+
+def drawn_as(path: Path) -> str:
+    """How the file is redrawn before embedding ("" when it is embedded as it is): part of a face's hash."""
+    with _open(path) as image:
+        return _redraws(image)
 
 
 def pixel_size(path: Path) -> tuple[int, int]:
@@ -88,8 +94,11 @@ def _orientation(image) -> int:
     return image.getexif().get(_ORIENTATION, 1) or 1
 
 
-def _needs_redraw(image) -> bool:
-    return image.mode in _WIDE_GREYS or _orientation(image) != 1
+def _redraws(image) -> str:
+    """What redrawing the image changes, as a note ("" for none)."""
+    turn = _orientation(image)
+    return ",".join(note for note, applies in ((f"exif-orientation-{turn}", turn != 1),
+                                               ("greys-to-8-bits", image.mode in _WIDE_GREYS)) if applies)
 
 
 def _eight_bit(image):

@@ -178,3 +178,18 @@ def test_a_turned_jpeg_stays_a_jpeg_in_the_pdf(tmp_path):
     Painter(None, None, CARD[1]).paint(c, [Op("image", 0, 0, *CARD, {"fit": "stretch"}, payload=path)])
     c.save()
     assert b"/DCTDecode" in buf.getvalue()
+
+
+def test_a_face_hash_says_how_an_image_is_redrawn_so_exports_made_before_are_renewed(tmp_path):
+    """An incremental PNG export and the print lock compare face hashes: a photo that printed on its side
+    before pnp turned it upright must not keep its old PNG (its file did not change, its print did)."""
+    from generator.export.digest import FileHashes
+
+    turned, plain = tmp_path / "photo.jpg", tmp_path / "plain.jpg"
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    _upright_top_red().save(turned, exif=exif.tobytes())
+    _upright_top_red().save(plain)
+    files = FileHashes()
+    assert files.image(turned) == f"{files(turned)}:exif-orientation-6"
+    assert files.image(plain) == files(plain)     # every other image hashes as before: no face changes
