@@ -87,10 +87,8 @@ def export(game, png, profile, tts, tts_base_url, gutterfold, calibration, showc
 def calibrate(game, sheet, output_dir):
     """Write a duplex calibration page: print it double-sided, read two numbers, set back_offset."""
     from ..content import load_game
-    from ..export.run import write_calibration
-
     from ..export.calibration import where_back_offset_goes
-    from ..export.run import sheet_profile
+    from ..export.run import sheet_profile, write_calibration
 
     rep = reporter()
     loaded_game, path = None, None

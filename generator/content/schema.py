@@ -506,7 +506,8 @@ def _check_path(node, spec, ctx, field_path):
             ctx.problem(node, field_path, f"{value!r} leaves the game directory")
             return None
         if not full.is_file():
-            ctx.problem(node, field_path, f"file {value!r} not found in {ctx.game_root}{file_hint(ctx.game_root, pure)}")
+            hint = file_hint(ctx.game_root, pure)
+            ctx.problem(node, field_path, f"file {value!r} not found in {ctx.game_root}{hint}")
             return None
     return str(pure)
 

@@ -195,4 +195,3 @@ def _shown(path: Path) -> str:
         return path.relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return str(path)
-

@@ -48,7 +48,6 @@ class FileHashes:
             self._cache[key] = value
         return value
 
-
     def image(self, path) -> str:
         """An image's hash with how pnp redraws it, if it does (``drawn_as``): a face whose file is unchanged
         but now prints otherwise (upright, its greys in 8 bits) is re-exported and listed as changed."""

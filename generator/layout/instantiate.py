@@ -334,7 +334,8 @@ class Instantiator:
         size = f"image {src!r} is {pixels[0]}x{pixels[1]} px"
         if round(dpi) < MIN_DPI:  # as the message writes it: art made for 150 dpi is not 149.97
             message = (f"{size}: {dpi:.0f} dpi in this {op.w / 72 * 25.4:.0f}x{op.h / 72 * 25.4:.0f} mm box "
-                       f"(fit {op.style['fit']}), blurry below {MIN_DPI} dpi; {need} px print it sharp at {GOOD_DPI} dpi")
+                       f"(fit {op.style['fit']}), blurry below {MIN_DPI} dpi; "
+                       f"{need} px print it sharp at {GOOD_DPI} dpi")
         elif pixels[0] * pixels[1] > HUGE_PIXELS:
             message = (f"{size} ({pixels[0] * pixels[1] / 1e6:.0f} megapixels), {dpi:.0f} dpi here: every pixel goes "
                        f"into the print file (a slow build, a large PDF); {need} px print it at {GOOD_DPI} dpi")
