@@ -1,14 +1,18 @@
 """Art files print as an image viewer shows them: a JPEG's EXIF orientation is honoured and a
 16-bit greyscale PNG keeps its tones (small images made here, painted and read back)."""
 import io
+from pathlib import PurePosixPath
 
 import pypdfium2 as pdfium
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.layout.images import pixel_size
+from generator.content.schema import file_hint
+from generator.export.digest import FileHashes
+from generator.layout.images import pixel_size, printed_dpi
 from generator.layout.instantiate import Op
 from generator.layout.paint import Painter
+from tests.unit.layout.test_instantiate import faces_of
 
 CARD = (60.0, 80.0)  # points: the image box fills the card
 
@@ -61,8 +65,6 @@ def test_a_16_bit_greyscale_png_keeps_its_tones(tmp_path):
 
 
 def test_art_with_too_few_pixels_for_its_box_is_a_warning_at_the_card(tiny):
-    from tests.unit.layout.test_instantiate import faces_of
-
     (tiny / "art").mkdir()
     Image.new("RGB", (20, 30)).save(tiny / "art" / "knight.png")    # 20 px across 20 mm: 25 dpi
     Image.new("RGB", (240, 360)).save(tiny / "art" / "sharp.png")   # 305 dpi
@@ -78,39 +80,28 @@ def test_art_with_too_few_pixels_for_its_box_is_a_warning_at_the_card(tiny):
 
 
 def test_the_dpi_that_counts_follows_the_fit():
-    from generator.layout.images import printed_dpi
-
     box = (72.0, 144.0)                                   # 1 x 2 inches
     assert printed_dpi((300, 300), *box, "contain") == 300   # drawn 1 x 1 in
     assert printed_dpi((300, 300), *box, "cover") == 150     # drawn 2 x 2 in, cropped
     assert printed_dpi((300, 300), *box, "stretch") == 150   # the stretched side
 
 
-def test_a_file_not_found_names_the_one_meant():
+def test_a_file_not_found_names_the_one_meant(tmp_path):
     """Written with another case (found on Windows and macOS, not on Linux or at a print shop), another
     extension or a slip of the keys: the file beside it is named; a far name or folder is not guessed."""
-    from pathlib import Path, PurePosixPath
-    from tempfile import TemporaryDirectory
-
-    from generator.content.schema import file_hint
-
-    with TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        (root / "art").mkdir()
-        for name in ("fox.jpeg", "Crow.png", "shared-back.png"):
-            (root / "art" / name).write_bytes(b"")
-        hints = {src: file_hint(root, PurePosixPath(src)) for src in
-                 ("art/fox.jpg", "art/crow.png", "art/shared_back.png", "art/missing.png", "arts/fox.jpeg")}
+    (tmp_path / "art").mkdir()
+    for name in ("fox.jpeg", "Crow.png", "shared-back.png"):
+        (tmp_path / "art" / name).write_bytes(b"")
+    hints = {src: file_hint(tmp_path, PurePosixPath(src)) for src in
+             ("art/fox.jpg", "art/crow.png", "art/shared_back.png", "art/missing.png", "arts/fox.jpeg")}
     assert hints == {"art/fox.jpg": " (did you mean 'art/fox.jpeg'?)",
                      "art/crow.png": " (did you mean 'art/Crow.png'?)",
                      "art/shared_back.png": " (did you mean 'art/shared-back.png'?)",
                      "art/missing.png": "",
-                     "arts/fox.jpeg": f" (no folder 'arts' in {root})"}
+                     "arts/fox.jpeg": f" (no folder 'arts' in {tmp_path})"}
 
 
 def test_an_image_box_says_which_file_was_meant(tiny):
-    from tests.unit.layout.test_instantiate import faces_of
-
     (tiny / "art").mkdir()
     Image.new("RGB", (300, 300)).save(tiny / "art" / "Knight.png")
     _, problems = faces_of(tiny, """\
@@ -121,8 +112,6 @@ def test_an_image_box_says_which_file_was_meant(tiny):
 
 
 def test_a_vector_drawing_in_an_image_box_says_what_to_do_at_the_card(tiny):
-    from tests.unit.layout.test_instantiate import faces_of
-
     (tiny / "art").mkdir()
     (tiny / "art" / "knight.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>')
     _, problems = faces_of(tiny, """\
@@ -137,8 +126,6 @@ def test_an_image_pillow_calls_a_bomb_is_a_located_warning_not_a_python_one(tiny
     import PIL.Image
 
     from generator.layout import instantiate
-    from tests.unit.layout.test_instantiate import faces_of
-
     monkeypatch.setattr(PIL.Image, "MAX_IMAGE_PIXELS", 1000)   # Pillow warns above it, fails at twice it
     monkeypatch.setattr(instantiate, "HUGE_PIXELS", 1000)
     (tiny / "art").mkdir()
@@ -155,8 +142,6 @@ def test_an_image_pillow_calls_a_bomb_is_a_located_warning_not_a_python_one(tiny
 
 def test_a_card_without_a_file_for_its_image_box_is_told_how_to_skip_the_box(tiny):
     """Jinja writes a card's empty field as 'None': the message was "image 'None' not found"."""
-    from tests.unit.layout.test_instantiate import faces_of
-
     _, problems = faces_of(tiny, """\
         boxes:
           - {id: art, type: image, w: 2mm, h: 2mm, src: "{{ card.friend }}"}
@@ -183,8 +168,6 @@ def test_a_turned_jpeg_stays_a_jpeg_in_the_pdf(tmp_path):
 def test_a_face_hash_says_how_an_image_is_redrawn_so_exports_made_before_are_renewed(tmp_path):
     """An incremental PNG export and the print lock compare face hashes: a photo that printed on its side
     before pnp turned it upright must not keep its old PNG (its file did not change, its print did)."""
-    from generator.export.digest import FileHashes
-
     turned, plain = tmp_path / "photo.jpg", tmp_path / "plain.jpg"
     exif = Image.Exif()
     exif[0x0112] = 6
