@@ -70,10 +70,14 @@ def unreadable(path: Path) -> str:
     if vector:
         return (f"an image box draws pixels, not {vector} drawings: export it as a PNG at 300 dpi of its "
                 f"printed size, or draw it as a vector icon in icons.yaml (docs/layouts.md, Icons)")
+    if path.stat().st_size == 0:  # a save that failed, a cloud drive's placeholder not yet downloaded
+        return "the file is empty (0 bytes)"
     try:
         with _open(path) as image:
             image.load()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+    except UnidentifiedImageError:  # Pillow's message repeats the absolute path and says no more
+        return "not an image Pillow can read (a damaged file, or not a PNG, JPEG, WebP, TIFF, GIF or BMP)"
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
         return str(exc) or exc.__class__.__name__
     return ""
 

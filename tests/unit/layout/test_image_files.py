@@ -176,3 +176,18 @@ def test_a_face_hash_says_how_an_image_is_redrawn_so_exports_made_before_are_ren
     files = FileHashes()
     assert files.image(turned) == f"{files(turned)}:exif-orientation-6"
     assert files.image(plain) == files(plain)     # every other image hashes as before: no face changes
+
+
+def test_an_empty_file_or_one_that_is_no_image_says_so(tiny):
+    (tiny / "art").mkdir()
+    (tiny / "art" / "knight.png").write_bytes(b"")
+    (tiny / "art" / "mage.png").write_text("<html>a web page saved as .png</html>")
+    _, problems = faces_of(tiny, """\
+        boxes:
+          - {id: art, type: image, w: 2mm, h: 2mm, src: "art/{{ card.id }}.png"}
+          - {id: page, type: image, w: 2mm, h: 2mm, src: art/mage.png}
+        """)
+    assert [p.message for p in problems] == [
+        "image 'art/knight.png' cannot be read: the file is empty (0 bytes)",
+        "image 'art/mage.png' cannot be read: not an image Pillow can read (a damaged file, or not a PNG, JPEG, "
+        "WebP, TIFF, GIF or BMP)"]
