@@ -8,7 +8,7 @@ from __future__ import annotations
 from reportlab.lib import colors
 from reportlab.lib.utils import ImageReader
 
-from .images import drawable
+from .images import drawable, pixel_size
 from .instantiate import Op
 
 _COLORS: dict = {}
@@ -31,7 +31,7 @@ class Painter:
 
         self.fonts, self.icons, self.card_h = fonts, icons, card_h
         self.draw_text_block = draw_text_block or default_draw
-        self._images: dict = {}
+        self._images: dict = {}  # path -> (what drawImage takes, its pixel size), see _embeddable
         # The operators ReportLab wrote for each opaque simple shape, replayed when the same shape
         # comes again: a card's frame, panel and discs sit at the same place on every card of a
         # component, and ReportLab's path objects cost more than the rest of the card.
@@ -152,10 +152,7 @@ class Painter:
         return path
 
     def _image(self, c, op):
-        reader = self._images.get(op.payload)
-        if reader is None:
-            reader = self._images[op.payload] = ImageReader(drawable(op.payload))
-        iw, ih = reader.getSize()
+        source, (iw, ih) = self._images.get(op.payload) or self._embeddable(op.payload)
         fit = op.style.get("fit", "contain")
         w, h, x, y = op.w, op.h, op.x, op.y
         if fit != "stretch":
@@ -166,7 +163,20 @@ class Painter:
             path = c.beginPath()
             path.rect(op.x, self.card_h - op.y - op.h, op.w, op.h)
             c.clipPath(path, stroke=0, fill=0)
-        c.drawImage(reader, x, self.card_h - y - h, w, h, mask="auto")
+        c.drawImage(source, x, self.card_h - y - h, w, h, mask="auto")
+
+    def _embeddable(self, path):
+        """``(what drawImage takes, pixel size)``, kept per file. A file embedded as it is goes by its name:
+        ReportLab then embeds it once and keeps no decoded pixels (an ImageReader kept here held every
+        picture of a deck in memory, a 1500x2000 px one 9 MB, and hashed all its pixels at every draw)."""
+        drawn = drawable(path)
+        if isinstance(drawn, str):
+            entry = (drawn, pixel_size(path))
+        else:  # redrawn (turned upright, 8-bit): a reader, as rare as such files
+            reader = ImageReader(drawn)
+            entry = (reader, reader.getSize())
+        self._images[path] = entry
+        return entry
 
     def _icon(self, c, op):
         self.draw_icon_at(c, op.payload, op.x, self.card_h - op.y - op.h, op.w, op.h, op.style.get("color"),

@@ -191,3 +191,24 @@ def test_an_empty_file_or_one_that_is_no_image_says_so(tiny):
         "image 'art/knight.png' cannot be read: the file is empty (0 bytes)",
         "image 'art/mage.png' cannot be read: not an image Pillow can read (a damaged file, or not a PNG, JPEG, "
         "WebP, TIFF, GIF or BMP)"]
+
+
+def test_a_file_embedded_as_it_is_goes_by_name_keeping_no_pixels_and_its_transparency(tmp_path):
+    """The painter kept an ImageReader per file, every decoded picture of a deck held until the PDF was
+    written (30 pictures of 1500x2000 px: 900 MB); by name ReportLab reads each once and keeps the stream."""
+    from reportlab.lib.utils import ImageReader
+
+    path = tmp_path / "hole.png"
+    hole = Image.new("RGBA", (60, 80), (0, 0, 255, 255))
+    hole.paste((0, 0, 0, 0), (20, 20, 40, 60))                 # a transparent window in a blue card
+    hole.save(path)
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=CARD)
+    painter = Painter(None, None, CARD[1])
+    painter.paint(c, [Op("rect", 0, 0, *CARD, {"fill": "#ff0000"}),
+                      Op("image", 0, 0, *CARD, {"fit": "stretch"}, payload=path)])
+    c.showPage()
+    c.save()
+    assert not any(isinstance(source, ImageReader) for source, _ in painter._images.values())
+    page = pdfium.PdfDocument(buf.getvalue())[0].render(scale=1).to_pil().convert("RGB")
+    assert page.getpixel((5, 5)) == (0, 0, 255) and page.getpixel((30, 40)) == (255, 0, 0)
