@@ -1,9 +1,12 @@
-"""Art files as they are meant to be seen: upright by their EXIF orientation, 16-bit greys in 8 bits.
+"""Art files as they are meant to be seen: upright by their EXIF orientation, 16-bit greys in 8 bits,
+colours in sRGB.
 
 ReportLab embeds a JPEG's own bytes and hands other files to Pillow as they are stored, so a
-phone photo tagged "turn 90°" would print lying on its side and a 16-bit greyscale PNG (which
-Pillow opens as ``I;16``) would print white, every value clipped to 255. Only such files are
-redrawn here; every other file is embedded as it is (a JPEG keeps its compression).
+phone photo tagged "turn 90°" would print lying on its side, a 16-bit greyscale PNG (which
+Pillow opens as ``I;16``) would print white, every value clipped to 255, and a picture saved in
+Adobe RGB or Display P3 would print its numbers as sRGB ones, duller or shifted (the PDF keeps no
+profile). Only such files are redrawn here; every other file is embedded as it is (a JPEG keeps
+its compression).
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ def drawable(path: Path):
     with _open(path) as image:
         if not _redraws(image):
             return str(path)
-        redrawn = _eight_bit(_upright(image))
+        redrawn = _eight_bit(_in_srgb(_upright(image)))
         if image.format != "JPEG":
             return redrawn
     jpeg = io.BytesIO()
@@ -102,7 +105,41 @@ def _redraws(image) -> str:
     """What redrawing the image changes, as a note ("" for none)."""
     turn = _orientation(image)
     return ",".join(note for note, applies in ((f"exif-orientation-{turn}", turn != 1),
-                                               ("greys-to-8-bits", image.mode in _WIDE_GREYS)) if applies)
+                                               ("greys-to-8-bits", image.mode in _WIDE_GREYS),
+                                               ("colours-to-srgb", _foreign_profile(image) is not None)) if applies)
+
+
+#: Colours an ICC profile must leave where sRGB has them (within rounding) to count as sRGB: the corners of
+#: the RGB cube and a mid grey. A profile's name proves nothing ("sRGB IEC61966-2.1", "c2", a camera's own).
+_PROBES = [(r, g, b) for r in (0, 255) for g in (0, 255) for b in (0, 255)] + [(128, 128, 128)]
+
+
+def _foreign_profile(image):
+    """The image's ICC profile when it puts colours elsewhere than sRGB does (Adobe RGB, Display P3...),
+    else None (no profile, an sRGB one, a CMYK or grey picture, or a profile too broken to use)."""
+    icc = image.info.get("icc_profile")
+    if not icc or image.mode not in ("RGB", "RGBA"):
+        return None
+    from PIL import Image, ImageCms
+
+    try:
+        profile = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+        probe = Image.new("RGB", (len(_PROBES), 1))
+        probe.putdata(_PROBES)
+        seen = ImageCms.profileToProfile(probe, profile, ImageCms.createProfile("sRGB"), outputMode="RGB")
+    except (ImageCms.PyCMSError, OSError, ValueError):
+        return None
+    moved = any(abs(a - b) > 2 for i, colour in enumerate(_PROBES) for a, b in zip(colour, seen.getpixel((i, 0))))
+    return profile if moved else None
+
+
+def _in_srgb(image):
+    profile = _foreign_profile(image)
+    if profile is None:
+        return image
+    from PIL import ImageCms
+
+    return ImageCms.profileToProfile(image, profile, ImageCms.createProfile("sRGB"), outputMode=image.mode)
 
 
 def _eight_bit(image):

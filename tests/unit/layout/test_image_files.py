@@ -212,3 +212,35 @@ def test_a_file_embedded_as_it_is_goes_by_name_keeping_no_pixels_and_its_transpa
     assert not any(isinstance(source, ImageReader) for source, _ in painter._images.values())
     page = pdfium.PdfDocument(buf.getvalue())[0].render(scale=1).to_pil().convert("RGB")
     assert page.getpixel((5, 5)) == (0, 0, 255) and page.getpixel((30, 40)) == (255, 0, 0)
+
+
+def _profile_with_red_and_blue_swapped() -> bytes:
+    """An ICC profile unlike sRGB, made from Pillow's sRGB one: its red and blue primaries trade places
+    (a stand-in for Adobe RGB, whose greens and reds lie elsewhere too)."""
+    import struct
+
+    from PIL import ImageCms
+
+    data = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    entries = {}
+    for i in range(struct.unpack(">I", data[128:132])[0]):
+        signature, offset, size = struct.unpack(">4sII", data[132 + 12 * i:144 + 12 * i])
+        entries[signature] = (132 + 12 * i, offset, size)
+    (red_at, *red), (blue_at, *blue) = entries[b"rXYZ"], entries[b"bXYZ"]
+    struct.pack_into(">4sII", data, red_at, b"rXYZ", *blue)
+    struct.pack_into(">4sII", data, blue_at, b"bXYZ", *red)
+    return bytes(data)
+
+
+def test_a_picture_in_another_colour_space_prints_its_colours_not_its_numbers(tmp_path):
+    from PIL import ImageCms
+
+    red_numbers = Image.new("RGB", (60, 80), (255, 0, 0))      # numbers its profile says are blue
+    path = tmp_path / "wide-gamut.png"
+    red_numbers.save(path, icc_profile=_profile_with_red_and_blue_swapped())
+    srgb = tmp_path / "srgb.png"
+    red_numbers.save(srgb, icc_profile=ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    assert _printed(path).getpixel((30, 40)) == (0, 0, 255)
+    assert _printed(srgb).getpixel((30, 40)) == (255, 0, 0)     # an sRGB profile changes nothing
+    files = FileHashes()
+    assert files.image(path).endswith(":colours-to-srgb") and files.image(srgb) == files(srgb)
