@@ -835,14 +835,21 @@ def content_key(files: dict[str, str], engine_version: str) -> str:
     return hashlib.sha256(json.dumps([f"{engine_version}/{SIM_VERSION}", files], sort_keys=True).encode()).hexdigest()
 
 
-def changed_since_pass(root: Path, passed: dict[str, str] | None, files: dict[str, str]) -> list[Problem]:
+def changed_since_pass(root: Path, passed: dict[str, str] | None, files: dict[str, str],
+                       edited: dict[str, Location] | None = None) -> list[Problem]:
     """A failed verdict's first lead: a warning on each played file added, edited or removed since
-    the last verdict that passed (``passed``: its ``played_file_hashes``)."""
+    the last verdict that passed (``passed``: its ``played_file_hashes``). A record file is named by
+    its records played differently since then, each at its line (``edited``: record id -> Location),
+    so that the one number changed among a few hundred cards is pointed at."""
     if not passed:
         return []
+    said = "changed since the last balance verdict that passed"
+    by_file: dict[Path, list] = {}
+    for card, where in (edited or {}).items():
+        by_file.setdefault(Path(where.path).resolve(), []).append(Problem(where, card, said, "warning"))
     changed = sorted(name for name in set(passed) | set(files) if passed.get(name) != files.get(name))
-    return [Problem(Location(str(root / name)), "", "changed since the last balance verdict that passed"
-                    + ("" if name in files else " (removed)"), "warning") for name in changed]
+    return [problem for name in changed for problem in by_file.get((root / name).resolve()) or
+            [Problem(Location(str(root / name)), "", said + ("" if name in files else " (removed)"), "warning")]]
 
 
 def card_digests(tables: dict, views: dict | None = None) -> dict[str, str]:
@@ -902,7 +909,9 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
     last_pass = files if result.passed else (stored or {}).get("last_pass")
     last_cards = cards if result.passed else last_cards
     if not result.passed:
-        result.problems.extend(changed_since_pass(Path(game.root), last_pass, files))
+        where = _record_locations(game)
+        result.problems.extend(changed_since_pass(Path(game.root), last_pass, files,
+                                                  {card: where[card] for card in edited if card in where}))
     payload = {"key": key, "last_pass": last_pass, "last_pass_cards": last_cards, "passed": result.passed,
                "checked": result.checked,
                "table": result.table,

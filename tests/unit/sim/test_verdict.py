@@ -133,6 +133,26 @@ def test_a_failed_verdict_names_the_files_changed_since_the_last_pass(tmp_path, 
     assert verdict.cached_verdict(game, output_dir=tmp_path / "out", refresh=True).problems == []
 
 
+def test_a_failed_verdict_points_at_the_cards_played_differently_not_only_at_their_file(tmp_path, monkeypatch):
+    """One number changed among a file of cards: the lead names that card at its line."""
+    from generator.errors import Location
+
+    game = game_dir(tmp_path, ff_tables.tables())
+    arts = game.root / "arts.yaml"
+    card = game.tables["boss_profiles"][0]
+    game.where = lambda record: Location(str(arts), 7) if record is card else None
+    balance_passes = [True]
+    monkeypatch.setattr(verdict, "check_balance", lambda *a, **k: verdict.BalanceResult(passed=balance_passes[0]))
+    arts.write_text("life: 6\n")
+    assert verdict.cached_verdict(game, output_dir=tmp_path / "out").passed
+    card["life"] += 10
+    arts.write_text("life: 16\n")
+    balance_passes[0] = False
+    failed = verdict.cached_verdict(game, output_dir=tmp_path / "out")
+    assert [(p.location.path, p.location.line, p.field, p.severity, p.message) for p in failed.problems] == [
+        (str(arts), 7, card["id"], "warning", "changed since the last balance verdict that passed")]
+
+
 def test_validate_leaves_its_verdict_for_the_build(tmp_path, monkeypatch):
     from generator.validate import run_balance
 
