@@ -27,12 +27,13 @@ class Known:
     where: Location
     seen: bool = field(default=False)
 
+    def names(self, key: str) -> bool:
+        """Whether band ``key`` (a dotted key of balance.yaml) is this entry's band or in its section."""
+        return key == self.band or key.startswith(self.band + ".")
+
     def covers(self, key: str, players) -> bool:
-        """Whether a warning of band ``key`` (a dotted key of balance.yaml) with ``players`` (None: pooled
-        over every count) is this finding."""
-        if key != self.band and not key.startswith(self.band + "."):
-            return False
-        return self.players is None or (players is not None and _count(players) in self.players)
+        """Whether a warning of band ``key`` with ``players`` (None: pooled over every count) is this finding."""
+        return self.names(key) and (self.players is None or (players is not None and _count(players) in self.players))
 
 
 def _count(players):
@@ -84,11 +85,21 @@ def demote(entries: list[Known], key: str, players, message: str) -> tuple[str, 
     return KNOWN, f"{message} (known: {entry.reason})"
 
 
-def unseen(entries: list[Known]) -> list[Problem]:
-    """A note for each entry whose warning did not come this time (it passed, or its interval straddled)."""
-    return [Problem(e.where, "known", f"{e.band}{_at(e.players)} did not warn this time (it passed or its interval "
+def unseen(entries: list[Known], problems=()) -> list[Problem]:
+    """A note for each entry whose warning did not come this time (it passed, or its interval straddled);
+    a warning, shown without -v, for an entry whose band failed as an error (``problems``): the designer
+    who wrote it expects the error accepted, and errors never are."""
+    failed = {p.field for p in problems if p.severity == "error"}
+    return [_failed(e) if any(e.names(key) for key in failed) else
+            Problem(e.where, "known", f"{e.band}{_at(e.players)} did not warn this time (it passed or its interval "
                     "straddled the band): once it stays away, remove the entry", KNOWN)
             for e in entries if not e.seen]
+
+
+def _failed(entry: Known) -> Problem:
+    return Problem(entry.where, "known", f"{entry.band} failed as an error, which known: cannot accept (it accepts "
+                   "warnings only): change the numbers until it passes (pnp simulate GAME --sweep PATH=A..B), or the "
+                   "band if it is wrong", "warning")
 
 
 def _at(players) -> str:

@@ -40,12 +40,13 @@ from .stats import (Z95, band_decision, band_status, band_text, diff_interval, i
 DEFAULT_COUNTS = (2, 3, 4)  # the player counts judged when balance.yaml lists none
 REPEATED_GAMES = 10  # a game's own engine's games played twice before its verdict: the same seed, the same game
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
-SIM_VERSION = "6"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
+SIM_VERSION = "7"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
 # more seeds; 3: M7, M9 and the engines' own bands (Judge.band) decided on intervals with the game as the unit;
 # 4: a share of exactly 0 or 1 bounded by its games, M7 above its maximum only as a point says so;
 # 5: the M5 screening row names the cards it flagged, a long value wraps in its column (a kept verdict
 # would show the old table); 6: balance.yaml's known findings, M0's alike failures as one problem, a game's
 # own engine's games checked for repeating before its verdict (a kept verdict would miss all three);
+# 7: a known: entry on a band that failed as an error says so (a kept verdict said "did not warn");
 # bump when the core (runner, metrics, verdict) changes what a verdict means or says
 
 
@@ -384,7 +385,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     data["seconds"] = round(time.perf_counter() - started, 2)
     data["game"], data["engine"], data["engine_version"] = game.id, name, engine.VERSION
     data["seats"] = judge.seats  # what a player count counts (the report's axis: players, characters)
-    judge.problems.extend(known.unseen(accepted))
+    judge.problems.extend(known.unseen(accepted, judge.problems))
     table = _table(judge.rows)
     passed = not any(p.severity == "error" for p in judge.problems)
     data["passed"] = passed

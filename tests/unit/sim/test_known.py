@@ -44,3 +44,12 @@ def test_the_judge_accepts_only_the_warnings_an_entry_covers_never_errors():
     assert judge.problems[0].message.endswith("(known: why)")
     [note] = known.unseen(judge.accepted)  # decisions never warned
     assert note.severity == "known" and note.message.startswith("decisions did not warn this time")
+
+
+def test_an_entry_on_a_band_that_failed_as_an_error_says_so_at_its_line_without_v():
+    """Not "did not warn this time (it passed ...)": it failed, and known: never accepts an error."""
+    judge = _Judge("balance.yaml", LINES, "pnp simulate g", accepted=[entry("pressure.combo")])
+    judge.band("pressure.combo", "combo", 2, 0.0, (0.0, 0.01), 0.1, 0.4, "combo share", hard=True)
+    [note] = known.unseen(judge.accepted, judge.problems)
+    assert note.severity == "warning" and note.location.line == 9
+    assert note.message.startswith("pressure.combo failed as an error, which known: cannot accept")
