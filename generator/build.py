@@ -82,15 +82,17 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     # of a build that then prints nothing.
     balance = "balance not checked: --no-validate"
     if validate:
-        verdict = run_balance(game, workers=workers, reporter=reporter, cached=True,
-                              output_dir=Path(verdict_dir or out_dir))
+        from .sim.verdict import how_judged, refusal
+
+        report_dir = Path(verdict_dir or out_dir)
+        verdict = run_balance(game, workers=workers, reporter=reporter, cached=True, output_dir=report_dir)
         if verdict is not None:
+            judged = how_judged(verdict)
             balance = ("balance not checked" if not verdict.checked else
-                       f"balance passed{': kept verdict, content unchanged' if verdict.cached else ''}")
+                       f"balance passed{f': {judged}' if judged else ''}")
             result.problems.extend(verdict.problems)
             if not verdict.passed:
-                result.notes.append("the balance verdict failed, so nothing was printed: each problem above names "
-                                    "the command that reproduces it; `--no-balance` prints anyway")
+                result.notes.append(refusal(game, verdict, report_dir))
                 return result
     else:  # no games played, but what the simulator finds without playing (a room no one reaches) still counts
         from .sim.static import static_problems

@@ -58,6 +58,7 @@ class BalanceResult:
     report: dict = field(default_factory=dict)
     cached: bool = False
     checked: bool = True    # False: no simulator or no balance.yaml, so nothing was judged
+    played: bool = False    # games were played to reach it (False: refused before any, e.g. a band with min > max)
 
 
 # ---- balance.yaml ---------------------------------------------------------------------------------
@@ -315,6 +316,32 @@ def _command(game) -> str:
     return f"pnp simulate {shown}"
 
 
+def how_judged(result: BalanceResult) -> str:
+    """Whether the verdict was kept or played, for the line that gives it: a designer who edited a
+    card's name or text wants to know whether that cost a minute of games."""
+    if result.cached:
+        return "kept verdict, nothing played changed since it was judged"
+    games, seconds = result.report.get("games_played"), result.report.get("seconds")
+    return f"{games} games played in {seconds:.0f} s" if games and seconds is not None else ""
+
+
+def refusal(game, result: BalanceResult, report_dir: Path) -> str:
+    """What ``pnp build`` says when the verdict keeps a game from print: how it was judged, where the
+    whole story is and what a designer does next (the problems above say what failed)."""
+    judged = how_judged(result)
+    if not result.played:  # refused before any game: the problems above are all there is
+        return "the balance verdict failed before any game was played, so nothing was printed; `--no-balance` prints anyway"
+    report = Path(report_dir) / "balance.pdf"
+    simulate = _command(game)
+    return "\n".join([
+        f"the balance verdict failed{f' ({judged})' if judged else ''}, so nothing was printed; next:",
+        f"  every metric at every count: {report}" if report.is_file() else
+        f"  every metric at every count: {simulate.replace('simulate', 'validate', 1)}",
+        "  the games behind a problem: its `reproduce:` command; add --game I --trace to follow one of them",
+        f"  a number tried at several values on the same deals: {simulate} --players N --sweep PATH=A..B",
+        "  to print anyway: --no-balance"])
+
+
 def no_simulator(game, path: Path, lines: dict, name: str) -> BalanceResult:
     """No engine for the game. With a balance.yaml the designer expects a verdict: a warning says there is
     none. Without one (a game that is only printed, as ``pnp new`` writes it) there is nothing to warn
@@ -390,7 +417,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     passed = not any(p.severity == "error" for p in judge.problems)
     data["passed"] = passed
     data["problems"] = [p.display() for p in judge.problems]
-    result = BalanceResult(passed=passed, problems=judge.problems, table=table, report=data)
+    result = BalanceResult(passed=passed, problems=judge.problems, table=table, report=data, played=True)
     if write_report:
         from .report import write_reports
         write_reports(result, Path(output_dir) if output_dir else Path("output") / game.id)
@@ -901,7 +928,7 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
         problems = [Problem(Location(p["path"], p["line"]), p["field"], p["message"], p["severity"])
                     for p in stored["problems"]]
         return BalanceResult(passed=stored["passed"], problems=problems, table=stored["table"], cached=True,
-                             checked=stored.get("checked", True))
+                             checked=stored.get("checked", True), played=stored.get("played", True))
     cards = card_digests(played_tables(game), views)
     last_cards = (stored or {}).get("last_pass_cards")
     edited = sorted(card for card, digest in cards.items() if last_cards and last_cards.get(card) != digest)
@@ -914,7 +941,7 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
         result.problems.extend(changed_since_pass(Path(game.root), last_pass, files,
                                                   {card: where[card] for card in edited if card in where}))
     payload = {"key": key, "last_pass": last_pass, "last_pass_cards": last_cards, "passed": result.passed,
-               "checked": result.checked,
+               "checked": result.checked, "played": result.played,
                "table": result.table,
                "problems": [{"path": p.location.path, "line": p.location.line, "field": p.field,
                              "message": p.message, "severity": p.severity} for p in result.problems]}

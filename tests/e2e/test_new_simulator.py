@@ -97,6 +97,25 @@ def test_validate_plays_the_sample_and_passes_then_fails_it_on_a_doubled_target(
     assert "reproduce: pnp simulate fox --players 2" in said
 
 
+def test_build_says_whether_it_played_or_kept_the_verdict_and_what_to_do_when_it_refuses(tmp_path):
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    _fast(tmp_path)
+    played = pnp("build", "fox", "--workers", "1", cwd=tmp_path)
+    assert played.returncode == 0 and re.search(r"balance passed: \d+ games played in \d+ s", played.stderr)
+    kept = pnp("build", "fox", "--workers", "1", cwd=tmp_path)
+    assert "balance passed: kept verdict, nothing played changed since it was judged" in kept.stderr
+    rules_file = tmp_path / "content/fox/rules.yaml"
+    rules = yaml.safe_load(rules_file.read_text())
+    rules_file.write_text(yaml.safe_dump({**rules, "target": {n: 2 * score for n, score in rules["target"].items()}}))
+    for judged in (r"\d+ games played in \d+ s", "kept verdict, nothing played changed since it was judged"):
+        refused = pnp("build", "fox", "--workers", "1", cwd=tmp_path)
+        said = refused.stdout + refused.stderr
+        assert refused.returncode == 1 and re.search(rf"the balance verdict failed \({judged}\), so nothing was "
+                                                     "printed; next:", said), said
+        assert f"every metric at every count: {Path('output/fox/balance.pdf')}" in said
+        assert "pnp simulate fox --players N --sweep PATH=A..B" in said and "--no-balance" in said
+
+
 def test_simulate_traces_a_sample_game_in_the_engines_words_and_refuses_a_count_without_a_target(tmp_path):
     new_game("fox", tmp_path, lang="en", simulator=True)
     traced = pnp("simulate", "fox", "--players", "2", "--seed", "1", "--game", "4", "--trace", cwd=tmp_path)
