@@ -95,11 +95,11 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
     except (SimulationError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     failed = summary.pop("_failures")
-    summary.pop("_wins")
+    follow = _follow_one(summary.pop("_wins"), summary.pop("_replay"))
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False))
     elif reporter().verbosity >= 0:  # -q: only failures
-        _print_summary(summary, getattr(engine, "SEATS", "players"))
+        _print_summary(summary, getattr(engine, "SEATS", "players"), follow)
     for line in failed:
         click.echo(line, err=True)
     raise SystemExit(1 if summary["errors"] else 0)
@@ -242,7 +242,7 @@ def _compare(summary: dict, changed: dict, sets) -> None:
     from ..sim.overrides import described
 
     shown = {k: v for k, v in changed.items()
-             if k not in ("game", "players", "games", "seed", "agent", "_wins", "_failures")}
+             if k not in ("game", "players", "games", "seed", "agent", "_wins", "_failures", "_replay")}
     summary["variant"] = {"set": described(list(sets)), **shown}
     summary["paired"] = paired(changed, summary)
 
@@ -279,9 +279,8 @@ def _run(engine, game, tables, players, games, seed, agent, workers, cards=False
     shown = game.id if game.root.resolve().parent.name == "content" else str(game.root)
     options = f" --difficulty {tables['difficulty']}" if "difficulty" in tables else ""
     options += "".join(f" --set {shlex.quote(text)}" for text in sets)  # a changed game replays changed
-    fails = [f"{r['outcome']}: game {r['index']} seed {seed}: "
-             f"{failure_line(r)}; replay: "
-             f"pnp simulate {shown} --players {players} --agent {agent} --seed {seed}{options} --game {r['index']} --trace"
+    replay = f"pnp simulate {shown} --players {players} --agent {agent} --seed {seed}{options}"
+    fails = [f"{r['outcome']}: game {r['index']} seed {seed}: {failure_line(r)}; replay: {replay} --game {r['index']} --trace"
              for r in failures(records)[:20]]
     summary = {
         "game": game.id, "players": players, "games": games, "seed": seed, "agent": agent,
@@ -290,6 +289,7 @@ def _run(engine, game, tables, players, games, seed, agent, workers, cards=False
         "timeouts": s["timeouts"], "errors": s["errors"], "games_per_second": round(games / elapsed, 1),
         "stalls": s["stalls"], "outcomes": s["outcomes"], "stage_rounds_median": s["stage_rounds_median"],
         "_failures": fails, "_wins": [r["outcome"] == "win" for r in records],  # in index order
+        "_replay": replay,
     }
     if cards:
         summary["card_usage"] = _least_used_first(card_usage(records))
@@ -303,7 +303,21 @@ def _least_used_first(usage: dict) -> dict:
     return {card: {"exposures": seen, "uses": used} for card, (seen, used) in order}
 
 
-def _print_summary(s: dict, seats: str) -> None:
+SHOWN_NOT_WON = 8  # game numbers listed of those not won; the rest are counted
+
+
+def _follow_one(wins: list, replay: str) -> str:
+    """Which games were not won and the command that follows the first one move by move: the games to
+    look at after a refused build are the lost ones, and their numbers are nowhere else."""
+    lost = [i for i, won in enumerate(wins) if not won]
+    if not lost:
+        return ""
+    more = f" and {len(lost) - SHOWN_NOT_WON} more" if len(lost) > SHOWN_NOT_WON else ""
+    return (f"  not won    games {', '.join(map(str, lost[:SHOWN_NOT_WON]))}{more}; follow one: "
+            f"{replay} --game {lost[0]} --trace")
+
+
+def _print_summary(s: dict, seats: str, follow: str = "") -> None:
     from ..sim.verdict import seat_word
 
     lo, hi = s["ci95"]
@@ -315,6 +329,8 @@ def _print_summary(s: dict, seats: str) -> None:
         return
     click.echo(f"  win rate   {s['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] ({s['wins']}/{s['games']})")
     click.echo("  outcomes   " + ", ".join(f"{k} {v}" for k, v in sorted(s["outcomes"].items())))
+    if follow:
+        click.echo(follow)
     click.echo(f"  rounds     median {s['rounds']['median']:g}, p95 {s['rounds']['p95']:g}; "
                f"per stage median {s['stage_rounds_median']:g}")
     click.echo(f"  speed      {s['games_per_second']} games/s")

@@ -161,3 +161,17 @@ def test_a_changed_games_failure_replays_the_changed_game(in_repo, monkeypatch, 
     assert result.exit_code == 1 and len(replays) == len(replayed)
     for line, value in zip(replays, replayed):
         assert line.endswith(f"--seed 0{f' --set {value}' if value else ''} --game 0 --trace"), line
+
+
+def test_the_summary_names_the_games_not_won_and_how_to_follow_one(in_repo):
+    """The lost games are the ones to trace after a refused build; their numbers were nowhere."""
+    import re
+
+    result = run("metroidvania", "--players", "2", "--games", "12")
+    assert result.exit_code == 0, result.output
+    follow = next(line for line in result.output.splitlines() if line.startswith("  not won "))
+    first = re.search(r"games (\d+)", follow).group(1)
+    assert follow.endswith(f"follow one: pnp simulate metroidvania --players 2 --agent greedy --seed 0 --game {first} "
+                           "--trace")
+    traced = run("metroidvania", "--players", "2", "--agent", "greedy", "--seed", "0", "--game", first, "--trace")
+    assert f"game {first}: loss" in traced.output
