@@ -661,8 +661,11 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
     dead = metrics.dead_cards(usage, dc["max_use_rate"], dc["min_exposures"])
     judge.row("M4 dead cards", "all", str(len(dead)), "0", "pass" if not dead else "FAIL")
     for card, seen, used, hi in dead:
+        # pooled over every count, so no one count's games reproduce it: the command shows the card's use
         judge.problem("dead_cards", "M4 dead card", f"{card} was used {used} times in {seen} exposures "
-                      f"(upper bound {hi:.3f} < {dc['max_use_rate']}) by {agent}", card=card)
+                      f"(upper bound {hi:.3f} < {dc['max_use_rate']}) by {agent}; each card's use with "
+                      f"{judge.count(counts[0])}: {judge.command} --players {counts[0]} --agent {agent} --cards",
+                      card=card)
     tracked = data.get("tracked") or []
     never = sorted(set(tracked) - set(usage))
     if never:

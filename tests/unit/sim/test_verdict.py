@@ -197,6 +197,8 @@ def test_a_dead_card_is_shown_with_its_file_and_line(tmp_path):
     card = dead[0].message.split()[3]
     line = next(i + 1 for i, record in enumerate(game.tables["arts"]) if record["id"] == card)
     assert dead[0].display().endswith(f"(card content/g/arts.yaml:{line} {card})")
+    assert f"by greedy; each card's use with 2 characters: pnp simulate {game.root} --players 2 --agent greedy " \
+           "--cards" in dead[0].message  # what a designer runs next
 
 
 def _paired_balance():
