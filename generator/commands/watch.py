@@ -74,6 +74,8 @@ def _rebuild(path, out, rep, state, *, balance, profile, png, png_profile, tts, 
         click.echo(f"error: {exc}")
         return False
     rep.problems(result.problems)
+    for note in result.notes:  # as pnp build says them: a refused verdict's next steps, a stale booklet
+        click.echo(note)
     if not result.ok:
         errors = sum(p.severity == "error" for p in result.problems)
         click.echo(f"FAILED: {errors} problem(s); outputs kept from the last good build")
@@ -103,7 +105,8 @@ def _rebuild(path, out, rep, state, *, balance, profile, png, png_profile, tts, 
             rep.info(f"  exports: {len(exported.written)} file(s) written, {exported.unchanged} unchanged")
     for written in result.written:
         rep.detail(f"  wrote {written}")
-    click.echo(f"ok: {', '.join(Path(w).name for w in result.written)}")
+    # the summary says whether the balance verdict was played or kept, the question after every edit
+    click.echo(f"ok: {', '.join(Path(w).name for w in result.written)}" + (f" ({result.summary})" if result.summary else ""))
     return ok
 
 

@@ -182,6 +182,19 @@ def test_watch_without_balance_says_an_edited_engine_is_not_played(tmp_path):
     assert "note: the simulator's code is not played without --balance" in output
 
 
+def test_watch_with_balance_says_how_the_verdict_was_judged_and_what_to_do_when_it_refuses(tmp_path):
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    _fast(tmp_path)
+    built = pnp("watch", "fox", "--balance", "--once", cwd=tmp_path)
+    assert built.returncode == 0 and re.search(r"ok: .*\(.*balance passed: \d+ games played in \d+ s\)", built.stdout)
+    rules_file = tmp_path / "content/fox/rules.yaml"
+    rules = yaml.safe_load(rules_file.read_text())
+    rules_file.write_text(yaml.safe_dump({**rules, "target": {n: 2 * score for n, score in rules["target"].items()}}))
+    refused = pnp("watch", "fox", "--balance", "--once", cwd=tmp_path)
+    assert refused.returncode == 1 and "so nothing was printed; next:" in refused.stdout
+    assert "--sweep PATH=A..B" in refused.stdout
+
+
 def test_simulate_checks_its_first_games_as_validate_does_so_an_illegal_choice_is_an_error(tmp_path):
     new_game("fox", tmp_path, lang="en", simulator=True)
     engine = tmp_path / "content/fox/sim.py"
