@@ -53,7 +53,18 @@ class SetupCompiler:
         return Location("<tables>", 0)
 
     def problem(self, field_path, message, *records):
-        self.problems.append(Problem(self.loc(*records), field_path, message))
+        self.problems.append(Problem(self._field_loc(field_path, records) or self.loc(*records), field_path, message))
+
+    def _field_loc(self, field_path, records) -> Location | None:
+        """Where ``field_path`` is written in the first record, when it is one of its keys and ``where`` is a
+        loaded game's (its ``field_at``): ``rules.rounds`` at its own line of rules.yaml, not at the file's
+        first key, which is all a record's location says of a mapping file."""
+        field_at = getattr(getattr(self.where, "__self__", None), "field_at", None)
+        record = records[0] if records else None
+        keys = str(field_path).split(".")
+        if field_at is None or not isinstance(record, dict) or keys[0] not in record:
+            return None
+        return field_at(record, *keys)
 
     def rule(self, raw: dict, path: str):
         """``rules.yaml`` value at a dotted path; missing -> a located problem and None."""

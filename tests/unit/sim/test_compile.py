@@ -1,0 +1,23 @@
+"""The engines' shared setup compiler: where a problem it collects is located."""
+from generator.content import load_game
+from generator.sim.compile import SetupCompiler
+
+
+def test_a_problem_about_a_rules_key_is_at_that_keys_line_not_the_files_first_key(in_repo):
+    game = load_game(in_repo / "content" / "valheim")
+    lines = (in_repo / "content" / "valheim" / "rules.yaml").read_text(encoding="utf-8").splitlines()
+    comp = SetupCompiler(game.where)
+    comp.problem("rounds", "rules.rounds is 10 but there are 7 round cards", game.tables["rules"])
+    comp.problem("map.refill", "refill", game.tables["rules"])
+    comp.problem("no_such_key", "said of the file", game.tables["rules"])
+    first_key = next(i for i, text in enumerate(lines, 1) if text and not text.startswith("#"))
+    assert [p.location.line for p in comp.problems] == [
+        next(i for i, text in enumerate(lines, 1) if text.startswith("rounds:")),
+        next(i for i, text in enumerate(lines, 1) if text.startswith("  refill:")),
+        first_key]
+
+
+def test_a_problem_without_a_loaded_game_keeps_the_records_location():
+    comp = SetupCompiler(lambda record: None)
+    comp.problem("rounds", "m", {"rounds": 7})
+    assert comp.problems[0].location.path == "<tables>"
