@@ -274,6 +274,8 @@ def validate(games, no_balance, workers, output_dir, lang):
             rep.detail(f"{where.display()}: {field_path}: only {', '.join(has)}")
         if result.table:
             click.echo(result.table)
+        for line in result.notes:
+            click.echo(line)
         failed = failed or not result.passed
         counted = f"{errors} error(s) above; " if errors else ""  # as when the content does not load
         rep.info(f"{path}: {'ok' if result.passed else 'FAILED'} ({counted}{result.summary})")

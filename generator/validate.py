@@ -16,6 +16,7 @@ class ValidateResult:
     table: str = ""
     summary: str = ""
     untranslated: list = field(default_factory=list)  # each text not in the language printed (-v lists them)
+    notes: list = field(default_factory=list)  # lines for the user after the table (a failed verdict's next steps)
 
     @property
     def passed(self) -> bool:
@@ -75,6 +76,11 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
         return result
     verdict = run_balance(game, workers=workers, reporter=reporter, output_dir=output_dir)
     result.problems.extend(verdict.problems)
+    if not verdict.passed:
+        from .sim.verdict import refusal
+
+        result.notes.append(refusal(game, verdict, output_dir or Path("output") / game.id,
+                                    "so pnp build will not print it"))
     result.table = verdict.table
     result.summary += ", balance " + ("not checked" if not verdict.checked else "passed" if verdict.passed else "FAILED")
     return result

@@ -325,21 +325,22 @@ def how_judged(result: BalanceResult) -> str:
     return f"{games} games played in {seconds:.0f} s" if games and seconds is not None else ""
 
 
-def refusal(game, result: BalanceResult, report_dir: Path) -> str:
-    """What ``pnp build`` says when the verdict keeps a game from print: how it was judged, where the
-    whole story is and what a designer does next (the problems above say what failed)."""
+def refusal(game, result: BalanceResult, report_dir: Path, outcome: str = "so nothing was printed") -> str:
+    """What ``pnp build`` (and ``pnp validate``, with its own ``outcome``) says when the verdict keeps a
+    game from print: how it was judged, where the whole story is and what a designer does next (the
+    problems above say what failed)."""
     judged = how_judged(result)
     if not result.played:  # refused before any game: the problems above are all there is
-        return "the balance verdict failed before any game was played, so nothing was printed; `--no-balance` prints anyway"
+        return f"the balance verdict failed before any game was played, {outcome}; `pnp build --no-balance` prints anyway"
     report = Path(report_dir) / "balance.pdf"
     simulate = _command(game)
     return "\n".join([
-        f"the balance verdict failed{f' ({judged})' if judged else ''}, so nothing was printed; next:",
+        f"the balance verdict failed{f' ({judged})' if judged else ''}, {outcome}; next:",
         f"  every metric at every count: {report}" if report.is_file() else
         f"  every metric at every count: {simulate.replace('simulate', 'validate', 1)}",
         "  the games behind a problem: its `reproduce:` command; add --game I --trace to follow one of them",
         f"  a number tried at several values on the same deals: {simulate} --players N --sweep PATH=A..B",
-        "  to print anyway: --no-balance"])
+        "  to print anyway: pnp build --no-balance"])
 
 
 def no_simulator(game, path: Path, lines: dict, name: str) -> BalanceResult:

@@ -95,6 +95,8 @@ def test_validate_plays_the_sample_and_passes_then_fails_it_on_a_doubled_target(
     said = failed.stdout + failed.stderr
     assert "content/fox/balance.yaml:14: win_rate: M1 win rate: greedy team win rate with 2 players is 0.000" in said
     assert "reproduce: pnp simulate fox --players 2" in said
+    assert re.search(r"the balance verdict failed \(\d+ games played in \d+ s\), so pnp build will not print it; "
+                     rf"next:\n  every metric at every count: {re.escape(str(Path('output/fox/balance.pdf')))}\n", said)
 
 
 def test_build_says_whether_it_played_or_kept_the_verdict_and_what_to_do_when_it_refuses(tmp_path):
