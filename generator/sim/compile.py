@@ -53,18 +53,32 @@ class SetupCompiler:
         return Location("<tables>", 0)
 
     def problem(self, field_path, message, *records):
-        self.problems.append(Problem(self._field_loc(field_path, records) or self.loc(*records), field_path, message))
+        where = self._field_loc(field_path, records) or self.loc(*records)
+        if where.path == "<tables>":  # no record: a problem of a whole table ("enemies: no regular enemy card")
+            where = self._table_loc(field_path) or where
+        self.problems.append(Problem(where, field_path, message))
+
+    @property
+    def _game(self):
+        """The loaded game whose ``where`` this is (None for plain tables): it can locate a key or a table."""
+        return getattr(self.where, "__self__", None)
 
     def _field_loc(self, field_path, records) -> Location | None:
-        """Where ``field_path`` is written in the first record, when it is one of its keys and ``where`` is a
-        loaded game's (its ``field_at``): ``rules.rounds`` at its own line of rules.yaml, not at the file's
-        first key, which is all a record's location says of a mapping file."""
-        field_at = getattr(getattr(self.where, "__self__", None), "field_at", None)
+        """Where ``field_path`` is written in the first record, when it is one of its keys: ``rules.rounds``
+        at its own line of rules.yaml, not at the file's first key, which is all a record's location says
+        of a mapping file."""
+        field_at = getattr(self._game, "field_at", None)
         record = records[0] if records else None
         keys = str(field_path).split(".")
         if field_at is None or not isinstance(record, dict) or keys[0] not in record:
             return None
         return field_at(record, *keys)
+
+    def _table_loc(self, field_path) -> Location | None:
+        """The file of the component ``field_path`` starts with, for a problem about the whole table."""
+        name = str(field_path).split(".")[0]
+        component = next((c for c in getattr(self._game, "components", None) or () if c.id == name), None)
+        return Location(str(component.files[0])) if component is not None and component.files else None
 
     def rule(self, raw: dict, path: str):
         """``rules.yaml`` value at a dotted path; missing -> a located problem and None."""

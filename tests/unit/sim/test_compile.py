@@ -21,3 +21,12 @@ def test_a_problem_without_a_loaded_game_keeps_the_records_location():
     comp = SetupCompiler(lambda record: None)
     comp.problem("rounds", "m", {"rounds": 7})
     assert comp.problems[0].location.path == "<tables>"
+
+
+def test_a_problem_of_a_whole_table_is_at_its_file(in_repo):
+    game = load_game(in_repo / "content" / "valheim")
+    comp = SetupCompiler(game.where)
+    comp.problem("enemies", "no regular enemy card", None)
+    comp.problem("nothing_of_that_name", "unlocated", None)
+    assert [(p.location.path, p.field) for p in comp.problems] == [
+        (str(game.component("enemies").files[0]), "enemies"), ("<tables>", "nothing_of_that_name")]
