@@ -85,21 +85,21 @@ def demote(entries: list[Known], key: str, players, message: str) -> tuple[str, 
     return KNOWN, f"{message} (known: {entry.reason})"
 
 
-def unseen(entries: list[Known], problems=()) -> list[Problem]:
+def unseen(entries: list[Known], problems=(), simulate: str = "pnp simulate GAME") -> list[Problem]:
     """A note for each entry whose warning did not come this time (it passed, or its interval straddled);
     a warning, shown without -v, for an entry whose band failed as an error (``problems``): the designer
-    who wrote it expects the error accepted, and errors never are."""
+    who wrote it expects the error accepted, and errors never are (``simulate``: the game's command)."""
     failed = {p.field for p in problems if p.severity == "error"}
-    return [_failed(e) if any(e.names(key) for key in failed) else
+    return [_failed(e, simulate) if any(e.names(key) for key in failed) else
             Problem(e.where, "known", f"{e.band}{_at(e.players)} did not warn this time (it passed or its interval "
                     "straddled the band): once it stays away, remove the entry", KNOWN)
             for e in entries if not e.seen]
 
 
-def _failed(entry: Known) -> Problem:
+def _failed(entry: Known, simulate: str) -> Problem:
     return Problem(entry.where, "known", f"{entry.band} failed as an error, which known: cannot accept (it accepts "
-                   "warnings only): change the numbers until it passes (pnp simulate GAME --sweep PATH=A..B), or the "
-                   "band if it is wrong", "warning")
+                   f"warnings only): change the numbers until it passes ({simulate} --players N --sweep PATH=A..B), "
+                   "or the band if it is wrong", "warning")
 
 
 def _at(players) -> str:

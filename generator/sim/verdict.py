@@ -413,7 +413,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     data["seconds"] = round(time.perf_counter() - started, 2)
     data["game"], data["engine"], data["engine_version"] = game.id, name, engine.VERSION
     data["seats"] = judge.seats  # what a player count counts (the report's axis: players, characters)
-    judge.problems.extend(known.unseen(accepted, judge.problems))
+    judge.problems.extend(known.unseen(accepted, judge.problems, judge.command))
     table = _table(judge.rows)
     passed = not any(p.severity == "error" for p in judge.problems)
     data["passed"] = passed

@@ -50,6 +50,7 @@ def test_an_entry_on_a_band_that_failed_as_an_error_says_so_at_its_line_without_
     """Not "did not warn this time (it passed ...)": it failed, and known: never accepts an error."""
     judge = _Judge("balance.yaml", LINES, "pnp simulate g", accepted=[entry("pressure.combo")])
     judge.band("pressure.combo", "combo", 2, 0.0, (0.0, 0.01), 0.1, 0.4, "combo share", hard=True)
-    [note] = known.unseen(judge.accepted, judge.problems)
+    [note] = known.unseen(judge.accepted, judge.problems, judge.command)
     assert note.severity == "warning" and note.location.line == 9
     assert note.message.startswith("pressure.combo failed as an error, which known: cannot accept")
+    assert "(pnp simulate g --players N --sweep PATH=A..B)" in note.message
