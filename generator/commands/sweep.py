@@ -131,6 +131,9 @@ def print_sweep(s: dict, seats: str) -> None:
         inside = [_shown(row["value"]) for row in sweep["rows"] if row["band"] == "inside"]
         click.echo(f"whole interval inside the win-rate band {band_text(band['min'], band['max'])} with {s['players']} "
                    f"{seat_word(seats, s['players'])}: {', '.join(inside) or 'none'}")
+        # a value inside M1 may still fail another band (a hero spread, a dead card): said, not implied
+        click.echo("only the win-rate band is judged here: write the value in its file, and pnp validate judges "
+                   "every band")
 
 
 def _cells(row: dict, games: int, band) -> list[str]:
