@@ -7,7 +7,8 @@ row's line), so the schema check, its messages (``cards.csv:7: cards[5].cost: ..
 An empty cell leaves the field out (its default applies); ``""`` is an empty text. A cell of a
 text-like field (text, str, id, ref, path, colour) is taken as written; any other cell is read as a
 YAML value, so ``3`` is a number, ``true`` a boolean and ``[attack, grapple]`` a list (a cell that is no
-YAML value stays text, and the schema says what it expected).
+YAML value stays text, and the schema says what it expected). An integer field's cell may be a whole
+number written as a float (``1.0``, as pandas writes integers in a column with blanks).
 
 A CSV is read as UTF-8 (with or without the BOM Excel writes); failing that as Shift_JIS (cp932),
 what Japanese Excel saves as plain "CSV". Its cells are separated by commas, or by semicolons when the
@@ -33,6 +34,8 @@ SUFFIXES = (".csv", ".xlsx")
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
 _SHEET = re.compile(r"^(.*\.xlsx)\[(.*)\]$", re.IGNORECASE)
 
 
@@ -178,8 +181,25 @@ def _cell(cell: str, kind, where: str, line: int) -> yaml.Node:
         node = None
     if node is None:  # not a YAML value: the schema says what it expected ("expected a list, got '[a'")
         return yaml.ScalarNode(_STR, cell, mark, mark, style='"')
+    if kind == "int":
+        node = _whole_number(node)
     _remark(node, mark)
     return node
+
+
+def _whole_number(node: yaml.Node) -> yaml.Node:
+    """A float cell that is a whole number (``1.0``) as the integer it means: pandas and some exports
+    write every integer of a column with blanks that way. ``1.5`` stays a float, for the schema to
+    refuse at its row; a YAML file keeps ``1.0`` an error (it is typed by hand)."""
+    if not (isinstance(node, yaml.ScalarNode) and node.tag == _FLOAT):
+        return node
+    try:
+        value = float(node.value.replace("_", ""))
+    except ValueError:  # .inf, .nan
+        return node
+    if not value.is_integer():
+        return node
+    return yaml.ScalarNode(_INT, str(int(value)), node.start_mark, node.end_mark)
 
 
 def _mapping(tree: dict, mark, kind_of, prefix: tuple = ()) -> yaml.MappingNode:

@@ -312,3 +312,24 @@ def test_a_column_into_a_dict_with_number_keys_gives_a_number_key(fox):
     kitsunebi, inari = load_game(fox).component("cards").records
     assert kitsunebi["respawn"] == {1: 3, 4: 1} and kitsunebi["tags"] == {"7": 2}
     assert inari["respawn"] == {}
+
+
+def test_an_integer_written_as_a_whole_float_reads_as_that_integer_and_a_fraction_stays_an_error(fox):
+    """pandas (and some exports) write every integer of a column with blanks as ``1.0``: 3 copies, as expected."""
+    path = _write(fox, "id,name,count,cost,text\n"
+                       "a,A,2.0,1.0,t\n"
+                       "b,B,,0.0,t\n")
+    a, b = load_game(fox).component("cards").records
+    assert (a["count"], a["cost"], b["count"], b["cost"]) == (2, 1, 1, 0)
+    assert type(a["count"]) is int and type(a["cost"]) is int
+    _write(fox, "id,name,count,cost,text\na,A,1.5,1,t\nb,B,1,2.5,t\n")
+    shown = _problems(fox)
+    assert f"{path}:2: cards[0].count: expected an integer, got 1.5" in shown
+    assert f"{path}:3: cards[1].cost: expected an integer, got 2.5" in shown
+
+
+def test_a_yaml_record_file_keeps_an_integer_written_as_a_float_an_error(fox):
+    game_yaml = fox / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("file: cards.csv  ", "file: cards.yaml "))
+    (fox / "cards.yaml").write_text("- {id: a, name: A, count: 3, cost: 1.0, text: t}\n")
+    assert f"{fox / 'cards.yaml'}:1: cards[0].cost: expected an integer, got 1.0" in _problems(fox)
