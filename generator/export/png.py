@@ -4,15 +4,17 @@ Fronts: one per record (``<component>/<id>.png``); backs: ``<component>/back.png
 shared back, ``<component>/back-<n>.png`` for each distinct per-card back. Every image is
 8-bit RGB (no alpha), tagged sRGB, at the export profile's dpi with its bleed, rasterized
 from a PDF the painter drew. ``index.json`` lists every file with the records that use it
-and their copy counts (what a print-on-demand upload asks for), and the face hashes: a
-re-export only renders faces whose hash, size or profile changed, and deletes images of
-faces that no longer exist (only files it wrote, as listed in its previous index).
+and their copy counts (what a print-on-demand upload asks for), the face hashes and which pnp
+drew each image (``drawn_by``): a re-export only renders faces whose hash, size or profile
+changed or that another version of pnp drew, and deletes images of faces that no longer exist
+(only files it wrote, as listed in its previous index).
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from .. import __version__
 from ..cards import DEFAULT_BLEED_PT
 from ..content.game import text_in
 from ..outputs import write_atomic
@@ -24,6 +26,11 @@ from .result import ExportResult, load_checked_cards
 
 INDEX = "index.json"
 BATCH = 24           # faces per intermediate PDF (memory stays flat)
+# A face's hash covers what it draws, not how pnp draws it: an upgrade that draws differently
+# must redraw every image. pnp's version changes with every release a user installs, where a
+# constant bumped by hand would be forgotten the one time it matters (one full redraw per upgrade
+# is the price). Kept per image: a --component export leaves the others as the older pnp drew them.
+DRAWN_BY = f"pnp {__version__}"
 
 
 def png_dir(out_dir: Path, profile_name: str) -> Path:
@@ -79,11 +86,11 @@ def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: in
             "dpi": dpi,
             "fit": [round(frame.scale, 6), round(frame.origin[0], 4), round(frame.origin[1], 4)],
             "digest": face.digest,
+            "drawn_by": DRAWN_BY,
         }
         entries.append(entry)
         old = old_files.get(rel)
-        if old and old.get("digest") == face.digest and old.get("px") == entry["px"] \
-                and old.get("dpi") == dpi and old.get("fit") == entry["fit"] and (target_dir / rel).is_file():
+        if old and _same_image(old, entry) and (target_dir / rel).is_file():
             result.unchanged += 1
             continue
         todo.append((face, frame, target_dir / rel))
@@ -114,6 +121,11 @@ def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: in
     if not jobs:
         result.notes.append(f"export profile {prof.name!r} takes none of this game's components")
     return result
+
+
+def _same_image(old: dict, entry: dict) -> bool:
+    """The previous export's image of this file is the one this export would draw."""
+    return all(old.get(key) == entry[key] for key in ("digest", "px", "dpi", "fit", "drawn_by"))
 
 
 def _in_game_order(game, entries):
