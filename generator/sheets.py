@@ -259,7 +259,7 @@ def render_print_pdf(cards: CardSet, profile, *, title: str, components=None, pr
         if board:
             _render_board(canvas, cards, run[0], profile, title, proof)
         else:
-            _render_cards(canvas, cards, run, plan, profile, title, proof, forms)
+            render_card_run(canvas, cards, run, plan, profile, title, proof, forms)
     if finish is not None:
         finish(canvas)
     canvas.save()
@@ -282,8 +282,8 @@ def _proof(cards: CardSet, faces: Faces, profile, proof: bool):
     return overlay
 
 
-def _render_cards(canvas, cards: CardSet, run: list[Faces], plan, profile, title: str, proof: bool,
-                  forms: SharedFaces):
+def render_card_run(canvas, cards: CardSet, run: list[Faces], plan, profile, title: str, proof: bool,
+                    forms: SharedFaces):
     """Consecutive card components, their pages ``plan`` (``card_pages``); a page they share has
     a label naming each with its own page number: ``title · 資源 2/2 · 印 1/1 · 表 (front)``."""
     from .impose import render_pages
