@@ -5,7 +5,8 @@ go on deck sheets of at most 10 x 7 cells; the last cell of every sheet is the "
 image (the card back), so a sheet holds at most 69 cards. Sheets stay within 4096 x 4096 px
 (cells are sized for that, at most ``max_dpi``), are RGB PNGs, and show every card cropped
 to its trim. A shared back is one image; per-card backs go on back sheets with the same grid
-(``UniqueBack``). ``<game>.json`` is a saved object: one deck per component (``CustomDeck``
+(``UniqueBack``). A component without a back prints single-sided (the home print gives it fronts
+only): its back is the blank paper, a white image, and its deck lies face up (nothing to hide). ``<game>.json`` is a saved object: one deck per component (``CustomDeck``
 entries, ``DeckIDs``, ``ContainedObjects`` with every printed copy); an export of some components
 (``--component``) writes ``<game>-<components>.json`` and leaves ``<game>.json`` as it was.
 
@@ -35,7 +36,7 @@ MAX_SHEET_PX = 4096
 MAX_CARDS = MAX_COLS * MAX_ROWS - 1          # the last cell is the hidden-card image
 DEFAULT_MAX_DPI = 300
 KINDS = ("card", "tile", "token")
-HIDDEN_FILL = (90, 90, 90)
+PAPER = (255, 255, 255)                      # the back of a single-sided print
 CARD_TYPE = {"round": 4}                     # TTS CustomDeck Type: 0 rounded rectangle, 4 circle
 POKER_WIDTH_MM = 63.0
 
@@ -159,7 +160,7 @@ def _render_deck(cards, deck: Deck, target: Path) -> list:
         if shared_back:
             back = _render(cards, [(faces, faces.back_for(0))], card, largest)[0]
         else:
-            back = Image.new("RGB", largest, HIDDEN_FILL)
+            back = Image.new("RGB", largest, PAPER)
         deck.back_file = f"{cid}-back.png"
         written.append(write_atomic(target / deck.back_file, png_bytes(back)))
     for n, sheet in enumerate(deck.sheets, start=1):
@@ -167,7 +168,7 @@ def _render_deck(cards, deck: Deck, target: Path) -> list:
         if faces.backs is not None:
             hidden = _render(cards, [(faces, faces.back_for(sheet.records[0]))], card, sheet.cell)[0]
         else:
-            hidden = Image.new("RGB", sheet.cell, HIDDEN_FILL)
+            hidden = Image.new("RGB", sheet.cell, PAPER)
         sheet.face_file = f"{cid}-{n}.png"
         written.append(write_atomic(target / sheet.face_file, png_bytes(_compose(sheet, fronts, hidden))))
         if faces.backs is not None and component.back_per_card:
@@ -224,6 +225,7 @@ def saved_object(game, decks: list[Deck], base_url: str = "", lang: str = "ja") 
     for position, deck in enumerate(decks):
         component = deck.component
         scale = round(component.size_pt[0] / 72 * 25.4 / POKER_WIDTH_MM, 3)
+        face_down = deck.faces.backs is not None  # a blank back hides nothing: show the fronts
         entries = {str(s.deck_id): custom_deck_entry(deck, s, base_url) for s in deck.sheets}
         contained, ids = [], []
         for sheet in deck.sheets:
@@ -237,13 +239,13 @@ def saved_object(game, decks: list[Deck], base_url: str = "", lang: str = "ja") 
                         "Nickname": record_name(component, index, lang),
                         "Description": f"{component.id}/{record_id(component, index)}",
                         "CardID": card_id,
-                        "Transform": _transform(scale=scale),
+                        "Transform": _transform(scale=scale, face_down=face_down),
                         "CustomDeck": {str(sheet.deck_id): entries[str(sheet.deck_id)]},
                     })
         name = text_in(component.name, lang) if component.name else component.id
         x = position * 3.0 * max(1.0, scale)
         if len(contained) == 1:
-            single = dict(contained[0], Transform=_transform(x, 0.0, scale))
+            single = dict(contained[0], Transform=_transform(x, 0.0, scale, face_down))
             objects.append(single)
             continue
         objects.append({
@@ -251,7 +253,7 @@ def saved_object(game, decks: list[Deck], base_url: str = "", lang: str = "ja") 
             "GUID": _guid(f"{game.id}/{component.id}"),
             "Nickname": name,
             "Description": f"{game.id}/{component.id}: {len(contained)} cards",
-            "Transform": _transform(x, 0.0, scale),
+            "Transform": _transform(x, 0.0, scale, face_down),
             "DeckIDs": ids,
             "CustomDeck": entries,
             "ContainedObjects": contained,

@@ -101,3 +101,25 @@ def test_big_decks_split_into_sheets_of_69(tiny):
     assert [(s.cols, s.rows) for s in sheets] == [(10, 7), (10, 7), (5, 3)]   # 5 x 3: full 744 px cells
     assert [s.deck_id for s in sheets] == [1, 2, 3] and decks[1].sheets[0].deck_id == 4
     assert all(s.size[0] <= MAX_SHEET_PX and s.size[1] <= MAX_SHEET_PX for s in sheets)
+
+
+def test_a_component_without_a_back_is_single_sided_as_printed_blank_back_and_face_up(tiny, tmp_path):
+    """The home print gives the coins fronts only: in TTS their back is the blank paper (it was a
+    grey placeholder) and their deck lies face up; the heroes, with a back, stay face down."""
+    game, cards, problems = check_content(tiny)
+    assert not problems
+    export_tts(tiny, tmp_path, max_dpi=40, cards_in=(game, cards))
+    saved = json.loads((tmp_path / "tts" / "tiny.json").read_text())
+    decks = {o["Nickname"]: o for o in saved["ObjectStates"]}
+    coins, heroes = decks["coins"], decks["ヒーロー"]
+    entry = coins["CustomDeck"]["2"]
+    assert entry["BackURL"] == "coins-back.png" and not entry["UniqueBack"] and entry["BackIsHidden"]
+    back = Image.open(tmp_path / "tts" / entry["BackURL"])
+    assert back.mode == "RGB" and back.getcolors() == [(back.size[0] * back.size[1], (255, 255, 255))]
+    sheet = Image.open(tmp_path / "tts" / entry["FaceURL"])
+    cw, ch = back.size
+    last = entry["NumWidth"] * entry["NumHeight"] - 1
+    x, y = (last % entry["NumWidth"]) * cw, (last // entry["NumWidth"]) * ch
+    assert sheet.crop((x, y, x + cw, y + ch)).tobytes() == back.tobytes(), "the hidden cell is the back"
+    assert [o["Transform"]["rotZ"] for o in [coins, *coins["ContainedObjects"]]] == [0.0] * 7
+    assert [o["Transform"]["rotZ"] for o in [heroes, *heroes["ContainedObjects"]]] == [180.0] * 5
