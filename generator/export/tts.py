@@ -6,9 +6,10 @@ image (the card back), so a sheet holds at most 69 cards. Sheets stay within 409
 (cells are sized for that, at most ``max_dpi``), are RGB PNGs, and show every card cropped
 to its trim. A shared back is one image; per-card backs go on back sheets with the same grid
 (``UniqueBack``). A component without a back prints single-sided (the home print gives it fronts
-only): its back is the blank paper, a white image, and its deck lies face up (nothing to hide). ``<game>.json`` is a saved object: one deck per component (``CustomDeck``
-entries, ``DeckIDs``, ``ContainedObjects`` with every printed copy); an export of some components
-(``--component``) writes ``<game>-<components>.json`` and leaves ``<game>.json`` as it was.
+only): its back is the blank paper, a white image, and its deck lies face up (nothing to hide).
+``<game>.json`` is a saved object: one deck per component (``CustomDeck`` entries, ``DeckIDs``,
+``ContainedObjects`` with every printed copy); an export of some components (``--component``)
+writes ``<game>-<components>.json`` and leaves ``<game>.json`` as it was.
 
 Image references are relative file names (``enemies-1.png``) unless ``base_url`` is given:
 TTS loads images from URLs, so upload the PNGs and re-export with ``--tts-base-url``

@@ -24,7 +24,8 @@ def test_components_without_a_back_print_fronts_only_packed_as_in_the_home_print
     assert _labels(pdf) == [f"ちいさなゲーム · ヒーロー · 1/1 · {fold}",
                             "ちいさなゲーム · coins 1/1 · gems 1/1 · 表 (front)"]
     document = pdfium.PdfDocument(str(pdf))
-    assert {tuple(round(v) for v in document[i].get_size()) for i in range(len(document))} == {(842, 595)}
+    sizes = {tuple(round(v) for v in document[i].get_size()) for i in range(len(document))}
+    assert sizes == {(842, 595)}  # A4 landscape, as the fold sheets
 
 
 def test_a_component_without_a_back_alone_gets_its_sheet_of_fronts(tiny, tmp_path):
