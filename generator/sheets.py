@@ -242,14 +242,7 @@ def render_print_pdf(cards: CardSet, profile, *, title: str, components=None, pr
     steps = [(board, run, None if board else card_pages(
         [(f.component, len(f.copies), f.backs is not None) for f in run], profile))
         for board, run in _runs(selected, lambda faces: faces.component)]
-    on_page = None
-    if progress is not None:
-        total = sum(_board_pages(run[0].component, profile, len(run[0].copies)) if board else len(plan[0])
-                    for board, run, plan in steps)
-
-        def on_page(number):
-            progress(min(number, total), total)  # the pages ``finish`` adds are not counted
-    _compress_finished_pages(canvas, on_page)
+    _compress_finished_pages(canvas, _page_progress(progress, steps, profile))
     canvas.setTitle(title)
     canvas.setCreator("pnp-generator")
     canvas.setAuthor("")
@@ -264,6 +257,19 @@ def render_print_pdf(cards: CardSet, profile, *, title: str, components=None, pr
         finish(canvas)
     canvas.save()
     return buffer.getvalue()
+
+
+def _page_progress(progress, steps, profile):
+    """``progress(done, total)`` as a per-page callback (None without progress): the pages of every
+    planned run counted first."""
+    if progress is None:
+        return None
+    total = sum(_board_pages(run[0].component, profile, len(run[0].copies)) if board else len(plan[0])
+                for board, run, plan in steps)
+
+    def on_page(number):
+        progress(min(number, total), total)  # the pages ``finish`` adds are not counted
+    return on_page
 
 
 def _proof(cards: CardSet, faces: Faces, profile, proof: bool):
