@@ -40,6 +40,9 @@ def _seed(value: str):
 @click.option("--difficulty", default=None, help="Difficulty level, for games that have them (Metroidvania: normal, easy).")
 @click.option("--cards", is_flag=True, help="Also report each card's use: times played (bought, used) of the times "
                                           "drawn or offered, least used first (JSON: card_usage).")
+@click.option("--heroes", is_flag=True, help="Also report the win rate with and without each character (hero, servant) "
+                                           "in the party, highest first, and the spread the verdict's M7 judges "
+                                           "(JSON: heroes).")
 @click.option("--set", "sets", multiple=True, metavar="PATH=VALUE",
               help="Also play the same games with one value of the content changed (rules.boss_life_bonus=2, "
                    "arts.CARD.ap=6; repeatable) and compare: both win rates and their paired difference.")
@@ -47,7 +50,7 @@ def _seed(value: str):
               help="Also play the same games with each of several values of one path (rules.boss_life_bonus.2=0..3, "
                    "bosses.ID.life=10,12,14; at most 12) and compare them in one table with the content as it is.")
 @_common_options
-def simulate(game, players, games, seed, agent, workers, as_json, game_index, trace, difficulty, cards, sets,
+def simulate(game, players, games, seed, agent, workers, as_json, game_index, trace, difficulty, cards, heroes, sets,
              sweeps):
     """Simulate GAME (a name under ./content or a path) with scripted players."""
     from ..cli import reporter, resolve_game, run_reporting
@@ -57,7 +60,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         raise click.BadParameter("--trace needs --game I (the game to replay)", param_hint="--trace")
     if sweeps:
         from .sweep import alone
-        alone(sweeps, sets, game_index, cards)
+        alone(sweeps, sets, game_index, cards, heroes)
     path = resolve_game(game)
     seed = _seed(seed)
     ctx = click.get_current_context()
@@ -66,7 +69,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         raise click.BadParameter(f"game {game_index} is not in a run of {games} games (0..{games - 1})",
                                  param_hint="--game")
     try:
-        engine, game_data = run_reporting(lambda: _engine(path))
+        engine, game_data, config = run_reporting(lambda: _engine(path))
         tables = _tables(game_data, engine, difficulty)
         variant = _variant(tables, sets, game_data)
         sweep = _sweep(tables, sweeps, game_data)
@@ -79,8 +82,9 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
             _replay(engine, setup, players, agent, seed, game_index, trace, as_json, sets)
             return
         with _progress(games * (1 + len(changes))) as progress:
-            summary = _run(engine, game_data, tables, players, games, seed, agent, workers, cards, progress())
-            runs = [_run(engine, game_data, changed, players, games, seed, agent, workers, cards, progress(), said)
+            parts = {"cards": cards, "heroes": heroes}
+            summary = _run(engine, game_data, tables, players, games, seed, agent, workers, parts, progress())
+            runs = [_run(engine, game_data, changed, players, games, seed, agent, workers, parts, progress(), said)
                     for changed, said in changes]
         if sweep:
             from .sweep import win_band
@@ -99,7 +103,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False))
     elif reporter().verbosity >= 0:  # -q: only failures
-        _print_summary(summary, getattr(engine, "SEATS", "players"), follow)
+        _print_summary(summary, getattr(engine, "SEATS", "players"), follow, _spread_max(config))
     for line in failed:
         click.echo(line, err=True)
     raise SystemExit(1 if summary["errors"] else 0)
@@ -115,7 +119,12 @@ def _engine(path):
     name, engine = engine_of(game, config, lines)
     if engine is None:
         raise SimulationError(f"no simulator for this game yet ({name})")
-    return engine, game
+    return engine, game, config or {}
+
+
+def _spread_max(config: dict):
+    """balance.yaml's M7 maximum (``heroes.spread_max``), None where it has none."""
+    return (config.get("heroes") or {}).get("spread_max")
 
 
 def _check_run(engine, game, tables, players, agent, compared=False):
@@ -265,8 +274,9 @@ def _progress(total: int):
         yield one_run
 
 
-def _run(engine, game, tables, players, games, seed, agent, workers, cards=False, progress=None, sets=()) -> dict:
-    """The summary of one run; ``sets`` are the changes ``tables`` carry, for the failures' replay commands."""
+def _run(engine, game, tables, players, games, seed, agent, workers, parts=None, progress=None, sets=()) -> dict:
+    """The summary of one run; ``parts``: the optional parts asked for (``cards``, ``heroes``); ``sets`` are
+    the changes ``tables`` carry, for the failures' replay commands."""
     from ..sim.metrics import card_usage, failure_line, failures, run_summary
     from ..sim.runner import run_games
     from ..sim.verdict import CHECKED_GAMES
@@ -291,9 +301,34 @@ def _run(engine, game, tables, players, games, seed, agent, workers, cards=False
         "_failures": fails, "_wins": [r["outcome"] == "win" for r in records],  # in index order
         "_replay": replay,
     }
-    if cards:
+    if (parts or {}).get("cards"):
         summary["card_usage"] = _least_used_first(card_usage(records))
+    if (parts or {}).get("heroes"):
+        summary["heroes"] = _hero_view(records)
     return summary
+
+
+def _rate(wins: int, games: int) -> dict:
+    from ..sim.stats import wilson
+
+    return {"games": games, "wins": wins, "win_rate": round(wins / games, 6) if games else None,
+            "ci95": [round(x, 6) for x in wilson(wins, games)]}
+
+
+def _hero_view(records):
+    """Each character's win rate with it in the party and without it (``metrics.hero_split``, highest
+    first) and M7's spread of the best and the worst (``metrics.hero_spread``); None when the records
+    carry no party (a game's own engine need not name one)."""
+    from ..sim.metrics import hero_split, hero_spread
+
+    spread = hero_spread(records)
+    if spread is None:
+        return None
+    best, worst, diff, lo, hi = spread
+    return {"by_hero": {c: {"with": _rate(*with_), "without": _rate(*without)}
+                        for c, (with_, without) in hero_split(records).items()},
+            "spread": {"best": best, "worst": worst, "diff": round(diff, 6), "ci95": [round(lo, 6), round(hi, 6)],
+                       "games": sum(r["outcome"] != "error" for r in records)}}
 
 
 def _least_used_first(usage: dict) -> dict:
@@ -317,7 +352,7 @@ def _follow_one(wins: list, replay: str) -> str:
             f"{replay} --game {lost[0]} --trace")
 
 
-def _print_summary(s: dict, seats: str, follow: str = "") -> None:
+def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None) -> None:
     from ..sim.verdict import seat_word
 
     lo, hi = s["ci95"]
@@ -334,6 +369,8 @@ def _print_summary(s: dict, seats: str, follow: str = "") -> None:
     click.echo(f"  rounds     median {s['rounds']['median']:g}, p95 {s['rounds']['p95']:g}; "
                f"per stage median {s['stage_rounds_median']:g}")
     click.echo(f"  speed      {s['games_per_second']} games/s")
+    if "heroes" in s:
+        _print_heroes(s["heroes"], spread_max)
     if "variant" in s:
         v, p = s["variant"], s["paired"]
         vlo, vhi = v["ci95"]
@@ -345,12 +382,33 @@ def _print_summary(s: dict, seats: str, follow: str = "") -> None:
         lo, hi = p["ci95"]
         click.echo(f"  difference {p['diff']:+.3f} [{lo:+.3f}, {hi:+.3f}] in win rate, paired on the same "
                    f"{s['games']} deals ({p['games_differing']} games ended differently)")
+        if v.get("heroes"):
+            _print_heroes(v["heroes"], spread_max)
     if "card_usage" in s:
         click.echo("  cards      used / drawn or offered, least used first:")
         width = max((len(card) for card in s["card_usage"]), default=0)
         for card, n in s["card_usage"].items():
             rate = f"{n['uses'] / n['exposures']:.3f}" if n["exposures"] else "-"
             click.echo(f"             {card:<{width}}  {n['uses']:>6} / {n['exposures']:<6}  {rate}")
+
+
+def _print_heroes(view, spread_max) -> None:
+    """``--heroes``: a row per character, highest win rate first, and the spread M7 judges."""
+    if view is None:
+        click.echo("  heroes     none: this game's records carry no party (its engine's summarize names none)")
+        return
+    from ..sim.stats import interval_text
+
+    click.echo("  heroes     win rate with the character in the party / without it, highest first:")
+    width = max(len(c) for c in view["by_hero"])
+    for hero, arms in view["by_hero"].items():
+        cells = [interval_text(a["win_rate"], *a["ci95"], a["games"]) if a["games"] else "- (0)"
+                 for a in (arms["with"], arms["without"])]
+        click.echo(f"             {hero:<{width}}  {cells[0]:<28} / {cells[1]}")
+    sp = view["spread"]
+    judged = "" if spread_max is None else f" (heroes.spread_max {spread_max}; the verdict pools its player counts)"
+    click.echo(f"  M7 spread  {sp['best']} - {sp['worst']} {interval_text(sp['diff'], *sp['ci95'], sp['games'], '{:+.3f}')}"
+               + judged)
 
 
 def _replay(engine, setup, players, agent, seed, index, trace, as_json, sets=()) -> None:

@@ -44,13 +44,14 @@ class Sweep:
         return {"path": self.path, "current": self.current, "band": shown_band, "rows": rows}
 
 
-def alone(sweeps, sets, game_index, cards) -> None:
-    """A sweep is a table of whole runs of one path's values: no other change, no one game, no card list."""
-    clash = [name for name, given in (("--set", sets), ("--game", game_index is not None), ("--cards", cards))
-             if given]
+def alone(sweeps, sets, game_index, cards, heroes=False) -> None:
+    """A sweep is a table of whole runs of one path's values: no other change, no one game, no card or
+    character list."""
+    clash = [name for name, given in (("--set", sets), ("--game", game_index is not None), ("--cards", cards),
+                                      ("--heroes", heroes)) if given]
     if clash:
         raise click.UsageError(f"--sweep does not go with {' or '.join(clash)}: sweep, then look at one value "
-                               f"with --set PATH=VALUE (and --game I --trace or --cards)")
+                               f"with --set PATH=VALUE (and --game I --trace, --cards or --heroes)")
     if len(sweeps) > 1:
         raise click.UsageError("--sweep takes one path per run: the table compares the values of one path")
 

@@ -146,6 +146,27 @@ def hero_gap(records, first, second) -> tuple[float, float, float]:
     return ratio_diff_interval(*arms)
 
 
+def hero_spread(records) -> tuple[str, str, float, float, float] | None:
+    """``(best, worst, d, lo, hi)``, M7 as the verdict judges it: the characters with the highest and
+    the lowest win rate by their point estimates, and ``hero_gap`` of the two (None without a party)."""
+    points = {c: w / g for c, (w, g) in hero_rates(records).items() if g}
+    if not points:
+        return None
+    best = max(points, key=points.get)
+    worst = min(points, key=points.get)
+    return (best, worst, *hero_gap(records, best, worst))
+
+
+def hero_split(records) -> dict:
+    """character id -> ``((wins, games) with it in the party, (wins, games) without it)``, over the
+    games that did not crash (as ``hero_rates``), the highest win rate with it first: what M7's spread
+    is made of, so that the character it names stands at one end."""
+    played = [r for r in records if r["outcome"] != "error"]
+    total = (sum(r["outcome"] == "win" for r in played), len(played))
+    split = {c: ((w, g), (total[0] - w, total[1] - g)) for c, (w, g) in hero_rates(records).items()}
+    return dict(sorted(split.items(), key=lambda kv: (-kv[1][0][0] / max(1, kv[1][0][1]), kv[0])))
+
+
 def failures(records) -> list[dict]:
     """Games that crashed, broke an invariant or hit the decision cap (M0)."""
     return [r for r in records if r["outcome"] in ("error", "timeout")]

@@ -685,14 +685,13 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
     data["swingy_cards"] = [(c, round(d, 3)) for _, c, d in flagged]
     heroes = metrics.hero_rates(all_ref)
     data["heroes"] = {c: {"wins": w, "games": g} for c, (w, g) in heroes.items()}
-    if heroes:
+    spread_of = metrics.hero_spread(all_ref)
+    if spread_of:
         # the best and the worst character by their point estimates; their difference is judged on its
         # interval with the game as the unit (a game with both in the party is in both arms). Clearly
         # above the maximum fails (as a clearly wider spread always did); a straddle is pass?/warn?
+        best, worst, spread, lo, hi = spread_of
         points = {c: w / g for c, (w, g) in heroes.items() if g}
-        best = max(points, key=points.get)
-        worst = min(points, key=points.get)
-        spread, lo, hi = metrics.hero_gap(all_ref, best, worst)
         hmax = config["heroes"]["spread_max"]
         status = band_status(spread, lo, hi, None, hmax)
         status = "FAIL" if status == "warn" else status   # clearly above: the error band fails

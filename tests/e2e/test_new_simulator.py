@@ -1,4 +1,5 @@
 """`pnp new NAME --simulator`: the sample game's own simulator plays, repeats itself and is judged."""
+import json
 import os
 import re
 import subprocess
@@ -128,6 +129,17 @@ def test_simulate_traces_a_sample_game_in_the_engines_words_and_refuses_a_count_
     assert re.fullmatch(r"game 4: (win|loss) after [1-6] rounds", lines[-1])
     five = pnp("simulate", "fox", "--players", "5", "--games", "10", cwd=tmp_path)
     assert five.returncode == 2 and "rules.yaml has no target for 5 players ([2, 3, 4])" in five.stderr
+
+
+def test_simulate_heroes_of_a_game_whose_records_carry_no_party_says_so_once(tmp_path):
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    said = pnp("simulate", "fox", "--players", "2", "--games", "10", "--heroes", "--set", "rules.target.2=50",
+               cwd=tmp_path)
+    assert said.returncode == 0, said.stderr
+    assert said.stdout.count("heroes     none: this game's records carry no party") == 1, said.stdout
+    out = json.loads(pnp("simulate", "fox", "--players", "2", "--games", "10", "--heroes", "--json",
+                         cwd=tmp_path).stdout)
+    assert out["heroes"] is None
 
 
 def test_the_code_in_docs_simulator_md_is_the_sample_engine_as_written():
