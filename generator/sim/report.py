@@ -270,6 +270,11 @@ def _heroes_page(plt, data, jp):
     ax.bar(names, ps, yerr=[[max(0.0, p - c[0]) for p, c in zip(ps, cis)], [max(0.0, c[1] - p) for p, c in zip(ps, cis)]], capsize=4)
     ax.set_ylim(0, 1)
     ax.set_title("キャラクター別の勝率 win rate with each character in the party", fontproperties=jp)
+    commands = data.get("heroes_commands") or []
+    if commands:  # M7 pools the counts' runs: each command shows one of them, with and without each character
+        lines = ["M7 pools these runs; each shows its characters' win rates with and without them:", *commands]
+        fig.text(0.02, 0.01, "\n".join(lines), fontproperties=jp, fontsize=8, va="bottom")
+        fig.tight_layout(rect=(0, 0.01 + 0.018 * len(lines), 1, 1))
     return fig
 
 

@@ -691,6 +691,9 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
         # interval with the game as the unit (a game with both in the party is in both arms). Clearly
         # above the maximum fails (as a clearly wider spread always did); a straddle is pass?/warn?
         best, worst, spread, lo, hi = spread_of
+        data["heroes_commands"] = _heroes_commands(judge, agent, counts, runs_by_count)
+        how = ("; reproduce: " if len(counts) == 1 else "; reproduce (M7 pools one run per count): ") + \
+            "; ".join(data["heroes_commands"])
         points = {c: w / g for c, (w, g) in heroes.items() if g}
         hmax = config["heroes"]["spread_max"]
         status = band_status(spread, lo, hi, None, hmax)
@@ -701,11 +704,18 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
         if status == "FAIL":
             judge.problem("heroes.spread_max", "M7 hero balance", f"win rate with {best} {_fmt(*heroes[best])} vs "
                           f"{worst} {_fmt(*heroes[worst])}: spread {interval_text(spread, lo, hi, games)}, wholly "
-                          f"above the maximum {hmax}")
+                          f"above the maximum {hmax}{how}")
         elif status == "warn?":  # above the maximum only as a point estimate: said, as it always was
             judge.problem("heroes.spread_max", "M7 hero balance", f"win rate with {best} {_fmt(*heroes[best])} vs "
                           f"{worst} {_fmt(*heroes[worst])}: spread {interval_text(spread, lo, hi, games)}, above "
-                          f"the maximum {hmax} only as a point estimate", "warning")
+                          f"the maximum {hmax} only as a point estimate{how}", "warning")
+
+
+def _heroes_commands(judge, agent, counts, runs_by_count) -> list[str]:
+    """The ``pnp simulate --heroes`` run of each count that plays its reference games again (the same
+    seed, games 0..n-1): M7 pools them, so no one command shows what it judged."""
+    return [f"{judge.command} --players {n} --agent {agent} --seed {judge.seed} "
+            f"--games {len(runs_by_count[n]['reference'])} --heroes" for n in counts]
 
 
 # M5 defaults for a balance.yaml that leaves them out (the games' schema.yaml documents the same);

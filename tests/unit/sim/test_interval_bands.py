@@ -121,12 +121,30 @@ def test_m7_hero_spread_is_decided_on_the_interval_of_best_minus_worst(tmp_path,
     config.update(win_rate={"min": 0.35, "max": 0.99}, heroes={"spread_max": spread_max})
     ref = _party_records(games)
     verdict._judge_pooled(j, config, {"per_players": {2: {"reference": {"win_rate": 0.5}}}}, "greedy", ref, [], [2],
-                          {})
+                          {2: {"reference": ref}})
     row = rows(j)["M7 hero spread (max-min)"]
     assert row[4] == status and row[2].startswith("0.200 [") and f"({games}) (a 0.600 / c 0.400)" in row[2]
     m7 = [(p.severity, "only as a point estimate" in p.message) for p in j.problems if p.field == "heroes.spread_max"]
     # clearly above fails; above only as a point estimate is still said, as a warning
     assert m7 == {"FAIL": [("error", False)], "warn?": [("warning", True)]}.get(status, [])
+    for p in j.problems:  # the command that shows the characters of the very games judged
+        assert p.message.endswith(f"; reproduce: pnp simulate g --players 2 --agent greedy --seed 0 --games {games} "
+                                  "--heroes")
+
+
+def test_m7_pooled_over_counts_names_the_run_of_each_count(tmp_path):
+    j = judge(tmp_path)
+    config = {k: v for k, v in BALANCE.items() if k != "win_rate"}
+    config.update(win_rate={"min": 0.35, "max": 0.99}, heroes={"spread_max": 0.10})
+    ref = _party_records(3000)
+    by_count = {2: {"reference": ref[:1000]}, 3: {"reference": ref[1000:]}}
+    data = {"per_players": {n: {"reference": {"win_rate": 0.5}} for n in by_count}}
+    verdict._judge_pooled(j, config, data, "heuristic", ref, [], [2, 3], by_count)
+    (m7,) = [p for p in j.problems if p.field == "heroes.spread_max"]
+    assert m7.message.endswith("; reproduce (M7 pools one run per count): "
+                               "pnp simulate g --players 2 --agent heuristic --seed 0 --games 1000 --heroes; "
+                               "pnp simulate g --players 3 --agent heuristic --seed 0 --games 2000 --heroes")
+    assert data["heroes_commands"] == m7.message.split("count): ")[1].split("; ")
 
 
 # ---- Valheim's expedition bands ---------------------------------------------------------------------

@@ -93,6 +93,15 @@ def test_errors_come_before_warnings_and_many_dead_cards_stay_on_the_page():
         assert all(b[2] <= width + 1e-6 for b in boxes if b[2] > b[0])
 
 
+def test_the_heroes_page_names_the_commands_that_show_each_characters_win_rates():
+    data = _data(3, 0)
+    data["heroes"] = {"a": {"wins": 6, "games": 10}, "b": {"wins": 4, "games": 10}}
+    data["heroes_commands"] = [f"pnp simulate g --players {n} --agent greedy --seed 0 --games 400 --heroes"
+                               for n in (2, 3)]
+    heroes = next(text for _h, text, _lo, _hi in _page_texts(render_pdf(data)) if "M7 pools" in text)
+    assert all("".join(c.split()) in "".join(heroes.split()) for c in data["heroes_commands"])
+
+
 def test_a_long_problem_is_wrapped_to_its_reproduce_command_not_cut():
     data = _data(3, 0)
     problem = ("content/g/balance.yaml:46: warning: pressure.combo_boss_round_share: spec §6 band: "

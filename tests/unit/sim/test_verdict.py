@@ -292,9 +292,10 @@ def test_the_progress_bar_grows_with_the_games_the_later_looks_start():
 
 
 def _reproduce_args(message):
-    """``--players 2 --agent greedy ...`` of a problem's reproduce command, as a dict."""
-    words = message.split("; reproduce: ")[1].split()
-    return {words[i][2:]: words[i + 1] for i in range(len(words)) if words[i].startswith("--")}
+    """``--players 2 --agent greedy ...`` of a problem's reproduce command, as a dict (a flag: True)."""
+    words = message.split("; reproduce: ")[1].split() + ["--"]
+    return {words[i][2:]: True if words[i + 1].startswith("--") else words[i + 1]
+            for i in range(len(words) - 1) if words[i].startswith("--")}
 
 
 def test_reproduce_commands_name_the_seed_and_agent_that_were_played(tmp_path):
@@ -317,6 +318,25 @@ def test_reproduce_commands_name_the_seed_and_agent_that_were_played(tmp_path):
     result = verdict.check_balance(nocombo, workers=1, write_report=False)
     gap = next(p for p in result.problems if p.field == "skill.gap_min")
     assert _reproduce_args(gap.message)["agent"] == "nocombo"
+
+
+def test_the_m7_reproduce_command_plays_the_games_whose_characters_were_judged(tmp_path):
+    from generator.sim import metrics
+    from generator.sim.games import fatal_fight as ff
+    from generator.sim.runner import run_games
+
+    balance = {**BALANCE, "players": [2], "seed": 5, "sampling": {"looks": [30], "z_interim": 1.96, "z_final": 1.96},
+               "integrity": {"random_games": 10}, "heroes": {"spread_max": 0.0}}
+    tables = ff_tables.tables()
+    for enemy in tables["enemies"]:  # tougher enemies: some games lost, the characters' win rates apart
+        enemy["life"] *= 4
+    result = verdict.check_balance(game_dir(tmp_path, tables, balance=balance), workers=1, write_report=False)
+    m7 = next(p for p in result.problems if p.field == "heroes.spread_max")
+    assert m7.message.endswith(" --heroes")
+    args = _reproduce_args(m7.message)
+    records = run_games(ff, tables, players=int(args["players"]), games=int(args["games"]),
+                        seed=int(args["seed"]), agent=args["agent"], workers=1)
+    assert {c: {"wins": w, "games": g} for c, (w, g) in metrics.hero_rates(records).items()} == result.report["heroes"]
 
 
 def test_a_sample_with_its_own_seed_and_options_is_reproduced_with_them(tmp_path):
