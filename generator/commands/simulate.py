@@ -32,7 +32,9 @@ def _seed(value: str):
 @click.option("--players", type=click.IntRange(1, 8), default=3, show_default=True, help="Players in play (Fatal Fight: characters).")
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
 @click.option("--seed", default="0", show_default=True, help="Run seed; game i is seeded from (seed, i).")
-@click.option("--agent", default="greedy", show_default=True, help="Player policy: greedy (every game), random, or one of the game's own (an unknown name lists them).")
+@click.option("--agent", default=None, help="Player policy: by default the game's reference agent, the one its balance "
+                                           "verdict judges (balance.yaml reference_agent; greedy without one); random, "
+                                           "or one of the game's own (an unknown name lists them).")
 @click.option("--workers", type=click.IntRange(1, 64), default=None, help="Worker processes (default: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--game", "game_index", type=click.IntRange(0), default=None, help="Replay only game I of the run.")
@@ -70,6 +72,8 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
                                  param_hint="--game")
     try:
         engine, game_data, config = run_reporting(lambda: _engine(path))
+        reference = config.get("reference_agent", "greedy")
+        agent = agent or reference
         tables = _tables(game_data, engine, difficulty)
         variant = _variant(tables, sets, game_data)
         sweep = _sweep(tables, sweeps, game_data)
@@ -103,7 +107,8 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False))
     elif reporter().verbosity >= 0:  # -q: only failures
-        _print_summary(summary, getattr(engine, "SEATS", "players"), follow, _spread_max(config))
+        _print_summary(summary, getattr(engine, "SEATS", "players"), follow, _spread_max(config),
+                       _agent_shown(engine, agent, reference))
     for line in failed:
         click.echo(line, err=True)
     raise SystemExit(1 if summary["errors"] else 0)
@@ -120,6 +125,16 @@ def _engine(path):
     if engine is None:
         raise SimulationError(f"no simulator for this game yet ({name})")
     return engine, game, config or {}
+
+
+def _agent_shown(engine, agent: str, reference: str) -> str:
+    """The agent as the summary names it: another name of the verdict's reference agent says so, so that
+    a run is not taken for another player than the one balance.yaml and balance.pdf name."""
+    from ..sim.agents import same_player
+
+    if agent != reference and same_player(engine, agent, reference):
+        return f"{agent} (the verdict's reference agent {reference!r})"
+    return agent
 
 
 def _spread_max(config: dict):
@@ -352,12 +367,12 @@ def _follow_one(wins: list, replay: str) -> str:
             f"{replay} --game {lost[0]} --trace")
 
 
-def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None) -> None:
+def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None, agent_shown=None) -> None:
     from ..sim.verdict import seat_word
 
     lo, hi = s["ci95"]
     click.echo(f"{s['game']}: {s['games']} games, {s['players']} {seat_word(seats, s['players'])}, "
-               f"agent {s['agent']}, seed {s['seed']}")
+               f"agent {agent_shown or s['agent']}, seed {s['seed']}")
     if "sweep" in s:
         from .sweep import print_sweep
         print_sweep(s, seats)

@@ -171,7 +171,7 @@ def test_the_summary_names_the_games_not_won_and_how_to_follow_one(in_repo):
     assert result.exit_code == 0, result.output
     follow = next(line for line in result.output.splitlines() if line.startswith("  not won "))
     first = re.search(r"games (\d+)", follow).group(1)
-    assert follow.endswith(f"follow one: pnp simulate metroidvania --players 2 --agent greedy --seed 0 --game {first} "
+    assert follow.endswith(f"follow one: pnp simulate metroidvania --players 2 --agent heuristic --seed 0 --game {first} "
                            "--trace")
     traced = run("metroidvania", "--players", "2", "--agent", "greedy", "--seed", "0", "--game", first, "--trace")
     assert f"game {first}: loss" in traced.output
@@ -208,3 +208,21 @@ def test_heroes_with_set_shows_both_runs_and_does_not_go_with_a_sweep(in_repo):
     assert text.count("  M7 spread  ") == 2
     swept = CliRunner().invoke(main, ["simulate", *args, "--sweep", "rules.boss_life_bonus.2=0..1"])
     assert swept.exit_code == 2 and "--sweep does not go with --heroes" in swept.output
+
+
+def test_the_default_agent_is_the_verdicts_reference_agent_and_another_name_of_it_says_so(in_repo):
+    """Metroidvania's verdict judges `heuristic`; simulate called the same player `greedy`."""
+    args = ("metroidvania", "--players", "2", "--games", "6", "--workers", "1")
+    plain = json.loads(run(*args, "--json").output)
+    named = json.loads(run(*args, "--agent", "heuristic", "--json").output)
+    assert plain["agent"] == "heuristic"
+    assert {k: v for k, v in plain.items() if k != "games_per_second"} == \
+        {k: v for k, v in named.items() if k != "games_per_second"}
+    alias = run(*args, "--agent", "greedy")
+    assert alias.output.startswith("metroidvania: 6 games, 2 players, agent greedy (the verdict's reference agent "
+                                   "'heuristic'), seed 0")
+    assert f"({plain['wins']}/6)" in alias.output, "the same player: the same games"
+    assert ", agent greedy, seed" in run("fatal-fight", "--players", "2", "--games", "2", "--workers", "1").output
+    unknown = CliRunner().invoke(main, ["simulate", *args, "--agent", "genius"])
+    assert unknown.exit_code == 2
+    assert "expected one of: greedy (= heuristic), heuristic, random, rush_urza" in unknown.output
