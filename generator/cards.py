@@ -106,6 +106,7 @@ class CardSet:
     icons: IconSet
     faces: list = field(default_factory=list)
     problems: list = field(default_factory=list)
+    bleed: float = DEFAULT_BLEED_PT  # how far past the trim a background fills (impose.bleed_ring beyond)
 
 
 def localise(value, spec: Spec | None, types: dict, lang: str):
@@ -208,7 +209,7 @@ class CardBuilder:
 
     def build(self, components=None, check: bool = True) -> CardSet:
         """Faces of every printable component; ``check`` instantiates them all now (validation)."""
-        result = CardSet(self.game, self.fonts, self.icons)
+        result = CardSet(self.game, self.fonts, self.icons, bleed=self.bleed)
         for component in components or self.printable():
             faces = self.component_faces(component, result.problems)
             if faces is not None:

@@ -72,6 +72,10 @@ class SharedFaces:
     def draw(self, canvas: Canvas, key, paint, bbox) -> None:
         """Place the face ``key`` here, drawing it with ``paint(canvas)`` the first time.
         ``bbox`` is the face's extent in its own frame (trim plus bleed: the slot clips there)."""
+        canvas.doForm(self.form(canvas, key, paint, bbox))
+
+    def form(self, canvas: Canvas, key, paint, bbox) -> str:
+        """The name of the face ``key``'s form, drawn with ``paint(canvas)`` the first time."""
         name = self.names.get(key)
         if name is None:
             name = self.names[key] = f"face{len(self.names)}"  # names in first-use order: deterministic
@@ -79,7 +83,7 @@ class SharedFaces:
             paint(canvas)
             canvas.endForm()
             _keep_graphics_states(canvas, name)
-        canvas.doForm(name)
+        return name
 
 
 def _keep_graphics_states(canvas: Canvas, name: str) -> None:
@@ -250,7 +254,7 @@ def render_print_pdf(cards: CardSet, profile, *, title: str, components=None, pr
     forms = SharedFaces()
     for board, run, plan in steps:
         if board:
-            _render_board(canvas, cards, run[0], profile, title, proof)
+            _render_board(canvas, cards, run[0], profile, title, proof, forms)
         else:
             render_card_run(canvas, cards, run, plan, profile, title, proof, forms)
     if finish is not None:
@@ -313,11 +317,9 @@ def render_card_run(canvas, cards: CardSet, run: list[Faces], plan, profile, tit
 def _face_drawer(cards: CardSet, faces: Faces, profile, proof: bool, forms: SharedFaces):
     """``draw_face(canvas, index, side)`` for one component's cards (``impose.render_pages``)."""
     component = faces.component
-    w, h = component.size_pt
-    painter = Painter(cards.fonts, cards.icons, h)
+    paint_face = _face_painter(cards, component, profile, forms)
     overlay = _proof(cards, faces, profile, proof)
     repeated = {record for record, times in Counter(faces.copies).items() if times > 1}  # copies of a card
-    bleed_box = (-profile.bleed, -profile.bleed, w + profile.bleed, h + profile.bleed)
 
     def draw_face(c, index, side):
         record = faces.copies[index]
@@ -327,13 +329,49 @@ def _face_drawer(cards: CardSet, faces: Faces, profile, proof: bool, forms: Shar
             ops, shared, slot = faces.back_for(record), record in repeated, record
         else:
             ops, shared, slot = faces.back_for(record), len(faces.copies) > 1, 0
-        if ops and shared:
-            forms.draw(c, (component.id, side, slot), lambda c: painter.paint(c, ops), bleed_box)
-        elif ops:
-            painter.paint(c, ops)
+        paint_face(c, (component.id, side, slot), ops, shared)
         if overlay is not None:
             overlay(c, record, side)
     return draw_face
+
+
+def _face_painter(cards: CardSet, component, profile, forms: SharedFaces):
+    """``paint_face(canvas, key, ops, shared)`` paints one face of ``component``: by reference to
+    its form (``forms``, under ``key``) when ``shared``, directly otherwise. Where the profile's
+    bleed is wider than the faces paint (1/8 in on a shop's pages, 3 mm painted), the face is a
+    form placed again under itself, its edge stretched over the ring between (``impose.bleed_ring``)."""
+    from .impose.bleed_ring import bleed_ring
+
+    w, h = component.size_pt
+    painter = Painter(cards.fonts, cards.icons, h)
+    bleed_box = (-profile.bleed, -profile.bleed, w + profile.bleed, h + profile.bleed)
+    ring = bleed_ring(w, h, cards.bleed, profile.bleed)
+
+    def paint_face(c, key, ops, shared):
+        if not ops:
+            return
+        if ring:
+            name = forms.form(c, key, lambda c: painter.paint(c, ops), bleed_box)
+            _fill_ring(c, name, ring)
+            c.doForm(name)  # over the ring: what the face itself paints past its painted bleed wins
+        elif shared:
+            forms.draw(c, key, lambda c: painter.paint(c, ops), bleed_box)
+        else:
+            painter.paint(c, ops)
+    return paint_face
+
+
+def _fill_ring(canvas: Canvas, form: str, ring) -> None:
+    """Place ``form`` once per ring piece, transformed as the piece says and clipped to it."""
+    for piece in ring:
+        canvas.saveState()
+        path = canvas.beginPath()
+        x0, y0, x1, y1 = piece.clip
+        path.rect(x0, y0, x1 - x0, y1 - y0)
+        canvas.clipPath(path, stroke=0, fill=0)
+        canvas.transform(piece.sx, 0, 0, piece.sy, piece.tx, piece.ty)
+        canvas.doForm(form)
+        canvas.restoreState()
 
 
 def render_full_size_boards(cards: CardSet, profile, *, title: str) -> dict:
@@ -359,7 +397,7 @@ def render_full_size_boards(cards: CardSet, profile, *, title: str) -> dict:
     return out
 
 
-def _render_board(canvas, cards: CardSet, faces: Faces, profile, title: str, proof: bool = False):
+def _render_board(canvas, cards: CardSet, faces: Faces, profile, title: str, proof: bool, forms: SharedFaces):
     """A board that fits the printable area: one page a copy, on the paper turned like the board,
     with crop marks (and cut lines) as the profile gives a sheet of cards; one the paper holds
     only edge to edge: the same page, with no room for marks ('full'), or as a page board
@@ -369,14 +407,14 @@ def _render_board(canvas, cards: CardSet, faces: Faces, profile, title: str, pro
 
     component = faces.component
     w, h = component.size_pt
-    painter = Painter(cards.fonts, cards.icons, h)
+    paint_face = _face_painter(cards, component, profile, forms)
     mode = board_mode(component, profile)
     overlay = _proof(cards, faces, profile, proof)
     name = text_in(component.name, cards.game.meta.get("lang", "ja"))
 
     def draw(c, copy, _side="front"):
         record = faces.copies[copy]
-        painter.paint(c, faces.fronts[record])
+        paint_face(c, (component.id, "front", record), faces.fronts[record], False)
         if overlay is not None:
             overlay(c, record, "front")
     if mode == "fit":

@@ -26,7 +26,7 @@ def errata_cards(cards: CardSet, diff: LockDiff) -> CardSet:
         keep = wanted.get(f.component.id)
         if keep:
             faces.append(replace(f, copies=[i for i in f.copies if i in keep]))
-    return CardSet(cards.game, cards.fonts, cards.icons, faces, cards.problems)
+    return CardSet(cards.game, cards.fonts, cards.icons, faces, cards.problems, cards.bleed)
 
 
 def errata_pdf(cards: CardSet, profile, diff: LockDiff, *, title: str, since: str) -> bytes:

@@ -144,10 +144,10 @@ def test_a_japanese_games_tiled_board_prints_its_instructions_in_japanese(monkey
     monkeypatch.setattr(sheets, "board_mode", lambda component, profile: "tiled")
     component = SimpleNamespace(id="board", size_pt=(mm(420), mm(297)), name="ボード", tiling=None, kind="board")
     faces = SimpleNamespace(component=component, copies=[0], fronts=[[]])
-    cards = SimpleNamespace(fonts=SimpleNamespace(regular="Helvetica"), icons=None,
+    cards = SimpleNamespace(fonts=SimpleNamespace(regular="Helvetica"), icons=None, bleed=mm(3),
                             game=SimpleNamespace(meta={"lang": "ja"}))
     profile = SimpleNamespace(paper=A4, margin=mm(5), bleed=mm(3))
-    sheets._render_board(object(), cards, faces, profile, "題")
+    sheets._render_board(object(), cards, faces, profile, "題", False, sheets.SharedFaces())
     assert said == [("page", "ja"), ("tiles", "ja")]
 
 
