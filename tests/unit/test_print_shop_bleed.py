@@ -52,3 +52,23 @@ def test_the_ring_carries_on_the_colour_at_the_face_edge(shop_pages):
     for img in shop_pages:
         for outer, inner in _edges(img):
             assert np.abs(outer - inner).max(axis=-1).mean() < 8
+
+
+def test_what_a_layout_paints_past_3mm_is_printed_over_the_ring(tmp_path):
+    """The stretched edge lies under the face: a box a layout draws from -5 mm to the painted
+    edge (none of it in the strip the ring stretches) prints as drawn, over the ring."""
+    root = tmp_path / "tiny"
+    shutil.copytree(TINY, root)
+    coin = root / "layouts" / "tiny" / "coin.yaml"
+    coin.write_text(coin.read_text(encoding="utf-8") + "  - {id: tab, type: rect, x: -5mm, y: 0mm, w: 2mm, h: 20mm,"
+                    " fill: \"#ff0000\"}\n", encoding="utf-8")
+    game, cards, problems = check_content(root, check_faces=False)
+    assert not problems
+    profile = load_profile("print-shop", game.root, "long-edge").profile
+    coins = [c.id for c in game.components if c.id == "coins"]
+    pdf = sheets.render_print_pdf(cards, profile, title=game.title, components=coins)
+    img = np.asarray(pdfium.PdfDocument(pdf)[0].render(scale=DPI / 72).to_pil().convert("RGB")).astype(int)
+    middle = img.shape[0] // 2
+    assert img[middle, 0].tolist() == [255, 0, 0]   # the tab, not the coin's gold stretched
+    assert img[middle, 3].tolist() != [255, 0, 0]   # 3 px in: the coin
+    assert _white(img[:, -1]).sum() == 0
