@@ -12,6 +12,12 @@ from typing import Iterable
 from .errors import BuildError
 
 
+def output_dir_of(game, output_dir=None) -> Path:
+    """A game's output folder for what is not an edition's (its verdict, balance.pdf, the last build's
+    lock): ``output_dir`` when given, else ``output/<game>``."""
+    return Path(output_dir) if output_dir else Path("output") / game.id
+
+
 def write_atomic(path: Path, data: bytes | str | Iterable[bytes | str]) -> Path:
     """Write ``data`` (bytes, text, or an iterable of pieces written as they come) to ``path``."""
     path = Path(path)

@@ -7,6 +7,7 @@ from pathlib import Path
 from .cards import CardBuilder
 from .content import load_game
 from .errors import Problem, ProblemsError
+from .outputs import output_dir_of
 from .profiles import game_profile
 
 
@@ -63,7 +64,7 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
     result.problems.extend(nothing_printed(game, faces))
     from .export.restates import drift_since_last_build
 
-    result.problems.extend(drift_since_last_build(game, output_dir or Path("output") / game.id))
+    result.problems.extend(drift_since_last_build(game, output_dir_of(game, output_dir)))
     n = len(game.components)
     result.summary = f"{n} component{'s' if n != 1 else ''}, {faces} printed face{'s' if faces != 1 else ''}"
     if result.passed and not balance:
@@ -79,7 +80,7 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
     if not verdict.passed:
         from .sim.verdict import refusal
 
-        result.notes.append(refusal(game, verdict, output_dir or Path("output") / game.id,
+        result.notes.append(refusal(game, verdict, output_dir_of(game, output_dir),
                                     "so pnp build will not print it"))
     result.table = verdict.table
     result.summary += ", balance " + ("not checked" if not verdict.checked else "passed" if verdict.passed else "FAILED")

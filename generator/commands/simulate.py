@@ -72,7 +72,9 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
                                  param_hint="--game")
     try:
         engine, game_data, config = run_reporting(lambda: _engine(path))
-        reference = config.get("reference_agent", "greedy")
+        from ..sim.verdict import reference_agent
+
+        reference = reference_agent(config)
         agent = agent or reference
         tables = _tables(game_data, engine, difficulty)
         variant = _variant(tables, sets, game_data)

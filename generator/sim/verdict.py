@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Location, Problem, ProblemsError
+from ..outputs import output_dir_of
 from . import known, metrics
 from .agents import agent_names
 from ..content.tabular import is_editor_lock
@@ -421,7 +422,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     result = BalanceResult(passed=passed, problems=judge.problems, table=table, report=data, played=True)
     if write_report:
         from .report import write_reports
-        write_reports(result, Path(output_dir) if output_dir else Path("output") / game.id)
+        write_reports(result, output_dir_of(game, output_dir))
     return result
 
 
@@ -431,6 +432,11 @@ def _counts(config) -> list:
     return list(config.get("players") or DEFAULT_COUNTS)
 
 
+def reference_agent(config) -> str:
+    """The player whose games the bands judge: balance.yaml's ``reference_agent``, else ``greedy``."""
+    return config.get("reference_agent", "greedy")
+
+
 def _refused_settings(engine, setup, config, path, lines) -> list[Problem]:
     """balance.yaml's player counts the engine's ``new_game`` refuses and agents (the reference agent,
     the controls) that are not in its AGENTS, each at its line."""
@@ -438,7 +444,7 @@ def _refused_settings(engine, setup, config, path, lines) -> list[Problem]:
         return Problem(Location(str(path), lines.get(key, 0)), key, message)
 
     names = agent_names(engine)
-    agents = [("reference_agent", config.get("reference_agent", "greedy")),
+    agents = [("reference_agent", reference_agent(config)),
               *((f"controls.{name}", name) for name in config.get("controls") or {})]
     return ([at("players", f"{n}: {why}") for n in _counts(config)
              if (why := refused_count(engine, setup, n))]
@@ -452,7 +458,7 @@ def _unrepeatable(engine, setup, config, path, lines) -> list[Problem]:
     engines are held to it by their tests."""
     if not getattr(engine, "__pnp_key__", "").startswith(KEY_PREFIX):
         return []
-    players, agent, seed = _counts(config)[0], config.get("reference_agent", "greedy"), config.get("seed", 0)
+    players, agent, seed = _counts(config)[0], reference_agent(config), config.get("seed", 0)
     for index in range(REPEATED_GAMES):
         first, again = (play_game(engine, setup, players=players, agent=agent, seed=seed, index=index)[0]
                         for _ in range(2))
@@ -467,7 +473,7 @@ def _unrepeatable(engine, setup, config, path, lines) -> list[Problem]:
 def _simulate(engine, setup, tables, config, judge, workers, pool, progress, changed_cards=()) -> dict:
     seed = config.get("seed", 0)
     counts = _counts(config)
-    agent = config.get("reference_agent", "greedy")
+    agent = reference_agent(config)
     sampling = config["sampling"]
     looks = sorted(sampling["looks"])
     z_i, z_f = sampling["z_interim"], sampling["z_final"]
@@ -928,7 +934,7 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
         return unloadable(exc)
     if engine is None:
         return no_simulator(game, path, lines, name)
-    out = Path(output_dir) if output_dir else Path("output") / game.id
+    out = output_dir_of(game, output_dir)
     files = played_file_hashes(Path(game.root))
     views = played_views(game)
     key = content_key(keyed_files(game, files, views), f"{name}/{engine.VERSION}")
