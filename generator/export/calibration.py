@@ -25,7 +25,7 @@ from pathlib import Path
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from ..errors import BuildError
+from ..errors import BuildError, Location
 from ..impose.duplex import flip_axis
 from ..impose.sizes import mm
 from . import calibration_wording as words
@@ -185,13 +185,6 @@ def where_back_offset_goes(loaded, game_root: Path | None) -> str:
     here = f"(now [{x:g}mm, {y:g}mm])"
     file = loaded.path.resolve()
     if file.is_relative_to(Path.cwd().resolve()) or (game_root and file.is_relative_to(game_root.resolve())):
-        return f"in {_shown(file)} {here}."
+        return f"in {Location(str(file)).display()} {here}."
     copy = Path(game_root or ".") / "layouts" / "profiles" / file.name
-    return f"in a copy of pnp's own {file.stem} profile {here}: copy {file} to {_shown(copy.resolve())} and edit that."
-
-
-def _shown(path: Path) -> str:
-    try:
-        return path.relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return str(path)
+    return f"in a copy of pnp's own {file.stem} profile {here}: copy {file} to {Location(str(copy.resolve())).display()} and edit that."
