@@ -329,6 +329,8 @@ class Instantiator:
             self._image_pixels[path] = pixel_size(path)
         pixels = self._image_pixels[path]
         dpi = printed_dpi(pixels, op.w, op.h, op.style["fit"])
+        if MIN_DPI <= round(dpi) and pixels[0] * pixels[1] <= HUGE_PIXELS:
+            return  # the usual case, every card: nothing more to work out
         need = "x".join(str(round(side / 72 * GOOD_DPI)) for side in (op.w, op.h))
         src = str(self._value(box, "src", scope, "")).strip()
         size = f"image {src!r} is {pixels[0]}x{pixels[1]} px"
@@ -336,11 +338,9 @@ class Instantiator:
             message = (f"{size}: {dpi:.0f} dpi in this {op.w / 72 * 25.4:.0f}x{op.h / 72 * 25.4:.0f} mm box "
                        f"(fit {op.style['fit']}), blurry below {MIN_DPI} dpi; "
                        f"{need} px print it sharp at {GOOD_DPI} dpi")
-        elif pixels[0] * pixels[1] > HUGE_PIXELS:
+        else:  # more pixels than HUGE_PIXELS
             message = (f"{size} ({pixels[0] * pixels[1] / 1e6:.0f} megapixels), {dpi:.0f} dpi here: every pixel goes "
                        f"into the print file (a slow build, a large PDF); {need} px print it at {GOOD_DPI} dpi")
-        else:
-            return
         self._report(scope, where, box_id, message, source=str(box.get("src", "")), severity="warning")
 
     def _text(self, box, scope, where, box_id, w, h):
