@@ -588,14 +588,18 @@ def field_kind(spec: Spec, types: dict, keys) -> str | None:
 
 #: ``field_kind(spec, types, (*keys, DICT_KEY))``: the kind of the keys of the open dict at ``keys``
 DICT_KEY = object()
+#: ``field_kind(spec, types, (*keys, LIST_ITEM))``: the kind of the items of the list at ``keys``
+LIST_ITEM = object()
 
 
 def _member(spec: Spec, key) -> Spec | None:
-    """The spec of ``key`` inside a map, an open dict (its values, or its keys for ``DICT_KEY``) or a
-    tagged union (its tag, or the field of the first variant that has it: a spreadsheet column serves
-    every row, whatever its tag)."""
+    """The spec of ``key`` inside a map, a list (its items, for ``LIST_ITEM``), an open dict (its values,
+    or its keys for ``DICT_KEY``) or a tagged union (its tag, or the field of the first variant that has
+    it: a spreadsheet column serves every row, whatever its tag)."""
     if spec.kind == "dict":
         return spec.keys if key is DICT_KEY else spec.values
+    if spec.kind == "list":
+        return spec.items if key is LIST_ITEM else None
     if spec.kind == "tagged":
         if key == spec.options.get("tag", "type"):
             return Spec("str")

@@ -8,7 +8,8 @@ An empty cell leaves the field out (its default applies); ``""`` is an empty tex
 text-like field (text, str, id, ref, path, colour) is taken as written; any other cell is read as a
 YAML value, so ``3`` is a number, ``true`` a boolean and ``[attack, grapple]`` a list (a cell that is no
 YAML value stays text, and the schema says what it expected). An integer field's cell may be a whole
-number written as a float (``1.0``, as pandas writes integers in a column with blanks).
+number written as a float (``1.0``, as pandas writes integers in a column with blanks), in a list or
+mapping cell too.
 
 A CSV is read as UTF-8 (with or without the BOM Excel writes); failing that as Shift_JIS (cp932),
 what Japanese Excel saves as plain "CSV". Its cells are separated by commas, or by semicolons when the
@@ -25,7 +26,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import ContentError, Location, Problem
-from .schema import DICT_KEY
+from .schema import DICT_KEY, LIST_ITEM
 from .yamlload import MAX_FILE_BYTES, _Loader
 
 #: kinds whose cells are text as written, never a YAML value ("007" stays "007", "a: b" stays text)
@@ -162,7 +163,7 @@ def _record(row: list[str], columns, where: str, line: int, kind_of) -> yaml.Map
         if not cell.strip():
             continue
         cell = cell.replace("\r\n", "\n").replace("\r", "\n")  # a line break is \n, as YAML reads one
-        node = _cell(cell, kind_of(keys), where, line)
+        node = _cell(cell, keys, kind_of, where, line)
         branch = tree
         for key in keys[:-1]:
             branch = branch.setdefault(key, {})
@@ -170,8 +171,9 @@ def _record(row: list[str], columns, where: str, line: int, kind_of) -> yaml.Map
     return _mapping(tree, _mark(where, line), kind_of)
 
 
-def _cell(cell: str, kind, where: str, line: int) -> yaml.Node:
+def _cell(cell: str, keys: tuple, kind_of, where: str, line: int) -> yaml.Node:
     mark = _mark(where, line)
+    kind = kind_of(keys)
     if kind in TEXT_KINDS or kind is None:  # (None: no schema given, or a key the record check will judge)
         value = cell.strip()  # (as YAML trims a plain scalar; a line break inside stays)
         return yaml.ScalarNode(_STR, "" if value == '""' else value, mark, mark, style='"')
@@ -181,10 +183,27 @@ def _cell(cell: str, kind, where: str, line: int) -> yaml.Node:
         node = None
     if node is None:  # not a YAML value: the schema says what it expected ("expected a list, got '[a'")
         return yaml.ScalarNode(_STR, cell, mark, mark, style='"')
-    if kind == "int":
-        node = _whole_number(node)
+    node = _whole_numbers(node, keys, kind_of)
     _remark(node, mark)
     return node
+
+
+def _whole_numbers(node: yaml.Node, keys: tuple, kind_of) -> yaml.Node:
+    """``node`` with every whole float (``1.0``) at an integer field as that integer, inside lists and
+    mappings too (``[1.0, 2]``, ``{guard: 1.0}``): a cell is read the same way whatever holds it."""
+    if isinstance(node, yaml.SequenceNode):
+        node.value = [_whole_numbers(item, (*keys, LIST_ITEM), kind_of) for item in node.value]
+    elif isinstance(node, yaml.MappingNode):
+        node.value = [(_whole_numbers(key, (*keys, DICT_KEY), kind_of),
+                       _whole_numbers(value, (*keys, _name(key)), kind_of)) for key, value in node.value]
+    elif kind_of(keys) == "int":
+        return _whole_number(node)
+    return node
+
+
+def _name(key: yaml.Node):
+    """A mapping key as a step of a field path (a list as a key names no field)."""
+    return key.value if isinstance(key, yaml.ScalarNode) else None
 
 
 def _whole_number(node: yaml.Node) -> yaml.Node:
@@ -214,7 +233,7 @@ def _mapping(tree: dict, mark, kind_of, prefix: tuple = ()) -> yaml.MappingNode:
 
 def _key(key: str, mark, numeric: bool) -> yaml.ScalarNode:
     if numeric:
-        node = _cell(key, "int", mark.name, mark.line + 1)
+        node = _cell(key, (), lambda keys: "int", mark.name, mark.line + 1)
         if isinstance(node, yaml.ScalarNode):
             return node
     return yaml.ScalarNode(_STR, key, mark, mark)

@@ -328,6 +328,28 @@ def test_an_integer_written_as_a_whole_float_reads_as_that_integer_and_a_fractio
     assert f"{path}:3: cards[1].cost: expected an integer, got 2.5" in shown
 
 
+def test_a_whole_float_inside_a_list_or_mapping_cell_reads_as_an_integer_as_a_plain_cell_does(fox):
+    """``[1.0, 2]`` in a list of integers, ``{guard: 1.0}`` in a map of them (an error before); a ``1.5``
+    there stays the error a plain cell gives, at its row and item."""
+    schema = fox / "schema.yaml"
+    schema.write_text(schema.read_text().replace(
+        "      text:  {type: text}",
+        "      text:  {type: text}\n      dice:  {type: list, items: {type: int}, default: []}\n"
+        "      odds:  {type: list, items: {type: number}, default: []}\n"
+        "      stats: {type: map, optional: true, fields: {guard: {type: int, default: 0}, "
+        "rolls: {type: list, items: {type: int}, default: []}}}"))
+    path = _write(fox, 'id,name,count,cost,text,dice,odds,stats\n'
+                       'a,A,3,1,t,"[1.0, 2]","[1.0, 0.5]","{guard: 2.0, rolls: [3.0]}"\n')
+    [a] = load_game(fox).component("cards").records
+    assert a["dice"] == [1, 2] and type(a["dice"][0]) is int
+    assert a["odds"] == [1.0, 0.5] and type(a["odds"][0]) is float    # a number field keeps its float
+    assert a["stats"] == {"guard": 2, "rolls": [3]} and type(a["stats"]["rolls"][0]) is int
+    _write(fox, 'id,name,count,cost,text,dice,stats\na,A,3,1,t,"[1.0, 1.5]","{guard: 2.5}"\n')
+    shown = _problems(fox)
+    assert f"{path}:2: cards[0].dice[1]: expected an integer, got 1.5" in shown
+    assert f"{path}:2: cards[0].stats.guard: expected an integer, got 2.5" in shown
+
+
 def test_a_yaml_record_file_keeps_an_integer_written_as_a_float_an_error(fox):
     game_yaml = fox / "game.yaml"
     game_yaml.write_text(game_yaml.read_text().replace("file: cards.csv  ", "file: cards.yaml "))
