@@ -11,6 +11,7 @@ changed or that another version of pnp drew, and deletes images of faces that no
 """
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -30,7 +31,24 @@ BATCH = 24           # faces per intermediate PDF (memory stays flat)
 # must redraw every image. pnp's version changes with every release a user installs, where a
 # constant bumped by hand would be forgotten the one time it matters (one full redraw per upgrade
 # is the price). Kept per image: a --component export leaves the others as the older pnp drew them.
-DRAWN_BY = f"pnp {__version__}"
+# The packages that make the pixels count as much: ReportLab writes the face, pypdfium2 rasterizes
+# it (its anti-aliasing, its image filters) and Pillow decodes the art and writes the PNG.
+_PIXEL_PACKAGES = ("reportlab", "pypdfium2", "pillow")
+
+
+@functools.cache
+def drawn_by(version_of=None) -> str:
+    """What drew an image, ``pnp 0.1.0, reportlab 4.2.5, pypdfium2 4.30.0, pillow 11.0.0``: versions read
+    from the installed metadata (importing pypdfium2 or Pillow only to ask would cost the export time)."""
+    from importlib import metadata
+
+    def version(name):
+        try:
+            return (version_of or metadata.version)(name)
+        except metadata.PackageNotFoundError:  # (run from a source tree without its metadata)
+            return "unknown"
+
+    return ", ".join([f"pnp {__version__}", *(f"{name} {version(name)}" for name in _PIXEL_PACKAGES)])
 
 
 def png_dir(out_dir: Path, profile_name: str) -> Path:
@@ -86,7 +104,7 @@ def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: in
             "dpi": dpi,
             "fit": [round(frame.scale, 6), round(frame.origin[0], 4), round(frame.origin[1], 4)],
             "digest": face.digest,
-            "drawn_by": DRAWN_BY,
+            "drawn_by": drawn_by(),
         }
         entries.append(entry)
         old = old_files.get(rel)
