@@ -351,14 +351,21 @@ def _face_painter(cards: CardSet, component, profile, forms: SharedFaces):
         if not ops:
             return
         if ring:
-            name = forms.form(c, key, lambda c: painter.paint(c, ops), bleed_box)
-            _fill_ring(c, name, ring)
-            c.doForm(name)  # over the ring: what the face itself paints past its painted bleed wins
+            draw_with_ring(c, forms, key, lambda c: painter.paint(c, ops), bleed_box, ring)
         elif shared:
             forms.draw(c, key, lambda c: painter.paint(c, ops), bleed_box)
         else:
             painter.paint(c, ops)
     return paint_face
+
+
+def draw_with_ring(canvas: Canvas, forms: SharedFaces, key, paint, bbox, ring) -> None:
+    """Draw the face ``key`` (``paint``, as ``SharedFaces.form`` takes it) with its edge stretched over
+    ``ring`` (``impose.bleed_ring``): a bleed wider than the face paints, on a print-shop page or an
+    exported image."""
+    name = forms.form(canvas, key, paint, bbox)
+    _fill_ring(canvas, name, ring)
+    canvas.doForm(name)  # over the ring: what the face itself paints past its painted bleed wins
 
 
 def _fill_ring(canvas: Canvas, form: str, ring) -> None:

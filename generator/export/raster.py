@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
+from ..impose.bleed_ring import bleed_ring
 from ..layout.paint import Painter
+from ..sheets import SharedFaces, draw_with_ring
 
 MM = 72 / 25.4
 
@@ -31,6 +33,9 @@ class Frame:
     card: tuple[float, float]
     scale: float
     origin: tuple[float, float]
+    #: how far past its trim the image shows the card (card points) when that is wider than the card
+    #: paints: the ring between is its edge stretched (``impose.bleed_ring``), the card kept at true size
+    ring_bleed: float = 0.0
 
     @property
     def dpi(self) -> float:
@@ -57,17 +62,23 @@ def fit_frame(card: tuple[float, float], art_bleed: float, dpi: float,
     """The image of a card for a target ``trim`` + ``bleed`` at ``dpi`` (same trim if none).
 
     Pixels: ``round((trim + 2 * bleed) / 25.4mm * dpi)`` per axis. The face is scaled
-    uniformly, centred, just enough that (a) its trim covers the target trim and (b) its
-    painted area (trim + ``art_bleed``) covers the whole image, so no edge is left blank.
-    With the same trim and ``bleed <= art_bleed`` the scale is 1 (up to pixel rounding).
+    uniformly, centred, just enough that its trim covers the target trim (1 for the same trim).
+    Where the image reaches further past that trim than the face paints (``art_bleed``: a 1/8 in
+    bleed, 3 mm painted) the ring between is the face's edge stretched (``ring_bleed``), as on a
+    print shop's page: scaling the face up to cover it instead would print the card larger than
+    its trim. A reach over the painted bleed by pixel rounding only scales (a hair's width).
     """
     cw, ch = card
     tw, th = trim or card
     px = (px_for(tw + 2 * bleed, dpi), px_for(th + 2 * bleed, dpi))
     page = (px[0] * 72.0 / dpi, px[1] * 72.0 / dpi)
-    scale = max(tw / cw, th / ch, page[0] / (cw + 2 * art_bleed), page[1] / (ch + 2 * art_bleed))
+    scale = max(tw / cw, th / ch)
+    reach = max(page[0] / scale - cw, page[1] / scale - ch) / 2
+    ring_bleed = reach if bleed_ring(cw, ch, art_bleed, reach) else 0.0
+    if not ring_bleed:
+        scale = max(scale, page[0] / (cw + 2 * art_bleed), page[1] / (ch + 2 * art_bleed))
     origin = ((page[0] - cw * scale) / 2, (page[1] - ch * scale) / 2)
-    return Frame(px, page, card, scale, origin)
+    return Frame(px, page, card, scale, origin, ring_bleed)
 
 
 def trim_frame(card: tuple[float, float], px: tuple[int, int]) -> Frame:
@@ -85,6 +96,7 @@ def faces_pdf(cards, pages, *, title: str = "faces", overlay=None) -> bytes:
     canvas.setCreator("pnp-generator")
     canvas.setAuthor("")
     painters: dict = {}
+    forms = SharedFaces()
     for faces, ops, frame in pages:
         canvas.setPageSize(frame.page)
         canvas.saveState()
@@ -97,7 +109,9 @@ def faces_pdf(cards, pages, *, title: str = "faces", overlay=None) -> bytes:
         painter = painters.get(card_h)
         if painter is None:
             painter = painters[card_h] = Painter(cards.fonts, cards.icons, card_h)
-        if ops:
+        if ops and frame.ring_bleed:
+            _paint_with_ring(canvas, forms, painter, ops, frame, cards.bleed)
+        elif ops:
             painter.paint(canvas, ops)
         if overlay is not None:
             overlay(canvas, faces, ops)
@@ -105,6 +119,14 @@ def faces_pdf(cards, pages, *, title: str = "faces", overlay=None) -> bytes:
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+def _paint_with_ring(canvas, forms, painter, ops, frame: Frame, painted: float) -> None:
+    w, h = frame.card
+    reach = frame.ring_bleed
+    ring = bleed_ring(w, h, painted, reach)
+    key = len(forms.names)  # a form per image: each page is another face
+    draw_with_ring(canvas, forms, key, lambda c: painter.paint(c, ops), (-reach, -reach, w + reach, h + reach), ring)
 
 
 def rasterize(pdf: bytes, sizes):

@@ -34,9 +34,10 @@ def test_the_face_covers_the_image_and_the_target_trim(trim, bleed):
     frame = fit_frame(card, ART_BLEED, 300, trim=trim, bleed=bleed)
     s, (ox, oy) = frame.scale, frame.origin
     pw, ph = frame.page
-    # painted area (trim + 3 mm art bleed) covers the whole page: no blank edge
-    assert ox - ART_BLEED * s <= 1e-6 and oy - ART_BLEED * s <= 1e-6
-    assert ox + (card[0] + ART_BLEED) * s >= pw - 1e-6 and oy + (card[1] + ART_BLEED) * s >= ph - 1e-6
+    # painted area (trim + 3 mm art bleed), or the ring stretched past it, covers the whole page: no blank edge
+    reach = max(ART_BLEED, frame.ring_bleed)
+    assert ox - reach * s <= 1e-6 and oy - reach * s <= 1e-6
+    assert ox + (card[0] + reach) * s >= pw - 1e-6 and oy + (card[1] + reach) * s >= ph - 1e-6
     # our trim covers the service's trim (centred), so its cut stays inside our art
     tw, th = trim or card
     assert card[0] * s >= tw - 1e-6 and card[1] * s >= th - 1e-6
@@ -46,6 +47,13 @@ def test_the_face_covers_the_image_and_the_target_trim(trim, bleed):
     if trim == (mm(63.5), mm(88.9)):
         # documented: the shop's cut lands at most 0.2 mm inside our trim line
         assert (card[0] * s - tw) / 2 <= mm(0.2) and (card[1] * s - th) / 2 <= mm(0.2)
+
+
+def test_a_bleed_wider_than_the_face_paints_keeps_the_card_at_its_size_with_a_ring():
+    """1/8 in asked, 3 mm painted: the face was scaled x1.005 to cover the image (its trim 0.3 mm wider)."""
+    frame = fit_frame(named_size("poker"), ART_BLEED, 300, bleed=0.125 * 72)
+    assert frame.scale == 1.0 and frame.ring_bleed == pytest.approx(0.125 * 72, abs=72 / 300)
+    assert fit_frame(named_size("poker"), ART_BLEED, 300, bleed=ART_BLEED).ring_bleed == 0.0
 
 
 def test_rasterize_renders_exact_sizes_and_png_is_rgb_srgb():
