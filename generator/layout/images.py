@@ -18,6 +18,8 @@ from pathlib import Path
 #: Below this an image prints visibly soft on a home printer (a warning); print shops ask for GOOD_DPI.
 MIN_DPI = 150
 GOOD_DPI = 300
+#: ``fit: cover`` cutting more than this of a side is a warning: usually the wrong picture or the wrong box
+MAX_COVER_CUT = 0.25
 #: Pillow's own "decompression bomb" threshold: above it an image is a located warning of ours, not its
 #: unlocated Python warning (a file of the game is no attack; twice this is Pillow's error, a problem)
 HUGE_PIXELS = 89_478_485
@@ -88,6 +90,14 @@ def printed_dpi(pixels: tuple[int, int], w: float, h: float, fit: str) -> float:
     across, down = pixels[0] / w * 72, pixels[1] / h * 72
     # contain scales by the tighter side, so the other side's pixels are the ones that count
     return max(across, down) if fit == "contain" else min(across, down)
+
+
+def cover_cut(pixels: tuple[int, int], w: float, h: float) -> tuple[float, float]:
+    """The fractions of an image's width and height that ``fit: cover`` cuts away to fill a w x h box."""
+    if w <= 0 or h <= 0:
+        return (0.0, 0.0)
+    scale = max(w / pixels[0], h / pixels[1])
+    return (1 - w / (pixels[0] * scale), 1 - h / (pixels[1] * scale))
 
 
 #: Drawings a designer exports from an illustration program, which no image box reads: what to do instead

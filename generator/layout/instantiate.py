@@ -15,7 +15,7 @@ from ..errors import Location, Problem
 from ..units import parse_length
 from .expr import ExprError, Expressions, is_template
 from .icons import parse_path
-from .images import GOOD_DPI, HUGE_PIXELS, MIN_DPI, pixel_size, printed_dpi, unreadable
+from .images import GOOD_DPI, HUGE_PIXELS, MAX_COVER_CUT, MIN_DPI, cover_cut, pixel_size, printed_dpi, unreadable
 from .template import Layout
 
 __all__ = ["Op", "CardContext", "Instantiator"]
@@ -83,6 +83,7 @@ class Instantiator:
         self._text_cache: dict = {}
         self._images_ok: dict = {}  # path -> "" or why it cannot be read (checked once per build)
         self._image_pixels: dict = {}  # path -> its (width, height) as printed
+        self._cuts_told: set = set()  # (path, box) whose fit: cover crop was warned of: once, not every card
 
     def instantiate(self, layout: Layout, ctx: CardContext) -> tuple[list[Op], list[Problem]]:
         problems: list[Problem] = []
@@ -250,6 +251,8 @@ class Instantiator:
             if op.style["fit"] not in ("contain", "cover", "stretch"):
                 raise ValueError(f"fit must be contain, cover or stretch, got {op.style['fit']!r}")
             self._check_resolution(op, box, scope, where, box_id)
+            if op.style["fit"] == "cover":
+                self._check_cover_cut(op, box, scope, where, box_id)
         elif kind == "icon":
             name = str(self._value(box, "name", scope, "")).strip()
             if name not in self.icon_names:
@@ -341,6 +344,24 @@ class Instantiator:
         else:  # more pixels than HUGE_PIXELS
             message = (f"{size} ({pixels[0] * pixels[1] / 1e6:.0f} megapixels), {dpi:.0f} dpi here: every pixel goes "
                        f"into the print file (a slow build, a large PDF); {need} px print it at {GOOD_DPI} dpi")
+        self._report(scope, where, box_id, message, source=str(box.get("src", "")), severity="warning")
+
+    def _check_cover_cut(self, op, box, scope, where, box_id):
+        """A warning, once per file and box, when ``fit: cover`` cuts a lot off a picture: a portrait in a
+        landscape box loses its head and feet without a word, on paper only."""
+        told = (op.payload, box_id, where)
+        if told in self._cuts_told:
+            return
+        pixels = self._image_pixels[op.payload]  # (measured by _check_resolution)
+        across, down = cover_cut(pixels, op.w, op.h)
+        if max(across, down) <= MAX_COVER_CUT:
+            return
+        self._cuts_told.add(told)
+        src = str(self._value(box, "src", scope, "")).strip()
+        side, cut = ("width", across) if across > down else ("height", down)
+        message = (f"image {src!r} is {pixels[0]}x{pixels[1]} px: fit cover cuts {cut:.0%} of its {side} off to "
+                   f"fill this {op.w / 72 * 25.4:.0f}x{op.h / 72 * 25.4:.0f} mm box (the wrong picture or box? "
+                   f"fit contain shows it whole)")
         self._report(scope, where, box_id, message, source=str(box.get("src", "")), severity="warning")
 
     def _text(self, box, scope, where, box_id, w, h):

@@ -79,6 +79,38 @@ def test_art_with_too_few_pixels_for_its_box_is_a_warning_at_the_card(tiny):
     assert "236x354 px print it sharp at 300 dpi" in problems[0].message
 
 
+def _all_faces_problems(tiny, layout_text):
+    from generator.cards import CardBuilder
+    from generator.content import load_game
+
+    faces_of(tiny, layout_text)  # writes the probe layout
+    game, problems = load_game(tiny), []
+    CardBuilder(game).component_faces(game.component("heroes"), problems).check_all()
+    return problems
+
+
+def test_a_cover_box_cutting_much_of_a_picture_is_a_warning_once_per_file_and_box(tiny):
+    """fit: cover cut a portrait in a landscape box to a strip without a word; more than 25% of a side cut is
+    a warning naming the card, file, box and cut, once for a file in a box (knight has 2 copies; every hero
+    draws the banner), none for a near fit or for another fit."""
+    (tiny / "art").mkdir()
+    Image.new("RGB", (900, 300)).save(tiny / "art" / "banner.png")    # 3:1 in a 2:3 box: 78% of its width cut
+    Image.new("RGB", (240, 300)).save(tiny / "art" / "knight.png")    # 4:5 in 2:3: 17% of its height cut
+    Image.new("RGB", (240, 900)).save(tiny / "art" / "mage.png")      # 4:15 in 2:3: 60% of its height cut
+    Image.new("RGB", (240, 360)).save(tiny / "art" / "thief.png")
+    problems = _all_faces_problems(tiny, """\
+        boxes:
+          - {id: art, type: image, w: 20mm, h: 30mm, src: "art/{{ card.id }}.png", fit: cover}
+          - {id: banner, type: image, w: 20mm, h: 30mm, src: art/banner.png, fit: cover}
+          - {id: whole, type: image, w: 20mm, h: 30mm, src: art/banner.png}
+        """)
+    assert [(p.severity, p.field, p.card_field, p.message) for p in problems] == [
+        ("warning", "banner", "heroes[0]", "image 'art/banner.png' is 900x300 px: fit cover cuts 78% of its width "
+         "off to fill this 20x30 mm box (the wrong picture or box? fit contain shows it whole)"),
+        ("warning", "art", "heroes[1].id", "image 'art/mage.png' is 240x900 px: fit cover cuts 60% of its height "
+         "off to fill this 20x30 mm box (the wrong picture or box? fit contain shows it whole)")]
+
+
 def test_the_dpi_that_counts_follows_the_fit():
     box = (72.0, 144.0)                                   # 1 x 2 inches
     assert printed_dpi((300, 300), *box, "contain") == 300   # drawn 1 x 1 in
