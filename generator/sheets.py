@@ -335,17 +335,19 @@ def _face_drawer(cards: CardSet, faces: Faces, profile, proof: bool, forms: Shar
     return draw_face
 
 
-def _face_painter(cards: CardSet, component, profile, forms: SharedFaces):
+def _face_painter(cards: CardSet, component, profile, forms: SharedFaces, scale: float = 1.0):
     """``paint_face(canvas, key, ops, shared)`` paints one face of ``component``: by reference to
     its form (``forms``, under ``key``) when ``shared``, directly otherwise. Where the profile's
-    bleed is wider than the faces paint (1/8 in on a shop's pages, 3 mm painted), the face is a
-    form placed again under itself, its edge stretched over the ring between (``impose.bleed_ring``)."""
+    bleed is wider than the faces paint (1/8 in on a shop's pages, 3 mm painted; or the 3 mm of a
+    board drawn at ``scale`` 90 %, 2.7 mm), the face is a form placed again under itself, its edge
+    stretched over the ring between (``impose.bleed_ring``)."""
     from .impose.bleed_ring import bleed_ring
 
     w, h = component.size_pt
     painter = Painter(cards.fonts, cards.icons, h)
-    bleed_box = (-profile.bleed, -profile.bleed, w + profile.bleed, h + profile.bleed)
-    ring = bleed_ring(w, h, cards.bleed, profile.bleed)
+    bleed = profile.bleed / scale  # in the face's own units: it is drawn scaled
+    bleed_box = (-bleed, -bleed, w + bleed, h + bleed)
+    ring = bleed_ring(w, h, cards.bleed, bleed)
 
     def paint_face(c, key, ops, shared):
         if not ops:
@@ -414,8 +416,9 @@ def _render_board(canvas, cards: CardSet, faces: Faces, profile, title: str, pro
 
     component = faces.component
     w, h = component.size_pt
-    paint_face = _face_painter(cards, component, profile, forms)
     mode = board_mode(component, profile)
+    scale = fit_scale(component, profile) if mode == "fit" else 1.0
+    paint_face = _face_painter(cards, component, profile, forms, scale)
     overlay = _proof(cards, faces, profile, proof)
     name = text_in(component.name, cards.game.meta.get("lang", "ja"))
 
@@ -425,8 +428,6 @@ def _render_board(canvas, cards: CardSet, faces: Faces, profile, title: str, pro
         if overlay is not None:
             overlay(c, record, "front")
     if mode == "fit":
-        scale = fit_scale(component, profile)
-
         def draw_scaled(c, copy, _side="front"):
             c.scale(scale, scale)
             draw(c, copy)

@@ -157,6 +157,26 @@ def test_fit_scales_the_board_into_the_printable_area_with_its_marks_and_the_sca
     assert image.getpixel((int((slot.x + mm(1)) * 2), int(ph))) != (255, 255, 255)
 
 
+def test_a_fit_board_paints_its_whole_bleed_not_the_scaled_3_mm(fatal_fight):
+    """Scaled to 90%, the 3 mm a face paints was 2.7 mm: a white sliver of 0.3 mm inside the profile's 3 mm
+    bleed, where a cut that misses the trim by 2.7 mm (home printers drift 1-3 mm) showed paper. The ring
+    between is the face's edge stretched, as on print-shop pages."""
+    game, cards, profile = fatal_fight
+    game.component("boards").paper_sized = "fit"
+    scale = sheets.fit_scale(game.component("boards"), profile)
+    (page,) = board_pages(1, mm(297) * scale, mm(210) * scale, profile)
+    (slot,) = page.slots
+    x0, y0, x1, y1 = slot.nominal_bleed_box
+    ph, k = page.page_size[1], 4    # rendered at 288 dpi: 0.1 mm is 1.1 px
+    image = _render(cards, profile, game)[0].render(scale=k).to_pil().convert("RGB")
+    inside = mm(0.15)   # just inside the bleed box's edge, where the painted 2.7 mm stopped
+    mid_x, mid_y = (x0 + x1) / 2, (y0 + y1) / 2
+    for x, y in ((x0 + inside, mid_y), (x1 - inside, mid_y), (mid_x, y1 - inside), (mid_x, y0 + inside)):
+        assert image.getpixel((int(x * k), int((ph - y) * k))) != (255, 255, 255), (x / mm(1), y / mm(1))
+    # and the ring stops at the bleed box: the paper past it stays white
+    assert image.getpixel((int((x0 - mm(0.3)) * k), int((ph - mid_y) * k))) == (255, 255, 255)
+
+
 def test_build_warns_once_and_the_flag_overrides_the_content(unchosen, tmp_path):
     default = build.build_game(unchosen, tmp_path / "default", validate=False)
     assert [p.message for p in default.problems if p.severity == "warning"] == [WARNING]
