@@ -10,14 +10,14 @@ from weakref import WeakKeyDictionary
 from reportlab.lib import colors
 from reportlab.lib.utils import ImageReader
 
-from .images import drawable, pixel_size, same_pixels_key
+from .images import drawable, pixel_size, embed_key
 from .instantiate import Op
 
 _COLORS: dict = {}
 _SHAPE_CACHE_SIZE = 4096  # distinct shapes kept per component (data-sized bars would be endless)
-#: canvas -> {same_pixels_key: the file drawn for those pixels}. ReportLab embeds a file once per name,
-#: so two files of the same picture were embedded twice; all the component painters of a PDF share it.
-_FILE_OF_PIXELS: WeakKeyDictionary = WeakKeyDictionary()
+#: canvas -> {embed_key: the file drawn for those bytes}. ReportLab embeds a file once per name,
+#: so two files of the same bytes were embedded twice; all the component painters of a PDF share it.
+_FILE_OF_BYTES: WeakKeyDictionary = WeakKeyDictionary()
 
 
 def color(value):
@@ -37,7 +37,7 @@ class Painter:
         self.fonts, self.icons, self.card_h = fonts, icons, card_h
         self.draw_text_block = draw_text_block or default_draw
         self._images: dict = {}  # path -> (what drawImage takes, its pixel size), see _embeddable
-        self._pixel_keys: dict = {}  # path -> same_pixels_key
+        self._embed_keys: dict = {}  # path -> embed_key
         # The operators ReportLab wrote for each opaque simple shape, replayed when the same shape
         # comes again: a card's frame, panel and discs sit at the same place on every card of a
         # component, and ReportLab's path objects cost more than the rest of the card.
@@ -160,7 +160,7 @@ class Painter:
     def _image(self, c, op):
         source, (iw, ih) = self._images.get(op.payload) or self._embeddable(op.payload)
         if isinstance(source, str):  # a redrawn picture is a reader, which ReportLab names by its pixels
-            source = _FILE_OF_PIXELS.setdefault(c, {}).setdefault(self._pixels_key(op.payload), source)
+            source = _FILE_OF_BYTES.setdefault(c, {}).setdefault(self._embed_key(op.payload), source)
         fit = op.style.get("fit", "contain")
         w, h, x, y = op.w, op.h, op.x, op.y
         if fit != "stretch":
@@ -173,10 +173,10 @@ class Painter:
             c.clipPath(path, stroke=0, fill=0)
         c.drawImage(source, x, self.card_h - y - h, w, h, mask="auto")
 
-    def _pixels_key(self, path):
-        key = self._pixel_keys.get(path)
+    def _embed_key(self, path):
+        key = self._embed_keys.get(path)
         if key is None:
-            key = self._pixel_keys[path] = same_pixels_key(path)
+            key = self._embed_keys[path] = embed_key(path)
         return key
 
     def _embeddable(self, path):
