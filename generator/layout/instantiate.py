@@ -391,10 +391,10 @@ class Instantiator:
             if len(self._text_cache) >= TEXT_CACHE_SIZE:  # bounded: unique texts must not pile up
                 self._text_cache.pop(next(iter(self._text_cache)))
             self._text_cache[key] = block
-        self._text_problems(block, scope, source, box_id, size)
+        self._text_problems(block, scope, source, box_id, min_size < size)
         return block
 
-    def _text_problems(self, block, scope, source, box_id, size):
+    def _text_problems(self, block, scope, source, box_id, shrinks):
         if block.fits and not block.unknown_icons and not block.missing_glyphs:
             return
         card_field = _card_field(source)
@@ -407,6 +407,8 @@ class Instantiator:
             scope.problems.append(Problem(where, field_path,
                                           f"overflows box '{box_id}' of {layout_name} by {block.overflow_lines} "
                                           f"{lines} at {block.size:g}pt"))
+        if block.cut_words:
+            scope.problems.append(Problem(where, field_path, _cut_message(block, box_id, layout_name, shrinks)))
         for name in block.unknown_icons:
             scope.problems.append(Problem(where, field_path,
                                           f"unknown icon ':{name}:' in box '{box_id}'{_close(name, self.icon_names)}"))
@@ -414,6 +416,18 @@ class Instantiator:
             chars = "".join(sorted(block.missing_glyphs))
             scope.problems.append(Problem(where, field_path,
                                           f"the font has no glyph for {chars!r} (box '{box_id}' of {layout_name})"))
+
+
+def _cut_message(block, box_id, layout_name, shrinks) -> str:
+    """A word wider than its box at the smallest size allowed prints split over two lines, as badly as
+    text that overflows: said the same way, with what to change."""
+    words = list(dict.fromkeys(block.cut_words))
+    one = len(words) == 1
+    side = "width" if block.direction == "horizontal" else "height"
+    floor = "min_size" if shrinks else "no min_size to shrink to"
+    return (f"{', '.join(repr(w) for w in words)} {'does' if one else 'do'} not fit the {side} of box "
+            f"'{box_id}' of {layout_name} at {block.size:g}pt ({floor}): {'it is' if one else 'they are'} "
+            f"cut mid-word")
 
 
 @lru_cache(maxsize=4096)

@@ -51,6 +51,8 @@ __all__ = [
     "can_break",
     "paragraph_atoms",
     "wrap_atoms",
+    "cut_words",
+    "wrapped_cut_words",
 ]
 
 # --- character classes -----------------------------------------------------------
@@ -201,6 +203,42 @@ class Wrapped:
     @property
     def overfull_lines(self) -> int:
         return sum(1 for line in self.lines if line.overfull)
+
+
+_CUT = "\x00"  # where an emergency break split a word, in cut_words' joined text
+_NOT_A_WORD = "\ufffc"  # an icon's place in a line's text: no word goes through it
+
+
+def cut_words(lines: Sequence[tuple[str, bool, bool]]) -> list[str]:
+    """The whole words (Latin/digit runs) an emergency break split across lines, in order, each
+    once per cut place. ``lines`` are ``(text, forced, ends_paragraph)`` (an icon written as
+    U+FFFC); a forced break between two word characters cut a word. A forced break elsewhere
+    (a run of characters that may not start or end a line) split no word: it is not listed."""
+    joined = []
+    for k, (text, forced, ends) in enumerate(lines):
+        following = lines[k + 1][0] if k + 1 < len(lines) else ""
+        inside = (forced and not ends and text and following
+                  and _word_char(text[-1]) and _word_char(following[0]))
+        joined.append(text + (_CUT if inside else "\n"))
+    words, run = [], []
+    for ch in "".join(joined):
+        if ch == _CUT or _word_char(ch):
+            run.append(ch)
+            continue
+        if _CUT in run:
+            words.append("".join(run).replace(_CUT, ""))
+        run = []
+    return words
+
+
+def wrapped_cut_words(lines: Sequence[WrappedLine]) -> list[str]:
+    """:func:`cut_words` of wrapped lines."""
+    return cut_words([("".join(p.token.text if isinstance(p.token, Text) else _NOT_A_WORD for p in line.pieces),
+                       line.forced or line.overfull, line.ends_paragraph) for line in lines])
+
+
+def _word_char(ch: str) -> bool:
+    return ch not in "\n" + _NOT_A_WORD and char_class(ch) == WORD
 
 
 @dataclass(slots=True)

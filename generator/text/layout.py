@@ -17,7 +17,7 @@ from typing import ClassVar, Collection, Literal
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.fonts import FontSet
-from generator.text.kinsoku import EPS, Piece, WrappedLine, plain_lines, wrap
+from generator.text.kinsoku import EPS, Piece, WrappedLine, cut_words, plain_lines, wrap, wrapped_cut_words
 from generator.text.markup import Icon, Newline, Text, Token, parse_markup
 
 __all__ = ["Run", "Line", "TextBlock", "layout_text", "layout_tokens", "JUSTIFY_MAX_GAP"]
@@ -80,6 +80,7 @@ class TextBlock:
     shrunk: bool = False  # laid out below the requested size
     requested_size: float = 0.0
     problems: list[str] = field(default_factory=list)  # human-readable summary
+    cut_words: tuple[str, ...] = ()  # words wider than the line, cut mid-word (a forced break inside a word)
 
     @property
     def text(self) -> str:
@@ -225,7 +226,7 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
                unknown, missing, requested) -> TextBlock:
     icon_size = size * icon_scale
     icon_bottom = fonts.cap_height * size / 2.0 - icon_size / 2.0
-    rows, forced_breaks, overfull_lines = _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom)
+    rows, forced_breaks, overfull_lines, cut = _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom)
     lead = size * leading
     ascent = fonts.ascent * size
     descent = fonts.descent * size
@@ -242,7 +243,7 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
         fit_count = 0 if room < 0 else min(n, int(room / lead + 1e-9) + 1)
         used = ascent + (n - 1) * lead + descent
     overflow = n - fit_count
-    fits = overflow == 0 and overfull_lines == 0
+    fits = overflow == 0 and overfull_lines == 0 and not cut
 
     offset = 0.0
     if overflow == 0 and n:
@@ -274,6 +275,7 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
         problems.append(f"{overflow} line(s) do not fit (text at {size:g}pt needs {used:.2f}pt, box is {height:.2f}pt)")
     if overfull_lines:
         problems.append(f"{overfull_lines} line(s) wider than the box (a glyph or icon wider than {width:.2f}pt)")
+    problems.extend(cut_word_problems(cut, "width", width, size))
     problems.extend(glyph_problems(unknown, missing))
 
     return TextBlock(
@@ -294,7 +296,16 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
         shrunk=size < requested - 1e-9,
         requested_size=requested,
         problems=problems,
+        cut_words=tuple(cut),
     )
+
+
+def cut_word_problems(words, side: str, length: float, size: float) -> list[str]:
+    """The summary line about words cut mid-word (both directions: a column's side is its height)."""
+    if not words:
+        return []
+    return [f"cut mid-word at {size:g}pt (wider than the box's {side} of {length:.2f}pt): "
+            + ", ".join(repr(w) for w in dict.fromkeys(words))]
 
 
 def glyph_problems(unknown, missing) -> list[str]:
@@ -318,7 +329,9 @@ def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom):
             lines, bold = fast
             rows = [((Run("text", 0.0, w, text=t, bold=bold),) if t else (), w if t else 0.0, ends)
                     for t, w, ends, _, _ in lines]
-            return rows, sum(1 for line in lines if line[3] or line[4]), sum(1 for line in lines if line[4])
+            forced = sum(1 for line in lines if line[3] or line[4])
+            cut = cut_words([(t, f or o, ends) for t, _, ends, f, o in lines]) if forced else []
+            return rows, forced, sum(1 for line in lines if line[4]), cut
 
     def measure(tok):
         if isinstance(tok, Icon):
@@ -340,7 +353,7 @@ def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom):
     for wl in wrapped.lines:
         runs, line_width = _place_runs(wl, width, align, size, icon_size, icon_bottom)
         rows.append((tuple(runs), line_width, wl.ends_paragraph))
-    return rows, wrapped.forced_breaks, wrapped.overfull_lines
+    return rows, wrapped.forced_breaks, wrapped.overfull_lines, wrapped_cut_words(wrapped.lines)
 
 
 class _CharWidths(dict):

@@ -27,8 +27,8 @@ from functools import lru_cache
 from typing import ClassVar, Literal
 
 from generator.fonts import FontSet
-from generator.text.kinsoku import EPS, WORD, WrappedLine, paragraph_atoms, wrap_atoms
-from generator.text.layout import glyph_problems, text_width
+from generator.text.kinsoku import EPS, WORD, WrappedLine, paragraph_atoms, wrap_atoms, wrapped_cut_words
+from generator.text.layout import cut_word_problems, glyph_problems, text_width
 from generator.text.markup import Icon
 
 __all__ = ["Cell", "Column", "VerticalBlock", "layout_columns", "VERTICAL_FORMS", "TCY"]
@@ -109,6 +109,7 @@ class VerticalBlock:
     shrunk: bool = False
     requested_size: float = 0.0
     problems: list[str] = field(default_factory=list)
+    cut_words: tuple[str, ...] = ()  # Latin words longer than the column, cut mid-word
 
     @property
     def text(self) -> str:
@@ -140,18 +141,20 @@ def layout_columns(tokens, fonts: FontSet, size, width, height, leading, align, 
     columns = [_column(wl, first_x - k * lead, height, align, fonts, size, k >= fit_count)
                for k, wl in enumerate(wrapped.lines)]
     overfull = wrapped.overfull_lines
+    cut = tuple(wrapped_cut_words(wrapped.lines)) if wrapped.forced_breaks else ()
     problems = []
     if overflow:
         problems.append(f"{overflow} column(s) do not fit (text at {size:g}pt needs {used:.2f}pt, "
                         f"box is {width:.2f}pt wide)")
     if overfull:
         problems.append(f"{overfull} column(s) longer than the box (a glyph or icon longer than {height:.2f}pt)")
+    problems.extend(cut_word_problems(cut, "height", height, size))
     problems.extend(glyph_problems(unknown, missing))
     return VerticalBlock(
         size=size, leading_pt=lead, columns=columns, overflow_lines=overflow, unknown_icons=list(unknown),
-        missing_glyphs=set(missing), fits=overflow == 0 and overfull == 0, width_used=used, width=width,
+        missing_glyphs=set(missing), fits=overflow == 0 and overfull == 0 and not cut, width_used=used, width=width,
         height=height, forced_breaks=wrapped.forced_breaks, overfull_lines=overfull,
-        shrunk=size < requested - 1e-9, requested_size=requested, problems=problems,
+        shrunk=size < requested - 1e-9, requested_size=requested, problems=problems, cut_words=cut,
     )
 
 

@@ -1,4 +1,5 @@
 """Layout semantics on small layouts: extends merging, when/repeat/filter, nested repeats, units."""
+import re
 import textwrap
 
 import pytest
@@ -140,3 +141,28 @@ def test_a_problem_of_an_inherited_box_names_the_parent_layout(tiny):
         """))
     _, problems = faces_of(tiny, "extends: tiny/base\nboxes: []\n")
     assert [(p.location.path.rsplit("/", 1)[1], p.location.line, p.field) for p in problems] == [("base.yaml", 3, "pic")]
+
+
+def test_a_word_wider_than_its_box_at_the_smallest_size_is_a_located_error_not_a_cut(tiny):
+    tag = """\
+        boxes:
+          - {id: tag, type: text, x: 1mm, y: 1mm, w: 12mm, h: 14mm, font: bold, size: 12pt, min_size: 10pt,
+             text: {ja: 支援, en: Support}}
+        """
+    _, problems = faces_of(tiny, tag)
+    assert problems == []  # 支援 fits: the Japanese edition is not concerned
+    game = load_game(tiny, lang="en")
+    problems = []
+    CardBuilder(game, lang="en").component_faces(game.component("heroes"), problems).check_all()
+    (problem,) = set(p.message for p in problems)
+    assert re.fullmatch(r"'Support' does not fit the width of box 'tag' of .*layouts/tiny/probe.yaml at 10pt "
+                        r"\(min_size\): it is cut mid-word", problem), problem
+    assert all(p.severity == "error" for p in problems)
+    # the fix the message points at: a smaller size for that language alone
+    (tiny / "layouts/tiny/probe.yaml").write_text(textwrap.dedent(tag).replace(
+        "min_size: 10pt", "min_size: {ja: 10pt, en: 7pt}"), encoding="utf-8")
+    problems = []
+    faces = CardBuilder(game, lang="en").component_faces(game.component("heroes"), problems)
+    (op,) = [op for op in faces.fronts[0] if op.id == "tag"]
+    assert problems == []
+    assert op.payload.text == "Support" and op.payload.size < 10

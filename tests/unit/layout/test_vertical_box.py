@@ -88,6 +88,16 @@ def test_overflow_counts_columns_and_names_the_box(tiny):
     assert problem.field == "heroes[0].name"  # the first card field its template reads
 
 
+def test_a_word_cut_in_a_column_is_a_located_problem(tiny):
+    card = CARD.replace('text: "「{{ card.name }}」のライフは{{ card.life }}。{{ card.text }}（HP +1）"',
+                        'text: "Supercalifragilistic"').replace("h: 46mm", "h: 10mm")
+    _, problems = faces_of(tiny, card, 0)
+    (problem,) = problems
+    assert re.fullmatch(r"'Supercalifragilistic' does not fit the height of box 'body' of .*layouts/tiny/probe.yaml "
+                        r"at 7pt \(min_size\): it is cut mid-word", problem.message), problem.message
+    assert problem.severity == "error"
+
+
 def test_direction_must_be_horizontal_or_vertical(tiny):
     _, problems = faces_of(tiny, CARD.replace("direction: vertical, align", "direction: verticle, align"), 0)
     (problem,) = problems

@@ -100,11 +100,34 @@ def test_word_wider_than_line_triggers_shrinking(fonts):
     block = layout_text(word, fonts, size=10, min_size=6, width=w10 * 0.85, height=100)
     assert block.size < 10
     assert len(block.lines) == 1 and block.forced_breaks == 0
-    # at min size it is broken by characters and still fits
+    # at min size it is broken by characters: all of it prints, but cut mid-word, which does not fit
     block = layout_text(word, fonts, size=10, width=w10 * 0.6, height=100)
-    assert block.fits and block.size == 10 and block.forced_breaks == 1
+    assert block.size == 10 and block.forced_breaks == 1
     assert ["".join(r.text for r in line.runs) for line in block.lines] == ["Supercalifr", "agilistic"]
     assert "".join(r.text for line in block.lines for r in line.runs) == word
+    assert not block.fits and block.cut_words == (word,)
+    assert block.problems == [f"cut mid-word at 10pt (wider than the box's width of {w10 * 0.6:.2f}pt): {word!r}"]
+
+
+def test_a_word_cut_twice_is_named_once_whole_and_words_beside_it_are_not(fonts):
+    w = stringWidth("Supercal", fonts.regular, 10)
+    block = layout_text("a Supercalifragilistic **bo**ld 1", fonts, size=10, width=w, height=200)
+    assert block.forced_breaks >= 2  # the long word spans three lines
+    assert block.cut_words == ("Supercalifragilistic",)
+    assert not block.fits
+
+
+def test_a_word_cut_in_the_general_path_is_found_across_styles(fonts):
+    w = stringWidth("Suppo", fonts.font_for(True), 10)
+    block = layout_text(":guard: **Sup**port", fonts, size=10, width=w, height=200, icon_names=ICONS)
+    assert block.cut_words == ("Support",) and not block.fits
+
+
+def test_an_emergency_break_in_a_run_of_kinsoku_characters_cuts_no_word(fonts):
+    # a run of characters that may not start a line has no allowed break: cut by characters, as before
+    text = "ー" * 12
+    block = layout_text(text, fonts, size=10, width=45, height=200)
+    assert block.forced_breaks >= 1 and block.cut_words == () and block.fits
 
 
 def test_unknown_icon_is_reported_and_shown_as_text(fonts):

@@ -209,3 +209,15 @@ def test_fit_policy_shrinks_then_counts_overflowing_columns(fonts):
     assert len(over.columns) == 4 and over.overflow_lines == 2
     assert [c.overflows for c in over.columns] == [False, False, True, True]
     assert "2 column(s) do not fit" in over.problems[0]
+
+
+def test_a_sideways_word_longer_than_the_column_is_cut_mid_word(fonts):
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    word = "Support"
+    column = stringWidth("Supp", fonts.regular, 10)  # a sideways word runs down the column
+    block = tate(f"支援{word}", fonts, size=10, height=column, width=200)
+    assert block.cut_words == (word,) and not block.fits
+    assert any("cut mid-word" in p and repr(word) in p for p in block.problems)
+    fits = tate(f"支援{word}", fonts, size=10, height=stringWidth(word, fonts.regular, 10) + 1, width=200)
+    assert fits.cut_words == () and fits.fits  # the word moves whole to the next column
