@@ -161,6 +161,7 @@ class _Loader:
         self.ids: list = []
         self.refs: list = []
         self.lang: str | None = None      # set once game.yaml is read
+        self.written_lang: str | None = None  # game.yaml's lang: as written, whatever the edition
         self.untranslated: list = []      # texts without the game's language (see schema.Context)
         self.languages: Counter = Counter()
         self._cache: dict = {}
@@ -174,7 +175,7 @@ class _Loader:
 
     def check(self, node, spec: Spec, types: dict, path: Path, field_path: str, collect_ids=True, budget=None):
         ctx = Context(str(path), types, self.problems, budget or NodeBudget(str(path)), game_root=self.root,
-                      lang=self.lang)
+                      lang=self.lang, written_lang=self.written_lang)
         try:
             value = validate(node, spec, ctx, field_path)
         except ContentError as exc:
@@ -201,7 +202,8 @@ def load_game(directory, lang: str | None = None) -> Game:
         raise ContentError(loader.problems)
     game_types = builtin_types("game")
     node = loader.parse(game_file)
-    loader.lang = lang or _written_lang(node, game_types["game"])  # game.yaml's own texts print in it too
+    loader.written_lang = _written_lang(node, game_types["game"])
+    loader.lang = lang or loader.written_lang  # game.yaml's own texts print in it too
     meta = loader.check(node, game_types["game"], game_types, game_file, "", collect_ids=False) if node else None
     if meta is None:
         raise ContentError(loader.problems or [Problem(Location(str(game_file), 1), "", "game.yaml is empty")])

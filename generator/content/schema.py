@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -297,6 +298,7 @@ class Context:
     ids: list = field(default_factory=list)     # (id, Location, field)
     locations: dict = field(default_factory=dict)  # id(plain container) -> Location
     lang: str | None = None                        # the game's language: texts without it are noted
+    written_lang: str | None = None                # game.yaml's own lang: what plain strings are written in
     untranslated: list = field(default_factory=list)  # (Location, field path, the languages it has)
     languages: Counter = field(default_factory=Counter)  # texts by their languages: (ja, en), () if a plain string
 
@@ -420,7 +422,22 @@ def _check_text(node, spec, ctx, field_path):
     value = value if isinstance(value, str) else str(node.value)
     _check_len(value, spec, ctx, node, field_path)
     ctx.languages[()] += 1
+    if ctx.lang and ctx.written_lang and ctx.lang != ctx.written_lang and has_words_of(value, ctx.written_lang):
+        # another edition prints it as written: right, but not in silence
+        ctx.untranslated.append((node_location(ctx.path, node), field_path, (ctx.written_lang,)))
     return value
+
+
+_CJK_LANGS = frozenset({"ja", "zh", "ko"})
+
+
+def has_words_of(text: str, lang: str) -> bool:
+    """Whether a plain string reads as words of ``lang``, the language it was written in: a letter of
+    any script, for a game written in Japanese, Chinese or Korean a wide one (kana, kanji, hangul), so
+    that ``AP+2``, ``3/4`` or ``—`` in such a game count as no language's."""
+    if lang in _CJK_LANGS:
+        return any(ch.isalpha() and unicodedata.east_asian_width(ch) in ("W", "F") for ch in text)
+    return any(ch.isalpha() for ch in text)
 
 
 def _check_id(node, spec, ctx, field_path):

@@ -10,7 +10,7 @@ from generator.newgame import new_game
 from test_new import pnp
 
 # `pnp new --simulator`'s cards, in two languages: one name and one text without English, and a plain
-# string (language-neutral: every edition prints it as written)
+# string (every edition prints it as written: another edition than the game's warns about it)
 CARDS = """\
 - {id: inari, name: {ja: 稲荷寿司, en: Inari}, count: 4, cost: 0, power: 1, text: {ja: お供え。, en: An offering.}}
 - {id: kitsunebi, name: {ja: 狐火, en: Foxfire}, count: 4, cost: 1, power: 2, text: {ja: 青い火。, en: A blue fire.}}
@@ -54,11 +54,12 @@ def test_validate_counts_per_file_the_texts_the_edition_lacks_and_lists_them_whe
     en = pnp("validate", "fox", "--lang", "en", "--no-balance", "-v", cwd=project)
     assert en.returncode == 0, en.stdout + en.stderr
     assert en.stdout.splitlines() == ["content/fox/cards.yaml:3: warning: cards[2].text: no 'en' text (--lang en); "
-                                      "it prints in 'ja' (and 1 more text(s) in this file)",
+                                      "it prints in 'ja' (and 2 more text(s) in this file)",
                                       "content/fox/rulebook: warning: the 'en' edition's rulebook prints the default "
                                       "chapters (rulebook/*.md, in 'ja'): add rulebook/en/*.md to give it its own"]
     assert "content/fox/cards.yaml:3: cards[2].text: only ja" in en.stderr.splitlines()
     assert "content/fox/cards.yaml:4: cards[3].name: only ja" in en.stderr.splitlines()
+    assert "content/fox/cards.yaml:4: cards[3].text: only ja" in en.stderr.splitlines()  # plain: printed as written
 
 
 def test_an_edition_with_chapters_of_its_own_prints_them_and_the_game_its_default_ones(project):
@@ -122,6 +123,7 @@ def test_the_edition_is_set_once_where_the_game_is_loaded(tiny):
     game = load_game(tiny, "en")
     assert (game.meta["lang"], game.title, CardBuilder(game).lang) == ("en", "Tiny Game", "en")
     assert [(w.location.display(tiny), w.field, w.message) for w in game.warnings] == [
-        ("heroes.yaml:14", "heroes[2].name", "no 'en' text (--lang en); it prints in 'ja'")]
+        ("game.yaml:6", "components[0].name", "no 'en' text (--lang en); it prints in 'ja'"),  # plain: as written
+        ("heroes.yaml:2", "heroes[0].name", "no 'en' text (--lang en); it prints in 'ja' (and 3 more text(s) in this file)")]
     own = load_game(tiny)
     assert (own.meta["lang"], own.title, own.warnings) == ("ja", "ちいさなゲーム", [])

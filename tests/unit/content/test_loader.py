@@ -296,6 +296,24 @@ def test_texts_without_the_games_language_are_warned_about_once_per_file(tiny):
     assert (warning.location.line, warning.message) == (14, "no 'en' text (game.yaml lang: en); it prints in 'ja'")
 
 
+def test_an_edition_in_another_language_counts_the_plain_strings_it_prints_as_written(tiny):
+    """--lang en of a game written in ja: a plain string prints as written, in ja; one warning per file at
+    the first, counting the rest; a plain string with no words of the game's language (AP+2) is none's."""
+    heroes = tiny / "heroes.yaml"
+    heroes.write_text(heroes.read_text(encoding="utf-8").replace('text: "カードを**2枚**引く。"', 'text: "AP+2"'),
+                      encoding="utf-8")
+    assert load_game(tiny).warnings == []  # the game's own language: plain strings are what it is written in
+    warnings = load_game(tiny, lang="en").warnings
+    shown = [(w.location.path.split("/")[-1], w.location.line, w.field, w.message) for w in warnings]
+    assert shown == [
+        ("game.yaml", 6, "components[0].name", "no 'en' text (--lang en); it prints in 'ja'"),
+        ("heroes.yaml", 2, "heroes[0].name", "no 'en' text (--lang en); it prints in 'ja' (and 2 more text(s) in this file)"),
+    ]  # heroes: 騎士, its text, 盗賊 (no text); not Mage (it has en), not AP+2
+    listed = [(where.line, field, has) for where, field, has in load_game(tiny, lang="en").untranslated
+              if where.path.endswith("heroes.yaml")]
+    assert listed == [(2, "heroes[0].name", ("ja",)), (5, "heroes[0].text", ("ja",)), (14, "heroes[2].name", ("ja",))]
+
+
 def test_a_refused_count_or_expected_adds_no_count_mismatch(tiny):
     """`count: -2` is the error; 'declares 4 but the data yields 0' (its sum) would only mislead."""
     text = (tiny / "heroes.yaml").read_text(encoding="utf-8")
