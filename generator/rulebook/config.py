@@ -45,7 +45,8 @@ types:
         default: {}
         doc: >-
           the rulebook's own words (the default subtitle, 目次/Contents, table headings, box titles),
-          one by one; the rest follow game.yaml's lang (Japanese or English built in, English for any other)
+          one by one, each a string (every edition) or {ja: ..., en: ...} (the editions it names); the rest
+          follow the edition's language (Japanese or English built in, English for any other)
         fields:
 {WORDS}
   keyword:
@@ -85,7 +86,8 @@ def load_config(game_root: Path, problems: list) -> dict:
     value = dict(value or {})
     lines = _top_level_lines(node)
     for key, message in placeholder_problems(value.get("words") or {}):
-        problems.append(Problem(Location(str(path), lines.get(f"words.{key}", 0)), f"words.{key}", message))
+        line = lines.get(f"words.{key.split('.')[0]}", 0)  # a language's spelling: the word's line
+        problems.append(Problem(Location(str(path), line), f"words.{key}", message))
     value["_locations"] = ctx.locations
     value["_path"] = str(path)
     value["_lines"] = lines

@@ -34,19 +34,32 @@ PLACEHOLDERS = {"version": "{version}", "cards_with": "{n}"}
 
 def wording(lang: str, overrides: dict | None = None) -> dict:
     """The words for ``lang``: its own table, else English; ``overrides`` (rulebook.yaml ``words:``,
-    where a word not given is None) replace single words."""
-    given = {key: word for key, word in (overrides or {}).items() if word is not None}
-    return {**WORDS["en"], **WORDS.get(lang, {}), **given}
+    where a word not given is None) replace single words: a plain string in every edition, a
+    ``{ja: ..., en: ...}`` mapping only in the languages it names (the others keep the built-in word:
+    an override written for one edition must not print in another's language)."""
+    given = {key: _in_language(word, lang) for key, word in (overrides or {}).items()}
+    return {**WORDS["en"], **WORDS.get(lang, {}), **{key: word for key, word in given.items() if word is not None}}
+
+
+def _in_language(word, lang: str):
+    return word.get(lang) if isinstance(word, dict) else word
 
 
 def words_schema() -> str:
     """rulebook.yaml's ``words:`` as a closed schema (YAML text): every word above, each optional."""
     # a JSON string is a YAML double-quoted scalar
-    return "\n".join(f"          {key}: {{type: str, optional: true, doc: {json.dumps('English: ' + WORDS['en'][key])}}}"
+    return "\n".join(f"          {key}: {{type: text, optional: true, doc: {json.dumps('English: ' + WORDS['en'][key])}}}"
                      for key in WORDS["en"])
 
 
 def placeholder_problems(words: dict) -> list[tuple[str, str]]:
-    """``(word, message)`` for each override that drops the value it must print."""
-    return [(key, f"must keep {mark} (where the value goes), e.g. {WORDS['en'][key]!r}")
-            for key, mark in PLACEHOLDERS.items() if words.get(key) is not None and mark not in words[key]]
+    """``(word, message)`` for each override (in any of its languages) that drops the value it must print."""
+    problems = []
+    for key, mark in PLACEHOLDERS.items():
+        word = words.get(key)
+        spelled = word.items() if isinstance(word, dict) else [("", word)] if word is not None else []
+        for lang, text in spelled:
+            if mark not in text:
+                problems.append((f"{key}.{lang}" if lang else key,
+                                 f"must keep {mark} (where the value goes), e.g. {WORDS['en'][key]!r}"))
+    return problems

@@ -389,6 +389,31 @@ def test_a_word_that_drops_its_value_or_is_unknown_is_a_located_error(tiny_book)
                for s in shown), shown
 
 
+def test_words_per_language_print_in_their_edition_and_the_others_keep_the_built_in_word(tiny_book):
+    """A ``words:`` mapping replaces a word in the editions it names only: the English edition of a
+    Japanese game must not print the Japanese house word, nor the Japanese one the English."""
+    config = tiny_book / "rulebook" / "rulebook.yaml"
+    config.write_text(config.read_text(encoding="utf-8")
+                      + "words: {contents: {ja: もくじ}, note: {ja: メモ書き, en: Remember}, keyword: 用語}\n",
+                      encoding="utf-8")
+    ja = "".join(page.replace("\r\n", "") for page in pdf_text(compose(tiny_book).pdf))
+    en = "".join(page.replace("\r\n", "") for page in pdf_text(compose(tiny_book, lang="en").pdf))
+    assert "もくじ" in ja and "目次" not in ja and "メモ書き" in ja and "Remember" not in ja
+    assert "Contents" in en and "もくじ" not in en and "Remember" in en and "メモ書き" not in en
+    assert "用語 意味" in ja and "用語 Meaning" in en  # a plain string: every edition, as written
+
+
+def test_a_word_that_drops_its_value_in_one_language_is_located_at_the_word(tiny_book):
+    config = tiny_book / "rulebook" / "rulebook.yaml"
+    lines = config.read_text(encoding="utf-8").count("\n")
+    config.write_text(config.read_text(encoding="utf-8") + "words:\n  version: {ja: '版 {version}', en: v}\n",
+                      encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        compose(tiny_book)
+    assert [p.display() for p in caught.value.problems][0].endswith(
+        f"rulebook.yaml:{lines + 2}: words.version.en: must keep {{version}} (where the value goes), e.g. 'version {{version}}'")
+
+
 def test_the_format_doc_names_every_word_words_can_replace():
     from pathlib import Path
 
