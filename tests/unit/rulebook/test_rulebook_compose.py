@@ -375,15 +375,17 @@ def test_another_language_gets_english_words_and_words_replaces_any_of_them(tiny
     assert "Mot-clé Meaning" in text and "(2 cartes)" in text and "コンポーネント" not in text
 
 
-def test_a_word_that_drops_its_value_or_is_unknown_is_a_located_error(tiny_book):
+@pytest.mark.parametrize("version, field", [("版", "words.version"),  # in any of its languages:
+                                            ("{ja: '版 {version}', en: v}", "words.version.en")])
+def test_a_word_that_drops_its_value_or_is_unknown_is_a_located_error(tiny_book, version, field):
     config = tiny_book / "rulebook" / "rulebook.yaml"
     lines = config.read_text(encoding="utf-8").count("\n")
-    config.write_text(config.read_text(encoding="utf-8") + "words:\n  version: 版\n  contets: もくじ\n",
+    config.write_text(config.read_text(encoding="utf-8") + "words:\n  version: " + version + "\n  contets: もくじ\n",
                       encoding="utf-8")
     with pytest.raises(ContentError) as caught:
         compose(tiny_book)
     shown = [p.display() for p in caught.value.problems]
-    assert any(s.endswith(f"rulebook.yaml:{lines + 2}: words.version: must keep {{version}} (where the value goes),"
+    assert any(s.endswith(f"rulebook.yaml:{lines + 2}: {field}: must keep {{version}} (where the value goes),"
                           " e.g. 'version {version}'") for s in shown), shown
     assert any(f"rulebook.yaml:{lines + 3}:" in s and "contets" in s and "did you mean 'contents'" in s
                for s in shown), shown
@@ -401,17 +403,6 @@ def test_words_per_language_print_in_their_edition_and_the_others_keep_the_built
     assert "もくじ" in ja and "目次" not in ja and "メモ書き" in ja and "Remember" not in ja
     assert "Contents" in en and "もくじ" not in en and "Remember" in en and "メモ書き" not in en
     assert "用語 意味" in ja and "用語 Meaning" in en  # a plain string: every edition, as written
-
-
-def test_a_word_that_drops_its_value_in_one_language_is_located_at_the_word(tiny_book):
-    config = tiny_book / "rulebook" / "rulebook.yaml"
-    lines = config.read_text(encoding="utf-8").count("\n")
-    config.write_text(config.read_text(encoding="utf-8") + "words:\n  version: {ja: '版 {version}', en: v}\n",
-                      encoding="utf-8")
-    with pytest.raises(ContentError) as caught:
-        compose(tiny_book)
-    assert [p.display() for p in caught.value.problems][0].endswith(
-        f"rulebook.yaml:{lines + 2}: words.version.en: must keep {{version}} (where the value goes), e.g. 'version {{version}}'")
 
 
 def test_the_format_doc_names_every_word_words_can_replace():
