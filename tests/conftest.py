@@ -25,6 +25,19 @@ def tiny(tmp_path) -> Path:
     return target
 
 
+@pytest.fixture(scope="module")
+def tiny_checked(tmp_path_factory):
+    """``(game, cards)`` of a copy of the tiny test game, checked clean once per test module: for
+    tests that print it and change nothing."""
+    from generator.validate import check_content
+
+    root = tmp_path_factory.mktemp("checked") / "tiny"
+    shutil.copytree(DATA / "tiny", root)
+    game, cards, problems = check_content(root, check_faces=False)
+    assert not problems
+    return game, cards
+
+
 @pytest.fixture
 def in_repo(monkeypatch):
     """Run with the repository as the working directory (./content, ./layouts)."""

@@ -1,7 +1,4 @@
 """A print-shop page (1/8 in bleed) has no white at its edge where the face's painted edge (3 mm) is not white."""
-import shutil
-from pathlib import Path
-
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
@@ -10,16 +7,12 @@ from generator import sheets
 from generator.profiles import load_profile
 from generator.validate import check_content
 
-TINY = Path(__file__).resolve().parents[1] / "data" / "tiny"
 DPI = 300  # the ring (0.175 mm) is about 2 px: px 0 and 1 lie in it, px 3 in what the face paints
 
 
 @pytest.fixture(scope="module")
-def shop_pages(tmp_path_factory):
-    root = tmp_path_factory.mktemp("shop") / "tiny"
-    shutil.copytree(TINY, root)
-    game, cards, problems = check_content(root, check_faces=False)
-    assert not problems
+def shop_pages(tiny_checked):
+    game, cards = tiny_checked
     profile = load_profile("print-shop", game.root, "long-edge").profile
     pdf = sheets.render_print_pdf(cards, profile, title=game.title)
     return [np.asarray(page.render(scale=DPI / 72).to_pil().convert("RGB")).astype(int)
@@ -54,15 +47,13 @@ def test_the_ring_carries_on_the_colour_at_the_face_edge(shop_pages):
             assert np.abs(outer - inner).max(axis=-1).mean() < 8
 
 
-def test_what_a_layout_paints_past_3mm_is_printed_over_the_ring(tmp_path):
+def test_what_a_layout_paints_past_3mm_is_printed_over_the_ring(tiny):
     """The stretched edge lies under the face: a box a layout draws from -5 mm to the painted
     edge (none of it in the strip the ring stretches) prints as drawn, over the ring."""
-    root = tmp_path / "tiny"
-    shutil.copytree(TINY, root)
-    coin = root / "layouts" / "tiny" / "coin.yaml"
+    coin = tiny / "layouts" / "tiny" / "coin.yaml"
     coin.write_text(coin.read_text(encoding="utf-8") + "  - {id: tab, type: rect, x: -5mm, y: 0mm, w: 2mm, h: 20mm,"
                     " fill: \"#ff0000\"}\n", encoding="utf-8")
-    game, cards, problems = check_content(root, check_faces=False)
+    game, cards, problems = check_content(tiny, check_faces=False)
     assert not problems
     profile = load_profile("print-shop", game.root, "long-edge").profile
     coins = [c.id for c in game.components if c.id == "coins"]

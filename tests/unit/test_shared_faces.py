@@ -1,31 +1,16 @@
 """Faces printed more than once are one PDF form, placed by reference, and print the same."""
 import re
-import shutil
-from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-import pytest
 from PIL import ImageChops
 
 from generator import sheets
 from generator.profiles import load_profile
-from generator.validate import check_content
-
-TINY = Path(__file__).resolve().parents[1] / "data" / "tiny"
 
 
-@pytest.fixture(scope="module")
-def tiny_cards(tmp_path_factory):
-    root = tmp_path_factory.mktemp("shared") / "tiny"
-    shutil.copytree(TINY, root)
-    game, cards, problems = check_content(root, check_faces=False)
-    assert not problems
-    return game, cards
-
-
-def _render(tiny_cards):
-    game, cards = tiny_cards
+def _render(tiny_checked):
+    game, cards = tiny_checked
     settings = game.meta["print"]
     profile = load_profile(settings["profile"], game.root, settings["duplex"]).profile
     return sheets.render_print_pdf(cards, profile, title=game.title)
@@ -40,21 +25,21 @@ def _forms_per_page(pdf: bytes) -> list[int]:
     return [sum(1 for obj in page.get_objects() if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM) for page in doc]
 
 
-def test_a_shared_back_and_card_copies_are_one_form_each(tiny_cards):
-    pdf = _render(tiny_cards)
+def test_a_shared_back_and_card_copies_are_one_form_each(tiny_checked):
+    pdf = _render(tiny_checked)
     # heroes: knight x2 (1 form placed twice), mage and thief once (drawn directly), one shared
     # back (1 form placed 4 times); coins: coin1 x4 and coin5 x2 (2 forms placed 6 times), no back.
     assert _form_objects(pdf) == 4
     assert _forms_per_page(pdf) == [2, 4, 6]
 
 
-def test_forms_print_exactly_what_direct_painting_prints(tiny_cards, monkeypatch):
-    with_forms = _render(tiny_cards)
+def test_forms_print_exactly_what_direct_painting_prints(tiny_checked, monkeypatch):
+    with_forms = _render(tiny_checked)
 
     def paint_directly(self, canvas, key, paint, bbox):
         paint(canvas)
     monkeypatch.setattr(sheets.SharedFaces, "draw", paint_directly)
-    without = _render(tiny_cards)
+    without = _render(tiny_checked)
     assert _form_objects(without) == 0
     first, second = pdfium.PdfDocument(with_forms), pdfium.PdfDocument(without)
     assert len(first) == len(second) == 3
