@@ -7,8 +7,8 @@ A sibling of ``fatal_fight``. Reading order: ``metroidvania_setup`` (tables -> S
 and boss checks, damage, sub-events, death), ``metroidvania_bosses`` and ``metroidvania_powers``
 (skills, sefira, flowers); then ``metroidvania_dice`` (plans, the best plan, exact chances; the
 fixed-seed estimates it stores in ``metroidvania_estimates``), ``metroidvania_effects`` (the 37
-``effect:`` ops), ``metroidvania_agents`` (heuristic, rush_urza) and ``metroidvania_report`` (record,
-invariants, trace, static map checks, extra balance bands).
+``effect:`` ops), ``metroidvania_agents`` (heuristic, rush_urza), ``metroidvania_report`` (record,
+invariants, static map checks, trace) and ``metroidvania_bands`` (the spec §5 bands of balance.yaml).
 
 Decisions are explicit: where to place an action card, which drawn card to keep, where to move,
 which skill/sefira/flower to use in each timing window, and after the dice are rolled *which dice
@@ -277,6 +277,6 @@ def new_game(setup, players: int, rng) -> State:
 
 
 from .metroidvania_agents import AGENTS  # noqa: E402,F401
-from .metroidvania_report import (ablate, cards, check_invariants, describe, judge_extra, static_checks,  # noqa: E402,F401
-                                  summarize)
+from .metroidvania_bands import judge_extra  # noqa: E402,F401
+from .metroidvania_report import ablate, cards, check_invariants, describe, static_checks, summarize  # noqa: E402,F401
 from .metroidvania_report import map_checks as located_checks  # noqa: E402,F401

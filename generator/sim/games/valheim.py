@@ -10,7 +10,8 @@ Reading order (the sibling of ``fatal_fight``): ``valheim_setup`` (tables -> Set
 this module (the State, the module API), ``valheim_rules`` (the rules as a resumable state
 machine, put together from ``valheim_flow``, ``valheim_map``, ``valheim_hunt``, ``valheim_legal``,
 ``valheim_actions`` and ``valheim_effects``), ``valheim_agents`` (the team planner, the all-seeing
-planner) and ``valheim_report`` (record, invariants, static checks, trace and the spec §6 bands).
+planner), ``valheim_report`` (record, invariants, static checks, trace) and ``valheim_bands`` (the
+spec §6 bands of balance.yaml).
 
 Chance draws only from the ``Random`` the game was dealt with (``self.rng``); ``clone()`` copies
 it, so a clone replays the same future for the same actions. Team decisions (how shared AP are

@@ -4,7 +4,7 @@ Metroidvania's crawl bands. Exact statuses for an interval inside, outside and s
 import pytest
 
 from generator.sim import verdict
-from generator.sim.games.metroidvania_report import _judge_boss_fights, _judge_easy_count, _ratio
+from generator.sim.games.metroidvania_bands import _judge_boss_fights, _judge_easy_count, _ratio
 from generator.sim.games.valheim_bands import _Rows
 from generator.sim.stats import band_status, diff_interval, ratio_diff_interval, ratio_interval, wilson
 

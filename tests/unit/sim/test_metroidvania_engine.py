@@ -688,7 +688,7 @@ def test_pnp_simulate_json_shape_and_worker_independence(in_repo):
 
 
 def test_band_messages_show_open_ends_as_infinity(tmp_path):
-    from generator.sim.games.metroidvania_report import _prop, _value
+    from generator.sim.games.metroidvania_bands import _prop, _value
 
     judge = verdict._Judge(tmp_path / "balance.yaml", {}, "pnp simulate metroidvania")
     _value(judge, "crawl.deaths.easy_max", "§5.4 EASY deaths", 2, 3.25, None, 1.2, "EASY deaths", "heuristic", 400)
