@@ -26,10 +26,12 @@ def judge_extra(judge, config, setup, tables, records, runs) -> dict:
     problems = map_checks(setup)
     judge.row("M8 map checks (map.yaml)", "all", f"{len(problems)} problem(s)", "0", "pass" if not problems else "FAIL")
     judge.problems.extend(problems)
+    from ..verdict import reference_agent  # the verdict calls this hook: it is loaded already
+
     band = config.get("crawl")
     if not band:
         return out
-    agent = config.get("reference_agent", "greedy")
+    agent = reference_agent(config)
     per: dict = {}
     walls: Counter = Counter()
     for n, recs in sorted(records.items()):

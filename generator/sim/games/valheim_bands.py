@@ -14,11 +14,13 @@ from ...sim.stats import paired_diff_interval, percentile, ratio_estimate, wilso
 
 
 def judge_extra(judge, config, setup, tables, records, runs) -> dict:
+    from ..verdict import reference_agent  # the verdict calls this hook: it is loaded already
+
     band = config.get("expedition")
     if not band:
         return {}
     hard = set(band.get("hard") or [])
-    agent = config.get("reference_agent", "greedy")
+    agent = reference_agent(config)
     out = {}
     for n, recs in sorted(records.items()):
         ref = [r for r in recs["reference"] if r["outcome"] in ("win", "loss")]
