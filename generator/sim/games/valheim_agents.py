@@ -774,7 +774,7 @@ class GreedyAgent:
         ap = state.ap
         p = plan_for(state)
         sizes = {}
-        buyer = None  # who takes a card: the thinnest deck below DECK_MAX, the fighter's last
+        buyer = buyer_key = None  # who takes a card: the thinnest deck below DECK_MAX, the fighter's last
         for s in who:
             sizes[s] = len(state.deck[s]) + len(state.hand[s]) + len(state.discard[s]) + len(state.played[s])
             if sizes[s] < DECK_MAX and (buyer is None or (s == p.fighter, sizes[s], s) < buyer_key):
