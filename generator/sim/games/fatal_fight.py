@@ -28,15 +28,15 @@ VERSION = "7"  # 2: chain Specials apply to the chain that triggers them; 3: ite
 #      bonus (L316-319); the team chooses the rage cards its gold removes (G1); gold gifts at stage start (G21);
 #      N8 gauging ends the turn; 7: the rage choice offers each distinct rage card once (G1)
 SEATS = "characters"  # a run's player count counts characters (one player may run several)
-_PER_SEAT = ("deck", "hand", "discard", "played_up", "played_down", "carry", "gauge", "upgrades_left")
-_FLAT = ("life", "max_life", "actions", "hand_size", "max_carry", "gold", "gold_earned", "gp", "status", "pos",
+_NESTED = ("deck", "hand", "discard", "played_up", "played_down", "carry", "gauge", "upgrades_left")
+_LISTS = ("life", "max_life", "actions", "hand_size", "max_carry", "gold", "gold_earned", "gp", "status", "pos",
          "mega_art", "taken", "stage_deck", "boss_deck", "enemy_deck", "enemy_discard", "escaped", "elife", "egp",
          "xgp", "gym_deck", "gym", "gym_gone", "exiled", "wound_pool", "chain", "chain_mods", "pending_mods",
          "partners", "shop_queue", "picks", "log", "gimmicks", "gauged", "chains_this_turn", "gifted")
 
 
 class State(Flow):
-    __slots__ = ("setup", "rng", "n", "chars", *_PER_SEAT, *_FLAT, "stage", "stage_drawn", "stage_card",
+    __slots__ = ("setup", "rng", "n", "chars", *_NESTED, *_LISTS, "stage", "stage_drawn", "stage_card",
                  "round_in_stage", "round_id", "boss_placed", "boss_alive", "groups", "obstacles", "pool",
                  "pickups", "blocked", "phase", "seat", "turn_pos", "actions_left", "free_moves", "chain_ap",
                  "chain_flags", "chain_hits", "grapples", "partner_used", "strike_target", "picked_this_stage",
@@ -54,14 +54,15 @@ class State(Flow):
 
     def legal_actions(self) -> list[tuple]:
         if self._legal is None:
-            self._legal = sorted(self._legal_unsorted()) if self.phase != OVER else []
+            self._legal = sorted(self.legal_unsorted()) if self.phase != OVER else []
         return self._legal
 
-    _legal_unsorted = actions.legal_unsorted
+    legal_unsorted = actions.legal_unsorted
+    is_legal = actions.is_legal
 
     def apply_action(self, action: tuple) -> None:
         handler = actions.HANDLERS_BY_PHASE[self.phase].get(action[0])
-        if handler is None or not actions.is_legal(self, action):
+        if handler is None or not self.is_legal(action):
             raise IllegalActionError(f"{self.action_to_string(action)!s} is not legal now")
         self._legal = None
         self.log.append(("act", self.seat, action))
@@ -71,7 +72,7 @@ class State(Flow):
         self._legal = None
 
     def clone(self) -> "State":
-        twin = twin_of(self, _FLAT, _PER_SEAT)
+        twin = twin_of(self, _LISTS, _NESTED)
         twin.groups = [list(g) for g in self.groups]
         twin.partner_used = dict(self.partner_used)
         twin.obstacles = dict(self.obstacles)

@@ -62,11 +62,11 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
 
     def legal_actions(self) -> list:
         if self._legal is None:
-            self._legal = self._legal_actions()
+            self._legal = self.legal_unsorted()
         return self._legal
 
     def apply_action(self, action) -> None:
-        if not self._is_legal(action):
+        if not self.is_legal(action):
             raise IllegalActionError(f"{self.action_to_string(action)} is not legal now")
         self.log.append(("act", self.seat, action))
         self._legal = self._spec = self._usable = None

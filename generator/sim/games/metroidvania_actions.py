@@ -13,14 +13,14 @@ from .metroidvania_setup import AGI
 
 # action kinds
 USE, FLOWER, GO, SKIP, ROLL, REROLL, PLAN, DONE, ENDT, PLACE_A, PICK_A, LEVEL_A, TOP = range(13)
-# the action ``_legal_actions`` lists first in every state of these phases
+# the action ``legal_unsorted`` lists first in every state of these phases
 _ALWAYS = {PRE: (ROLL,), SUCC: (DONE,), DMG: (DONE,), END: (ENDT,)}
 
 
 class Decisions:
     __slots__ = ()
 
-    def _legal_actions(self) -> list:
+    def legal_unsorted(self) -> list:
         phase = self.phase
         if phase == OVER:
             return []
@@ -60,7 +60,7 @@ class Decisions:
             out += [(FLOWER, h) for h in self.flower_targets(phase)]
         return out
 
-    def _is_legal(self, a) -> bool:
+    def is_legal(self, a) -> bool:
         if self.phase == OVER or not isinstance(a, tuple) or not a:
             return False
         kind = a[0]

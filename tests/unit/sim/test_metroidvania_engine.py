@@ -110,11 +110,11 @@ def test_task_choices_are_legal_exactly_when_listed(setup):
         agents = [HeuristicAgent(setup, s) for s in range(3)]
         while not state.is_terminal():
             if state.phase in (mv.PLACE, mv.PICK):
-                listed = state._legal_actions()
+                listed = state.legal_unsorted()
                 n = len(listed) // 4 if state.phase == mv.PLACE else len(listed)
                 tried = ([(mv.PLACE_A, c, k) for c in range(-1, n + 1) for k in range(-1, 6)] + [(mv.PLACE_A, 0)]
                          if state.phase == mv.PLACE else [(mv.PICK_A, c) for c in range(-1, n + 2)] + [(mv.PICK_A, 0, 0)])
-                assert [a for a in tried if state._is_legal(a)] == [a for a in tried if a in listed]
+                assert [a for a in tried if state.is_legal(a)] == [a for a in tried if a in listed]
             state.apply_action(agents[state.current_player()].choose(state, None))
 
 
