@@ -149,9 +149,10 @@ def _check_run(engine, game, tables, players, agent, compared=False):
     a usage error (exit 2), found before any game is played. ``compared``: a --set or --sweep run,
     which plays the content as it is too, and so cannot try the fix of content that does not run."""
     from ..cli import run_reporting
+    from ..sim.compile import where_of
 
     try:
-        setup = run_reporting(lambda: engine.compile_setup(tables, game.where))
+        setup = run_reporting(lambda: engine.compile_setup(tables, where_of(game)))
     except SystemExit:
         if compared:
             click.echo("the content as it is cannot be simulated (above), so a change cannot be compared with it: "
@@ -246,11 +247,13 @@ def _check_variant(engine, game, variant, players, agent, sets, option) -> None:
 def _where_in(game, variant: dict):
     """``where`` for the changed tables, whose records are copies: each is found at its original's
     line, so that an engine's ``where(record)`` is a location for every record, as for the content."""
+    from ..sim.compile import GameWhere
+
     tables = game.tables  # the changed tables are a deep copy of these: the same tables, in the same order
     original = {id(variant[key]): table for key, table in tables.items() if key in variant}
     original.update((id(twin), record) for key, table in tables.items() if isinstance(table, list)
                     for twin, record in zip(variant.get(key, ()), table))
-    return lambda record: game.where(original.get(id(record), record))
+    return GameWhere(game, original)
 
 
 def paired(changed: dict, plain: dict) -> dict:

@@ -35,11 +35,42 @@ def unique_records(records) -> list:
     return out
 
 
+class GameWhere:
+    """The ``where`` pnp gives an engine's ``compile_setup``: ``where(record)`` is the Location the
+    loader kept for a record, all the engine contract promises (a designer's engine, or its test,
+    may pass any such callable). The shared ``SetupCompiler`` also asks it, when it can, for the line
+    of a key within a record (``field_at``) and the file of a whole table (``table_file``), which
+    only the loaded game knows. ``copies``: {id(copy): the game's record} for tables that are a
+    copy of the game's (``pnp simulate --set``), each copy found at its original's line."""
+
+    def __init__(self, game, copies: dict | None = None):
+        self.game, self.copies = game, copies or {}
+
+    def _original(self, record):
+        return self.copies.get(id(record), record)
+
+    def __call__(self, record) -> Location | None:
+        return self.game.where(self._original(record))
+
+    def field_at(self, record, *keys) -> Location | None:
+        field_at = getattr(self.game, "field_at", None)  # a stand-in game (tests) may keep records only
+        return field_at(self._original(record), *keys) if field_at is not None else None
+
+    def table_file(self, name: str) -> Location | None:
+        component = next((c for c in getattr(self.game, "components", None) or () if c.id == name), None)
+        return Location(str(component.files[0])) if component is not None and component.files else None
+
+
+def where_of(game) -> GameWhere | None:
+    """``where`` for compiling ``game``'s own tables; None for a game that keeps no locations."""
+    return GameWhere(game) if hasattr(game, "where") else None
+
+
 class SetupCompiler:
     """Collects located problems while an engine compiles its setup."""
 
     def __init__(self, where=None, ops=None, nested: dict | None = None):
-        self.where = where or (lambda record: None)  # record -> Location (game.where)
+        self.where = where or (lambda record: None)  # record -> Location (a GameWhere, or any callable)
         self.ops = ops                                 # the effect ops the engine implements
         self.nested = nested or {}                     # op -> param holding an effect list of its own
         self.problems: list[Problem] = []
@@ -58,16 +89,11 @@ class SetupCompiler:
             where = self._table_loc(field_path) or where
         self.problems.append(Problem(where, field_path, message))
 
-    @property
-    def _game(self):
-        """The loaded game whose ``where`` this is (None for plain tables): it can locate a key or a table."""
-        return getattr(self.where, "__self__", None)
-
     def _field_loc(self, field_path, records) -> Location | None:
         """Where ``field_path`` is written in the first record, when it is one of its keys: ``rules.rounds``
         at its own line of rules.yaml, not at the file's first key, which is all a record's location says
         of a mapping file."""
-        field_at = getattr(self._game, "field_at", None)
+        field_at = getattr(self.where, "field_at", None)  # a GameWhere's; a plain callable has none
         record = records[0] if records else None
         keys = str(field_path).split(".")
         if field_at is None or not isinstance(record, dict) or keys[0] not in record:
@@ -76,9 +102,8 @@ class SetupCompiler:
 
     def _table_loc(self, field_path) -> Location | None:
         """The file of the component ``field_path`` starts with, for a problem about the whole table."""
-        name = str(field_path).split(".")[0]
-        component = next((c for c in getattr(self._game, "components", None) or () if c.id == name), None)
-        return Location(str(component.files[0])) if component is not None and component.files else None
+        table_file = getattr(self.where, "table_file", None)
+        return table_file(str(field_path).split(".")[0]) if table_file is not None else None
 
     def rule(self, raw: dict, path: str):
         """``rules.yaml`` value at a dotted path; missing -> a located problem and None."""

@@ -11,7 +11,7 @@ import yaml
 from ..errors import Location, Problem, ProblemsError
 from . import games as registry
 from . import local
-from .compile import played_tables
+from .compile import played_tables, where_of
 
 
 def balance_of(game) -> tuple[dict | None, Path, dict]:
@@ -87,7 +87,7 @@ def static_problems(game) -> list[Problem]:
     if engine is None:
         return []
     try:
-        setup = engine.compile_setup(played_tables(game), getattr(game, "where", None))
+        setup = engine.compile_setup(played_tables(game), where_of(game))
     except ProblemsError as exc:
         return list(exc.problems)
     return getattr(engine, "__pnp_warnings__", []) + located_checks(engine, setup)

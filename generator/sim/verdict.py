@@ -31,7 +31,7 @@ from . import known, metrics
 from .agents import agent_names
 from ..content.tabular import is_editor_lock
 from ..export.restates import played_views
-from .compile import id_records, played_tables
+from .compile import id_records, played_tables, where_of
 from .local import KEY_PREFIX
 from .static import balance_of, engine_of, located_checks, refused_count
 from .runner import play_game, start_games
@@ -388,7 +388,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         return BalanceResult(passed=False, problems=wrong, table="balance: a known finding names no band")
     tables = played_tables(game)
     try:
-        setup = engine.compile_setup(tables, getattr(game, "where", None))
+        setup = engine.compile_setup(tables, where_of(game))
     except ProblemsError as exc:
         return BalanceResult(passed=False, problems=list(exc.problems), table="balance: content cannot be simulated")
     unplayable = [p for p in located_checks(engine, setup) if p.severity == "error"]

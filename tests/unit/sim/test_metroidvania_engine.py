@@ -13,7 +13,7 @@ import yaml
 from generator.content import load_game
 from generator.sim import verdict
 from generator.sim.api import TERMINAL
-from generator.sim.compile import played_tables
+from generator.sim.compile import played_tables, where_of
 from generator.sim.games import metroidvania as mv
 from generator.sim.games.metroidvania_agents import HeuristicAgent
 from generator.sim.games.metroidvania_report import map_checks
@@ -38,7 +38,7 @@ def tables(game):
 
 @pytest.fixture(scope="module")
 def setup(tables, game):
-    return mv.compile_setup(tables, game.where)
+    return mv.compile_setup(tables, where_of(game))
 
 
 def node(setup, name):
