@@ -5,7 +5,6 @@ Every proportion the validator reports is ``p [lo, hi] (n)`` with a Wilson score
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 Z95 = 1.959963984540054
 
@@ -20,19 +19,6 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def z_for(confidence: float) -> float:
-    """Two-sided normal quantile for a confidence level (0.95 -> 1.96), by bisection on erf."""
-    target = confidence
-    lo, hi = 0.0, 10.0
-    for _ in range(80):
-        mid = (lo + hi) / 2
-        if math.erf(mid / math.sqrt(2)) < target:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
 
 
 def percentile(values, q: float) -> float:
@@ -53,25 +39,6 @@ def median(values) -> float:
 def samples_for_halfwidth(halfwidth: float, p: float = 0.5, z: float = Z95) -> int:
     """Games needed for a normal-approximation interval of ``±halfwidth`` at proportion ``p``."""
     return math.ceil(z * z * p * (1 - p) / (halfwidth * halfwidth))
-
-
-@dataclass(frozen=True)
-class Proportion:
-    k: int
-    n: int
-    z: float = Z95
-
-    @property
-    def p(self) -> float:
-        return self.k / self.n if self.n else float("nan")
-
-    @property
-    def ci(self) -> tuple[float, float]:
-        return wilson(self.k, self.n, self.z)
-
-    def display(self) -> str:
-        lo, hi = self.ci
-        return f"{self.p:.3f} [{lo:.3f}, {hi:.3f}] ({self.n})"
 
 
 def band_text(lo, hi) -> str:

@@ -16,7 +16,6 @@ file and line instead of crashing a simulation.
 """
 from __future__ import annotations
 
-CHAIN_OPS = ("chain_ap", "chain_sub", "add_hits")
 _SUB_BITS = (("range", 1), ("pierce", 2), ("launch", 4))  # RANGE, PIERCE, LAUNCH of fatal_fight_setup
 
 

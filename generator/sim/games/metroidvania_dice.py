@@ -27,7 +27,6 @@ from itertools import combinations, combinations_with_replacement, product
 from .metroidvania_estimates import HISTOGRAMS
 
 RED, BLUE, BLACK, WHITE = range(4)
-COLOURED = (RED, BLUE, BLACK)
 
 
 class Spec:

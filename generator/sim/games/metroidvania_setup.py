@@ -29,7 +29,6 @@ KINDS = ("start", "normal", "rest", "event", "danger", "key", "boss")
 START, NORMAL, REST, EVENT, DANGER, KEY, BOSS = range(7)
 SUBS = ("none", "thorn", "memory_flower", "sweets", "key", "danger_up", "danger_down")
 TIMINGS = ("move", "pre_roll", "post_roll", "on_success", "on_damage", "any")
-AREA_EFFECTS = ("threat_red", "threat_blue", "threat_black", "no_skills", "no_ascension")
 DIFFICULTIES = ("normal", "easy")
 
 # Every op of the effect vocabulary (content/metroidvania/README.md); the engine implements each once.
