@@ -2,9 +2,11 @@
 
 The model for other engines. Reading order: ``fatal_fight_setup`` (tables -> Setup), this
 module (the State, its primitives and the module API), ``fatal_fight_actions`` (decisions:
-legal actions and their effects), ``fatal_fight_flow`` (round, enemy phase, stage clear),
-``fatal_fight_combat`` (targets and damage), ``fatal_fight_effects`` (the ``effect:`` ops),
-``fatal_fight_agents`` (greedy, nocombo) and ``fatal_fight_report`` (record, invariants, trace).
+legal actions and their effects; the stage-start ones in ``fatal_fight_shop``), ``fatal_fight_flow``
+(round, enemy phase, stage clear), ``fatal_fight_combat`` (targets and damage),
+``fatal_fight_effects`` (the ``effect:`` ops), ``fatal_fight_agents`` (greedy, nocombo; what they
+know of cards and attacks in ``fatal_fight_preview``) and ``fatal_fight_report`` (record,
+invariants, static checks, trace and variants). It has no bands of its own (no ``judge_extra``).
 
 Chance draws only from the ``Random`` the game was dealt with (``self.rng``); ``clone()`` copies
 it, so a clone replays the same future for the same actions.

@@ -1,11 +1,11 @@
 """Fatal Fight agents: the spec §6 greedy heuristic and its "no combination" control.
 
-The greedy agent reads the state directly (a co-operative game with open hands) and previews
-attacks on a ``fatal_fight_preview.Board`` — a few list lookups, never a ``clone()``. Its priorities follow spec §6: kills weighted boss > carriers >
-heads on its line > swollen groups; the cheapest chain that kills; combination only when it turns
-a non-kill into a kill (or reaches the combo bonus); guard or heal when the predicted damage
-would leave 3 life or less; saving before the boss stage or when two are down; end on the
-least threatened square, grouped up for the boss.
+The greedy agent reads the state directly (a co-operative game with open hands) and previews attacks
+on a ``fatal_fight_preview.Board`` — a few list lookups, never a ``clone()``. Its priorities follow
+spec §6: kills weighted boss > carriers > heads on its line > swollen groups; the cheapest chain
+that kills; combination only when it turns a non-kill into a kill (or reaches the combo bonus);
+guard or heal when the predicted damage would leave 3 life or less; saving before the boss stage or
+when two are down; end on the least threatened square, grouped up for the boss.
 """
 from __future__ import annotations
 
