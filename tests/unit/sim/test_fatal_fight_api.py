@@ -7,6 +7,8 @@ from generator.sim.games import fatal_fight as ff
 from generator.sim.rng import agent_rng, deal_rng
 from generator.sim.runner import play_game
 
+from global_random import game_log  # tests/unit/sim, on the path by its conftest
+
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_playouts_terminate_with_legal_actions_and_conserve_cards(setup, players):
@@ -53,21 +55,7 @@ def test_clone_is_independent_and_replays_the_same_future(setup):
 
 
 def test_global_random_never_changes_a_game(setup):
-    def play(pollute):
-        if pollute:
-            random.seed(12345)
-        state = ff.new_game(setup, 3, deal_rng(7, 3))
-        agents = [ff.AGENTS["greedy"](setup, s) for s in range(3)]
-        rngs = [agent_rng(7, 3, s) for s in range(3)]
-        while not state.is_terminal():
-            if pollute:
-                random.random()
-                random.shuffle([1, 2, 3])
-            seat = state.current_player()
-            state.apply_action(agents[seat].choose(state, rngs[seat]))
-        return state.log
-
-    assert play(False) == play(True)
+    assert game_log(ff, setup, "greedy", pollute=False) == game_log(ff, setup, "greedy", pollute=True)
 
 
 @pytest.mark.parametrize("agent", ["greedy", "nocombo", "random"])

@@ -15,6 +15,8 @@ from generator.sim.games import valheim_rules as R
 from generator.sim.rng import agent_rng, deal_rng
 from generator.sim.runner import play_game, run_games
 
+from global_random import game_log  # tests/unit/sim, on the path by its conftest
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -163,21 +165,7 @@ def test_clone_is_independent_and_replays_the_same_future(vsetup):
 
 @pytest.mark.parametrize("agent", ["greedy", "oracle"])
 def test_global_random_never_changes_a_game(vsetup, agent):
-    def play(pollute):
-        if pollute:
-            random.seed(12345)
-        state = V.new_game(vsetup, 3, deal_rng(7, 3))
-        agents = [V.AGENTS[agent](vsetup, s) for s in range(3)]
-        rngs = [agent_rng(7, 3, s) for s in range(3)]
-        while not state.is_terminal():
-            if pollute:
-                random.random()
-                random.shuffle([1, 2, 3])
-            seat = state.current_player()
-            state.apply_action(agents[seat].choose(state, rngs[seat]))
-        return state.log
-
-    assert play(False) == play(True)
+    assert game_log(V, vsetup, agent, pollute=False) == game_log(V, vsetup, agent, pollute=True)
 
 
 @pytest.mark.parametrize("agent", ["greedy", "oracle", "random"])
