@@ -32,6 +32,16 @@ def twin_of(state, flat=(), nested=()):
     return twin
 
 
+def kept_on_setup(setup, name: str, compute):
+    """``compute(setup)``, computed on first use and kept on the compiled ``setup`` as ``name``: a
+    table derived from the data alone (card worths, an agent's traits), which lives as long as the
+    data and which worker processes keep across games."""
+    value = setup.__dict__.get(name)
+    if value is None:
+        value = setup.__dict__[name] = compute(setup)
+    return value
+
+
 MEMO_LIMIT = 4096
 
 

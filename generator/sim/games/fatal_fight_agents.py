@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from ..state import memo_table, setup_memo
+from ..state import kept_on_setup, memo_table, setup_memo
 
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import (BUY, CURE, DONE, DROP_A, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NEIGHBOURS,
@@ -492,10 +492,7 @@ class _Traits:
 
 
 def _traits(setup) -> _Traits:
-    traits = setup.__dict__.get("_traits")
-    if traits is None:
-        traits = setup.__dict__["_traits"] = _Traits(setup)
-    return traits
+    return kept_on_setup(setup, "_traits", _Traits)
 
 
 def _attack_aps(setup, hand) -> tuple[int, ...]:

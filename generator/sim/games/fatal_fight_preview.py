@@ -7,7 +7,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from operator import add
 
-from ..state import memo_table, setup_memo
+from ..state import kept_on_setup, memo_table, setup_memo
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import NEIGHBOURS
 from .fatal_fight_setup import GRAPPLE, LAUNCH, PIERCE, RANGE
@@ -33,10 +33,11 @@ def card_worth(setup, c) -> float:
 
 def worths(setup) -> list[float]:
     """``card_worth`` of every card, computed once per setup."""
-    table = setup.__dict__.get("_worth")
-    if table is None:
-        table = setup.__dict__["_worth"] = [_worth(setup, i) for i in range(len(setup.c_id))]
-    return table
+    return kept_on_setup(setup, "_worth", _all_worths)
+
+
+def _all_worths(setup) -> list[float]:
+    return [_worth(setup, i) for i in range(len(setup.c_id))]
 
 
 def _worth(setup, c) -> float:
@@ -261,10 +262,11 @@ class Board:
 
 def _has_op(setup, c, name) -> bool:
     """Whether card ``c``'s effect holds op ``name`` (a set per card, computed once per setup)."""
-    table = setup.__dict__.get("_ops")
-    if table is None:
-        table = setup.__dict__["_ops"] = [frozenset(op for op, _ in effect) for effect in setup.c_effect]
-    return name in table[c]
+    return name in kept_on_setup(setup, "_ops", _op_sets)[c]
+
+
+def _op_sets(setup) -> list[frozenset]:
+    return [frozenset(op for op, _ in effect) for effect in setup.c_effect]
 
 
 _CACHE_LIMIT = 4096  # entries of a per-setup cache (hands differ from game to game: keep it bounded)
@@ -367,10 +369,7 @@ _NONE = ([], True)  # no chain of that reach kind (shared: never changed)
 
 def chains_of(setup) -> Chains:
     """The setup's ``Chains`` (made on first use)."""
-    chains = setup.__dict__.get("_chains")
-    if chains is None:
-        chains = setup.__dict__["_chains"] = Chains(setup)
-    return chains
+    return kept_on_setup(setup, "_chains", Chains)
 
 
 def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:

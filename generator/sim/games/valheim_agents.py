@@ -15,6 +15,7 @@ numbers: every game number comes from ``state.setup``.
 """
 from __future__ import annotations
 
+from ..state import kept_on_setup
 from .valheim_rules import (BASE, BUY, COMMIT, CRAFT, DONE, DUNGEON, EXPLORE, FIGHTER, GATHER, HUNT, KEEP, LEVEL,
                             MAKE, MOVE, NEWBASE, OPEN, ORDER, P_BASE, P_COMMIT, P_CRAFT, P_EXPLORE, P_FIGHTER,
                             P_GATHER, P_HUNT, P_LEVEL, P_ORDER, P_PAY, P_PICK, P_REROLL, P_TRAIN, PAY, PICK,
@@ -44,10 +45,11 @@ def card_worth(setup, c) -> float:
 
 
 def _card_worths(setup) -> list[float]:
-    table = setup.__dict__.get("_vh_worth")
-    if table is None:
-        table = setup.__dict__["_vh_worth"] = [_worth(setup, i) for i in range(len(setup.c_id))]
-    return table
+    return kept_on_setup(setup, "_vh_worth", _all_worths)
+
+
+def _all_worths(setup) -> list[float]:
+    return [_worth(setup, i) for i in range(len(setup.c_id))]
 
 
 def _worth(setup, c) -> float:
@@ -59,16 +61,17 @@ def _worth(setup, c) -> float:
 
 
 def _facility_order(setup) -> list[int]:
-    table = setup.__dict__.get("_vh_fac")
-    if table is None:
-        order = []
-        for r in range(len(setup.r_id)):
-            if setup.r_kind[r] == "facility":
-                worth = sum(_FAC_WORTH.get(op, 1.0) for op, _ in setup.r_effect[r])
-                cost = sum(k for _, k in setup.r_cost[r]) + setup.r_ap[r]
-                order.append((-worth / cost, r))
-        table = setup.__dict__["_vh_fac"] = [r for _, r in sorted(order)]
-    return table
+    return kept_on_setup(setup, "_vh_fac", _facilities_by_worth)
+
+
+def _facilities_by_worth(setup) -> list[int]:
+    order = []
+    for r in range(len(setup.r_id)):
+        if setup.r_kind[r] == "facility":
+            worth = sum(_FAC_WORTH.get(op, 1.0) for op, _ in setup.r_effect[r])
+            cost = sum(k for _, k in setup.r_cost[r]) + setup.r_ap[r]
+            order.append((-worth / cost, r))
+    return [r for _, r in sorted(order)]
 
 
 class Plan:
@@ -119,10 +122,11 @@ class MapTally:
 
 
 def _fight_rewards(setup) -> list[int]:
-    rewards = setup.__dict__.get("_vh_rewards")
-    if rewards is None:
-        rewards = setup.__dict__["_vh_rewards"] = sorted({r for reward in setup.e_reward for r, _ in reward})
-    return rewards
+    return kept_on_setup(setup, "_vh_rewards", _reward_ids)
+
+
+def _reward_ids(setup) -> list[int]:
+    return sorted({r for reward in setup.e_reward for r, _ in reward})
 
 
 def map_tally(state) -> MapTally:
@@ -208,10 +212,7 @@ class _Tables:
 
 
 def _tables(setup) -> _Tables:
-    tables = setup.__dict__.get("_vh_tables")
-    if tables is None:
-        tables = setup.__dict__["_vh_tables"] = _Tables(setup)
-    return tables
+    return kept_on_setup(setup, "_vh_tables", _Tables)
 
 
 def _gear_plan(tables, state, f, have) -> list[int]:
