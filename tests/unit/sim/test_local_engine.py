@@ -180,7 +180,7 @@ def test_a_located_error_raised_in_a_worker_reaches_the_command_with_its_problem
 def test_two_copies_of_a_game_with_the_same_engine_each_play_their_own_file(game_dir, tmp_path):
     copy = tmp_path / "copy" / "race"
     shutil.copytree(game_dir, copy)
-    (_game, here), (_game2, there) = engine_in(game_dir), engine_in(copy)
+    here, there = engine_in(game_dir)[1], engine_in(copy)[1]  # (game, engine) each
     assert here.VERSION == there.VERSION  # the same source: the same verdict cache key ...
     assert str(game_dir) in here.__pnp_key__ and str(copy) in there.__pnp_key__  # ... each loaded from its own file
 
