@@ -4,13 +4,15 @@
 
 One line per game, agent and player count: a SHA-256 over every game's record (canonical JSON) and
 event log (``repr``), games played as ``play_game`` plays them (fixed seed, unchecked), then a last
-line over all of them. A player count an engine refuses digests its (equally fixed) error records.
+line over all of them. A player count an engine refuses digests its (equally fixed) error records, without
+the file paths and line numbers of their tracebacks (a clone elsewhere, a line added to the engine).
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
 import json
+import re
 
 from simbench import load
 
@@ -21,10 +23,16 @@ GAMES = ("fatal-fight", "valheim", "metroidvania")
 PLAYER_COUNTS = (1, 2, 3, 4)
 
 
+#: where an error record's traceback was raised: a line added above it in the engine is not another game
+_PLACE = re.compile(r'File "[^"]*", line \d+|\(at [\w.]+:\d+\)')
+
+
 def digest(engine, setup, agent: str, players: int, games: int) -> str:
     sha = hashlib.sha256()
     for i in range(games):
         record, state = play_game(engine, setup, players=players, agent=agent, seed="same", index=i)
+        if "error" in record:
+            record = {**record, "error": _PLACE.sub("<place>", record["error"])}
         sha.update(json.dumps(record, sort_keys=True, default=repr).encode())
         sha.update(repr(getattr(state, "log", None)).encode())
     return sha.hexdigest()
