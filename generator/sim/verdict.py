@@ -34,7 +34,7 @@ from ..export.restates import played_views
 from .compile import id_records, played_tables, where_of
 from .local import KEY_PREFIX
 from .static import balance_of, engine_of, located_checks, refused_count
-from .runner import play_game, start_games
+from .runner import DEFAULT_MAX_DECISIONS, play_game, start_games
 from .stats import (Z95, band_decision, band_status, band_text, diff_interval, interval_decision, interval_text,
                     paired_wins, wilson)
 
@@ -397,9 +397,9 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     refused = _refused_settings(engine, setup, config, path, lines)
     if refused:  # said once, not as thousands of games that all fail to be dealt
         return BalanceResult(passed=False, problems=refused, table="balance: players or agents the engine has not")
-    unrepeatable = _unrepeatable(engine, setup, config, path, lines)
-    if unrepeatable:  # its verdict could not be replayed, nor its workers agree
-        return BalanceResult(passed=False, problems=unrepeatable, table="balance: games that do not repeat")
+    first_games = _first_games_problems(engine, setup, config, path, lines, _command(game))
+    if first_games:  # its verdict could not be replayed (nor its workers agree), or would take hours to fail
+        return BalanceResult(passed=False, problems=first_games, table="balance: games that do not repeat or do not end")
     judge = _Judge(path, lines, _command(game), config.get("seed", 0), getattr(engine, "SEATS", "players"),
                    _record_locations(game), accepted)
     judge.problems += getattr(engine, "__pnp_warnings__", [])  # a game's own engine's parts it does not use
@@ -452,21 +452,35 @@ def _refused_settings(engine, setup, config, path, lines) -> list[Problem]:
                for key, name in agents if name not in names])
 
 
-def _unrepeatable(engine, setup, config, path, lines) -> list[Problem]:
+def _first_games_problems(engine, setup, config, path, lines, command: str) -> list[Problem]:
     """The first games of the first count, each played twice from its seed: one that goes differently
     draws chance elsewhere than from the rng it is given (docs/simulator.md, "Determinism"). The shipped
-    engines are held to it by their tests."""
+    engines are held to it by their tests. Half of them or more hitting the decision cap is said here
+    too: such an engine plays about a game a second, so the verdict's thousands of games would take hours
+    before the timeouts band failed."""
     if not getattr(engine, "__pnp_key__", "").startswith(KEY_PREFIX):
         return []
     players, agent, seed = _counts(config)[0], reference_agent(config), config.get("seed", 0)
+    engine_line = Location(str(path), lines.get("engine", 0))
+    endless = []
     for index in range(REPEATED_GAMES):
-        first, again = (play_game(engine, setup, players=players, agent=agent, seed=seed, index=index)[0]
-                        for _ in range(2))
+        first = play_game(engine, setup, players=players, agent=agent, seed=seed, index=index)[0]
+        if first["outcome"] == "timeout":  # not played again: it is slow, and its end is the problem
+            endless.append(index)
+            continue
+        again = play_game(engine, setup, players=players, agent=agent, seed=seed, index=index)[0]
         if first != again and "error" not in (first["outcome"], again["outcome"]):  # M0 reports errors
-            return [Problem(Location(str(path), lines.get("engine", 0)), "engine",
+            return [Problem(engine_line, "engine",
                             f"game {index} ({players} players, seed {seed}) played twice went differently: chance "
                             "must come from the rng new_game and choose are given, never the module random, the "
                             "time or the order of a set (docs/simulator.md, Determinism)")]
+    if 2 * len(endless) >= REPEATED_GAMES:
+        return [Problem(engine_line, "engine",
+                        f"{len(endless)} of the first {REPEATED_GAMES} {agent} games ({players} players, seed {seed}) "
+                        f"reached the cap of {DEFAULT_MAX_DECISIONS} decisions without an end, so no game was "
+                        "judged: does every way through the rules set the state's outcome (docs/simulator.md, "
+                        f"The contract)?; follow one: {command} --players {players} --agent {agent} "
+                        f"--seed {seed} --game {endless[0]} --trace")]
     return []
 
 

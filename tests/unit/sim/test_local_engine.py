@@ -458,3 +458,14 @@ def test_players_left_empty_judges_the_default_counts(game_dir, tmp_path):
     balance.write_text(balance.read_text(encoding="utf-8").replace("players: [2, 3]", "players:"), encoding="utf-8")
     result = cached_verdict(load_game(game_dir), workers=1, output_dir=tmp_path / "out")
     assert result.checked and "M1 win rate (greedy)             4" in result.table
+
+
+def test_an_engine_whose_games_never_end_is_refused_after_its_first_games_not_hours_of_timeouts(game_dir, tmp_path):
+    (game_dir / "sim.py").write_text(ENGINE.replace("self.round += self.seat == 0", "self.round = 1")
+                                     .replace("self.score += self.setup[action] + 1", "pass"), encoding="utf-8")
+    result = cached_verdict(load_game(game_dir), workers=1, output_dir=tmp_path / "out")
+    [problem] = [p.display() for p in result.problems if p.severity == "error"]
+    assert not result.passed and not result.played, problem
+    assert problem.startswith(f"{game_dir / 'balance.yaml'}:1: engine: 10 of the first 10 greedy games (2 players, "
+                              "seed 0) reached the cap of 20000 decisions without an end, so no game was judged"), problem
+    assert problem.endswith(f"follow one: pnp simulate {game_dir} --players 2 --agent greedy --seed 0 --game 0 --trace")
