@@ -152,7 +152,26 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, path: str) -> ContentErr
         message = f"{message} ({exc.context})"
     if mark and _char_at(text, mark.line, mark.column) == "\t":  # libyaml's message does not show the tab
         message += ": a tab character; YAML indents with spaces only"
+    else:
+        message += _likely_cause(exc, line)
     return ContentError([Problem(Location(path, line), "", f"YAML syntax error: {message}")])
+
+
+_OPENERS = {"while parsing a flow mapping": "{", "while parsing a flow sequence": "["}
+
+
+def _likely_cause(exc: yaml.MarkedYAMLError, line: int) -> str:
+    """What a newcomer most likely wrote, for the two messages PyYAML words in its own terms: a ``{`` or
+    ``[`` left open (the error shows where the next line begins, not where the bracket is), and a
+    key indented unlike its neighbours or an unquoted ``: `` inside a text."""
+    opener = _OPENERS.get(exc.context or "")
+    if opener and exc.context_mark is not None and exc.context_mark.line + 1 < line:
+        closer = "}" if opener == "{" else "]"
+        return (f": the '{opener}' of line {exc.context_mark.line + 1} is still open here "
+                f"(a '{closer}' missing at the end of a line, or a ',' between two values)")
+    if (exc.problem or "").startswith("mapping values are not allowed"):
+        return ": a key indented more than the keys beside it, or a text with ': ' in it not quoted (write it in \"...\")"
+    return ""
 
 
 def _char_at(text: str, line: int, column: int) -> str:

@@ -143,6 +143,26 @@ def test_a_tab_in_the_indentation_is_named(tiny):
     assert found[3].endswith(": a tab character; YAML indents with spaces only"), found
 
 
+def test_an_unclosed_brace_names_the_line_it_was_opened_on_not_only_where_the_next_line_begins(tiny):
+    (tiny / "coins.yaml").write_text("- {id: coin1, value: 1, count: 3\n- {id: coin5, value: 5}\n")
+    [found] = problems_of(tiny)
+    assert found[:2] == ("coins.yaml", 2)
+    assert found[3].endswith(": the '{' of line 1 is still open here (a '}' missing at the end of a line, "
+                             "or a ',' between two values)"), found
+
+
+@pytest.mark.parametrize("text", [
+    "- id: coin1\n  value: 1\n   count: 3\n",          # a key one space deeper than its neighbours
+    "- id: coin1\n  value: 1\n  name: Coin: gold\n",   # ': ' inside an unquoted text
+])
+def test_mapping_values_not_allowed_says_what_a_designer_wrote_to_get_it(tiny, text):
+    (tiny / "coins.yaml").write_text(text)
+    [found] = problems_of(tiny)
+    assert found[:2] == ("coins.yaml", 3)
+    assert found[3].endswith(": a key indented more than the keys beside it, or a text with ': ' in it not quoted "
+                             '(write it in "...")'), found
+
+
 def test_every_problem_is_collected_across_files(tiny):
     (tiny / "rules.yaml").write_text("start_life: 0\n")
     (tiny / "coins.yaml").write_text("- {id: coin1, value: -1, count: 6}\n")
