@@ -567,7 +567,7 @@ def _check_map(node, spec, ctx, field_path, extra_allowed=()):
         if key in extra_allowed:
             continue
         if key not in spec.fields:
-            ctx.problem(key_node, sub, f"unknown field{did_you_mean(key, allowed)}")
+            ctx.problem(key_node, sub, f"unknown field{did_you_mean(key, allowed) or _declared_where(spec)}")
             continue
         result[key] = validate(value_node, spec.fields[key], ctx, sub)
     for name, field_spec in spec.fields.items():
@@ -579,6 +579,15 @@ def _check_map(node, spec, ctx, field_path, extra_allowed=()):
             result[name] = None if field_spec.default is MISSING else _default(field_spec, ctx.types)
     ctx.locations[id(result)] = node_location(ctx.path, node)
     return result
+
+
+def _declared_where(spec: Spec) -> str:
+    """For a field no close name explains: where the game's own record type is, to declare it there
+    (a newcomer adding a field to the cards edits schema.yaml first)."""
+    if spec.location is None or Path(spec.location.path).name != "schema.yaml":
+        return ""
+    return (f" (not among the fields declared at {spec.location.display()}: {', '.join(spec.fields)}; "
+            "add it there to give the records one, docs/content-format.md)")
 
 
 def resolved(spec: Spec | None, types: dict) -> Spec | None:

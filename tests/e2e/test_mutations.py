@@ -110,7 +110,7 @@ def _judge(project: Project, mutation: Mutation, command: str, result) -> list[s
     if result.exit_code == 0:
         return [f"{command}: accepted (exit 0)"] if mutation.must_fail and command == "validate" else []
     # a change that may be legal may also be wrong only for what uses it: a deleted schema field makes
-    # the cards' field unknown (cards.yaml:2: cards[0].cost: unknown field), no problem in schema.yaml
+    # the cards' field unknown (cards.yaml:2: cards[0].cost: unknown field (not among the fields declared at ...)), no problem in schema.yaml
     names = mutation.names if mutation.must_fail else f"{project.content}/ layouts/{project.game}/"
     named = [m for m in PROBLEM.finditer(output) if _names(m["path"], names)]
     if not named:

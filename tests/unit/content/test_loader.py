@@ -163,6 +163,14 @@ def test_mapping_values_not_allowed_says_what_a_designer_wrote_to_get_it(tiny, t
                              '(write it in "...")'), found
 
 
+def test_a_new_field_not_yet_in_schema_yaml_says_where_the_record_type_declares_its_fields(tiny):
+    (tiny / "coins.yaml").write_text("- {id: coin1, value: 1, count: 6, metal: gold}\n")
+    [found] = problems_of(tiny)
+    assert found == ("coins.yaml", 1, "coins[0].metal",  # schema.yaml:13 is the coin's `fields:`
+                     f"unknown field (not among the fields declared at {tiny / 'schema.yaml'}:13: id, value, count; "
+                     "add it there to give the records one, docs/content-format.md)")
+
+
 def test_every_problem_is_collected_across_files(tiny):
     (tiny / "rules.yaml").write_text("start_life: 0\n")
     (tiny / "coins.yaml").write_text("- {id: coin1, value: -1, count: 6}\n")
