@@ -256,7 +256,7 @@ class Instantiator:
         elif kind == "icon":
             name = str(self._value(box, "name", scope, "")).strip()
             if name not in self.icon_names:
-                raise ValueError(f"unknown icon {name!r}{_close(name, self.icon_names)}")
+                raise ValueError(f"unknown icon {name!r}{self._unknown_icon_hint(name)}")
             op.payload = name
             op.style["color"] = self._color(box.get("color", "#000000"), scope, box_id, where)
         elif kind == "text":
@@ -394,6 +394,17 @@ class Instantiator:
         self._text_problems(block, scope, source, box_id, min_size < size)
         return block
 
+    def _unknown_icon_hint(self, name: str) -> str:
+        """A close name, else where a game's icons are defined and which it has (a newcomer's first
+        ``:blade:`` is not a typo but an icon not drawn yet)."""
+        close = _close(name, self.icon_names)
+        if close:
+            return close
+        known = sorted(self.icon_names)
+        listed = ", ".join(known) if len(known) <= ICONS_LISTED else f"{len(known)} of them"
+        return (f" (define it under icons: in {Location(str(self.game_root / 'icons.yaml')).display()}, "
+                f"docs/layouts.md \"Icons\"; the icons known: {listed or 'none'})")
+
     def _text_problems(self, block, scope, source, box_id, shrinks):
         if block.fits and not block.unknown_icons and not block.missing_glyphs:
             return
@@ -411,7 +422,7 @@ class Instantiator:
             scope.problems.append(Problem(where, field_path, _cut_message(block, box_id, layout_name, shrinks)))
         for name in block.unknown_icons:
             scope.problems.append(Problem(where, field_path,
-                                          f"unknown icon ':{name}:' in box '{box_id}'{_close(name, self.icon_names)}"))
+                                          f"unknown icon ':{name}:' in box '{box_id}'{self._unknown_icon_hint(name)}"))
         if block.missing_glyphs:
             chars = "".join(sorted(block.missing_glyphs))
             scope.problems.append(Problem(where, field_path,
@@ -428,6 +439,9 @@ def _cut_message(block, box_id, layout_name, shrinks) -> str:
     return (f"{', '.join(repr(w) for w in words)} {'does' if one else 'do'} not fit the {side} of box "
             f"'{box_id}' of {layout_name} at {block.size:g}pt ({floor}): {'it is' if one else 'they are'} "
             f"cut mid-word")
+
+
+ICONS_LISTED = 12  # more known icons than this are counted in an unknown icon's message, not listed
 
 
 @lru_cache(maxsize=4096)

@@ -116,3 +116,14 @@ def test_a_game_in_another_language_gets_the_english_sample_and_its_own_lang(tmp
     assert "Foxfire" in (tmp_path / "content/renard/cards.yaml").read_text(encoding="utf-8")
     bad = pnp("new", "x", "--lang", "French", cwd=tmp_path)
     assert bad.returncode == 2 and "two lower-case letters" in bad.stderr
+
+
+def test_a_new_icon_not_yet_drawn_says_where_icons_are_defined_and_which_there_are(tmp_path):
+    new_game("kitsune", tmp_path)
+    cards = tmp_path / "content/kitsune/cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace(":fire:", ":blade:"), encoding="utf-8")
+    checked = pnp("validate", "kitsune", "--no-balance", cwd=tmp_path)
+    assert checked.returncode == 1
+    said = ("unknown icon ':blade:' in box 'text' (define it under icons: in "
+            f"{Path('content/kitsune/icons.yaml')}, docs/layouts.md \"Icons\"; the icons known: fire)")
+    assert said in checked.stdout, checked.stdout
