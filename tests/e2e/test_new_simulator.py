@@ -243,3 +243,23 @@ def test_a_set_on_content_that_does_not_run_says_why_it_cannot_compare(tmp_path)
     assert "the content as it is cannot be simulated (above), so a change cannot be compared with it" in tried.stderr
     alone = pnp("simulate", "fox", "--players", "2", "--game", "0", "--set", "fireworks.cost=3", cwd=tmp_path)
     assert alone.returncode == 0 and "with fireworks.cost=3" in alone.stdout, alone.stdout + alone.stderr
+
+
+@pytest.mark.parametrize("lang, one_count, range_of_counts", [
+    ("ja", "は2人で遊ぶ協力ゲーム", "は2〜4人で遊ぶ協力ゲーム"),
+    ("en", "is a co-operative race for 2 players", "is a co-operative race for 2 to 4 players"),
+])
+def test_the_samples_rulebook_names_one_player_count_once_when_the_rules_deal_only_one(tmp_path, lang, one_count,
+                                                                                        range_of_counts):
+    import pypdfium2 as pdfium
+
+    new_game("duel", tmp_path, lang=lang, simulator=True)
+    built = pnp("rulebook", "duel", cwd=tmp_path)
+    pdf = tmp_path / "output/duel/rulebook.pdf"
+    text = "".join(page.get_textpage().get_text_range() for page in pdfium.PdfDocument(pdf)).replace("\r\n", "")
+    assert built.returncode == 0 and range_of_counts in text, built.stderr
+    rules = tmp_path / "content/duel/rules.yaml"
+    rules.write_text(re.sub(r"target: \{[^}]*\}", "target: {2: 57}", rules.read_text(encoding="utf-8")), encoding="utf-8")
+    assert pnp("rulebook", "duel", cwd=tmp_path).returncode == 0
+    text = "".join(page.get_textpage().get_text_range() for page in pdfium.PdfDocument(pdf)).replace("\r\n", "")
+    assert one_count in text, text  # was "2〜2人", "2 to 2 players"
