@@ -35,12 +35,13 @@ class BuildResult:
 def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validate: bool = True,
                workers: int | None = None, reporter=None, proof: bool = False,
                changed_since: Path | None = None, paper_sized: str | None = None, lang: str | None = None,
-               verdict_dir: Path | None = None) -> BuildResult:
+               verdict_dir: Path | None = None, unchecked: str = "--no-validate") -> BuildResult:
     """Write ``print-<paper>.pdf`` (``print-<paper>-proof.pdf`` with ``proof``) and
     ``print.lock.json``; with ``changed_since`` (an earlier lock) also ``errata.pdf``.
     ``paper_sized`` (full | tiled | fit) overrides every board's ``paper_sized`` for this build.
     ``lang`` prints another edition; its balance verdict is the game's, kept in ``verdict_dir``
-    (default ``out_dir``), where every edition finds it."""
+    (default ``out_dir``), where every edition finds it. ``unchecked``: why the summary says the balance
+    was not checked when ``validate`` is off (the option of the command that asked for it)."""
     # One pass: faces are instantiated (and checked) as they are painted, so memory stays flat;
     # the PDF is only written if no face had a problem.
     game, cards, problems = check_content(path, check_faces=False, lang=lang)
@@ -80,7 +81,7 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     # Faces and the rulebook first: a card that does not fit or a rulebook reference to a card
     # that is gone fails in seconds, before the simulation runs and rewrites the balance report
     # of a build that then prints nothing.
-    balance = "balance not checked: --no-validate"
+    balance = f"balance not checked: {unchecked}"
     if validate:
         from .sim.verdict import how_judged, refusal
 

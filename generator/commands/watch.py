@@ -65,20 +65,19 @@ def _rebuild(path, out, rep, state, *, balance, profile, png, png_profile, tts, 
 
     try:
         result = build_game(path, out, profile=profile, validate=balance, reporter=rep, lang=lang,
-                            verdict_dir=verdict_dir)
+                            verdict_dir=verdict_dir, unchecked="watched without --balance")
     except ProblemsError as exc:
-        rep.problems(exc.problems)
-        click.echo(f"FAILED: {len(exc.problems)} problem(s); outputs kept from the last good build")
+        errors = rep.problems(exc.problems)  # the lines printed: a layout mistake on every card is one
+        click.echo(f"FAILED: {errors} problem(s) above; outputs kept from the last good build")
         return False
     except GeneratorError as exc:
         click.echo(f"error: {exc}")
         return False
-    rep.problems(result.problems)
+    errors = rep.problems(result.problems)
     for note in result.notes:  # as pnp build says them: a refused verdict's next steps, a stale booklet
         click.echo(note)
     if not result.ok:
-        errors = sum(p.severity == "error" for p in result.problems)
-        click.echo(f"FAILED: {errors} problem(s); outputs kept from the last good build")
+        click.echo(f"FAILED: {errors} problem(s) above; outputs kept from the last good build")
         return False
     lock = _read_lock(out)
     if state["lock"] is not None and lock is not None:

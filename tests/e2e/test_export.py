@@ -320,6 +320,17 @@ def test_watch_once(tiny, tmp_path):
     proc = pnp("watch", tiny, "--once", "-o", tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (tmp_path / "print-a4.pdf").is_file() and "ok: print-a4.pdf, print.lock.json" in proc.stdout
+    # the option that would check it is watch's own --balance, not build's --no-validate it was never given
+    assert "(3 print pages, balance not checked: watched without --balance)" in proc.stdout, proc.stdout
+
+
+def test_watch_counts_the_problem_lines_it_printed_as_validate_does(tiny, tmp_path):
+    hero = tiny / "layouts/tiny/hero.yaml"
+    hero.write_text(hero.read_text().replace("{{ card.name }}", "{{ card.nmae }}"))
+    proc = pnp("watch", tiny, "--once", "-o", tmp_path)
+    lines = [line for line in proc.stdout.splitlines() if "card.nmae" in line]
+    assert proc.returncode == 1 and len(lines) == 1 and "more card(s) with the same problem)" in lines[0], proc.stdout
+    assert "FAILED: 1 problem(s) above; outputs kept from the last good build" in proc.stdout, proc.stdout  # was 3
 
 
 def test_watch_rebuilds_on_an_edit_and_reports_the_card_and_the_problem(tiny, tmp_path):
