@@ -304,4 +304,17 @@ def _explained(exc: Exception, source: str, context: dict) -> str:
                     known = [k for k in value if isinstance(k, str) and not k.startswith("_")]
                     return f"{exc}{did_you_mean(key, known)}"
                 value = value[key]
+    unknown = _NO_FILTER.match(str(exc))
+    if unknown:  # `| uper`: Jinja names it, and does not say which it meant
+        return f"{exc}{did_you_mean(unknown.group(2), _jinja_names(unknown.group(1)))}"
     return str(exc)
+
+
+_NO_FILTER = re.compile(r"No (filter|test) named '([^']+)'")
+
+
+@lru_cache(maxsize=None)
+def _jinja_names(kind: str) -> tuple:
+    """The filters (or tests) a layout template may use: Jinja's and ours."""
+    env = Expressions().env
+    return tuple(sorted(env.filters if kind == "filter" else env.tests))

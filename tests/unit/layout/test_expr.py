@@ -62,6 +62,9 @@ def test_when_expression_errors_are_located_after_a_lazy_import():
     ("{{ card.nested.dep | upper }}", "(did you mean 'deep'?)"),
     ("{{ crad.name }}", "(did you mean 'card'?)"),
     ("{{ card.zzzzz }}", ""),                          # nothing close: no hint
+    ("{{ card.name | uper }}", "No filter named 'uper'. (did you mean 'upper'?)"),
+    ("{{ card.life | signd }}", "(did you mean 'signed'?)"),   # our own filter too
+    ("{{ card.life is od }}", "No test named 'od'. (did you mean 'odd'?)"),
 ])
 def test_a_misspelt_key_gets_the_close_one(source, hint):
     for evaluate in (Expressions().render, Expressions().evaluate):  # templates and bare when:/repeat:
