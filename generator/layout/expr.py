@@ -304,17 +304,25 @@ def _explained(exc: Exception, source: str, context: dict) -> str:
                     known = [k for k in value if isinstance(k, str) and not k.startswith("_")]
                     return f"{exc}{did_you_mean(key, known)}"
                 value = value[key]
-    unknown = _NO_FILTER.match(str(exc))
-    if unknown:  # `| uper`: Jinja names it, and does not say which it meant
-        return f"{exc}{did_you_mean(unknown.group(2), _jinja_names(unknown.group(1)))}"
-    return str(exc)
+    return f"{exc}{misspelt_filter_hint(str(exc), _layout_env())}"
 
 
 _NO_FILTER = re.compile(r"No (filter|test) named '([^']+)'")
 
 
+def misspelt_filter_hint(message: str, env) -> str:
+    """`` (did you mean 'upper'?)`` for Jinja's ``No filter named 'uper'.`` (or test), from the filters
+    and tests of ``env``; Jinja names the unknown one and not the one meant."""
+    from ..content.schema import did_you_mean
+
+    unknown = _NO_FILTER.match(message)
+    if not unknown:
+        return ""
+    kind, name = unknown.groups()
+    return did_you_mean(name, sorted(env.filters if kind == "filter" else env.tests))
+
+
 @lru_cache(maxsize=None)
-def _jinja_names(kind: str) -> tuple:
-    """The filters (or tests) a layout template may use: Jinja's and ours."""
-    env = Expressions().env
-    return tuple(sorted(env.filters if kind == "filter" else env.tests))
+def _layout_env():
+    """The filters and tests a layout template may use (Jinja's and ours), for the hint above."""
+    return Expressions().env

@@ -17,7 +17,7 @@ from jinja2 import FunctionLoader, StrictUndefined, TemplateError, TemplateSynta
 from jinja2.sandbox import SandboxedEnvironment
 
 from ..errors import Location, Problem
-from ..layout.expr import limited_sandbox
+from ..layout.expr import limited_sandbox, misspelt_filter_hint
 
 MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"
 _MARK = re.compile(f"{MARK_OPEN}(\\d+){MARK_CLOSE}")
@@ -203,7 +203,8 @@ def _render(path: Path, display_path: str, source: str, context: dict) -> tuple[
     try:
         return env.get_template(path.name).render(**context), None, False
     except TemplateSyntaxError as exc:
-        return None, Problem(Location(display_path, exc.lineno or 0), "", f"template syntax: {exc.message}"), False
+        return None, Problem(Location(display_path, exc.lineno or 0), "",
+                             f"template syntax: {exc.message}{misspelt_filter_hint(exc.message or '', env)}"), False
     except (TemplateError, RefError, TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as exc:
         line = _template_line(exc, display_path)
         if line is None and not isinstance(exc, (TemplateError, RefError)):

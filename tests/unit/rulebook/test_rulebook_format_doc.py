@@ -120,7 +120,7 @@ def error_rows() -> list:
             break
         m = re.fullmatch(r"\| `(.+?)`( \(warning\))? \| `(.+)` \|", line)
         assert m, line
-        rows.append((m.group(1), bool(m.group(2)), m.group(3)))
+        rows.append((m.group(1).replace("\\|", "|"), bool(m.group(2)), m.group(3)))  # a table cell's pipe is \|
     return rows
 
 

@@ -56,6 +56,12 @@ def test_a_heading_id_with_other_attributes_does_not_open_a_jinja_comment(tmp_pa
     assert not problems and result.text == "## 付録 { #appendix - }\n"
 
 
+def test_a_misspelt_filter_is_located_with_the_close_one(tmp_path):
+    _result, problems = render(tmp_path, "# 準備\n\n手札は{{ [1, 2] | lenght }}枚。\n")
+    assert [(p.location.line, p.message) for p in problems] == [
+        (3, "template syntax: No filter named 'lenght'. (did you mean 'length'?)")]
+
+
 def test_unknown_field_is_located_with_a_suggestion(tmp_path):
     ctx = {"rules": StrictMap({"start_gold_per_player": 3}, "rules")}
     _, problems = render(tmp_path, "一行目\n\n開始時に{{ rules.start_gold }}金。\n", ctx)
