@@ -27,9 +27,14 @@ def _seed(value: str):
     return int(value) if value.lstrip("-").isdigit() else value
 
 
+DEFAULT_PLAYERS = 3  # without --players (or balance.yaml's first count, when it does not list 3)
+
+
 @click.command()
 @click.argument("game")
-@click.option("--players", type=click.IntRange(1, 8), default=3, show_default=True, help="Players in play (Fatal Fight: characters).")
+@click.option("--players", type=click.IntRange(1, 8), default=None,
+              help=f"Players in play (Fatal Fight: characters); default {DEFAULT_PLAYERS}, or the first count of "
+                   "balance.yaml's players: when it does not list that one.")
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
 @click.option("--seed", default="0", show_default=True, help="Run seed; game i is seeded from (seed, i).")
 @click.option("--agent", default=None, help="Player policy: by default the game's reference agent, the one its balance "
@@ -76,6 +81,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
 
         reference = reference_agent(config)
         agent = agent or reference
+        players = players or _default_players(config)
         tables = _tables(game_data, engine, difficulty)
         variant = _variant(tables, sets, game_data)
         sweep = _sweep(tables, sweeps, game_data)
@@ -160,6 +166,13 @@ def _check_run(engine, game, tables, players, agent, compared=False):
         raise
     _check_seats(engine, setup, players, agent)
     return setup
+
+
+def _default_players(config) -> int:
+    """3, unless balance.yaml's ``players:`` leaves it out (a two-player duel): then its first count,
+    a count the rules deal, so a bare ``pnp simulate GAME`` plays."""
+    counts = list((config or {}).get("players") or [])
+    return DEFAULT_PLAYERS if not counts or DEFAULT_PLAYERS in counts else counts[0]
 
 
 def _check_seats(engine, setup, players, agent) -> None:

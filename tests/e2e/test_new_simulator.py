@@ -263,3 +263,18 @@ def test_the_samples_rulebook_names_one_player_count_once_when_the_rules_deal_on
     assert pnp("rulebook", "duel", cwd=tmp_path).returncode == 0
     text = "".join(page.get_textpage().get_text_range() for page in pdfium.PdfDocument(pdf)).replace("\r\n", "")
     assert one_count in text, text  # was "2〜2人", "2 to 2 players"
+
+
+def test_simulate_without_players_plays_a_count_balance_yaml_judges_when_it_leaves_out_three(tmp_path):
+    new_game("duel", tmp_path, simulator=True)
+    root = tmp_path / "content/duel"
+    for name, old, new in (("rules.yaml", r"target: \{[^}]*\}", "target: {2: 60}"),
+                           ("balance.yaml", r"players: \[2, 3, 4\]", "players: [2]")):
+        text = (root / name).read_text(encoding="utf-8")
+        assert re.search(old, text)
+        (root / name).write_text(re.sub(old, new, text), encoding="utf-8")
+    duel = pnp("simulate", "duel", "--games", "20", cwd=tmp_path)  # was: Invalid value for --players ... 3 players
+    assert duel.returncode == 0 and duel.stdout.startswith("duel: 20 games, 2 players, agent greedy"), duel.stderr
+    new_game("race", tmp_path, simulator=True)  # lists 3: played as before
+    race = pnp("simulate", "race", "--games", "20", cwd=tmp_path)
+    assert race.returncode == 0 and race.stdout.startswith("race: 20 games, 3 players, agent greedy"), race.stderr
