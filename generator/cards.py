@@ -218,13 +218,19 @@ class CardBuilder:
                 result.faces.append(faces)
         return result
 
-    def component_faces(self, component, problems: list) -> Faces | None:
+    def _layout(self, component, key: str, problems: list):
+        """The component's front (``layout``) or ``back`` layout, or None with its problems added: both
+        are loaded, so a wrong front and a wrong back are said in one run."""
         try:
-            front = self.layouts.load(component.layout, component.at("layout"), f"{component.id}.layout")
-            back = self.layouts.load(component.back, component.at("back"), f"{component.id}.back") \
-                if component.back else None
+            return self.layouts.load(getattr(component, key), component.at(key), f"{component.id}.{key}")
         except ContentError as exc:
             problems.extend(exc.problems)
+            return None
+
+    def component_faces(self, component, problems: list) -> Faces | None:
+        front = self._layout(component, "layout", problems)
+        back = self._layout(component, "back", problems) if component.back else None
+        if front is None or (component.back and back is None):
             return None
         inst = Instantiator(self.fonts, self.icons, self.game.root, component.size_pt, self.bleed, self.expr)
         base = self.base_context(component)

@@ -34,3 +34,17 @@ def test_a_layout_not_found_is_not_also_a_game_that_names_no_layout(tmp_path, mo
     shown = [p.display() for p in validate_game(tmp_path / "content/fox", balance=False).problems]
     assert any("layout 'fox/fornt' not found (did you mean 'fox/front'?)" in s for s in shown), shown
     assert not any("nothing to print" in s for s in shown), shown
+
+
+def test_a_wrong_front_and_a_wrong_back_of_one_component_are_said_in_one_run(tmp_path, monkeypatch):
+    from generator.newgame import new_game
+    from generator.validate import validate_game
+
+    new_game("fox", tmp_path, lang="en")
+    monkeypatch.chdir(tmp_path)
+    game_yaml = tmp_path / "content/fox/game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("layout: fox/front\n", "layout: fox/fornt\n")
+                         .replace("back: fox/back\n", "back: fox/bakc\n"))
+    shown = [p.display() for p in validate_game(tmp_path / "content/fox", balance=False).problems]
+    assert any("layout 'fox/fornt' not found" in s for s in shown), shown
+    assert any("layout 'fox/bakc' not found (did you mean 'fox/back'?)" in s for s in shown), shown  # was the next run's
