@@ -508,7 +508,7 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress, cha
             for name, games in controls.items():
                 streams[n, name] = runs.once_stream(n, name, games)
         played = runs.drive(streams)
-        if wr.get("count_spread_max") is not None:
+        if wr.get("count_spread_max") is not None and len(counts) > 1:
             _settle_spread(runs, played, counts, agent, looks[-1], wr, z_f)
         all_ref, all_random, runs_by_count = [], [], {}
         for n in counts:
@@ -662,7 +662,10 @@ def _failure_groups(failed: list[dict]) -> list[tuple[dict, int]]:
 def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count):
     rates = {n: data["per_players"][n]["reference"]["win_rate"] for n in counts}
     smax = config["win_rate"].get("count_spread_max")
-    if smax is not None:
+    if smax is not None and len(counts) == 1:  # a duel: one count compared with itself would read "2 vs 2"
+        judge.row("M1 spread between counts", "all", f"one {judge.seat} count, nothing to compare", f"<= {smax}",
+                  "info", "win_rate.count_spread_max")
+    elif smax is not None:
         # judged by the interval of best - worst (see _settle_spread): clearly above the maximum
         # warns; a straddling interval (both counts already at the last look) is decided by the point
         best, worst, spread, lo, hi = _spread({n: runs_by_count[n]["reference"] for n in counts})

@@ -278,3 +278,15 @@ def test_simulate_without_players_plays_a_count_balance_yaml_judges_when_it_leav
     new_game("race", tmp_path, simulator=True)  # lists 3: played as before
     race = pnp("simulate", "race", "--games", "20", cwd=tmp_path)
     assert race.returncode == 0 and race.stdout.startswith("race: 20 games, 3 players, agent greedy"), race.stderr
+
+
+def test_a_game_judged_at_one_count_has_no_spread_between_counts_to_judge(tmp_path):
+    from generator.sim.verdict import cached_verdict
+
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    _fast(tmp_path)
+    bands = tmp_path / "content/fox/balance.yaml"
+    bands.write_text(bands.read_text().replace("players: [2, 3, 4]", "players: [2]", 1))
+    result = cached_verdict(load_game(tmp_path / "content/fox"), workers=1, output_dir=tmp_path / "out")
+    [row] = [line for line in result.table.splitlines() if line.startswith("M1 spread between counts")]
+    assert "one player count, nothing to compare" in row and row.rstrip().endswith("info"), row  # was "(2 vs 2)  pass"
