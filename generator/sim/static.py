@@ -47,14 +47,27 @@ def engine_of(game, config: dict | None, lines: dict | None = None) -> tuple[str
     inside the game directory (``engine: sim.py``) is the game's own engine (``local``); one that
     cannot be used raises ``ProblemsError`` at balance.yaml's ``engine:`` line or in its code."""
     name = str((config or {}).get("engine") or game.id)
+    where = Location(str(Path(game.root) / "balance.yaml"), (lines or {}).get("engine", 0))
     if name in registry.ENGINES or not (local.is_local(name) or (Path(game.root) / name).exists()):
+        if name != game.id and name not in registry.ENGINES:  # written, and names nothing: `sim.yp`
+            raise ProblemsError([Problem(where, "engine", _names_no_engine(name, Path(game.root)))])
         return name, registry.engine_for(name)
     try:
         path = local.resolve(Path(game.root), name)
     except LookupError as exc:
-        where = Location(str(Path(game.root) / "balance.yaml"), (lines or {}).get("engine", 0))
         raise ProblemsError([Problem(where, "engine", f"{exc} (docs/simulator.md)")]) from None
     return name, local.load(path)
+
+
+def _names_no_engine(name: str, root: Path) -> str:
+    """balance.yaml's ``engine:`` that is neither a file of the game nor a simulator pnp ships: an error,
+    where it read as "no simulator for this game yet" and the print gate let the game through."""
+    from ..content.schema import did_you_mean
+
+    files = sorted(p.name for p in root.iterdir() if p.suffix == ".py" or (p / "__init__.py").is_file())
+    return (f"{name!r} is no file in the game folder and no simulator pnp ships ({', '.join(registry.ENGINES)})"
+            f"{did_you_mean(name, files + list(registry.ENGINES))}: a game's own simulator is a .py file or a "
+            "folder with __init__.py (docs/simulator.md)")
 
 
 def refused_count(engine, setup, players: int) -> str | None:

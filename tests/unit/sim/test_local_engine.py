@@ -201,6 +201,9 @@ def test_a_package_directory_is_an_engine_and_its_modules_import_each_other(game
     ("../elsewhere.py", "is outside the game directory"),
     ("cards.yaml", "'cards.yaml' is not a Python file (.py) or package directory"),
     ("rulebook/", "'rulebook/' is a directory without __init__.py"),
+    # no .py, no slash: was taken for a simulator pnp ships, "no simulator for this game yet", and passed
+    ("sim.yp", "balance.yaml:1: engine: 'sim.yp' is no file in the game folder and no simulator pnp ships "
+               "(fatal-fight, metroidvania, valheim) (did you mean 'sim.py'?)"),
 ])
 def test_an_engine_path_that_cannot_be_a_simulator_is_an_error_at_balance_yamls_engine_line(game_dir, value, said):
     write_balance(game_dir, engine=value)
