@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 
 from ..errors import Location, Problem
 from ..units import parse_length
+from .coverage import covered_text
 from .expr import ExprError, Expressions, is_template
 from .icons import parse_path
 from .images import GOOD_DPI, HUGE_PIXELS, MAX_COVER_CUT, MIN_DPI, cover_cut, pixel_size, printed_dpi, unreadable
@@ -65,6 +66,7 @@ class _Scope:
     layout: Layout
     problems: list
     values: dict
+    written: dict = field(default_factory=dict)  # box id -> where the layout writes it
 
 
 class Instantiator:
@@ -99,6 +101,7 @@ class Instantiator:
                 b = self.bleed
                 ops.append(Op("rect", -b, -b, self.w + 2 * b, self.h + 2 * b, {"fill": color}))
         self._boxes(layout.boxes, scope, ops, "boxes")
+        self._check_covered_text(ops, scope)
         return ops, problems
 
     # -- helpers --------------------------------------------------------------------------
@@ -174,6 +177,7 @@ class Instantiator:
                 continue
             box_id = str(box.get("id") or f"{field_path}[{i}]")
             where = self._where(scope, box)
+            scope.written[box_id] = where
             try:
                 if box.get("type") is None:
                     self._report(scope, where, box_id, "box has no type and overrides no inherited box")
@@ -203,6 +207,21 @@ class Instantiator:
             except ValueError as exc:  # a literal's own line if it has one, else the box's first line
                 self._report(scope, getattr(exc, "location", None) or where, box_id, str(exc),
                              getattr(exc, "source", ""))
+
+    def _check_covered_text(self, ops, scope: _Scope):
+        """A warning at the icon box that paints over a text of the same face: the text fits its box,
+        yet prints with a word or an icon of it hidden (the fit check cannot see it)."""
+        seen = set()
+        for icon, text in covered_text(ops):
+            if (icon.id, text.id) in seen:
+                continue
+            seen.add((icon.id, text.id))
+            words = text.payload.text.replace("\n", " ")
+            words = words if len(words) <= 24 else words[:23] + "…"
+            self._report(scope, scope.written.get(icon.id), icon.id,
+                         f"icon ':{icon.payload}:' is painted over the text of box '{text.id}' ({words!r}) "
+                         f"of {_display_path(scope.layout.path)}: that part of the text is hidden; "
+                         f"move the icon or leave it room in the text box", severity="warning")
 
     def _kept(self, box, scope) -> bool:
         return "filter" not in box or bool(self.expr.evaluate(box["filter"], scope.values))
