@@ -80,3 +80,18 @@ def test_the_derived_event_number_disc_stays_inside_the_safe_zone():
     assert discs
     for size, op in discs:
         assert inset(op, size) >= SAFE_INSET - 1e-9
+
+
+def test_a_japanese_title_prints_on_one_line():
+    """A title without spaces has no word gap to break at: it shrinks onto one line, where the old
+    two-line box cut 割れたステンドグ|ラス and 忘れられた子供|部屋 (card.yaml's title box)."""
+    builder = CardBuilder(load_game(GAME))
+    titles = {}
+    for component in builder.printable():
+        made = builder.component_faces(component, [])
+        for ops in (made.fronts[i] for i in range(len(component.records))):
+            for op in ops:
+                if op.id == "title" and op.kind == "text":
+                    titles[op.payload.text.replace("\n", "")] = len(op.payload.lines)
+    assert "割れたステンドグラス" in titles and "忘れられた子供部屋" in titles
+    assert {text: lines for text, lines in titles.items() if lines > 1} == {}
