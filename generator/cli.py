@@ -233,11 +233,12 @@ def manifest(game, as_json, profile):
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
     click.echo(f"{data['game']}")
-    for c in data["components"]:
+    sizes = [f"{w:g}x{h:g} mm" for w, h in (c["size_mm"] for c in data["components"])]
+    size_width = max(map(len, sizes), default=0)  # a board's 420x297 mm beside a card's 63x88 mm
+    for c, size in zip(data["components"], sizes):
         expected = "-" if c["expected"] is None else c["expected"]
         mark = "" if c["expected"] in (None, c["found"]) else "   <-- mismatch"
-        w, h = c["size_mm"]
-        click.echo(f"  {c['id']:<20} {c['kind']:<6} {w:g}x{h:g} mm  expected {expected:>4}  found {c['found']:>4}"
+        click.echo(f"  {c['id']:<20} {c['kind']:<6} {size:<{size_width}}  expected {expected:>4}  found {c['found']:>4}"
                    f"  pages {c['pages']}{mark}")
     click.echo(f"  total cards: {data['total_cards']}")
     texts = data["texts"]

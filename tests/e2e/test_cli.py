@@ -392,3 +392,12 @@ def test_a_build_ends_each_game_with_what_it_made(tiny, tmp_path):
     proc = pnp("build", tiny, "-o", tmp_path / "out", "--no-validate")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.strip().splitlines()[-1] == f"{tiny}: ok (3 print pages, balance not checked: --no-validate)"
+
+
+def test_manifest_columns_line_up_when_a_board_is_wider_than_the_cards():
+    """Metroidvania's 420x297 mm board pushed its row's counts two characters right of the cards'."""
+    proc = pnp("manifest", "metroidvania")
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if " expected " in line]
+    assert any("420x297 mm" in row for row in rows) and any("63x88 mm" in row for row in rows)
+    assert len({row.index(" expected ") for row in rows}) == 1, rows
