@@ -50,13 +50,15 @@ def _crosses(a, b) -> bool:
 def covered_text(ops: Iterable) -> list[tuple[object, object]]:
     """(icon op, text op) for each icon painted over inked text drawn before it on the same face."""
     found = []
-    texts = []  # (op, its ink rectangles), in painting order
+    texts = []  # [op, its ink rectangles or None until an icon comes], in painting order
     for op in _flat(ops):
         if op.kind == "text":
-            texts.append((op, list(_ink(op))))
+            texts.append([op, None])  # inked only when an icon follows: most faces draw none over text
         elif op.kind == "icon" and not op.rotate and op.opacity > 0:
             square = (op.x, op.y, op.x + op.w, op.y + op.h)
-            for text, ink in texts:
-                if any(_crosses(square, rect) for rect in ink):
-                    found.append((op, text))
+            for entry in texts:
+                if entry[1] is None:
+                    entry[1] = list(_ink(entry[0]))
+                if any(_crosses(square, rect) for rect in entry[1]):
+                    found.append((op, entry[0]))
     return found
