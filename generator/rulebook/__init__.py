@@ -146,15 +146,8 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
         raise ContentError(problems + data.warnings)
 
     title = f"{game.title} {env.words['rulebook']}"
-    on_chapter = None
-    if progress is not None:
-        chapters = max(1, sum(1 for h in doc_model.headings if h.level == 1))
-        total = chapters * (3 if booklet else 2)
-        done = [0]
-
-        def on_chapter():
-            done[0] += 1
-            progress(min(done[0], total), total)
+    chapters = max(1, sum(1 for h in doc_model.headings if h.level == 1))
+    on_chapter = _chapter_progress(progress, chapters * (3 if booklet else 2))
     try:
         pdf, pages = build_pdf(make_story, env, title=title, subject=cover_info["subtitle"], header_title=game.title,
                                on_chapter=on_chapter)
@@ -273,3 +266,16 @@ def build_rulebook(game_path: Path, out_dir: Path, *, booklet: bool = False, pap
     if booklet and book.booklet is not None:
         written.append(write_atomic(out / book.booklet_name, book.booklet))
     return written
+
+
+def _chapter_progress(progress, total: int):
+    """The callback each laid-out chapter calls (None without a progress bar): two layout passes of
+    every chapter, a third for the booklet."""
+    if progress is None:
+        return None
+    done = [0]
+
+    def on_chapter():
+        done[0] += 1
+        progress(min(done[0], total), total)
+    return on_chapter
