@@ -19,6 +19,7 @@ from .fonts import FontSet, load_fonts
 from .layout.expr import Expressions, NoRecord
 from .layout.icons import IconSet, load_icons
 from .layout.instantiate import CardContext, Instantiator
+from .layout.legibility_check import LegibilityCheck
 from .layout.template import LayoutLoader, layout_search_path
 
 DEFAULT_BLEED_PT = 3 * 72 / 25.4
@@ -167,6 +168,7 @@ class CardBuilder:
         self.icons = load_icons(icon_files(game, self.search), game.root)
         self.expr = Expressions()
         self.tables = self._localised_tables()
+        self.legibility = LegibilityCheck()  # contrast and colour-code warnings, each said once per build
 
     def _localised_tables(self) -> dict:
         game, types = self.game, self.game.types
@@ -215,6 +217,7 @@ class CardBuilder:
             if faces is not None:
                 if check:
                     faces.check_all()
+                    result.problems.extend(self.legibility.colour_code_problems(component.id))
                 result.faces.append(faces)
         return result
 
@@ -232,7 +235,8 @@ class CardBuilder:
         back = self._layout(component, "back", problems) if component.back else None
         if front is None or (component.back and back is None):
             return None
-        inst = Instantiator(self.fonts, self.icons, self.game.root, component.size_pt, self.bleed, self.expr)
+        inst = Instantiator(self.fonts, self.icons, self.game.root, component.size_pt, self.bleed, self.expr,
+                            face_check=self.legibility.for_component(component.id))
         base = self.base_context(component)
         records = self.tables[component.id]
 

@@ -19,7 +19,7 @@ from .icons import parse_path
 from .images import GOOD_DPI, HUGE_PIXELS, MAX_COVER_CUT, MIN_DPI, cover_cut, pixel_size, printed_dpi, unreadable
 from .template import Layout
 
-__all__ = ["Op", "CardContext", "Instantiator"]
+__all__ = ["Op", "CardContext", "Instantiator", "box_location"]
 
 _CARD_FIELD = re.compile(r"card\.([A-Za-z_][A-Za-z0-9_]*)|card\[['\"]([^'\"]+)['\"]\]")
 MAX_REPEAT = 500
@@ -73,7 +73,7 @@ class Instantiator:
     """Turns layouts into ops. One per build: it caches templates, icons and images."""
 
     def __init__(self, fonts, icons, game_root: Path, size_pt: tuple, bleed: float,
-                 expressions: Expressions | None = None, layout_text=None):
+                 expressions: Expressions | None = None, layout_text=None, face_check=None):
         from ..text import layout_text as default_layout_text
 
         self.fonts, self.icons, self.game_root = fonts, icons, game_root
@@ -86,6 +86,7 @@ class Instantiator:
         self._images_ok: dict = {}  # path -> "" or why it cannot be read (checked once per build)
         self._image_pixels: dict = {}  # path -> its (width, height) as printed
         self._cuts_told: set = set()  # (path, box) whose fit: cover crop was warned of: once, not every card
+        self.face_check = face_check  # (ops, layout, ctx) -> more problems of a made face (legibility)
 
     def instantiate(self, layout: Layout, ctx: CardContext) -> tuple[list[Op], list[Problem]]:
         problems: list[Problem] = []
@@ -102,6 +103,8 @@ class Instantiator:
                 ops.append(Op("rect", -b, -b, self.w + 2 * b, self.h + 2 * b, {"fill": color}))
         self._boxes(layout.boxes, scope, ops, "boxes")
         self._check_covered_text(ops, scope)
+        if self.face_check is not None:
+            problems.extend(self.face_check(ops, layout, ctx))
         return ops, problems
 
     # -- helpers --------------------------------------------------------------------------
@@ -117,10 +120,7 @@ class Instantiator:
 
     def _where(self, scope: _Scope, box: dict) -> Location:
         """The box's first line, in the layout that writes it: an inherited box's line is its parent's."""
-        if not isinstance(box, dict):
-            return Location(str(scope.layout.path), 0)
-        written = getattr(box.get("id"), "location", None) or getattr(box.get("type"), "location", None)
-        return Location(written.path if written else str(scope.layout.path), box.get("__line__", 0))
+        return box_location(scope.layout.path, box)
 
     def _report(self, scope: _Scope, location: Location | None, box_id: str, message: str, source="",
                 severity="error"):
@@ -446,6 +446,14 @@ class Instantiator:
             chars = "".join(sorted(block.missing_glyphs))
             scope.problems.append(Problem(where, field_path,
                                           f"the font has no glyph for {chars!r} (box '{box_id}' of {layout_name})"))
+
+
+def box_location(layout_path, box) -> Location:
+    """A box's first line, in the layout that writes it: an inherited box's line is its parent's."""
+    if not isinstance(box, dict):
+        return Location(str(layout_path), 0)
+    written = getattr(box.get("id"), "location", None) or getattr(box.get("type"), "location", None)
+    return Location(written.path if written else str(layout_path), box.get("__line__", 0))
 
 
 def _cut_message(block, box_id, layout_name, shrinks) -> str:

@@ -15,7 +15,8 @@ from ..content.schema import LANG, did_you_mean
 from ..content.yamlload import NodeBudget, parse_file, to_located
 
 TOP_KEYS = {"extends", "description", "background", "vars", "boxes", "remove", "__line__"}
-COMMON_BOX_KEYS = {"id", "type", "when", "repeat", "filter", "x", "y", "w", "h", "dx", "dy", "rotate", "opacity", "__line__"}
+COMMON_BOX_KEYS = {"id", "type", "when", "repeat", "filter", "x", "y", "w", "h", "dx", "dy", "rotate", "opacity",
+                   "colour_code", "__line__"}
 SHAPE_KEYS = {"fill", "stroke", "stroke_width", "dash"}
 BOX_KEYS = {
     "rect": SHAPE_KEYS | {"r"},

@@ -23,8 +23,8 @@ def test_a_box_id_or_type_that_is_a_list_or_a_mapping_is_located(tmp_path):
 
 def test_an_override_with_a_key_no_box_takes_is_located(tmp_path):
     """The mutation sweep's find: an override (an id, no type) was never checked, so its typo was ignored."""
-    assert problems_of(tmp_path, "boxes:\n  - {id: game, when: 'false',\n     colour_typo: red}\n") == [
-        "3: boxes[0].colour_typo: unknown key for a box (did you mean 'color'?)"]
+    assert problems_of(tmp_path, "boxes:\n  - {id: game, when: 'false',\n     colour: red}\n") == [
+        "3: boxes[0].colour: unknown key for a box (did you mean 'color'?)"]
 
 
 def test_an_override_with_a_key_of_another_box_type_is_located_with_its_parents_type(tmp_path):

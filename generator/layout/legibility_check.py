@@ -1,0 +1,260 @@
+"""Warnings about faces a player cannot read: text too close in luminance to what it is painted on,
+and colour codes (boxes marked ``colour_code: true``) whose colours look alike to a player with
+protanopia or deuteranopia. Runs on the ops of each face as it is instantiated (the fit check's
+pass), so it costs a walk over a face's shapes per text box; the colour maths is in legibility.py.
+"""
+from __future__ import annotations
+
+import math
+from itertools import combinations
+
+from ..errors import Problem
+from .legibility import DEFICIENCIES, contrast_ratio, delta_e_2000, hex_of, needed_contrast, rgb_of, simulate
+
+__all__ = ["LegibilityCheck", "COLOUR_CODE_MIN_DELTA_E"]
+
+#: Two colours of a code closer than this (CIEDE2000) under a simulated deficiency are reported: about
+#: 10 is where two flat patches on separate cards stop being told apart at a glance (1 is the smallest
+#: difference seen side by side).
+COLOUR_CODE_MIN_DELTA_E = 10.0
+PAPER = "#ffffff"  # what a face with no background is printed on
+_SHAPES = ("rect", "roundrect", "ellipse", "polygon")
+_UNKNOWN = object()  # an image, icon or path under the text: what it is painted on is not known
+
+
+class LegibilityCheck:
+    """One per build: says each problem once (per layout box and colour pair, not per card)."""
+
+    def __init__(self):
+        self._told: set = set()
+        self._boxes: dict = {}  # layout -> {box id: (its location, colour_code)}
+        self._codes: dict = {}  # (component id, box location, box id) -> {colour: (card location, card label)}
+        self.unknown: dict = {}  # (location, box id) of text over an image, an icon or a path (-v)
+
+    def for_component(self, component_id: str):
+        """The hook an Instantiator calls with each face it made: ``(ops, layout, ctx) -> problems``."""
+        return lambda ops, layout, ctx: self.face(component_id, ops, layout, ctx)
+
+    def face(self, component_id, ops, layout, ctx) -> list:
+        boxes = self._boxes.get(layout)
+        if boxes is None:
+            boxes = self._boxes[layout] = _box_index(layout)
+        flat = list(_flatten(ops))
+        problems = []
+        for k, op in enumerate(flat):
+            known = boxes.get(op.id)
+            if known is None:
+                continue
+            where, colour_code = known
+            if colour_code:
+                self._note_code(component_id, where, op, ctx)
+            if op.kind == "text":
+                problem = self._contrast(flat, k, op, where, ctx)
+                if problem is not None:
+                    problems.append(problem)
+        return problems
+
+    def _contrast(self, flat, k, op, where, ctx):
+        ink = _ink_rect(op)
+        if ink is None:
+            return None
+        ground = _ground(flat, k, ink)
+        if ground is _UNKNOWN:
+            self.unknown[where, op.id] = None
+            return None
+        text = op.style.get("color") or "#000000"
+        block = op.payload
+        bold = all(run.bold for line in getattr(block, "lines", ()) for run in line.runs if run.kind == "text")
+        need = needed_contrast(block.size, bold)
+        told = (where, op.id, text, ground, need)
+        if told in self._told:
+            return None
+        ratio = contrast_ratio(rgb_of(text), rgb_of(ground))
+        if ratio >= need:
+            return None
+        self._told.add(told)
+        shown = math.floor(ratio * 10) / 10  # 4.46 is not "4.5:1" when 4.5 is needed
+        message = (f"text {_hex(text)} on {_hex(ground)} has contrast {shown:.1f}:1 (needs {need:g}:1 at "
+                   f"{block.size:g}pt{' bold' if bold else ''}): hard to read on paper, darken or lighten one")
+        return Problem(where, f"box '{op.id}'", message, "warning", card=ctx.location, card_field=_card_label(ctx))
+
+    def _note_code(self, component_id, where, op, ctx):
+        colour = op.style.get("fill") or op.style.get("color") or op.style.get("stroke")
+        if not colour:
+            return
+        seen = self._codes.setdefault((component_id, where, op.id), {})
+        seen.setdefault(_hex(colour), (ctx.location, _card_label(ctx)))
+
+    def colour_code_problems(self, component_id) -> list:
+        """After every face of a component was made: pairs of its coded colours that a protanope or a
+        deuteranope cannot tell apart (each pair once, under the deficiency that makes them closest)."""
+        problems = []
+        for (component, where, box_id), seen in self._codes.items():
+            if component != component_id:
+                continue
+            for (a, (card_a, label_a)), (b, (_, label_b)) in combinations(seen.items(), 2):
+                close = _closest_under_deficiency(a, b)
+                if close is None:
+                    continue
+                deficiency, delta, seen_a, seen_b = close
+                message = (f"colour code {a} ({label_a}) and {b} ({label_b}) look alike with {deficiency}: "
+                           f"they become {seen_a} and {seen_b} (CIEDE2000 {delta:.1f}, under "
+                           f"{COLOUR_CODE_MIN_DELTA_E:g}); print a distinguishing text or icon too, or pick "
+                           f"colours further apart in lightness")
+                problems.append(Problem(where, f"box '{box_id}'", message, "warning", card=card_a,
+                                        card_field=label_a))
+        return problems
+
+
+def _closest_under_deficiency(a: str, b: str):
+    """``(deficiency, ΔE, a as seen, b as seen)`` when the two look alike under one, else None."""
+    worst = None
+    for deficiency in DEFICIENCIES:
+        seen_a, seen_b = simulate(rgb_of(a), deficiency), simulate(rgb_of(b), deficiency)
+        delta = delta_e_2000(seen_a, seen_b)
+        if delta < COLOUR_CODE_MIN_DELTA_E and (worst is None or delta < worst[1]):
+            worst = (deficiency, delta, hex_of(seen_a), hex_of(seen_b))
+    return worst
+
+
+def _hex(colour: str) -> str:
+    return hex_of(rgb_of(colour))
+
+
+def _card_label(ctx) -> str:
+    card = ctx.values.get("card")
+    name = card.get("id") if isinstance(card, dict) else None
+    return f"{ctx.field_prefix} '{name}'" if name else ctx.field_prefix
+
+
+def _box_index(layout) -> dict:
+    """Box id -> (the box's location, its colour_code flag), for every box of a layout and its groups,
+    with the ids the Instantiator gives (``boxes[3]`` for a box without one)."""
+    from .instantiate import box_location
+
+    index: dict = {}
+
+    def walk(boxes, field_path):
+        for i, box in enumerate(boxes or ()):
+            if isinstance(box, dict):
+                box_id = str(box.get("id") or f"{field_path}[{i}]")
+                index[box_id] = (box_location(layout.path, box), bool(box.get("colour_code")))
+                walk(box.get("boxes"), box_id)
+
+    walk(layout.boxes, "boxes")
+    return index
+
+
+def _flatten(ops):
+    """Ops in painting order, a group's children in its place (their coordinates are the card's)."""
+    for op in ops:
+        if op.kind == "group":
+            yield from _flatten(op.children)
+        else:
+            yield op
+
+
+def _ink_rect(op):
+    """(x0, y0, x1, y1) the text's glyphs cover: its lines' extent (the box for vertical text and
+    turned boxes), or None for a block without text."""
+    block = op.payload
+    lines = getattr(block, "lines", None)
+    if lines is None or op.rotate:
+        return _turned_box(op)
+    lines = [line for line in lines if line.runs]
+    if not lines:
+        return None
+    return (op.x + min(line.x for line in lines), op.y + lines[0].baseline_y - block.ascent_pt,
+            op.x + max(line.x + line.width for line in lines), op.y + lines[-1].baseline_y + block.descent_pt)
+
+
+def _turned_box(op):
+    """The rectangle a box covers, turned by its rotation about its centre (exact for quarter turns)."""
+    cx, cy = op.x + op.w / 2, op.y + op.h / 2
+    turn = math.radians(op.rotate)
+    half_w = (abs(math.cos(turn)) * op.w + abs(math.sin(turn)) * op.h) / 2
+    half_h = (abs(math.sin(turn)) * op.w + abs(math.cos(turn)) * op.h) / 2
+    return (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
+
+
+def _ground(flat, k, ink):
+    """The colour under the ink rectangle of text op ``flat[k]``: the topmost filled shape painted
+    before it that holds the whole rectangle (shapes that only touch it are frames and rules, left
+    out), blended under translucent ones; _UNKNOWN when an image, icon or path covers part of it."""
+    layers = []  # translucent shapes above the ground: (rgb, alpha), topmost first
+    for op in reversed(flat[:k]):
+        if op.kind in ("text", "line") or not _overlaps(op, ink):
+            continue
+        if op.kind not in _SHAPES or (op.rotate % 90):
+            return _UNKNOWN
+        fill = op.style.get("fill")
+        if not fill or not _holds(op, ink):
+            continue
+        r, g, b, alpha = rgb_of(fill)
+        alpha *= op.opacity
+        if alpha >= 1:
+            return _blend(layers, (r, g, b))
+        layers.append(((r, g, b), alpha))
+    return _blend(layers, rgb_of(PAPER))
+
+
+def _blend(layers, ground) -> str:
+    if not layers:
+        return hex_of(ground)
+    colour = ground[:3]
+    for rgb, alpha in reversed(layers):  # bottom up
+        colour = tuple(alpha * top + (1 - alpha) * below for top, below in zip(rgb, colour))
+    return hex_of(colour)
+
+
+def _overlaps(op, ink) -> bool:
+    x0, y0, x1, y1 = _turned_box(op) if op.rotate else (op.x, op.y, op.x + op.w, op.y + op.h)
+    if op.kind == "polygon":
+        xs = [op.x + px for px, _ in op.payload]
+        ys = [op.y + py for _, py in op.payload]
+        x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+    return x0 < ink[2] and ink[0] < x1 and y0 < ink[3] and ink[1] < y1
+
+
+def _holds(op, ink) -> bool:
+    """Whether a shape covers all four corners of the rectangle ``ink`` (for convex shapes, all of it)."""
+    corners = ((ink[0], ink[1]), (ink[2], ink[1]), (ink[0], ink[3]), (ink[2], ink[3]))
+    if op.kind == "polygon":
+        points = [(op.x + px, op.y + py) for px, py in op.payload]
+        return all(_in_polygon(x, y, points) for x, y in corners)
+    x0, y0, x1, y1 = _turned_box(op) if op.rotate else (op.x, op.y, op.x + op.w, op.y + op.h)
+    if op.kind == "ellipse":
+        cx, cy, rx, ry = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2, (y1 - y0) / 2
+        return rx > 0 and ry > 0 and all(((x - cx) / rx) ** 2 + ((y - cy) / ry) ** 2 <= 1 for x, y in corners)
+    r = min(op.style.get("r") or 0, (x1 - x0) / 2, (y1 - y0) / 2)
+    return all(_in_round_rect(x, y, x0, y0, x1, y1, r) for x, y in corners)
+
+
+def _in_round_rect(x, y, x0, y0, x1, y1, r) -> bool:
+    if not (x0 <= x <= x1 and y0 <= y <= y1):
+        return False
+    if r <= 0:
+        return True
+    dx = max(x0 + r - x, 0, x - (x1 - r))
+    dy = max(y0 + r - y, 0, y - (y1 - r))
+    return dx * dx + dy * dy <= r * r
+
+
+def _in_polygon(x, y, points) -> bool:
+    """Even-odd ray casting; a point on an edge counts as inside."""
+    inside = False
+    for (ax, ay), (bx, by) in zip(points, points[1:] + points[:1]):
+        if (ay > y) != (by > y):
+            cross = ax + (y - ay) * (bx - ax) / (by - ay)
+            if x == cross:
+                return True
+            if x < cross:
+                inside = not inside
+    return inside
+
+
+def unknown_grounds(check: LegibilityCheck) -> list:
+    """Lines for -v: text boxes whose ground could not be judged (over an image, icon or path)."""
+    return [f"{where.display()}: box '{box_id}': contrast not checked: painted over an image, an icon or a path"
+            for where, box_id in check.unknown]
+
