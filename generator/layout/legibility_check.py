@@ -17,6 +17,8 @@ __all__ = ["LegibilityCheck", "COLOUR_CODE_MIN_DELTA_E"]
 #: 10 is where two flat patches on separate cards stop being told apart at a glance (1 is the smallest
 #: difference seen side by side).
 COLOUR_CODE_MIN_DELTA_E = 10.0
+#: Text from this size up that repeats another text of its face is a watermark (see _watermark).
+WATERMARK_MIN_PT = 36.0
 PAPER = "#ffffff"  # what a face with no background is printed on
 _SHAPES = ("rect", "roundrect", "ellipse", "polygon")
 _UNKNOWN = object()  # an image, icon or path under the text: what it is painted on is not known
@@ -64,13 +66,13 @@ class LegibilityCheck:
             return None
         text = op.style.get("color") or "#000000"
         block = op.payload
-        bold = all(run.bold for line in getattr(block, "lines", ()) for run in line.runs if run.kind == "text")
+        bold = _bold(block)
         need = needed_contrast(block.size, bold)
         told = (where, op.id, text, ground, need)
         if told in self._told:
             return None
         ratio = contrast_ratio(rgb_of(text), rgb_of(ground))
-        if ratio >= need:
+        if ratio >= need or _watermark(flat, op):
             return None
         self._told.add(told)
         shown = math.floor(ratio * 10) / 10  # 4.46 is not "4.5:1" when 4.5 is needed
@@ -117,6 +119,21 @@ def _closest_under_deficiency(a: str, b: str):
     return worst
 
 
+def _watermark(flat, op) -> bool:
+    """Display-size text that another text of the face also says (a round's big faint number behind
+    its marker spot, under the title "Round 1"): a decoration, not what the player reads."""
+    said = op.payload.text.strip()
+    return op.payload.size >= WATERMARK_MIN_PT and bool(said) and any(
+        other is not op and other.kind == "text" and said in other.payload.text for other in flat)
+
+
+def _bold(block) -> bool:
+    """Whether all of a block's text is bold (WCAG's 14 pt threshold is for bold text)."""
+    if block.direction == "vertical":
+        return all(cell.bold for column in block.columns for cell in column.cells if cell.kind != "icon")
+    return all(run.bold for line in block.lines for run in line.runs if run.kind == "text")
+
+
 def _hex(colour: str) -> str:
     return hex_of(rgb_of(colour))
 
@@ -158,10 +175,16 @@ def _ink_rect(op):
     """(x0, y0, x1, y1) the text's glyphs cover: its lines' extent (the box for vertical text and
     turned boxes), or None for a block without text."""
     block = op.payload
-    lines = getattr(block, "lines", None)
-    if lines is None or op.rotate:
+    if op.rotate:
         return _turned_box(op)
-    lines = [line for line in lines if line.runs]
+    if block.direction == "vertical":  # a column is one em wide about its centre line
+        columns = [column for column in block.columns if column.cells]
+        if not columns:
+            return None
+        half = block.size / 2
+        return (op.x + min(c.x for c in columns) - half, op.y + min(c.y for c in columns),
+                op.x + max(c.x for c in columns) + half, op.y + max(c.y + c.length for c in columns))
+    lines = [line for line in block.lines if line.runs]
     if not lines:
         return None
     return (op.x + min(line.x for line in lines), op.y + lines[0].baseline_y - block.ascent_pt,

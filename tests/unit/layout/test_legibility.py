@@ -128,3 +128,22 @@ def test_colour_code_is_a_known_box_key_and_an_unknown_one_still_fails(tiny):
     assert [p.display() for p in problems if "color_code" in p.display()] == [
         f"{tiny}/layouts/tiny/probe.yaml:2: boxes[0].color_code: unknown key for a rect box (did you mean "
         f"'colour_code'?)"]
+
+
+def test_vertical_text_on_a_round_tab_and_a_watermark_repeating_the_title_are_not_warned(tiny):
+    """Two false positives the shipped games showed: a vertical lane name was judged by its whole box,
+    whose corners lie outside the tab's rounded corners (white on the board, 1.2:1); a round's big faint
+    number under the title that says it is decoration."""
+    problems = _problems(tiny, """\
+        background: "#fffaf0"
+        boxes:
+          - {id: tab, type: roundrect, x: 2mm, y: 2mm, w: 11mm, h: 60mm, r: 2mm, fill: "#1b1b1f"}
+          - {id: lane, type: text, x: 2mm, y: 2mm, w: 11mm, h: 60mm, text: 上段, font: bold, size: 15pt,
+             direction: vertical, align: center, valign: middle, color: "#ffffff"}
+          - {id: title, type: text, x: 20mm, y: 2mm, w: 40mm, h: 8mm, size: 9pt, text: "Round {{ card.life }}"}
+          - {id: watermark, type: text, x: 20mm, y: 12mm, w: 40mm, h: 30mm, size: 72pt, text: "{{ card.life }}",
+             color: "#efe9dd"}
+          - {id: small, type: text, x: 20mm, y: 50mm, w: 40mm, h: 8mm, size: 9pt, text: "{{ card.life }}",
+             color: "#efe9dd"}
+        """)
+    assert [p.field for p in problems] == ["box 'small'"]  # faint and small: still said
