@@ -221,6 +221,15 @@ class CardBuilder:
                 result.faces.append(faces)
         return result
 
+    def _check_legibility(self, faces: _LazyOps, component, layout, context_of, problems: list) -> None:
+        """Contrast (and colour-code) checks of each face the first time it is made, as its fit is."""
+        check = self.legibility
+
+        def observe(index, ops):
+            problems.extend(check.face(component.id, ops, layout, partial(context_of, index)))
+
+        faces.observers.append(observe)
+
     def _layout(self, component, key: str, problems: list):
         """The component's front (``layout``) or ``back`` layout, or None with its problems added: both
         are loaded, so a wrong front and a wrong back are said in one run."""
@@ -235,8 +244,7 @@ class CardBuilder:
         back = self._layout(component, "back", problems) if component.back else None
         if front is None or (component.back and back is None):
             return None
-        inst = Instantiator(self.fonts, self.icons, self.game.root, component.size_pt, self.bleed, self.expr,
-                            face_check=self.legibility.for_component(component.id))
+        inst = Instantiator(self.fonts, self.icons, self.game.root, component.size_pt, self.bleed, self.expr)
         base = self.base_context(component)
         records = self.tables[component.id]
 
@@ -248,16 +256,20 @@ class CardBuilder:
         def make_front(i: int):
             return inst.instantiate(front, card_context(i))
 
-        def make_back(i: int):
+        def back_context(i: int) -> CardContext:
             if component.back_per_card:
-                return inst.instantiate(back, card_context(i))
-            shared = CardContext({**base, "card": _SHARED_BACK_CARD}, component.at("back"), f"{component.id}.back")
-            return inst.instantiate(back, shared)
+                return card_context(i)
+            return CardContext({**base, "card": _SHARED_BACK_CARD}, component.at("back"), f"{component.id}.back")
+
+        def make_back(i: int):
+            return inst.instantiate(back, back_context(i))
 
         fronts = _LazyOps(len(records), make_front, problems)
+        self._check_legibility(fronts, component, front, card_context, problems)
         backs = None
         if back is not None:
             backs = _LazyOps(len(records) if component.back_per_card else 1, make_back, problems)
+            self._check_legibility(backs, component, back, back_context, problems)
         copies = [i for i, r in enumerate(component.records) for _ in range(copies_of(r))]
         files = tuple(front.files) + (tuple(back.files) if back else ())
         return Faces(component, fronts, backs, copies, files)

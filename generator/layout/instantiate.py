@@ -73,7 +73,7 @@ class Instantiator:
     """Turns layouts into ops. One per build: it caches templates, icons and images."""
 
     def __init__(self, fonts, icons, game_root: Path, size_pt: tuple, bleed: float,
-                 expressions: Expressions | None = None, layout_text=None, face_check=None):
+                 expressions: Expressions | None = None, layout_text=None):
         from ..text import layout_text as default_layout_text
 
         self.fonts, self.icons, self.game_root = fonts, icons, game_root
@@ -86,7 +86,6 @@ class Instantiator:
         self._images_ok: dict = {}  # path -> "" or why it cannot be read (checked once per build)
         self._image_pixels: dict = {}  # path -> its (width, height) as printed
         self._cuts_told: set = set()  # (path, box) whose fit: cover crop was warned of: once, not every card
-        self.face_check = face_check  # (ops, layout, ctx) -> more problems of a made face (legibility)
 
     def instantiate(self, layout: Layout, ctx: CardContext) -> tuple[list[Op], list[Problem]]:
         problems: list[Problem] = []
@@ -103,8 +102,6 @@ class Instantiator:
                 ops.append(Op("rect", -b, -b, self.w + 2 * b, self.h + 2 * b, {"fill": color}))
         self._boxes(layout.boxes, scope, ops, "boxes")
         self._check_covered_text(ops, scope)
-        if self.face_check is not None:
-            problems.extend(self.face_check(ops, layout, ctx))
         return ops, problems
 
     # -- helpers --------------------------------------------------------------------------

@@ -9,7 +9,8 @@ import math
 from itertools import combinations
 
 from ..errors import Problem
-from .legibility import DEFICIENCIES, contrast_ratio, delta_e_2000, hex_of, needed_contrast, rgb_of, simulate
+from .legibility import (DEFICIENCIES, LARGE_TEXT_CONTRAST, NORMAL_TEXT_CONTRAST, contrast_ratio, delta_e_2000, hex_of,
+                         rgb_of, simulate)
 
 __all__ = ["LegibilityCheck", "COLOUR_CODE_MIN_DELTA_E"]
 
@@ -25,67 +26,114 @@ _UNKNOWN = object()  # an image, icon or path under the text: what it is painted
 
 
 class LegibilityCheck:
-    """One per build: says each problem once (per layout box and colour pair, not per card)."""
+    """One per build: says each problem once (per layout box and colour pair, not per card).
+
+    Cheap per face: where each text sits (which shape is its ground) depends only on the face's
+    geometry, which most cards of a component share, so it is worked out once per layout and geometry
+    (a plan); a face then costs a look-up of its colours."""
 
     def __init__(self):
         self._told: set = set()
         self._boxes: dict = {}  # layout -> {box id: (its location, colour_code)}
+        self._plans: dict = {}  # (layout, geometry) -> see _plan
+        self._inks: dict = {}  # id(text block) -> (the block, its ink box relative to the op)
+        self._ratios: dict = {}  # (text colour, ground colour) -> contrast ratio
         self._codes: dict = {}  # (component id, box location, box id) -> {colour: (card location, card label)}
         self.unknown: dict = {}  # (location, box id) of text over an image, an icon or a path (-v)
 
-    def for_component(self, component_id: str):
-        """The hook an Instantiator calls with each face it made: ``(ops, layout, ctx) -> problems``."""
-        return lambda ops, layout, ctx: self.face(component_id, ops, layout, ctx)
+    def face(self, component_id, ops, layout, context_of) -> list:
+        """Problems of one face's ops; ``context_of()`` gives its CardContext (made only to report)."""
+        flat = _flatten(ops)
+        # what decides which shape a text sits on (not the colours, which each face looks up); inline:
+        # it is the one thing done for every op of every face
+        key = (layout, tuple([(op.kind, op.id, op.x, op.y, op.w, op.h, op.rotate, op.opacity, op.style.get("r"),
+                               not op.style.get("fill"), tuple(op.payload) if op.kind == "polygon" else None)
+                              for op in flat]))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = self._plan(flat, layout)
+        texts, codes, by_ink = plan
+        problems = []
+        for k, where, ground_plan in texts:
+            if ground_plan is None:  # what it sits on depends on where its glyphs are
+                ground_plan = self._ink_plan(flat, k, by_ink)
+                if ground_plan is _UNKNOWN:
+                    self.unknown[where, flat[k].id] = None
+                    continue
+            problem = self._contrast(flat, k, where, ground_plan, context_of)
+            if problem is not None:
+                problems.append(problem)
+        for k, where in codes:
+            self._note_code(component_id, where, flat[k], context_of)
+        return problems
 
-    def face(self, component_id, ops, layout, ctx) -> list:
+    def _ink_plan(self, flat, k, by_ink):
+        op = flat[k]
+        block = op.payload
+        ink = self._inks.get(id(block))
+        if ink is None or ink[0] is not block:
+            if len(self._inks) > 4096:  # unique texts must not pile up
+                self._inks.clear()
+            ink = self._inks[id(block)] = (block, _ink(block))
+        rect = _ink_rect(op, ink[1])
+        if rect is None:
+            return _UNKNOWN
+        ground_plan = by_ink.get((k, rect))
+        if ground_plan is None:
+            ground_plan = by_ink[k, rect] = _ground_plan(flat, k, rect)
+        return ground_plan
+
+    def _plan(self, flat, layout):
+        """The face's text ops, each with its ground plan when the whole box decides it (None when
+        where its glyphs are does), and its colour-code ops."""
         boxes = self._boxes.get(layout)
         if boxes is None:
             boxes = self._boxes[layout] = _box_index(layout)
-        flat = list(_flatten(ops))
-        problems = []
+        texts, codes = [], []
         for k, op in enumerate(flat):
             known = boxes.get(op.id)
             if known is None:
                 continue
             where, colour_code = known
             if colour_code:
-                self._note_code(component_id, where, op, ctx)
+                codes.append((k, where))
             if op.kind == "text":
-                problem = self._contrast(flat, k, op, where, ctx)
-                if problem is not None:
-                    problems.append(problem)
-        return problems
+                texts.append((k, where, _box_plan(flat, k)))
+        return texts, codes, {}
 
-    def _contrast(self, flat, k, op, where, ctx):
-        ink = _ink_rect(op)
-        if ink is None:
-            return None
-        ground = _ground(flat, k, ink)
-        if ground is _UNKNOWN:
-            self.unknown[where, op.id] = None
-            return None
+    def _contrast(self, flat, k, where, ground_plan, context_of):
+        op = flat[k]
+        ground = _ground_colour(flat, ground_plan)
         text = op.style.get("color") or "#000000"
         block = op.payload
-        bold = _bold(block)
-        need = needed_contrast(block.size, bold)
+        size = block.size
+        # WCAG: large is 18 pt, or 14 pt bold (only then is it worth reading the runs)
+        need = LARGE_TEXT_CONTRAST if size >= 18 or (size >= 14 and _bold(block)) else NORMAL_TEXT_CONTRAST
         told = (where, op.id, text, ground, need)
         if told in self._told:
             return None
-        ratio = contrast_ratio(rgb_of(text), rgb_of(ground))
+        self._told.add(told)  # judged: not again
+        ratio = self._ratios.get((text, ground))
+        if ratio is None:
+            ratio = self._ratios[text, ground] = contrast_ratio(rgb_of(text), rgb_of(ground))
         if ratio >= need or _watermark(flat, op):
             return None
-        self._told.add(told)
+        ctx = context_of()
+        bold = _bold(block)
         shown = math.floor(ratio * 10) / 10  # 4.46 is not "4.5:1" when 4.5 is needed
         message = (f"text {_hex(text)} on {_hex(ground)} has contrast {shown:.1f}:1 (needs {need:g}:1 at "
-                   f"{block.size:g}pt{' bold' if bold else ''}): hard to read on paper, darken or lighten one")
+                   f"{size:g}pt{' bold' if bold else ''}): hard to read on paper, darken or lighten one")
         return Problem(where, f"box '{op.id}'", message, "warning", card=ctx.location, card_field=_card_label(ctx))
 
-    def _note_code(self, component_id, where, op, ctx):
+    def _note_code(self, component_id, where, op, context_of):
         colour = op.style.get("fill") or op.style.get("color") or op.style.get("stroke")
         if not colour:
             return
         seen = self._codes.setdefault((component_id, where, op.id), {})
-        seen.setdefault(_hex(colour), (ctx.location, _card_label(ctx)))
+        colour = _hex(colour)
+        if colour not in seen:
+            ctx = context_of()
+            seen[colour] = (ctx.location, _card_label(ctx))
 
     def colour_code_problems(self, component_id) -> list:
         """After every face of a component was made: pairs of its coded colours that a protanope or a
@@ -106,6 +154,23 @@ class LegibilityCheck:
                 problems.append(Problem(where, f"box '{box_id}'", message, "warning", card=card_a,
                                         card_field=label_a))
         return problems
+
+
+def _box_plan(flat, k):
+    """The ground plan of text op ``flat[k]`` when its whole box decides it: every shape over the box
+    holds all of it (so it holds the glyphs wherever they are). None when a shape covers only part of
+    the box: the glyphs, which differ from card to card, then decide (see _ground_plan)."""
+    op = flat[k]
+    box = _turned_box(op) if op.rotate else (op.x, op.y, op.x + op.w, op.y + op.h)
+    plan = _ground_plan(flat, k, box)
+    if plan is _UNKNOWN:
+        return None
+    bottom = plan[-1] if plan[-1] is not None else -1
+    for g in range(bottom + 1, k):
+        other = flat[g]
+        if other.kind not in ("text", "line") and g not in plan and _overlaps(other, box):
+            return None
+    return plan
 
 
 def _closest_under_deficiency(a: str, b: str):
@@ -162,33 +227,41 @@ def _box_index(layout) -> dict:
     return index
 
 
-def _flatten(ops):
+def _flatten(ops) -> list:
     """Ops in painting order, a group's children in its place (their coordinates are the card's)."""
+    flat = []
     for op in ops:
         if op.kind == "group":
-            yield from _flatten(op.children)
+            flat.extend(_flatten(op.children))
         else:
-            yield op
+            flat.append(op)
+    return flat
 
 
-def _ink_rect(op):
-    """(x0, y0, x1, y1) the text's glyphs cover: its lines' extent (the box for vertical text and
-    turned boxes), or None for a block without text."""
-    block = op.payload
-    if op.rotate:
-        return _turned_box(op)
-    if block.direction == "vertical":  # a column is one em wide about its centre line
+def _ink(block):
+    """(x0, y0, x1, y1) the glyphs cover, relative to the box's top-left: the lines' extent (a vertical
+    block's columns, each one em wide about its centre line), or None for a block without text."""
+    if block.direction == "vertical":
         columns = [column for column in block.columns if column.cells]
         if not columns:
             return None
         half = block.size / 2
-        return (op.x + min(c.x for c in columns) - half, op.y + min(c.y for c in columns),
-                op.x + max(c.x for c in columns) + half, op.y + max(c.y + c.length for c in columns))
+        return (min(c.x for c in columns) - half, min(c.y for c in columns),
+                max(c.x for c in columns) + half, max(c.y + c.length for c in columns))
     lines = [line for line in block.lines if line.runs]
     if not lines:
         return None
-    return (op.x + min(line.x for line in lines), op.y + lines[0].baseline_y - block.ascent_pt,
-            op.x + max(line.x + line.width for line in lines), op.y + lines[-1].baseline_y + block.descent_pt)
+    return (min(line.x for line in lines), lines[0].baseline_y - block.ascent_pt,
+            max(line.x + line.width for line in lines), lines[-1].baseline_y + block.descent_pt)
+
+
+def _ink_rect(op, ink):
+    """The ink box on the card (a turned box's whole turned rectangle)."""
+    if ink is None:
+        return None
+    if op.rotate:
+        return _turned_box(op)
+    return (op.x + ink[0], op.y + ink[1], op.x + ink[2], op.y + ink[3])
 
 
 def _turned_box(op):
@@ -200,33 +273,36 @@ def _turned_box(op):
     return (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
 
 
-def _ground(flat, k, ink):
-    """The colour under the ink rectangle of text op ``flat[k]``: the topmost filled shape painted
-    before it that holds the whole rectangle (shapes that only touch it are frames and rules, left
-    out), blended under translucent ones; _UNKNOWN when an image, icon or path covers part of it."""
-    layers = []  # translucent shapes above the ground: (rgb, alpha), topmost first
-    for op in reversed(flat[:k]):
+def _ground_plan(flat, k, ink):
+    """Which ops make the colour under the ink rectangle of text op ``flat[k]``: indices of translucent
+    shapes (topmost first) down to the topmost opaque filled shape painted before it that holds the whole
+    rectangle (None: the paper). Shapes that only touch the rectangle are frames and rules, left out;
+    _UNKNOWN when an image, icon or path covers part of it."""
+    plan = []
+    for g in range(k - 1, -1, -1):
+        op = flat[g]
         if op.kind in ("text", "line") or not _overlaps(op, ink):
             continue
         if op.kind not in _SHAPES or (op.rotate % 90):
             return _UNKNOWN
-        fill = op.style.get("fill")
-        if not fill or not _holds(op, ink):
+        if not op.style.get("fill") or not _holds(op, ink):
             continue
-        r, g, b, alpha = rgb_of(fill)
-        alpha *= op.opacity
-        if alpha >= 1:
-            return _blend(layers, (r, g, b))
-        layers.append(((r, g, b), alpha))
-    return _blend(layers, rgb_of(PAPER))
+        plan.append(g)
+        if op.opacity >= 1 and rgb_of(op.style["fill"])[3] >= 1:
+            return tuple(plan)
+    return tuple(plan) + (None,)
 
 
-def _blend(layers, ground) -> str:
-    if not layers:
-        return hex_of(ground)
-    colour = ground[:3]
-    for rgb, alpha in reversed(layers):  # bottom up
-        colour = tuple(alpha * top + (1 - alpha) * below for top, below in zip(rgb, colour))
+def _ground_colour(flat, plan) -> str:
+    """The colour a ground plan gives on this face (translucent layers blended over the ground)."""
+    if len(plan) == 1 and plan[0] is not None:  # the usual case: one opaque shape
+        return flat[plan[0]].style["fill"]
+    below = plan[-1]
+    colour = rgb_of(PAPER if below is None else flat[below].style["fill"])[:3]
+    for g in reversed(plan[:-1]):  # bottom up
+        r, gr, b, alpha = rgb_of(flat[g].style["fill"])
+        alpha *= flat[g].opacity
+        colour = tuple(alpha * top + (1 - alpha) * under for top, under in zip((r, gr, b), colour))
     return hex_of(colour)
 
 
