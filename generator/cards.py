@@ -108,6 +108,7 @@ class CardSet:
     faces: list = field(default_factory=list)
     problems: list = field(default_factory=list)
     bleed: float = DEFAULT_BLEED_PT  # how far past the trim a background fills (impose.bleed_ring beyond)
+    unjudged: dict = field(default_factory=dict)  # (layout box location, id) of text whose contrast is not known
 
 
 def localise(value, spec: Spec | None, types: dict, lang: str):
@@ -211,7 +212,7 @@ class CardBuilder:
 
     def build(self, components=None, check: bool = True) -> CardSet:
         """Faces of every printable component; ``check`` instantiates them all now (validation)."""
-        result = CardSet(self.game, self.fonts, self.icons, bleed=self.bleed)
+        result = CardSet(self.game, self.fonts, self.icons, bleed=self.bleed, unjudged=self.legibility.unknown)
         for component in components or self.printable():
             faces = self.component_faces(component, result.problems)
             if faces is not None:

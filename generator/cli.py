@@ -273,6 +273,8 @@ def validate(games, no_balance, workers, output_dir, lang):
         errors = rep.problems(result.problems)
         for where, field_path, has in result.untranslated:
             rep.detail(f"{where.display()}: {field_path}: only {', '.join(has)}")
+        for line in result.unjudged:
+            rep.detail(line)
         if result.table:
             click.echo(result.table)
         for line in result.notes:

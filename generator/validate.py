@@ -17,6 +17,7 @@ class ValidateResult:
     table: str = ""
     summary: str = ""
     untranslated: list = field(default_factory=list)  # each text not in the language printed (-v lists them)
+    unjudged: list = field(default_factory=list)  # lines: text boxes whose contrast is unknown (-v lists them)
     notes: list = field(default_factory=list)  # lines for the user after the table (a failed verdict's next steps)
 
     @property
@@ -53,7 +54,9 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
     """Content, layouts, fit and (``balance``) the simulated verdict, whose report goes to
     ``output_dir`` (default output/<game>); ``lang``: of that edition's texts."""
     game, cards, problems = check_content(path, lang=lang)
-    result = ValidateResult(problems=problems, untranslated=game.untranslated)
+    from .layout.legibility_check import unjudged_lines
+
+    result = ValidateResult(problems=problems, untranslated=game.untranslated, unjudged=unjudged_lines(cards.unjudged))
     try:
         game_profile(game)  # the sheet profile `pnp build` will print on
     except ProblemsError as exc:

@@ -352,8 +352,8 @@ def _in_polygon(x, y, points) -> bool:
     return inside
 
 
-def unknown_grounds(check: LegibilityCheck) -> list:
-    """Lines for -v: text boxes whose ground could not be judged (over an image, icon or path)."""
-    return [f"{where.display()}: box '{box_id}': contrast not checked: painted over an image, an icon or a path"
-            for where, box_id in check.unknown]
+def unjudged_lines(unknown) -> list:
+    """Lines for -v: text boxes whose ground is unknown (LegibilityCheck.unknown), so not judged."""
+    return [f"{where.display()}: box '{box_id}': contrast unknown (over an image, an icon or a path): not checked"
+            for where, box_id in sorted(unknown, key=lambda known: (known[0].path, known[0].line, known[1]))]
 

@@ -147,3 +147,21 @@ def test_vertical_text_on_a_round_tab_and_a_watermark_repeating_the_title_are_no
              color: "#efe9dd"}
         """)
     assert [p.field for p in problems] == ["box 'small'"]  # faint and small: still said
+
+
+def test_validate_lists_text_over_an_image_as_unknown_for_v(tiny):
+    from PIL import Image
+
+    from generator.validate import validate_game
+
+    (tiny / "art").mkdir()
+    Image.new("RGB", (300, 300), "white").save(tiny / "art" / "pic.png")
+    _problems(tiny, """\
+        boxes:
+          - {id: pic, type: image, x: 0, y: 0, w: 25mm, h: 25mm, src: art/pic.png}
+          - {id: caption, type: text, x: 2mm, y: 2mm, w: 20mm, h: 6mm, size: 7pt, text: "x", color: "#fefefe"}
+        """)
+    result = validate_game(tiny, balance=False)
+    assert [line.split(": ", 1)[1] for line in result.unjudged] == [
+        "box 'caption': contrast unknown (over an image, an icon or a path): not checked"]
+    assert result.unjudged[0].split(": ")[0].endswith("layouts/tiny/probe.yaml:3")
