@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
+from ..colours import normal_colour
 from ..errors import Location, Problem
 from ..units import parse_length
 from .yamlload import NodeBudget, mapping_items, node_location, scalar_value, to_plain
@@ -30,7 +31,6 @@ _OPTIONS = {
     "tagged": {"tag", "variants"},
 }
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")  # no alpha: print files stay opaque
 LANG = re.compile(r"[a-z]{2}")  # a language code: game.yaml's lang, a text's keys, --lang (fullmatch)
 MISSING = object()
 
@@ -479,15 +479,11 @@ def _check_color(node, spec, ctx, field_path):
     value = _scalar(node, ctx, field_path, "a colour")
     if value is MISSING:
         return None
-    if not isinstance(value, str) or not (_COLOR.match(value) or _named_color(value)):
+    try:
+        return normal_colour(value) if isinstance(value, str) else normal_colour("")
+    except ValueError:
         ctx.problem(node, field_path, f"{value!r} is not a colour ('#rrggbb', '#rgb' or a colour name)")
         return None
-    return value
-
-
-def _named_color(name: str) -> bool:
-    from reportlab.lib import colors
-    return isinstance(getattr(colors, name, None), colors.Color)
 
 
 def _check_ref(node, spec, ctx, field_path):

@@ -11,6 +11,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from ..colours import normal_colour
 from ..errors import Location, Problem
 from ..units import parse_length
 from .coverage import covered_text
@@ -474,13 +475,7 @@ def _length_of(text: str) -> float:
     return parse_length(text)
 
 
-@lru_cache(maxsize=1024)
-def _colour_of(value: str) -> str:
-    from reportlab.lib import colors
-
-    if re.fullmatch(r"#(?:[0-9a-fA-F]{3}){1,2}", value) or isinstance(getattr(colors, value, None), colors.Color):
-        return value
-    raise ValueError(f"{value!r} is not a colour")
+_colour_of = lru_cache(maxsize=1024)(normal_colour)
 
 
 def _guard_hint(source) -> str:

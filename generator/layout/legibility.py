@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+from ..colours import normal_colour
+
 __all__ = ["rgb_of", "hex_of", "contrast_ratio", "needed_contrast", "simulate", "delta_e_2000", "ciede2000",
            "DEFICIENCIES", "NORMAL_TEXT_CONTRAST", "LARGE_TEXT_CONTRAST"]
 
@@ -40,7 +42,7 @@ def rgb_of(value: str) -> tuple:
     """``(r, g, b, alpha)`` of a colour as layouts write it (``#rgb``, ``#rrggbb``, a ReportLab name)."""
     from reportlab.lib import colors
 
-    c = colors.toColor(value)
+    c = colors.toColor(normal_colour(value))
     alpha = getattr(c, "alpha", 1.0)
     return (c.red, c.green, c.blue, 1.0 if alpha is None else alpha)
 

@@ -29,6 +29,13 @@ def test_tiny_game_loads_with_defaults_and_locations(tiny):
     assert [r["id"] for r in game.cards("heroes")] == ["knight", "knight", "mage", "thief"]
 
 
+def test_a_short_hex_colour_field_is_written_out_long(tiny):
+    """A layout printing card.color took '#fff' to ReportLab, which reads it as the blue #000fff."""
+    heroes = tiny / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace("  life: 8\n", "  life: 8\n  color: '#fA0'\n", 1))
+    assert load_game(tiny).tables["heroes"][1]["color"] == "#ffAA00"
+
+
 def test_wrong_type_is_located_with_field_path(tiny):
     text = (tiny / "heroes.yaml").read_text().replace("life: 12", 'life: "three"')
     (tiny / "heroes.yaml").write_text(text)

@@ -166,3 +166,18 @@ def test_a_word_wider_than_its_box_at_the_smallest_size_is_a_located_error_not_a
     (op,) = [op for op in faces.fronts[0] if op.id == "tag"]
     assert problems == []
     assert op.payload.text == "Support" and op.payload.size < 10
+
+
+def test_a_short_hex_colour_is_written_out_long_so_that_it_prints_its_colour(tiny):
+    """ReportLab reads '#fff' as the number 0xfff, the blue #000fff: the layout's white printed blue."""
+    from reportlab.lib import colors
+
+    ops, problems = faces_of(tiny, """\
+        background: "#fff"
+        boxes:
+          - {id: plate, type: rect, w: 2mm, h: 2mm, fill: "#F80", stroke: "#123456"}
+        """)
+    assert problems == []
+    background, plate = ops[0], next(op for op in ops if op.id == "plate")
+    assert (background.style["fill"], plate.style["fill"], plate.style["stroke"]) == ("#ffffff", "#FF8800", "#123456")
+    assert colors.toColor(background.style["fill"]).rgb() == (1.0, 1.0, 1.0)

@@ -1,0 +1,23 @@
+"""Colour strings as content and layouts write them: ``#rrggbb``, ``#rgb`` or a ReportLab colour name.
+
+One spelling reaches the painters: ReportLab reads ``#rgb`` as the integer 0xrgb (``#fff`` is the
+blue #000fff), so a short hex is written out long (``#fff`` -> ``#ffffff``) where it is checked.
+"""
+from __future__ import annotations
+
+import re
+
+__all__ = ["HEX", "normal_colour"]
+
+HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")  # no alpha: print files stay opaque
+
+
+def normal_colour(value: str) -> str:
+    """``value`` with a short hex written out long, or ValueError when it is no colour."""
+    if HEX.fullmatch(value):
+        return value if len(value) == 7 else "#" + "".join(ch * 2 for ch in value[1:])
+    from reportlab.lib import colors  # names only: most colours are hex
+
+    if isinstance(getattr(colors, value, None), colors.Color):
+        return value
+    raise ValueError(f"{value!r} is not a colour")
