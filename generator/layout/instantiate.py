@@ -437,6 +437,9 @@ class Instantiator:
                                           f"{lines} at {block.size:g}pt"))
         if block.cut_words:
             scope.problems.append(Problem(where, field_path, _cut_message(block, box_id, layout_name, shrinks)))
+        for what, length in dict.fromkeys(block.overfull):
+            scope.problems.append(Problem(where, field_path, _overfull_message(block, what, length, box_id,
+                                                                              layout_name)))
         for name in block.unknown_icons:
             scope.problems.append(Problem(where, field_path,
                                           f"unknown icon ':{name}:' in box '{box_id}'{self._unknown_icon_hint(name)}"))
@@ -467,6 +470,14 @@ def _cut_message(block, box_id, layout_name, shrinks) -> str:
 
 
 ICONS_LISTED = 12  # more known icons than this are counted in an unknown icon's message, not listed
+
+
+def _overfull_message(block, what, length, box_id, layout_name) -> str:
+    """A glyph or icon wider than the whole box sits alone on its line and prints past the box's edge:
+    no break or shrinking helped (it is measured at the smallest size tried)."""
+    side, box_side = ("wide", block.width) if block.direction == "horizontal" else ("long", block.height)
+    return (f"{what} is {length:.1f}pt {side} at {block.size:g}pt, more than box '{box_id}' of {layout_name} "
+            f"({box_side:.1f}pt): it prints past the box's edge")
 
 
 @lru_cache(maxsize=4096)

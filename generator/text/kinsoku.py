@@ -237,6 +237,18 @@ def wrapped_cut_words(lines: Sequence[WrappedLine]) -> list[str]:
                        line.forced or line.overfull, line.ends_paragraph) for line in lines])
 
 
+def overfull_atoms(lines: Sequence[WrappedLine]) -> list[tuple[str, float]]:
+    """Each glyph or icon wider than the line it sits alone on, as ``(what, width)``: ``glyph 'X'`` or
+    ``icon ':name:'``. Such a line prints past the box's edge: no break can help it."""
+    return [(atom_label(line.pieces[-1].token), line.pieces[-1].width) for line in lines
+            if line.overfull and line.pieces]
+
+
+def atom_label(token: Text | Icon) -> str:
+    """How a message names one atom of a line."""
+    return f"icon ':{token.name}:'" if isinstance(token, Icon) else f"glyph {token.text!r}"
+
+
 def _word_char(ch: str) -> bool:
     return ch not in "\n" + _NOT_A_WORD and char_class(ch) == WORD
 

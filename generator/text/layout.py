@@ -17,7 +17,8 @@ from typing import ClassVar, Collection, Literal
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.fonts import FontSet
-from generator.text.kinsoku import EPS, Piece, WrappedLine, cut_words, plain_lines, wrap, wrapped_cut_words
+from generator.text.kinsoku import (EPS, Piece, WrappedLine, atom_label, cut_words, overfull_atoms, plain_lines, wrap,
+                                   wrapped_cut_words)
 from generator.text.markup import Icon, Newline, Text, Token, parse_markup
 
 __all__ = ["Run", "Line", "TextBlock", "layout_text", "layout_tokens", "JUSTIFY_MAX_GAP"]
@@ -81,6 +82,7 @@ class TextBlock:
     requested_size: float = 0.0
     problems: list[str] = field(default_factory=list)  # human-readable summary
     cut_words: tuple[str, ...] = ()  # words wider than the line, cut mid-word (a forced break inside a word)
+    overfull: tuple[tuple[str, float], ...] = ()  # (glyph 'X' / icon ':name:', its width) wider than the box
 
     @property
     def text(self) -> str:
@@ -226,7 +228,8 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
                unknown, missing, requested) -> TextBlock:
     icon_size = size * icon_scale
     icon_bottom = fonts.cap_height * size / 2.0 - icon_size / 2.0
-    rows, forced_breaks, overfull_lines, cut = _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom)
+    rows, forced_breaks, overfull, cut = _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom)
+    overfull_lines = len(overfull)
     lead = size * leading
     ascent = fonts.ascent * size
     descent = fonts.descent * size
@@ -297,6 +300,7 @@ def _layout_at(tokens, fonts: FontSet, size, width, height, leading, align, vali
         requested_size=requested,
         problems=problems,
         cut_words=tuple(cut),
+        overfull=tuple(overfull),
     )
 
 
@@ -320,8 +324,8 @@ def glyph_problems(unknown, missing) -> list[str]:
 
 
 def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom):
-    """Each line as ``(runs, width, ends_paragraph)``, with the counts of forced and overfull
-    lines. Text in one style without icons (most card text) takes a path without an object
+    """Each line as ``(runs, width, ends_paragraph)``, with the count of forced breaks, the
+    :func:`overfull_atoms` and the cut words. Text in one style without icons (most card text) takes a path without an object
     per character; it gives the very same lines as the general one."""
     if align != "justify":
         fast = plain_lines(tokens, lambda bold: _char_widths(fonts.font_for(bold), size), width)
@@ -331,7 +335,9 @@ def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom):
                     for t, w, ends, _, _ in lines]
             forced = sum(1 for line in lines if line[3] or line[4])
             cut = cut_words([(t, f or o, ends) for t, _, ends, f, o in lines]) if forced else []
-            return rows, forced, sum(1 for line in lines if line[4]), cut
+            alone = [t.lstrip() for t, _, _, _, o in lines if o]  # one character each
+            over = [(atom_label(Text(ch, bold)), text_width(ch, fonts.font_for(bold), size)) for ch in alone]
+            return rows, forced, over, cut
 
     def measure(tok):
         if isinstance(tok, Icon):
@@ -353,7 +359,7 @@ def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom):
     for wl in wrapped.lines:
         runs, line_width = _place_runs(wl, width, align, size, icon_size, icon_bottom)
         rows.append((tuple(runs), line_width, wl.ends_paragraph))
-    return rows, wrapped.forced_breaks, wrapped.overfull_lines, wrapped_cut_words(wrapped.lines)
+    return rows, wrapped.forced_breaks, overfull_atoms(wrapped.lines), wrapped_cut_words(wrapped.lines)
 
 
 class _CharWidths(dict):

@@ -27,7 +27,8 @@ from functools import lru_cache
 from typing import ClassVar, Literal
 
 from generator.fonts import FontSet
-from generator.text.kinsoku import EPS, WORD, WrappedLine, paragraph_atoms, wrap_atoms, wrapped_cut_words
+from generator.text.kinsoku import (EPS, WORD, WrappedLine, overfull_atoms, paragraph_atoms, wrap_atoms,
+                                   wrapped_cut_words)
 from generator.text.layout import cut_word_problems, glyph_problems, text_width
 from generator.text.markup import Icon
 
@@ -110,6 +111,7 @@ class VerticalBlock:
     requested_size: float = 0.0
     problems: list[str] = field(default_factory=list)
     cut_words: tuple[str, ...] = ()  # Latin words longer than the column, cut mid-word
+    overfull: tuple[tuple[str, float], ...] = ()  # (glyph 'X' / icon ':name:', its length) longer than the column
 
     @property
     def text(self) -> str:
@@ -141,6 +143,7 @@ def layout_columns(tokens, fonts: FontSet, size, width, height, leading, align, 
     columns = [_column(wl, first_x - k * lead, height, align, fonts, size, k >= fit_count)
                for k, wl in enumerate(wrapped.lines)]
     overfull = wrapped.overfull_lines
+    overfull_pieces = tuple(overfull_atoms(wrapped.lines))
     cut = tuple(wrapped_cut_words(wrapped.lines)) if wrapped.forced_breaks else ()
     problems = []
     if overflow:
@@ -155,6 +158,7 @@ def layout_columns(tokens, fonts: FontSet, size, width, height, leading, align, 
         missing_glyphs=set(missing), fits=overflow == 0 and overfull == 0 and not cut, width_used=used, width=width,
         height=height, forced_breaks=wrapped.forced_breaks, overfull_lines=overfull,
         shrunk=size < requested - 1e-9, requested_size=requested, problems=problems, cut_words=cut,
+        overfull=overfull_pieces,
     )
 
 

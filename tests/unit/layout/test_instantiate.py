@@ -181,3 +181,21 @@ def test_a_short_hex_colour_is_written_out_long_so_that_it_prints_its_colour(tin
     background, plate = ops[0], next(op for op in ops if op.id == "plate")
     assert (background.style["fill"], plate.style["fill"], plate.style["stroke"]) == ("#ffffff", "#FF8800", "#123456")
     assert colors.toColor(background.style["fill"]).rgb() == (1.0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize("direction, w, h, text, what", [
+    ("horizontal", "3mm", "30mm", "W", "glyph 'W' is 1[01].\\dpt wide"),
+    ("horizontal", "3mm", "30mm", ":star:", "icon ':star:' is 24.0pt wide"),  # icon_scale 2 at 12pt
+    ("vertical", "30mm", "3mm", ":star:", "icon ':star:' is 24.0pt long"),
+])
+def test_a_glyph_or_icon_wider_than_its_whole_box_is_a_located_error_naming_it(tiny, direction, w, h, text, what):
+    """It sits alone on an overfull line past the box's edge: fits was False and the build said nothing."""
+    _, problems = faces_of(tiny, f"""\
+        boxes:
+          - {{id: cost, type: text, x: 1mm, y: 1mm, w: {w}, h: {h}, size: 12pt, icon_scale: 2,
+             direction: {direction}, text: "{text}"}}
+        """)
+    (message,) = set(p.message for p in problems)  # the same on each card
+    assert re.fullmatch(f"{what} at 12pt, more than box 'cost' of .*layouts/tiny/probe.yaml \\(8.5pt\\): "
+                        "it prints past the box's edge", message), message
+    assert all(p.severity == "error" for p in problems)
