@@ -165,13 +165,21 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
         where = exc.where or Location(_display(root / "rulebook"), 0)
         raise ContentError([Problem(where, "", f"this block is taller than a page (page {exc.page}): "
                                                "split it (a table row, note, list or code block)")]) from None
-    found = problems + data.warnings + edition_warnings(root, game.meta["lang"])
+    found = problems + data.warnings + edition_warnings(root, game.meta["lang"]) + cut_word_warnings(env)
     warnings = sorted(set(found), key=lambda p: (p.location.path, p.location.line, p.message, p.card_key()))
     return Rulebook(
         game_id=game.id, pdf=pdf, pages=pages.count, headings=list(doc_model.headings),
         heading_pages=dict(pages.headings), component_rows=list(converter.component_rows),
         glossary_rows=list(converter.glossary_rows), warnings=warnings, booklet=booklet_pdf,
         booklet_name=booklet_name)
+
+
+def cut_word_warnings(env) -> list:
+    """A word wider than its line (after breaking a URL or path at its / . - _) prints cut mid-word: a
+    warning at its Markdown line, as the book still reads."""
+    return [Problem(where, "", f"{word!r} is wider than its line ({width / 72 * 25.4:.0f} mm) and is cut mid-word: "
+                               "shorten it, or give it a break (a space; / . - _ in a URL or path)", "warning")
+            for where, words in env.cut_words.items() for word, width in words.items()]
 
 
 def edition_warnings(root: Path, lang: str) -> list:

@@ -67,6 +67,7 @@ class Env:
     theme: Theme
     painters: dict = field(default_factory=dict)
     words: dict = field(default_factory=lambda: wording("ja"))   # the rulebook's own words (wording.py)
+    cut_words: dict = field(default_factory=dict)  # Markdown location -> {word: line width} cut mid-word
 
     def painter(self, card_h: float):
         from ..layout.paint import Painter
@@ -109,8 +110,13 @@ class TextBlock(Flowable):
 
     def _layout(self, width):
         if self.lines is None or self._lw is None or abs(self._lw - width) > 1e-6:
-            self.lines = layout_spans(self.spans, self.env.fonts, self.size, width, align=self.align)
+            cut: list = []
+            self.lines = layout_spans(self.spans, self.env.fonts, self.size, width, align=self.align, cut=cut)
             self._lw = width
+            where = next((s.where for s in self.spans if s.where is not None), None)
+            if cut and where is not None:  # said once the book is laid out (the widths are known only now)
+                for word in cut:
+                    self.env.cut_words.setdefault(where, {})[word] = width
         return self.lines
 
     def wrap(self, availWidth, availHeight):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
@@ -376,6 +376,8 @@ class Converter:
         self._bold = 0
         raw: list = []
         self._inline(node, style, raw)
+        where = self._where(node) if node is not None else None  # for a word cut when the book is laid out
+        raw = [item if item is _SOFT else replace(item, where=where) for item in raw]
         spans: list = []
         for i, item in enumerate(raw):
             if item is _SOFT:

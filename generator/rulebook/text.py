@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from ..text.kinsoku import wrap
+from ..text.kinsoku import wrap, wrapped_cut_words
 from ..text.markup import Icon, Newline, Text
 
 __all__ = ["Style", "Span", "Line", "Placed", "layout_spans", "draw_lines", "plain_text"]
@@ -49,6 +49,7 @@ class Span:
     style: Style = PLAIN
     icon: str | None = None
     newline: bool = False
+    where: object = field(default=None, compare=False)  # the Markdown line it comes from (None: generated)
 
 
 @dataclass
@@ -83,8 +84,10 @@ def plain_text(spans) -> str:
     return "".join("\n" if s.newline else (s.text if s.icon is None else "") for s in spans)
 
 
-def layout_spans(spans, fonts, size: float, width: float, *, align: str = "justify") -> list[Line]:
-    """Break styled spans into lines no wider than ``width`` (kinsoku, oidashi, no hanging)."""
+def layout_spans(spans, fonts, size: float, width: float, *, align: str = "justify",
+                 cut: list | None = None) -> list[Line]:
+    """Break styled spans into lines no wider than ``width`` (kinsoku, oidashi, no hanging); the
+    words wider than the line, cut mid-word, are added to ``cut`` when it is given."""
     tokens: list = []
     stream: list = []              # (char or None, style or icon name) in source order
     for span in spans:
@@ -109,6 +112,8 @@ def layout_spans(spans, fonts, size: float, width: float, *, align: str = "justi
         return _width(tok.text, fonts.font_for(tok.bold), size)
 
     wrapped = wrap(tokens, measure, width)
+    if cut is not None and wrapped.forced_breaks:
+        cut.extend(wrapped_cut_words(wrapped.lines))
     lines: list[Line] = []
     k = 0
     for wl in wrapped.lines:

@@ -218,7 +218,7 @@ def cut_words(lines: Sequence[tuple[str, bool, bool]]) -> list[str]:
     for k, (text, forced, ends) in enumerate(lines):
         following = lines[k + 1][0] if k + 1 < len(lines) else ""
         inside = (forced and not ends and text and following
-                  and _word_char(text[-1]) and _word_char(following[0]))
+                  and _word_char(text[-1]) and _word_char(following[0]) and not url_break(text[-2:], following[:2]))
         joined.append(text + (_CUT if inside else "\n"))
     words, run = [], []
     for ch in "".join(joined):
@@ -235,6 +235,34 @@ def wrapped_cut_words(lines: Sequence[WrappedLine]) -> list[str]:
     """:func:`cut_words` of wrapped lines."""
     return cut_words([("".join(p.token.text if isinstance(p.token, Text) else _NOT_A_WORD for p in line.pieces),
                        line.forced or line.overfull, line.ends_paragraph) for line in lines])
+
+
+#: Signs a URL or a path may be broken before (a typesetter's rule: never after, where the line's end
+#: would read as a hyphenated or finished word).
+_URL_SIGNS = frozenset("/.-_~?#%=&")
+
+
+def url_break(before: str, after: str) -> bool:
+    """May a word that is wider than the line (``https://example.com/rules_v2.pdf``) be broken between
+    ``before`` and ``after`` (the two characters each side)? Before a single ``/`` or a ``.`` ``-``
+    ``_`` ... and after ``//``; not inside a run of signs, nor in a number (``1.5``, ``3-4``). Only an
+    emergency break uses it: a word that fits its line is never broken."""
+    a, b = before[-1:], after[:1]
+    if not a or not b:
+        return False
+    if before == "//":
+        return b != "/"
+    if b not in _URL_SIGNS or a in _URL_SIGNS or a == ":" or after[1:2] in _URL_SIGNS:
+        return False
+    return not (a.isdigit() and after[1:2].isdigit())
+
+
+def _url_break_in(char_at, s: int, i: int) -> int | None:
+    """The last :func:`url_break` in ``(s + 1, i]`` (a line keeps two characters), or None."""
+    for b in range(i, s + 1, -1):
+        if url_break(char_at(b - 2) + char_at(b - 1), char_at(b) + char_at(b + 1)):
+            return b
+    return None
 
 
 def overfull_atoms(lines: Sequence[WrappedLine]) -> list[tuple[str, float]]:
@@ -437,8 +465,8 @@ def _atom_spans(atoms: list[_Atom], width: float, prio):
             overfull = True
         else:
             p = _best_break(prio, s, i)
-            if p is None:
-                p = i  # emergency: fill the line to the width, break where it overflows
+            if p is None:  # emergency: at a URL's / . - _ if any, else fill the line to the width
+                p = _url_break_in(lambda k: atoms[k].text if 0 <= k < n else "", s, i) or i
                 forced = True
         s_next = p
         while s_next < n and atoms[s_next].kind == SPACE:
@@ -576,7 +604,7 @@ def _plain_spans(text, widths, kinds, width: float):
         else:
             p = _plain_break(text, kinds, s, i)
             if p is None:
-                p = i
+                p = _url_break_in(lambda k: text[k] if 0 <= k < n else "", s, i) or i
                 forced = True
         s_next = p
         while s_next < n and kinds[s_next] == SPACE:

@@ -413,3 +413,19 @@ def test_the_format_doc_names_every_word_words_can_replace():
     doc = (Path(__file__).resolve().parents[3] / "docs" / "rulebook-format.md").read_text(encoding="utf-8")
     listed = doc.split("The words are ", 1)[1].split("An unknown word", 1)[0]
     assert set(re.findall(r"`([a-z_]+)`", listed)) == set(WORDS["en"]) == set(WORDS["ja"])
+
+
+def test_a_word_wider_than_the_line_is_a_warning_at_its_markdown_line_and_a_url_breaks_at_its_slashes(tiny_book):
+    """A URL broke anywhere ('.../game' / 's/...') and a too-long word was cut, both in silence."""
+    url = "https://example.com/" + "/".join(["games", "tiny", "rulebook", "printable", "editions"] * 2) + "_v2.pdf"
+    word = "Pneumonoultramicroscopicsilicovolcanoconiosis" * 3
+    md = tiny_book / "rulebook" / "03-extra.md"
+    md.write_text(f"# Links\n\nThe rules: {url} here.\n\n| term |\n| --- |\n| {word} |\n", encoding="utf-8")
+    book = compose(tiny_book)
+    text = "".join(pdf_text(book.pdf))
+    lines = [ln.strip() for ln in re.split(r"[\r\n]+", text[text.index("The rules"):]) if ln.strip()][:3]
+    assert lines[1].startswith("https://") and lines[2][0] in "/.", lines  # its 2nd line starts at a slash or dot
+    found = [(p.location.path.rsplit("/", 1)[1], p.location.line, p.severity, p.message) for p in book.warnings
+             if "cut mid-word" in p.message]
+    assert [f[:3] for f in found] == [("03-extra.md", 7, "warning")], found  # the word, not the URL
+    assert found[0][3].startswith(f"{word!r} is wider than its line (")
