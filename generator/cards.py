@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 
 from .content import Game
-from .content.game import copies_of, text_in
+from .content.game import copies_of, text_in, written_lang
 from .content.schema import Spec
 from .errors import ContentError, FontError, Problem
 from .fonts import FontSet, load_fonts
@@ -164,7 +164,7 @@ class CardBuilder:
         self.lang = lang or game.meta.get("lang", "ja")
         self.bleed = bleed
         self.search = layout_search_path(game.root)
-        self.layouts = LayoutLoader(self.search, game.root, self.lang)
+        self.layouts = LayoutLoader(self.search, game.root, self.lang, written_lang(game.root))
         self.fonts = game_fonts(game)
         self.icons = load_icons(icon_files(game, self.search), game.root)
         self.expr = Expressions()
@@ -243,6 +243,7 @@ class CardBuilder:
     def component_faces(self, component, problems: list) -> Faces | None:
         front = self._layout(component, "layout", problems)
         back = self._layout(component, "back", problems) if component.back else None
+        problems.extend(self.layouts.untranslated_warnings())
         if front is None or (component.back and back is None):
             return None
         inst = Instantiator(self.fonts, self.icons, self.game.root, component.size_pt, self.bleed, self.expr)

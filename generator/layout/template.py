@@ -6,12 +6,13 @@ by ``id`` (a child box with a parent's id updates it in place, new boxes are app
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import ContentError, Location, Problem
-from ..content.game import leaves_game, text_in
-from ..content.schema import LANG, did_you_mean
+from ..content.game import leaves_game, text_in, untranslated_warnings
+from ..content.schema import LANG, did_you_mean, has_words_of
 from ..content.yamlload import NodeBudget, parse_file, to_located
 
 TOP_KEYS = {"extends", "description", "background", "vars", "boxes", "remove", "__line__"}
@@ -74,12 +75,21 @@ def find_layout_file(name: str, search: list[Path]) -> Path | None:
 class LayoutLoader:
     """Loads layouts by name with caching; problems are collected, not raised one by one."""
 
-    def __init__(self, search: list[Path], game_root: Path | None = None, lang: str = "ja"):
+    def __init__(self, search: list[Path], game_root: Path | None = None, lang: str = "ja",
+                 written_lang: str | None = None):
         self.search = search
         self.game_root = game_root  # a layout of the game's own layouts/ must stay inside the game
         self.lang = lang  # the edition's: picks the values written per language
+        self.written_lang = written_lang or lang  # game.yaml's: what a layout's plain words are written in
         self._raw: dict = {}
         self._resolved: dict = {}
+        self._untranslated: list = []  # (Location, field, languages) of texts read since untranslated_warnings
+
+    def untranslated_warnings(self) -> list:
+        """One warning per layout file read since the last call whose text boxes print words of the
+        game's own language in another edition (a plain string, or a per-language value without it)."""
+        found, self._untranslated = self._untranslated, []
+        return untranslated_warnings(found, self.lang, f"--lang {self.lang}")
 
     def load(self, name: str, referenced_at: Location | None = None, field: str = "layout") -> Layout:
         if name not in self._resolved:
@@ -117,6 +127,8 @@ class LayoutLoader:
                 problems.append(Problem(Location(str(path), 1), "", "a layout must be a mapping with 'boxes:'"))
                 data = None
             self._raw[path] = data
+            if data is not None and self.lang != self.written_lang:
+                self._untranslated.extend(untranslated_texts(data.get("boxes"), path, self.lang, self.written_lang))
         return path, self._raw[path]
 
     def _resolve(self, name, chain, problems, referenced_at, field):
@@ -265,6 +277,32 @@ def _check_per_language(value, where: Location, field_path: str, problems: list)
             problems.append(Problem(getattr(key, "location", where), f"{field_path}.{key}",
                                     "a value written per language takes language codes as keys "
                                     "({ja: ..., en: ...})"))
+
+
+_TEMPLATE_TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+
+
+def untranslated_texts(boxes, path, lang: str, written: str) -> list:
+    """``(Location, field, languages)`` of each text box (groups included) whose words, as the ``lang``
+    edition prints them, are of the ``written`` language: a plain string, its template tags aside (a
+    card's field is the card's concern), or a per-language value without ``lang``. Signs and numbers
+    (``+1``, ``3/4``) are no language's."""
+    found = []
+    for i, box in enumerate(boxes if isinstance(boxes, list) else []):
+        if not isinstance(box, dict):
+            continue
+        value = box.get("text")
+        if isinstance(value, dict):
+            has = tuple(k for k in value if k != "__line__")
+            value = None if lang in has else _pick(value, lang)
+        else:
+            has = (written,)
+        if isinstance(value, str) and has_words_of(_TEMPLATE_TAG.sub("", value), written):
+            key = next(k for k in box if k == "text")
+            where = getattr(key, "location", None) or Location(str(path), box.get("__line__", 0))
+            found.append((where, f"boxes.{box.get('id', i)}.text", has))
+        found.extend(untranslated_texts(box.get("boxes"), path, lang, written))
+    return found
 
 
 def _pick(value, lang: str):

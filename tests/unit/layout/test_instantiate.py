@@ -199,3 +199,28 @@ def test_a_glyph_or_icon_wider_than_its_whole_box_is_a_located_error_naming_it(t
     assert re.fullmatch(f"{what} at 12pt, more than box 'cost' of .*layouts/tiny/probe.yaml \\(8.5pt\\): "
                         "it prints past the box's edge", message), message
     assert all(p.severity == "error" for p in problems)
+
+
+def test_another_edition_warns_once_per_layout_file_about_text_boxes_in_the_games_language(tiny):
+    """An English edition printed a layout's own Japanese words (**ステージ**) in silence."""
+    layout = """\
+        boxes:
+          - {id: sign, type: rect, w: 2mm, h: 2mm}
+          - {id: label, type: text, w: 20mm, h: 5mm,
+             text: "**ステージ**"}
+          - {id: both, type: text, w: 20mm, h: 5mm, text: {ja: 開始, en: Start}}
+          - {id: ja-only, type: text, w: 20mm, h: 5mm, text: {ja: 支援}}
+          - {id: sums, type: text, w: 20mm, h: 5mm, text: "+1 3/4 {{ card.name }}"}
+          - id: row
+            type: group
+            boxes:
+              - {id: note, type: text, w: 20mm, h: 5mm, text: "{{ card.name }}を置く"}
+        """
+    _, problems = faces_of(tiny, layout)
+    assert problems == []  # the Japanese edition prints them as written
+    game = load_game(tiny, lang="en")
+    problems = []
+    CardBuilder(game, lang="en").component_faces(game.component("heroes"), problems)
+    assert [(p.location.path.rsplit("/", 1)[1], p.location.line, p.severity, p.field, p.message)
+            for p in problems] == [("probe.yaml", 4, "warning", "boxes.label.text",
+                                    "no 'en' text (--lang en); it prints in 'ja' (and 2 more text(s) in this file)")]
