@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..content import load_game
-from ..content.game import leaves_game, text_in, written_lang
+from ..content.game import leaves_game, text_in, untranslated_warnings, written_lang
 from ..errors import ContentError, Location, Problem
 from ..outputs import older_output_note, write_atomic
 from .wording import wording
@@ -93,7 +93,7 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
     if not files:
         raise ContentError([Problem(Location(_display(root / "rulebook"), 0), "",
                                     "no rulebook sources: add rulebook/*.md (rendered in file-name order)")])
-    config = load_config(root, problems)
+    config = load_config(root, problems, game.meta["lang"], written_lang(root))
     if problems:
         raise ContentError(problems)
     sheet_paper, booklet_name = None, BOOKLET
@@ -165,7 +165,8 @@ def compose(game_path, *, paper: str = "a5", booklet: bool = False, game=None,
         where = exc.where or Location(_display(root / "rulebook"), 0)
         raise ContentError([Problem(where, "", f"this block is taller than a page (page {exc.page}): "
                                                "split it (a table row, note, list or code block)")]) from None
-    found = problems + data.warnings + edition_warnings(root, game.meta["lang"]) + cut_word_warnings(env)
+    found = (problems + data.warnings + edition_warnings(root, game.meta["lang"]) + cut_word_warnings(env)
+             + config_untranslated_warnings(config, root, game.meta["lang"]))
     warnings = sorted(set(found), key=lambda p: (p.location.path, p.location.line, p.message, p.card_key()))
     return Rulebook(
         game_id=game.id, pdf=pdf, pages=pages.count, headings=list(doc_model.headings),
@@ -180,6 +181,14 @@ def cut_word_warnings(env) -> list:
     return [Problem(where, "", f"{word!r} is wider than its line ({width / 72 * 25.4:.0f} mm) and is cut mid-word: "
                                "shorten it, or give it a break (a space; / . - _ in a URL or path)", "warning")
             for where, words in env.cut_words.items() for word, width in words.items()]
+
+
+def config_untranslated_warnings(config: dict, root: Path, lang: str) -> list:
+    """rulebook.yaml's texts (cover lines, keywords, words) the edition prints in another language: one
+    warning for the file, at the first, with the count, as for the content's files."""
+    written = written_lang(root)
+    asked = f"--lang {lang}" if lang != written else f"game.yaml lang: {lang}"
+    return untranslated_warnings(config.get("_untranslated") or [], lang, asked)
 
 
 def edition_warnings(root: Path, lang: str) -> list:

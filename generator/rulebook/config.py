@@ -58,8 +58,11 @@ types:
 _SCHEMA_PATH = "<generator>/rulebook/config.py"
 
 
-def load_config(game_root: Path, problems: list) -> dict:
-    """The validated rulebook.yaml (``{}`` when absent); problems are appended, located."""
+def load_config(game_root: Path, problems: list, lang: str | None = None, written_lang: str | None = None) -> dict:
+    """The validated rulebook.yaml (``{}`` when absent); problems are appended, located. With the
+    edition's ``lang`` and game.yaml's ``written_lang``, ``_untranslated`` lists the texts that edition
+    prints in another language (as content's do: a plain string with words of ``written_lang``, or a
+    per-language text without ``lang``)."""
     path = Path(game_root) / "rulebook" / "rulebook.yaml"
     if not path.is_file():
         return {}
@@ -77,7 +80,8 @@ def load_config(game_root: Path, problems: list) -> dict:
         return {}
     if node is None:
         return {}
-    ctx = Context(str(path), types, problems, NodeBudget(str(path)), game_root=Path(game_root))
+    ctx = Context(str(path), types, problems, NodeBudget(str(path)), game_root=Path(game_root), lang=lang,
+                  written_lang=written_lang)
     try:
         value = validate(node, Spec("rulebook"), ctx, "")
     except ContentError as exc:
@@ -88,6 +92,7 @@ def load_config(game_root: Path, problems: list) -> dict:
     for key, message in placeholder_problems(value.get("words") or {}):
         line = lines.get(f"words.{key.split('.')[0]}", 0)  # a language's spelling: the word's line
         problems.append(Problem(Location(str(path), line), f"words.{key}", message))
+    value["_untranslated"] = ctx.untranslated
     value["_locations"] = ctx.locations
     value["_path"] = str(path)
     value["_lines"] = lines

@@ -63,3 +63,25 @@ def test_a_problem_in_an_editions_chapter_is_located_in_that_file(tiny_book):
     else:
         found = []
     assert found == [("en/01-overview.md", 7)]
+
+
+def _untranslated(book) -> list[tuple]:
+    return [(p.location.path.rsplit("/", 2)[-2:], p.location.line, p.field, p.message) for p in book.warnings
+            if "rulebook.yaml" in p.location.path and "no 'en' text" in p.message]
+
+
+def test_an_edition_warns_once_about_the_rulebook_yaml_texts_it_prints_in_the_games_language(tiny_book):
+    """Its Japanese keyword meanings and cover lines printed in the English rulebook in silence."""
+    assert _untranslated(compose(tiny_book)) == []  # the game's own language
+    english = compose(tiny_book, lang="en")
+    assert _untranslated(english) == [(["rulebook", "rulebook.yaml"], 1, "subtitle",
+                                       "no 'en' text (--lang en); it prints in 'ja' (and 4 more text(s) in this file)")]
+    yaml_file = tiny_book / "rulebook/rulebook.yaml"
+    yaml_file.write_text(yaml_file.read_text(encoding="utf-8").replace(
+        "text: ラウンド終了まで、受けるダメージを減らす。",
+        "text: {ja: ラウンド終了まで、受けるダメージを減らす。, en: Take less damage until the end of the round.}"),
+        encoding="utf-8")
+    english = compose(tiny_book, lang="en")
+    assert [row["text"] for row in english.glossary_rows if row["icon"] == "guard"] == [
+        "Take less damage until the end of the round."]
+    assert _untranslated(english)[0][3].endswith("(and 3 more text(s) in this file)")
