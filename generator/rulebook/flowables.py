@@ -12,7 +12,7 @@ from reportlab.lib.colors import toColor
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Table
 
-from .text import PLAIN, Span, Style, draw_lines, layout_spans
+from .text import PLAIN, Span, Style, draw_lines, layout_spans, min_width
 from .wording import wording
 
 __all__ = [
@@ -131,8 +131,8 @@ class TextBlock(Flowable):
         return max((ln.width for ln in lines), default=0.0)
 
     def min_width(self) -> float:
-        lines = layout_spans(self.spans, self.env.fonts, self.size, self.size * 0.5, align="left")
-        return max((ln.width for ln in lines), default=0.0)
+        """Width of the widest word (for table column sizing: narrower, it is cut mid-word)."""
+        return min_width(self.spans, self.env.fonts, self.size)
 
     def _copy(self, lines, **changes):
         twin = TextBlock(self.spans, self.env, size=self.size, leading=self.leading_pt / self.size,

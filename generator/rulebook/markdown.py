@@ -593,20 +593,21 @@ class Converter:
                 r.append([])
         pad = theme.body * 0.45
         natural = [0.0] * ncols
-        minimum = [0.0] * ncols
+        word = [0.0] * ncols       # each column's widest word
+        thumb = [0.0] * ncols      # each column's widest card thumbnail
         for r in rows:
             for k, cell in enumerate(r):
                 for f in cell:
                     if isinstance(f, TextBlock):
                         natural[k] = max(natural[k], f.natural_width())
-                        minimum[k] = max(minimum[k], min(f.min_width(), theme.body * 6))
+                        word[k] = max(word[k], f.min_width())
                     elif isinstance(f, Thumb):
                         natural[k] = max(natural[k], f.figure.w)
-                        minimum[k] = max(minimum[k], f.figure.w)
+                        thumb[k] = max(thumb[k], f.figure.w)
         natural = [n + 2 * pad + 0.5 for n in natural]
-        minimum = [max(m + 2 * pad + 0.5, theme.body * 2.5) for m in minimum]
+        minimum = _column_minimums(word, thumb, fixed, avail, pad=2 * pad + 0.5, body=theme.body)
         for k, w in fixed.items():
-            natural[k] = minimum[k] = w
+            natural[k] = w
         widths = _distribute(natural, minimum, avail, fixed)
         cells = [[cell if cell else [] for cell in r] for r in rows]
         table = KeptTable(cells, colWidths=widths, repeatRows=header_rows, hAlign="LEFT",
@@ -780,6 +781,17 @@ class Converter:
             return []
         rows = [cells[i:i + columns] for i in range(0, len(cells), columns)]
         return [self.make_table(rows, 0)]
+
+
+def _column_minimums(word, thumb, fixed, avail, *, pad, body):
+    """Each column's narrowest width: its widest word whole (a typesetter's rule) and its thumbnails,
+    when every column has room for them; else a word counts at most 6 body sizes (so one long word
+    is cut rather than squeezing the other columns to nothing). Never under 2.5 body sizes."""
+    def minimums(cap):
+        return [fixed[k] if k in fixed else max(max(min(word[k], cap), thumb[k]) + pad, body * 2.5)
+                for k in range(len(word))]
+    whole = minimums(float("inf"))
+    return whole if sum(whole) <= avail else minimums(body * 6)
 
 
 def _distribute(natural, minimum, avail, fixed):

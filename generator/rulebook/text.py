@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from ..text.kinsoku import wrap, wrapped_cut_words
+from ..text.kinsoku import widest_unbroken, wrap, wrapped_cut_words
 from ..text.markup import Icon, Newline, Text
 
 __all__ = ["Style", "Span", "Line", "Placed", "layout_spans", "draw_lines", "plain_text"]
@@ -88,30 +88,7 @@ def layout_spans(spans, fonts, size: float, width: float, *, align: str = "justi
                  cut: list | None = None) -> list[Line]:
     """Break styled spans into lines no wider than ``width`` (kinsoku, oidashi, no hanging); the
     words wider than the line, cut mid-word, are added to ``cut`` when it is given."""
-    tokens: list = []
-    stream: list = []              # (char or None, style or icon name) in source order
-    for span in spans:
-        if span.newline:
-            tokens.append(Newline())
-            continue
-        if span.icon is not None:
-            tok = Icon(span.icon)
-            tokens.append(tok)
-            stream.append((None, span.icon))
-            continue
-        if not span.text:
-            continue
-        tokens.append(Text(span.text, span.style.bold))
-        stream.extend((ch, span.style) for ch in span.text)
-
-    icon_size = size * ICON_SCALE
-
-    def measure(tok):
-        if isinstance(tok, Icon):
-            return icon_size
-        return _width(tok.text, fonts.font_for(tok.bold), size)
-
-    wrapped = wrap(tokens, measure, width)
+    wrapped, stream = _wrapped(spans, fonts, size, width)
     if cut is not None and wrapped.forced_breaks:
         cut.extend(wrapped_cut_words(wrapped.lines))
     lines: list[Line] = []
@@ -135,6 +112,44 @@ def layout_spans(spans, fonts, size: float, width: float, *, align: str = "justi
             k += len(text)
         lines.append(_place(pieces, wl.width, wl.ends_paragraph, width, size, align))
     return lines
+
+
+def min_width(spans, fonts, size: float) -> float:
+    """The narrowest width the spans break into lines at without cutting a word: their widest word
+    (or run of characters that may not be broken, or icon)."""
+    narrowest = max((line.width for line in _wrapped(spans, fonts, size, size * 0.5)[0].lines), default=0.0)
+    # wrapped as narrow as its widest character allows, a break that cuts a word is told from one at a
+    # space (narrower, every line is overfull and looks cut)
+    return widest_unbroken(_wrapped(spans, fonts, size, narrowest + 1e-6)[0].lines)
+
+
+def _wrapped(spans, fonts, size: float, width: float):
+    """The spans wrapped at ``width`` and, in source order, each character's (or icon's)
+    ``(char or None, style or icon name)``."""
+    tokens: list = []
+    stream: list = []
+    for span in spans:
+        if span.newline:
+            tokens.append(Newline())
+            continue
+        if span.icon is not None:
+            tok = Icon(span.icon)
+            tokens.append(tok)
+            stream.append((None, span.icon))
+            continue
+        if not span.text:
+            continue
+        tokens.append(Text(span.text, span.style.bold))
+        stream.extend((ch, span.style) for ch in span.text)
+
+    icon_size = size * ICON_SCALE
+
+    def measure(tok):
+        if isinstance(tok, Icon):
+            return icon_size
+        return _width(tok.text, fonts.font_for(tok.bold), size)
+
+    return wrap(tokens, measure, width), stream
 
 
 def _place(pieces, natural: float, ends: bool, width: float, size: float, align: str) -> Line:

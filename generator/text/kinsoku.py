@@ -214,12 +214,7 @@ def cut_words(lines: Sequence[tuple[str, bool, bool]]) -> list[str]:
     once per cut place. ``lines`` are ``(text, forced, ends_paragraph)`` (an icon written as
     U+FFFC); a forced break between two word characters cut a word. A forced break elsewhere
     (a run of characters that may not start or end a line) split no word: it is not listed."""
-    joined = []
-    for k, (text, forced, ends) in enumerate(lines):
-        following = lines[k + 1][0] if k + 1 < len(lines) else ""
-        inside = (forced and not ends and text and following
-                  and _word_char(text[-1]) and _word_char(following[0]) and not url_break(text[-2:], following[:2]))
-        joined.append(text + (_CUT if inside else "\n"))
+    joined = [text + (_CUT if inside else "\n") for (text, _, _), inside in zip(lines, _cut_after(lines))]
     words, run = [], []
     for ch in "".join(joined):
         if ch == _CUT or _word_char(ch):
@@ -231,10 +226,43 @@ def cut_words(lines: Sequence[tuple[str, bool, bool]]) -> list[str]:
     return words
 
 
+def _cut_after(lines: Sequence[tuple[str, bool, bool]]) -> list[bool]:
+    """Per line of :func:`cut_words`' ``lines``: does the break after it cut a word?"""
+    cut = []
+    for k, (text, forced, ends) in enumerate(lines):
+        following = lines[k + 1][0] if k + 1 < len(lines) else ""
+        cut.append(bool(forced and not ends and text and following and _word_char(text[-1])
+                        and _word_char(following[0]) and not url_break(text[-2:], following[:2])))
+    return cut
+
+
+def _as_cut_lines(lines: Sequence[WrappedLine]) -> list[tuple[str, bool, bool]]:
+    return [("".join(p.token.text if isinstance(p.token, Text) else _NOT_A_WORD for p in line.pieces),
+             line.forced or line.overfull, line.ends_paragraph) for line in lines]
+
+
 def wrapped_cut_words(lines: Sequence[WrappedLine]) -> list[str]:
     """:func:`cut_words` of wrapped lines."""
-    return cut_words([("".join(p.token.text if isinstance(p.token, Text) else _NOT_A_WORD for p in line.pieces),
-                       line.forced or line.overfull, line.ends_paragraph) for line in lines])
+    return cut_words(_as_cut_lines(lines))
+
+
+def widest_unbroken(lines: Sequence[WrappedLine]) -> float:
+    """The width of the widest thing in the wrapped ``lines`` no break may go through: a line (for
+    lines wrapped as narrow as each character allows, a character or a run of them that may not be
+    broken, or an icon), or a whole word an emergency break cut across lines."""
+    widest = max((line.width for line in lines), default=0.0)
+    word = 0.0
+    for line, cut in zip(lines, _cut_after(_as_cut_lines(lines))):
+        for piece in line.pieces:
+            text = piece.token.text if isinstance(piece.token, Text) else _NOT_A_WORD
+            if piece.gap_before or not all(_word_char(ch) for ch in text):
+                word = 0.0
+            if text and all(_word_char(ch) for ch in text):
+                word += piece.width
+                widest = max(widest, word)
+        if not cut:
+            word = 0.0
+    return widest
 
 
 #: Signs a URL or a path may be broken before (a typesetter's rule: never after, where the line's end

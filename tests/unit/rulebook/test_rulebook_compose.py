@@ -429,3 +429,30 @@ def test_a_word_wider_than_the_line_is_a_warning_at_its_markdown_line_and_a_url_
              if "cut mid-word" in p.message]
     assert [f[:3] for f in found] == [("03-extra.md", 7, "warning")], found  # the word, not the URL
     assert found[0][3].startswith(f"{word!r} is wider than its line (")
+
+
+def test_a_table_column_is_as_wide_as_its_longest_word_when_the_table_has_room(tiny_book):
+    """The English Metroidvania boss table cut 'Choirmistress' and 'Gravekeeper' mid-word: a column's
+    minimum was one character wide, so long texts in the other columns squeezed the names to 16 mm."""
+    filler = " ".join(["the boss heals one life whenever its action track returns to the top"] * 2)
+    rows = "".join(f"| **{name}** | Grand Cathedral | 3 | {filler} | {filler} |\n"
+                   for name in ("Choirmistress of a Thousand Mouths", "The Gravekeeper Samuel"))
+    md = tiny_book / "rulebook" / "03-extra.md"
+    md.write_text("# Bosses\n\n| Boss | Area | Life | Trait | Weakness |\n|:--|:--|--:|:--|:--|\n" + rows,
+                  encoding="utf-8")
+    book = compose(tiny_book)
+    assert [p.message for p in book.warnings if "cut mid-word" in p.message] == []
+    words = set(re.split(r"\s+", "".join(pdf_text(book.pdf))))
+    assert {"Choirmistress", "Gravekeeper"} <= words
+
+
+def test_a_word_longer_than_a_table_has_room_for_is_still_cut_not_the_other_columns_squeezed(tiny_book):
+    """When the table cannot hold every column's longest word whole, a word still counts at most
+    6 body sizes: the one overlong word is cut (with its warning), the others keep their width."""
+    word = "Pneumonoultramicroscopicsilicovolcanoconiosis" * 2
+    md = tiny_book / "rulebook" / "03-extra.md"
+    md.write_text(f"# Terms\n\n| term | meaning |\n| --- | --- |\n| {word} | Lung disease from very fine dust |\n",
+                  encoding="utf-8")
+    book = compose(tiny_book)
+    assert [p.message.split(" is wider")[0] for p in book.warnings if "cut mid-word" in p.message] == [repr(word)]
+    assert "disease" in re.split(r"\s+", "".join(pdf_text(book.pdf)))

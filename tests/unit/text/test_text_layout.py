@@ -264,3 +264,15 @@ def test_bad_arguments(kwargs, fonts):
     args.update(kwargs)
     with pytest.raises(ValueError):
         layout_text("攻撃", fonts, **args)
+
+
+def test_widest_unbroken_is_the_widest_word_across_cuts_not_a_line_or_a_phrase():
+    from generator.text.kinsoku import widest_unbroken, wrap
+    from generator.text.markup import Text
+
+    def measure(tok):
+        return 5.0 * len(tok.text)
+    lines = wrap([Text("a Choirmistress b 回復する", False), Text("Gravekeeper", True)], measure, 5.0).lines
+    assert widest_unbroken(lines) == 5.0 * len("Choirmistress")  # not 5.0: the word is cut on every line
+    glued = wrap([Text("of Grave", False), Text("keeper", True)], measure, 5.0).lines  # no break between styles
+    assert widest_unbroken(glued) == 5.0 * len("Gravekeeper")
