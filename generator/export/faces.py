@@ -62,6 +62,8 @@ class FaceHasher:
     def __init__(self, cards):
         self.cards = cards
         self.files = FileHashes()
+        # only lists a layout's files (layout_digest): an edition's language picks values inside those
+        # files, which the faces' ops (drawn by the cards' own loader, in the edition's language) hash
         self.loader = LayoutLoader(layout_search_path(cards.game.root), cards.game.root)
         self._layout: dict = {}
         # (faces, side) -> [ops hash per index], [assets hash per index]: two flat lists per

@@ -160,3 +160,27 @@ def test_a_bad_lock_file_is_a_clear_error(tmp_path):
         read_lock(bad)
     with pytest.raises(BuildError, match="no such lock file"):
         read_lock(tmp_path / "missing.json")
+
+
+def test_an_english_edition_exports_and_locks_the_english_face_of_a_per_language_layout_value():
+    """A support art's tag is ``{ja: 支援, en: Support}`` at ``{ja: 12pt, en: 10pt}``: the English edition's
+    export (distinct_faces, what PNG and TTS draw and name) and its lock hash the English drawing."""
+    from generator.cards import CardBuilder
+    from generator.content import load_game
+    from generator.export.faces import FaceHasher, distinct_faces
+
+    def support_face(lang):
+        cards = CardBuilder(load_game(REPO / "content/fatal-fight", lang)).build(check=False)
+        faces = next(f for f in cards.faces if f.component.id == "arts")
+        index = next(i for i, r in enumerate(faces.component.records) if r["id"] == "marie_i09")
+        hasher = FaceHasher(cards)
+        exported = next(face for face in distinct_faces(cards, ["arts"], hasher) if face.key == "arts/marie_i09")
+        return exported, hasher.parts(faces, "front", index), compute_lock(cards, hasher)["cards"]["arts/marie_i09"]
+
+    ja, ja_parts, ja_lock = support_face("ja")
+    en, en_parts, en_lock = support_face("en")
+    tags = {lang: [(op.payload.text, op.payload.size) for op in face.ops() if op.id == "support-text"]
+            for lang, face in (("ja", ja), ("en", en))}
+    assert tags == {"ja": [("支援", 12.0)], "en": [("Support", 10.0)]}
+    assert en.digest == en_lock["front"] != ja.digest == ja_lock["front"]
+    assert en_parts["ops"] != ja_parts["ops"] and en_parts["layout"] == ja_parts["layout"]  # one file, both values
