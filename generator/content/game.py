@@ -241,6 +241,9 @@ def load_game(directory, lang: str | None = None) -> Game:
     _check_refs(loader, tables, unloaded=declared - set(tables))
     _check_counts(loader, components)
     if loader.problems:
+        # the run stops here: a misspelt sheet profile, checked only once the game loads, is said now
+        # too, not after the designer has fixed everything else
+        loader.problems.extend(_profile_problems(meta, root, _item_location(node, ["print", "profile"], str(game_file))))
         raise ContentError(loader.problems)
     return Game(id=root.resolve().name, root=root, meta=meta, types=types, components=components,
                 tables=tables, locations=loader.locations, source=node, untranslated=loader.untranslated,
@@ -358,6 +361,20 @@ def _repeated_component_ids(loader, game_node, entries: list) -> set[int]:
         else:
             first[component_id] = i
     return repeated
+
+
+def _profile_problems(meta, root: Path, where: Location) -> list[Problem]:
+    """game.yaml's ``print.profile`` when no profile of that name exists (see profiles.profile_path)."""
+    name = (meta.get("print") or {}).get("profile") if isinstance(meta, dict) else None
+    if not isinstance(name, str):
+        return []
+    from ..profiles import profile_path  # profiles reads games: imported when a load has failed anyway
+
+    try:
+        profile_path(name, root, where)
+    except ContentError as exc:
+        return exc.problems
+    return []
 
 
 def _item_location(node, keys, path) -> Location:

@@ -185,6 +185,21 @@ def test_an_unknown_sheet_profile_fails_validate_too_located_where_it_is_named(t
         "not blamed on game.yaml"
 
 
+def test_an_unknown_sheet_profile_is_said_with_the_content_errors_of_the_same_run(tiny, tmp_path):
+    """A content error stopped the load before the profile was looked up: the profile was said only
+    once the rest was fixed (newcomer walk)."""
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace("profile: a4-portrait", "profile: a4"))
+    heroes = tiny / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace("life: 12", 'life: "twelve"', 1))
+    for command in (["validate", tiny, "--no-balance"], ["build", tiny, "-o", tmp_path / "out", "--no-validate"]):
+        proc = pnp(*command)
+        assert proc.returncode == 1
+        assert f"{tiny}/game.yaml:3: print.profile: unknown sheet profile 'a4'; known: " in proc.stdout
+        assert f"{tiny}/heroes.yaml:3: heroes[0].life: expected an integer, got 'twelve'" in proc.stdout
+        assert "FAILED (2 error(s) above" in proc.stderr
+
+
 def test_an_image_too_large_to_decode_is_a_located_problem_not_a_traceback(tiny, tmp_path):
     import struct
     import zlib
