@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-__all__ = ["covered_text"]
+__all__ = ["covered_text", "painted_order"]
 
 # The band of a line that its glyphs ink, as fractions of the size around the baseline: CJK
 # glyphs fill ~0.88 em above it, Latin descenders ~0.2 below. A touch at the band's edge
@@ -19,12 +19,15 @@ INK_BELOW = 0.1
 MIN_CROSS = 1.0
 
 
-def _flat(ops) -> Iterator:
-    """Ops in painting order, groups' children in place (their coordinates are the card's)."""
+def painted_order(ops) -> list:
+    """Ops in painting order, a group's children in its place (their coordinates are the card's)."""
+    flat = []
     for op in ops:
-        yield op
-        if op.children:
-            yield from _flat(op.children)
+        if op.kind == "group":
+            flat.extend(painted_order(op.children))
+        else:
+            flat.append(op)
+    return flat
 
 
 def _ink(op) -> Iterator[tuple[float, float, float, float]]:
@@ -51,7 +54,7 @@ def covered_text(ops: Iterable) -> list[tuple[object, object]]:
     """(icon op, text op) for each icon painted over inked text drawn before it on the same face."""
     found = []
     texts = []  # [op, its ink rectangles or None until an icon comes], in painting order
-    for op in _flat(ops):
+    for op in painted_order(ops):
         if op.kind == "text":
             texts.append([op, None])  # inked only when an icon follows: most faces draw none over text
         elif op.kind == "icon" and not op.rotate and op.opacity > 0:

@@ -9,6 +9,7 @@ import math
 from itertools import combinations
 
 from ..errors import Problem
+from .coverage import painted_order
 from .legibility import (DEFICIENCIES, LARGE_TEXT_CONTRAST, NORMAL_TEXT_CONTRAST, contrast_ratio, delta_e_2000, hex_of,
                          rgb_of, simulate)
 
@@ -43,7 +44,7 @@ class LegibilityCheck:
 
     def face(self, component_id, ops, layout, context_of) -> list:
         """Problems of one face's ops; ``context_of()`` gives its CardContext (made only to report)."""
-        flat = _flatten(ops)
+        flat = painted_order(ops)
         # what decides which shape a text sits on (not the colours, which each face looks up); inline:
         # it is the one thing done for every op of every face
         key = (layout, tuple([(op.kind, op.id, op.x, op.y, op.w, op.h, op.rotate, op.opacity, op.style.get("r"),
@@ -225,17 +226,6 @@ def _box_index(layout) -> dict:
 
     walk(layout.boxes, "boxes")
     return index
-
-
-def _flatten(ops) -> list:
-    """Ops in painting order, a group's children in its place (their coordinates are the card's)."""
-    flat = []
-    for op in ops:
-        if op.kind == "group":
-            flat.extend(_flatten(op.children))
-        else:
-            flat.append(op)
-    return flat
 
 
 def _ink(block):
