@@ -359,7 +359,8 @@ def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom):
     for wl in wrapped.lines:
         runs, line_width = _place_runs(wl, width, align, size, icon_size, icon_bottom)
         rows.append((tuple(runs), line_width, wl.ends_paragraph))
-    return rows, wrapped.forced_breaks, overfull_atoms(wrapped.lines), wrapped_cut_words(wrapped.lines)
+    forced = wrapped.forced_breaks  # no cut word without a forced break (most text: none)
+    return rows, forced, overfull_atoms(wrapped.lines), wrapped_cut_words(wrapped.lines) if forced else []
 
 
 class _CharWidths(dict):
