@@ -243,7 +243,8 @@ def load_game(directory, lang: str | None = None) -> Game:
     if loader.problems:
         # the run stops here: a misspelt sheet profile, checked only once the game loads, is said now
         # too, not after the designer has fixed everything else
-        loader.problems.extend(_profile_problems(meta, root, _item_location(node, ["print", "profile"], str(game_file))))
+        profile_at = _item_location(node, ["print", "profile"], str(game_file))
+        loader.problems.extend(_profile_problems(meta, root, profile_at))
         raise ContentError(loader.problems)
     return Game(id=root.resolve().name, root=root, meta=meta, types=types, components=components,
                 tables=tables, locations=loader.locations, source=node, untranslated=loader.untranslated,

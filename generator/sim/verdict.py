@@ -837,11 +837,13 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
         if trap:
             judge.problem("card_impact", "M5 trap card", f"{card} lowers the team's win rate by {-d:.3f} "
                           f"[{-hi:.3f}, {-lo:.3f}] against a neutral filler on the same {len(won)} seeds with "
-                          f"{judge.count(n)}", "warning", players=n, agent=agent, card=card, games=len(won), options="--cards")
+                          f"{judge.count(n)}", "warning", players=n, agent=agent, card=card,
+                          games=len(won), options="--cards")
         elif swingy:
             judge.problem("card_impact", "M5 swingy card", f"{card} raises the team's win rate by {d:.3f} "
                           f"[{lo:.3f}, {hi:.3f}] against a neutral filler on the same {len(won)} seeds with "
-                          f"{judge.count(n)}", "warning", players=n, agent=agent, card=card, games=len(won), options="--cards")
+                          f"{judge.count(n)}", "warning", players=n, agent=agent, card=card,
+                          games=len(won), options="--cards")
 
 
 def _first_and_more(names: list[str], shown: int) -> str:
