@@ -250,7 +250,8 @@ def load_game(directory, lang: str | None = None) -> Game:
                 tables=tables, locations=loader.locations, source=node, untranslated=loader.untranslated,
                 languages=loader.languages,
                 warnings=untranslated_warnings(loader.untranslated, meta["lang"],
-                                               f"--lang {lang}" if lang else f"game.yaml lang: {meta['lang']}"))
+                                               f"--lang {lang}" if lang else f"game.yaml lang: {meta['lang']}")
+                + board_back_warnings(listed, components))
 
 
 def _written_lang(node, spec: Spec) -> str:
@@ -271,6 +272,17 @@ def written_lang(root) -> str:
     except ContentError:  # loading the game says what is wrong
         node = None
     return _written_lang(node, builtin_types("game")["game"])
+
+
+def board_back_warnings(listed: list, components: list) -> list:
+    """A board prints one page a copy, front only (``sheets._render_board``): a ``back:`` on it
+    would vanish from the print file unsaid (only ``pnp export --png`` draws it)."""
+    index = {entry.get("id"): i for i, entry in enumerate(listed) if isinstance(entry, dict)}
+    return [Problem(c.key_locations["back"], f"components[{index[c.id]}].back",
+                    "a board prints single-sided: the print file and fold sheets have no page for its back"
+                    " (only pnp export --png writes it); print the back as a board of its own, or remove 'back:'",
+                    "warning")
+            for c in components if c.kind == "board" and c.back and c.layout]
 
 
 def untranslated_warnings(untranslated: list, lang: str, asked: str) -> list:
