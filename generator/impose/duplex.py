@@ -8,10 +8,16 @@ On a landscape sheet the long edge is horizontal, so the two swap. Reflecting
 the slot rectangle (not its column number) keeps a partial last page right: the
 back of every card lands behind its front.
 
-Art stays upright on the back page. A card turned 90° on the front is turned
-the other way (270°) on the back, so front and back relate exactly as they do
-for upright cards in the same mode. ``duplex: none`` backs are not mirrored
-(they print on sheets of their own, for folding or gluing).
+Each back is turned so that the cut card, turned over about its own vertical
+axis (as a player turns a card over), shows its back upright: the card's top
+edge is the same edge on both sides, whatever the flip. Under a flip that
+mirrors columns an upright card's back is upright on the back page and a card
+turned 90° is turned the other way (270°); under a flip that mirrors rows
+(short-edge on portrait paper, long-edge on landscape) an upright card's back
+is turned 180° and a turned card's back keeps its turn, as on a horizontal
+gutterfold. (Backs printed upright under a row flip came out upside down
+against their fronts.) ``duplex: none`` backs are not mirrored (they print on
+sheets of their own, for folding or gluing).
 """
 from __future__ import annotations
 
@@ -29,6 +35,13 @@ def flip_axis(paper: tuple[float, float], duplex: str) -> str | None:
     return "x" if (duplex == "long-edge") == portrait else "y"
 
 
+def turned_over(axis: str, rotation: int) -> int:
+    """The turn of a back on the page, for a front turned ``rotation`` and a sheet flipped
+    (or folded) mirroring columns (``"x"``) or rows (``"y"``): the card's top edge is the same
+    edge on both sides once the card is turned over about its own vertical axis."""
+    return (360 - rotation) % 360 if axis == "x" else (180 - rotation) % 360
+
+
 def back_slots(fronts: tuple[Slot, ...], profile: Profile) -> tuple[Slot, ...]:
     """The back page's slots for a front page's slots, with ``back_offset`` applied."""
     axis = flip_axis(profile.paper, profile.duplex)
@@ -42,7 +55,7 @@ def back_slots(fronts: tuple[Slot, ...], profile: Profile) -> tuple[Slot, ...]:
             x, bx0, bx1 = pw - s.x - s.w, pw - bx1, pw - bx0
         elif axis == "y":
             y, by0, by1 = ph - s.y - s.h, ph - by1, ph - by0
-        rotation = 270 if (s.rotated and axis) else s.rotation
+        rotation = turned_over(axis, s.rotation) if axis else s.rotation
         backs.append(replace(s, x=x + dx, y=y + dy, rotation=rotation,
                              bleed_box=(bx0 + dx, by0 + dy, bx1 + dx, by1 + dy)))
     return tuple(backs)

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .duplex import turned_over
 from .errors import ImposeError
 from .marks import crop_marks, cut_lines, footer_box
 from .page import Mark, TrimGeometry
@@ -65,16 +66,6 @@ class FoldSlot(TrimGeometry):
     @property
     def card_size(self) -> tuple[float, float]:
         return (self.h, self.w) if self.rotation in (90, 270) else (self.w, self.h)
-
-    def to_page(self, u: float, v: float) -> tuple[float, float]:
-        """Where the card's own point ``(u, v)`` (trim lower-left origin, y up) lies on the page."""
-        if self.rotation == 0:
-            return (self.x + u, self.y + v)
-        if self.rotation == 90:        # the card's up points to the page's left
-            return (self.x + self.w - v, self.y + u)
-        if self.rotation == 180:
-            return (self.x + self.w - u, self.y + self.h - v)
-        return (self.x + v, self.y + self.h - u)   # 270: up points to the page's right
 
 
 @dataclass(frozen=True)
@@ -125,9 +116,7 @@ def fold_point(fold: str, at: float):
 
 def back_rotation(fold: str, front_rotation: int) -> int:
     """How the back is turned on the page so that it reads upright once folded and turned over."""
-    if fold == "vertical":
-        return (360 - front_rotation) % 360
-    return (180 - front_rotation) % 360
+    return turned_over("x" if fold == "vertical" else "y", front_rotation)
 
 
 def plan_gutterfold(card_w: float, card_h: float, profile: Profile, fold: str = "vertical",

@@ -40,14 +40,26 @@ class TrimGeometry:
         b = self.bleed
         return (self.x - b, self.y - b, self.x + self.w + b, self.y + self.h + b)
 
+    def to_page(self, u: float, v: float) -> tuple[float, float]:
+        """Where the card's own point ``(u, v)`` (trim lower-left origin, y up) lies on the page,
+        the card turned by ``rotation`` (counter-clockwise) as the renderers turn it."""
+        if self.rotation == 0:
+            return (self.x + u, self.y + v)
+        if self.rotation == 90:        # the card's up points to the page's left
+            return (self.x + self.w - v, self.y + u)
+        if self.rotation == 180:
+            return (self.x + self.w - u, self.y + self.h - v)
+        return (self.x + v, self.y + self.h - u)   # 270: up points to the page's right
+
 
 @dataclass(frozen=True, slots=True)
 class Slot(TrimGeometry):
     """One card on a page.
 
     ``x, y, w, h``: the trim box on the page (``w, h`` as the card lies on the
-    page, so a rotated poker card has ``w = 88 mm``). ``rotation`` is 0, 90 or
-    270 degrees counter-clockwise; the card draws upright in its own frame of
+    page, so a rotated poker card has ``w = 88 mm``). ``rotation`` is 0, 90, 180
+    or 270 degrees counter-clockwise (180 only for a back, ``duplex.back_slots``;
+    ``rotated`` means turned a quarter); the card draws upright in its own frame of
     ``card_size``. ``bleed`` is the nominal bleed; ``bleed_box`` is the area the
     card may actually paint (``(x0, y0, x1, y1)`` on the page): the full bleed
     outside the grid, its own half of the gutter toward a neighbour.
@@ -66,7 +78,7 @@ class Slot(TrimGeometry):
     def __post_init__(self):
         if self.rotation is None:
             object.__setattr__(self, "rotation", 90 if self.rotated else 0)
-        if self.rotation not in (0, 90, 270) or self.rotated != (self.rotation != 0):
+        if self.rotation not in (0, 90, 180, 270) or self.rotated != (self.rotation in (90, 270)):
             raise ValueError(f"slot rotation {self.rotation} does not match rotated={self.rotated}")
         if self.bleed_box is None:
             object.__setattr__(self, "bleed_box", self.nominal_bleed_box)

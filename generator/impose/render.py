@@ -76,6 +76,9 @@ def _draw_slot(canvas, slot: Slot, side: str, draw_face: DrawFace) -> None:
     elif slot.rotation == 270:     # card's up points to the page's right
         canvas.translate(slot.x, slot.y + slot.h)
         canvas.rotate(-90)
+    elif slot.rotation == 180:     # a back under a flip that mirrors rows (duplex.turned_over)
+        canvas.translate(slot.x + slot.w, slot.y + slot.h)
+        canvas.rotate(180)
     else:
         canvas.translate(slot.x, slot.y)
     draw_face(canvas, slot.index, side)

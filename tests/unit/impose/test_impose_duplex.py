@@ -121,6 +121,38 @@ def test_rotated_backs_turn_the_other_way_under_a_flip():
     assert {s.rotation for s in none[1].slots} == {90}
 
 
+def turned_over_sheet(paper, axis):
+    """The paper model of a duplex flip: where a back page's point lies on the front page."""
+    w, h = paper
+    return (lambda x, y: (w - x, y)) if axis == "x" else (lambda x, y: (x, h - y))
+
+
+@pytest.mark.parametrize("paper, duplex, rotate", [
+    (paper, duplex, rotate) for paper in ("a4", "a4-landscape", "letter")
+    for duplex in ("long-edge", "short-edge") for rotate in (False, True)])
+def test_every_back_lies_behind_its_front_and_reads_upright_once_the_card_is_turned_over(paper, duplex, rotate):
+    """Flip the sheet as the printer does, cut the card out and turn it over about its own vertical
+    axis: the back is upright exactly when each back point (u, v) lies on the front point (w - u, v).
+    Backs printed upright on the page under a row flip (short-edge portrait, long-edge landscape)
+    came out upside down against their fronts: an upright card's back must turn 180 degrees."""
+    prof = profile(paper, duplex=duplex, allow_rotate=rotate, gutter=mm(6) if rotate else 0.0)
+    pages = impose(11, *POKER, prof, with_backs=True)
+    turned = {s.rotation for p in pages if p.side == "front" for s in p.slots}
+    assert turned == ({90} if rotate and paper != "a4-landscape" else {0})   # both kinds of front are checked
+    onto_front = turned_over_sheet(prof.paper, flip_axis(prof.paper, duplex))
+    checked = 0
+    for front, back in pairs(pages):
+        backs = {s.index: s for s in back.slots}
+        for f in front.slots:
+            b = backs[f.index]
+            w, h = f.card_size
+            assert b.card_size == pytest.approx((w, h))
+            for u, v in [(0, 0), (w, 0), (0, h), (w * 0.3, h * 0.8), (w * 0.9, h * 0.1)]:
+                assert onto_front(*b.to_page(u, v)) == pytest.approx(f.to_page(w - u, v)), (f, b)
+            checked += 1
+    assert checked == 11
+
+
 def test_print_shop_one_card_per_page_with_4_tuple_boxes():
     prof = profile(print_shop=True, bleed=9.0, crop_marks=False)
     pages = impose(2, *POKER, prof, with_backs=True)
