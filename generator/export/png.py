@@ -24,6 +24,7 @@ from .faces import FaceHasher, copies, distinct_faces, record_id
 from .profile import load_export_profile
 from .raster import faces_pdf, fit_frame, png_bytes, rasterize
 from .result import ExportResult, load_checked_cards
+from .safe_zone import safe_zone_warnings
 
 INDEX = "index.json"
 BATCH = 24           # faces per intermediate PDF (memory stays flat)
@@ -67,7 +68,7 @@ def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: in
     lang = game.meta.get("lang", "ja")
 
     hasher = FaceHasher(cards)
-    jobs = []
+    jobs, trims = [], []
     skipped = []
     for face in distinct_faces(cards, components, hasher):
         target = prof.target(face.component)
@@ -78,6 +79,9 @@ def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: in
         trim, bleed = target
         frame = fit_frame(face.component.size_pt, DEFAULT_BLEED_PT, dpi, trim, bleed)
         jobs.append((face, frame))
+        trims.append(trim)
+    result.problems.extend(safe_zone_warnings([(face, frame, trim) for (face, frame), trim in zip(jobs, trims)],
+                                              prof, hasher.loader))
     for cid in skipped:
         component = game.component(cid)
         w, h = component.size_pt

@@ -28,6 +28,8 @@ types:
       description: {type: str, optional: true}
       dpi: {type: int, min: 18, max: 1200, default: 300}
       bleed: {type: length, min: 0mm, max: 12mm, default: 3mm, doc: "Bleed around the trim in the image."}
+      safe: {type: length, min: 0mm, max: 20mm, default: 3mm,
+             doc: "The service's safe zone: how far inside its trim text must stay (warned otherwise)."}
       only_products: {type: bool, default: false, doc: "Skip components no product takes."}
       kinds: {type: list, items: {type: enum, values: [card, tile, token, board]},
               default: [card, tile, token, board]}
@@ -55,6 +57,7 @@ class ExportProfile:
     path: Path | None
     dpi: int
     bleed: float
+    safe: float = 3 * 72 / 25.4     # shared/PRINT.md: text 3 mm inside the trim
     only_products: bool = False
     kinds: tuple = KINDS
     products: tuple = field(default_factory=tuple)
@@ -131,5 +134,5 @@ def load_export_profile(name: str | None, game_root: Path) -> ExportProfile:
                                 item.get("bleed")))
     if problems:
         raise ContentError(problems)
-    return ExportProfile(path.stem, path, data["dpi"], data["bleed"], data["only_products"],
+    return ExportProfile(path.stem, path, data["dpi"], data["bleed"], data["safe"], data["only_products"],
                          tuple(data["kinds"]), tuple(products))

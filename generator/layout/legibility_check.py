@@ -89,7 +89,7 @@ class LegibilityCheck:
         where its glyphs are does), and its colour-code ops."""
         boxes = self._boxes.get(layout)
         if boxes is None:
-            boxes = self._boxes[layout] = _box_index(layout)
+            boxes = self._boxes[layout] = box_index(layout)
         texts, codes = [], []
         for k, op in enumerate(flat):
             known = boxes.get(op.id)
@@ -210,7 +210,7 @@ def _card_label(ctx) -> str:
     return f"{ctx.field_prefix} '{name}'" if name else ctx.field_prefix
 
 
-def _box_index(layout) -> dict:
+def box_index(layout) -> dict:
     """Box id -> (the box's location, its colour_code flag), for every box of a layout and its groups,
     with the ids the Instantiator gives (``boxes[3]`` for a box without one)."""
     from .instantiate import box_location
@@ -243,6 +243,11 @@ def _ink(block):
         return None
     return (min(line.x for line in lines), lines[0].baseline_y - block.ascent_pt,
             max(line.x + line.width for line in lines), lines[-1].baseline_y + block.descent_pt)
+
+
+def text_ink_box(op):
+    """The box on the card (points, y down) that a text op's glyphs ink, or None without text."""
+    return _ink_rect(op, _ink(op.payload))
 
 
 def _ink_rect(op, ink):
