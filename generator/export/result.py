@@ -36,3 +36,10 @@ def load_checked_cards(path, result: ExportResult, cards_in=None, lang: str | No
     if not result.ok:
         return None, None
     return game, cards
+
+
+def left_out_notes(cards, kinds, components, where: str, instead: str) -> list[str]:
+    """``<id>: a board is not <where> (<instead>)`` for each component of another kind than ``kinds``
+    (of ``components`` when given): an export that leaves a component out says so."""
+    return [f"{faces.component.id}: a {faces.component.kind} is not {where} ({instead})" for faces in cards.faces
+            if faces.component.kind not in kinds and (not components or faces.component.id in components)]

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from ..errors import Location
 from ..outputs import write_atomic
-from .result import ExportResult, load_checked_cards
+from .result import ExportResult, left_out_notes, load_checked_cards
 
 
 def sheet_profile(game, sheet: str | None, game_root: Path | None = None):
@@ -23,7 +23,7 @@ def run_export(path: Path, out_dir: Path, *, png: bool = False, tts: bool = Fals
                base_url: str = "", showcase: bool = False, card_ids=(), lang: str | None = None) -> ExportResult:
     """Every export asked for, from one load of the game (faces are checked first, as in build);
     ``lang``: of that edition."""
-    from .gutterfold import gutterfold_pdf
+    from .gutterfold import KINDS as FOLDED_KINDS, gutterfold_pdf
     from .png import export_png
     from .tts import export_tts
 
@@ -47,6 +47,8 @@ def run_export(path: Path, out_dir: Path, *, png: bool = False, tts: bool = Fals
         loaded = sheet_profile(game, sheet)
         pdf = gutterfold_pdf(cards, loaded.profile, gutterfold, title=game.title, components=components)
         result.written.append(write_atomic(Path(out_dir) / f"gutterfold-{gutterfold}-{loaded.paper_name}.pdf", pdf))
+        result.notes += left_out_notes(cards, FOLDED_KINDS, components, "on fold sheets",
+                                       "boards are not folded: print its pages from the print file, pnp build")
     if showcase:
         from .showcase import export_showcase
 

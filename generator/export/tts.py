@@ -30,7 +30,7 @@ from ..content.game import text_in
 from ..outputs import write_atomic
 from .faces import copies, record_id, record_name
 from .raster import faces_pdf, png_bytes, rasterize, trim_frame
-from .result import ExportResult, load_checked_cards
+from .result import ExportResult, left_out_notes, load_checked_cards
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_SHEET_PX = 4096
@@ -138,10 +138,7 @@ def export_tts(path: Path, out_dir: Path, *, max_dpi: float | None = None, base_
     for deck in decks:
         result.written += _render_deck(cards, deck, target)
     result.removed += _remove_stale_sheets(target, decks, set(result.written))
-    for faces in cards.faces:
-        if faces.component.kind not in KINDS and (not components or faces.component.id in components):
-            result.notes.append(f"{faces.component.id}: a {faces.component.kind} is not exported to TTS"
-                                " (use the print PDF or a PNG export)")
+    result.notes += left_out_notes(cards, KINDS, components, "exported to TTS", "use the print PDF or a PNG export")
     saved = saved_object(game, decks, base_url, lang)
     # A partial export (--component) is a saved object of its own: <game>.json keeps every deck.
     name = "-".join([game.id, *sorted(components)]) if components else game.id

@@ -32,3 +32,19 @@ def test_a_component_without_a_back_alone_gets_its_sheet_of_fronts(tiny, tmp_pat
     result = run_export(tiny, tmp_path, gutterfold="horizontal", components=["coins"])
     assert result.ok, result.problems
     assert _labels(tmp_path / "gutterfold-horizontal-a4.pdf") == ["ちいさなゲーム · coins · 1/1 · 表 (front)"]
+
+
+def test_a_board_left_off_the_fold_sheets_is_said(tiny, tmp_path):
+    """Boards are not folded: the fold sheets had no page for one and the export said nothing (a designer
+    printing single-sided fold sheets lost the board); it now says so, as the TTS export does."""
+    game_yaml = tiny / "game.yaml"
+    board = ("  - id: map\n    kind: board\n    file: coins.yaml\n    schema: coin\n    size: [180mm, 130mm]\n"
+             "    layout: tiny/coin\n    expected: 6\n")
+    game_yaml.write_text(game_yaml.read_text().replace("data:", board + "data:"))
+    result = run_export(tiny, tmp_path, gutterfold="vertical")
+    assert result.ok, result.problems
+    assert result.notes == ["map: a board is not on fold sheets (boards are not folded: print its pages from the"
+                            " print file, pnp build)"]
+    assert not any("map" in label for label in _labels(tmp_path / "gutterfold-vertical-a4.pdf"))
+    only_heroes = run_export(tiny, tmp_path / "heroes", gutterfold="vertical", components=["heroes"])
+    assert only_heroes.notes == []   # a board not asked for is not spoken of
