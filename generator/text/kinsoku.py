@@ -4,8 +4,11 @@ Model: the text is cut into *atoms* — one CJK character, one character of a La
 word, one ASCII space, one inline icon — and every boundary between two atoms gets a
 priority:
 
-- 2: a normal break opportunity (between CJK characters, between CJK and a word, after
+- 3: a normal break opportunity (between CJK characters, between CJK and a word, after
   a run of spaces);
+- 2: inside a word (between two katakana, ``ボス`` / ``ルーム``, and between a number and its
+  counter, ``2`` / ``枚``): taken only when the normal break before it would leave the line
+  less than :data:`WORD_KEEP` of the width;
 - 1: allowed but avoided (right after an inline icon, so ``:guard:ガード2`` keeps the
   icon with at least the next character; on either side of a plus sign glued to its
   neighbours, so ``③+1`` is not split as ``③`` / ``+1`` nor ``+1+:lv:`` as ``+1+`` / ``:lv:``);
@@ -14,7 +17,8 @@ priority:
   that may not end a line; between two identical dashes).
 
 Lines are filled greedily. When the next atom does not fit, the line is cut at the
-last boundary of priority 2 (else 1) inside it. Because breaks before ``、。，．`` (and
+last boundary of priority 3 inside it (or of priority 2 after it, if the line would keep less
+than :data:`WORD_KEEP` of the width), else at the last of priority 2, else of priority 1. Because breaks before ``、。，．`` (and
 every other line-start-forbidden character) are forbidden, the character before them
 moves down with them: this is **oidashi** (push-down), and no line is ever wider than
 the width — there is no hanging punctuation. If a line has no allowed boundary at all
@@ -88,6 +92,23 @@ _INSEPARABLE = frozenset("—―")
 
 #: Signs kept with both neighbours unless nothing else fits: ``③+1``, ``:die:+1``, ``+1+:lv:``.
 _PLUS = frozenset("+＋")
+
+#: Katakana, with ``ー`` and the small and half-width forms (not ``・``, which separates words).
+_KATAKANA = frozenset(chr(o) for o in (*range(0x30A1, 0x30FB), 0x30FC, 0x30FD, 0x30FE, *range(0x31F0, 0x3200),
+                                       *range(0xFF66, 0xFFA0)))
+_DIGITS = frozenset("0123456789０１２３４５６７８９")
+#: Counters and units a number is kept with (``2枚``, ``3マス``, ``1つ``).
+COUNTERS = ("枚", "個", "点", "回", "人", "体", "つ", "本", "歩", "度", "匹", "名", "段", "番", "枠", "秒", "分",
+            "倍", "割", "円", "組", "面", "金", "件", "種", "色", "マス", "ターン", "ラウンド", "ダメージ",
+            "ポイント", "メートル", "キロ", "レベル")
+_COUNTERS = {first: tuple(c for c in COUNTERS if c[0] == first) for first in {c[0] for c in COUNTERS}}
+
+#: A break inside a word (priority 2) is taken rather than a normal break before it when that
+#: normal break would leave the line less than this share of the width: at 2/3 a 12-em line moves
+#: at most 4 em down to keep ``ダメージ`` whole, and a justified line keeps its spacing under 1 em.
+WORD_KEEP = 2 / 3
+
+NEVER, AVOIDED, INSIDE_WORD, NORMAL = 0, 1, 2, 3
 
 _ASCII_SPACES = frozenset(" \t\f\v")
 _FULL_WIDTH_SIGNS = frozenset("＋－＝")  # word characters like ASCII + - = (digit runs: ＋1, 3＋2＝5)
@@ -354,28 +375,47 @@ def _paragraphs(tokens: Sequence[Token]) -> list[list[_Atom]]:
 def _priority(atoms: list[_Atom], b: int, last_nonspace: list[int]) -> int:
     prev, nxt = atoms[b - 1], atoms[b]
     if nxt.kind == SPACE:
-        return 0
+        return NEVER
     if nxt.kind != _ICON and (nxt.first in NO_START or _is_glue(nxt.first)):
-        return 0
+        return NEVER
     if prev.kind == SPACE:
         j = last_nonspace[b - 1]
         if j < 0:
-            return 0  # only indentation before: breaking would leave an empty line
+            return NEVER  # only indentation before: breaking would leave an empty line
         before = atoms[j]
         if before.kind != _ICON and before.last in NO_END:
-            return 0
-        return 2
+            return NEVER
+        return NORMAL
     if prev.kind != _ICON and (prev.last in NO_END or prev.last == "\u200d"):
-        return 0
+        return NEVER
     if prev.kind == _ICON:
-        return 1
+        return AVOIDED
     if prev.kind == WORD and nxt.kind == WORD:
-        return 0
+        return NEVER
     if prev.last in _INSEPARABLE and nxt.first == prev.last:
-        return 0
+        return NEVER
     if (nxt.kind != _ICON and nxt.first in _PLUS) or prev.last in _PLUS:
-        return 1
-    return 2
+        return AVOIDED
+    if nxt.kind != _ICON and _inside_word(prev.last, nxt.first, lambda k: _atom_char(atoms, b + k)):
+        return INSIDE_WORD
+    return NORMAL
+
+
+def _atom_char(atoms: list[_Atom], k: int) -> str:
+    return atoms[k].first if k < len(atoms) and atoms[k].kind != _ICON else ""
+
+
+def _inside_word(prev: str, nxt: str, char_after: Callable[[int], str]) -> bool:
+    """Is a break between the characters ``prev`` and ``nxt`` inside a word: between two katakana
+    (``ボス`` / ``ルーム``), or between a digit and a counter (``2`` / ``枚``, ``3`` / ``マス``)?
+    ``char_after(k)``: the character ``k`` atoms after ``nxt`` ("" past the text or on an icon)."""
+    if prev in _KATAKANA:
+        return nxt in _KATAKANA
+    if prev in _DIGITS:
+        for counter in _COUNTERS.get(nxt, ()):
+            if all(char_after(k) == counter[k] for k in range(1, len(counter))):
+                return True
+    return False
 
 
 def _gap_before(atoms: list[_Atom], b: int) -> bool:
@@ -459,18 +499,20 @@ def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) ->
     # Break priorities are only needed near line ends: compute them on demand.
     prio = _LazyPriority(atoms, last_nonspace)
     gaps = [False] + [_gap_before(atoms, b) for b in range(1, n)]
-    spans = list(_atom_spans(atoms, width, prio))
+    width_at = lambda k: atoms[k].width  # noqa: E731
+    least = width * WORD_KEEP
+    spans = list(_atom_spans(atoms, width, prio, width_at, least))
     if len(spans) > 1:  # a one-line paragraph has no widow (most titles and numbers: no helpers built)
         spans = _unwidow(
             spans, width,
             real=lambda k: atoms[k].kind == _ICON or (atoms[k].kind != SPACE and atoms[k].first not in NO_START),
-            space=lambda k: atoms[k].kind == SPACE, width_at=lambda k: atoms[k].width,
-            find_break=lambda lo, hi: _best_break(prio, lo, hi))
+            space=lambda k: atoms[k].kind == SPACE, width_at=width_at,
+            find_break=lambda lo, hi: _best_break(prio, lo, hi, width_at, least))
     for s, e, ends, forced, overfull in spans:
         out.append(_line(atoms, gaps, s, e, ends=ends, forced=forced, overfull=overfull))
 
 
-def _atom_spans(atoms: list[_Atom], width: float, prio):
+def _atom_spans(atoms: list[_Atom], width: float, prio, width_at, least: float):
     """Where the lines of one paragraph start and end, as ``(start, end, ends_paragraph,
     forced, overfull)`` (trailing spaces still inside)."""
     n = len(atoms)
@@ -492,7 +534,7 @@ def _atom_spans(atoms: list[_Atom], width: float, prio):
             p = i + 1  # this atom alone is wider than the line
             overfull = True
         else:
-            p = _best_break(prio, s, i)
+            p = _best_break(prio, s, i, width_at, least)
             if p is None:  # emergency: at a URL's / . - _ if any, else fill the line to the width
                 p = _url_break_in(lambda k: atoms[k].text if 0 <= k < n else "", s, i) or i
                 forced = True
@@ -569,7 +611,7 @@ def _plain_paragraphs(tokens: Sequence[Token]) -> list[list[tuple[str, bool, str
 
 def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLine]) -> None:
     """:func:`_wrap_paragraph` for one-character atoms without icons: same lines, same
-    pieces, on plain lists (priorities are then only 2 or 0)."""
+    pieces, on plain lists (no avoided break but around a plus sign)."""
     n = len(chars)
     if n == 0:
         out.append(WrappedLine((), 0.0, True))
@@ -601,7 +643,8 @@ def _plain_line_spans(text, widths, kinds, width: float) -> list[tuple]:
     return _unwidow(
         spans, width,
         real=lambda k: kinds[k] != SPACE and text[k] not in NO_START, space=lambda k: kinds[k] == SPACE,
-        width_at=widths.__getitem__, find_break=lambda lo, hi: _plain_break(text, kinds, lo, hi))
+        width_at=widths.__getitem__,
+        find_break=lambda lo, hi: _plain_break(text, kinds, lo, hi, widths, width * WORD_KEEP))
 
 
 def _plain_spans(text, widths, kinds, width: float):
@@ -630,7 +673,7 @@ def _plain_spans(text, widths, kinds, width: float):
             p = i + 1  # this atom alone is wider than the line
             overfull = True
         else:
-            p = _plain_break(text, kinds, s, i)
+            p = _plain_break(text, kinds, s, i, widths, width * WORD_KEEP)
             if p is None:
                 p = _url_break_in(lambda k: text[k] if 0 <= k < n else "", s, i) or i
                 forced = True
@@ -641,10 +684,10 @@ def _plain_spans(text, widths, kinds, width: float):
         s = s_next
 
 
-def _plain_break(text, kinds, s: int, i: int) -> int | None:
-    """The last allowed break in ``(s, i]``, an avoided one only if there is no other
-    (:func:`_priority` without icons or glue)."""
-    avoided = None
+def _plain_break(text, kinds, s: int, i: int, widths, least: float) -> int | None:
+    """:func:`_best_break` for one-character atoms without icons or glue (:func:`_priority`
+    inlined: it is on every line's end)."""
+    avoided = inside = None
     for b in range(i, s, -1):
         nxt_kind = kinds[b]
         if nxt_kind == SPACE:
@@ -659,7 +702,7 @@ def _plain_break(text, kinds, s: int, i: int) -> int | None:
                 j -= 1
             if j < 0 or text[j] in NO_END:
                 continue
-            return b
+            return b if inside is None or _keeps(widths.__getitem__, s, b, least) else inside
         prev = text[b - 1]
         if prev in NO_END or prev == "\u200d":
             continue
@@ -670,8 +713,15 @@ def _plain_break(text, kinds, s: int, i: int) -> int | None:
         if nxt in _PLUS or prev in _PLUS:
             avoided = avoided or b
             continue
-        return b
-    return avoided
+        if (prev in _KATAKANA or prev in _DIGITS) and _inside_word(prev, nxt, lambda k: _char_at(text, b + k)):
+            inside = inside or b
+            continue
+        return b if inside is None or _keeps(widths.__getitem__, s, b, least) else inside
+    return inside or avoided
+
+
+def _char_at(text, k: int) -> str:
+    return text[k] if k < len(text) else ""
 
 
 def _plain_line(toks, widths, kinds, gaps, s, e, ends, forced, overfull) -> WrappedLine:
@@ -740,12 +790,26 @@ class _LazyPriority:
         return value
 
 
-def _best_break(prio, s: int, i: int) -> int | None:
-    for wanted in (2, 1):
-        for p in range(i, s, -1):
-            if prio[p] >= wanted:
-                return p
-    return None
+def _best_break(prio, s: int, i: int, width_at, least: float) -> int | None:
+    """The break for a line from atom ``s`` that atom ``i`` no longer fits on: the last normal
+    one, unless a break inside a word comes after it and the normal one would leave the line
+    narrower than ``least``; else the last inside a word, else the last avoided one."""
+    inside = avoided = None
+    for p in range(i, s, -1):
+        value = prio[p]
+        if value == NORMAL:
+            return p if inside is None or _keeps(width_at, s, p, least) else inside
+        if value == INSIDE_WORD:
+            inside = inside or p
+        elif value == AVOIDED:
+            avoided = avoided or p
+    return inside or avoided
+
+
+def _keeps(width_at, s: int, p: int, least: float) -> bool:
+    """Is the line of atoms ``s .. p-1`` at least ``least`` wide? (Asked only when a word would
+    otherwise be broken: rare.)"""
+    return sum(width_at(k) for k in range(s, p)) >= least - EPS
 
 
 def _line(atoms, gaps, s, e, *, ends, forced=False, overfull=False) -> WrappedLine:

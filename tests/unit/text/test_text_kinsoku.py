@@ -158,6 +158,37 @@ def test_a_last_line_of_one_character_takes_more_from_the_line_before():
     assert break_text("ABCDEう", em_measure, 50) == ["ABCDE", "う"]
 
 
+def _both_paths(text, width):
+    """The lines of ``text`` on the plain path and, behind an icon, on the general one (icon dropped)."""
+    plain = break_text(text, em_measure, width)
+    general = [line.text for line in wrap([Icon("ap"), Text("\u3000" + text)], _em_or_icon, width + 20).lines]
+    return plain, [general[0][1:]] + general[1:]
+
+
+def test_a_katakana_word_moves_down_whole_when_the_line_stays_full():
+    # Metroidvania's room cards printed "…ボ" / "スルーム…": the line keeps 6 of 8 em with the word moved
+    assert _both_paths("あいうえおかボスルームへ", 80) == (["あいうえおか", "ボスルームへ"],) * 2
+    # a number and the katakana word after it move together, when the line keeps 2/3 of the width
+    assert _both_paths("あいうえおか2ダメージ", 90) == (["あいうえおか", "2ダメージ"],) * 2
+
+
+def test_a_katakana_word_is_still_broken_where_a_normal_break_would_leave_the_line_short():
+    # before ス the line would keep 2 of 8 em: the word breaks where the line is full, as before
+    assert _both_paths("あいスーパーボスルームです", 80) == (["あいスーパーボス", "ルームです"],) * 2
+    # a run longer than the line breaks inside (not a forced break: no cut-word error)
+    wrapped = wrap([Text("ファイアーボールアロー")], lambda t: em_measure(t.text), 50)
+    assert [line.text for line in wrapped.lines] == ["ファイアー", "ボール", "アロー"]
+    assert wrapped.forced_breaks == 0
+
+
+def test_a_number_stays_with_its_counter():
+    assert _both_paths("カードを2枚引く", 50) == (["カードを", "2枚引く"],) * 2
+    assert _both_paths("山札の上から１０個", 80) == (["山札の上から", "１０個"],) * 2
+    assert _both_paths("あいうえ3マスすすむ", 60) == (["あいうえ", "3マスすすむ"],) * 2
+    # a word that only starts like a counter is no counter: 2 / ター is a normal break ("ターゲット")
+    assert break_text("あいうえお2ターゲット", em_measure, 60) == ["あいうえお2", "ターゲット"]
+
+
 def test_every_print_md_forbidden_start_is_respected():
     for ch in FORBIDDEN_START:
         lines = break_text("あいう" + ch + "え", em_measure, 30)

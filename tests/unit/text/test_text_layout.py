@@ -215,6 +215,14 @@ def test_justify_fills_all_but_the_last_line(fonts):
     assert "".join(r.text for line in block.lines for r in line.runs) == text
 
 
+def test_a_line_that_moved_a_katakana_word_down_is_still_justified(fonts):
+    block = layout_text("あいうえおかボスルームへ", fonts, size=10, width=80, height=100, align="justify")
+    first, last = block.lines
+    assert "".join(r.text for r in first.runs) == "あいうえおか"  # the word moved down whole
+    assert first.runs[-1].x + first.runs[-1].width == pytest.approx(80)  # and the line still fills the box
+    assert "".join(r.text for r in last.runs) == "ボスルームへ"
+
+
 def test_justify_does_not_stretch_paragraph_ends(fonts):
     block = layout_text("攻撃する。\n防御", fonts, size=9, width=200, height=100, align="justify")
     assert all(len(line.runs) == 1 for line in block.lines)

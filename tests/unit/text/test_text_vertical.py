@@ -168,6 +168,13 @@ def test_tate_chu_yoko_is_never_split_and_breaks_like_a_character(fonts):
     assert block.text.split("\n") == ["あいライフ", "12です"]
 
 
+def test_columns_keep_a_katakana_word_and_a_number_with_its_counter_as_lines_do(fonts):
+    # 8 em columns: ボスルーム goes down whole (the column keeps 6 em), as on a horizontal line
+    assert tate("あいうえおかボスルームへ", fonts, size=10, height=80).text.split("\n") == ["あいうえおか", "ボスルームへ"]
+    # an upright number (tate-chu-yoko) stays with its counter
+    assert tate("カードを12枚引く", fonts, size=10, height=50).text.split("\n") == ["カードを", "12枚引く"]
+
+
 def test_bold_runs_and_icons(fonts):
     (column,) = tate("**強打**:guard:を", fonts, size=10, icon_names={"guard"}, icon_scale=1.5).columns
     assert [(c.kind, c.bold) for c in column.cells] == [("upright", True), ("upright", True), ("icon", False),
