@@ -17,14 +17,14 @@ priority:
   that may not end a line; between two identical dashes).
 
 Lines are filled greedily. When the next atom does not fit, the line is cut at the
-last boundary of priority 3 inside it (or of priority 2 after it, if the line would keep less
-than :data:`WORD_KEEP` of the width), else at the last of priority 2, else of priority 1. Because breaks before ``、。，．`` (and
-every other line-start-forbidden character) are forbidden, the character before them
-moves down with them: this is **oidashi** (push-down), and no line is ever wider than
-the width — there is no hanging punctuation. If a line has no allowed boundary at all
-(a word longer than the line, a run of forbidden characters), it is filled to the
-width character by character (an *emergency* break, counted in ``forced_breaks``);
-an atom wider than the whole line sits alone on an *overfull* line.
+last boundary of priority 3 inside it (at the last of priority 2 after it instead if the line
+would keep less than :data:`WORD_KEEP` of the width), else at the last of priority 2, else of
+priority 1. Because breaks before ``、。，．`` (and every other line-start-forbidden
+character) are forbidden, the character before them moves down with them: this is **oidashi**
+(push-down), and no line is ever wider than the width — there is no hanging punctuation. If
+a line has no allowed boundary at all (a word longer than the line, a run of forbidden
+characters), it is filled to the width character by character (an *emergency* break, counted
+in ``forced_breaks``); an atom wider than the whole line sits alone on an *overfull* line.
 
 ASCII spaces are break opportunities and are dropped at the ends and starts of wrapped
 lines (indentation at the start of a paragraph is kept). U+3000 (ideographic space) is
@@ -106,6 +106,9 @@ _COUNTERS = {first: tuple(c for c in COUNTERS if c[0] == first) for first in {c[
 #: A break inside a word (priority 2) is taken rather than a normal break before it when that
 #: normal break would leave the line less than this share of the width: at 2/3 a 12-em line moves
 #: at most 4 em down to keep ``ダメージ`` whole, and a justified line keeps its spacing under 1 em.
+#: On the shipped games' cards 2/3 kept 69 of 83 split words whole with no box a line longer;
+#: 3/4 left 11 more (Fatal Fight's ``全員に2ダ`` / ``メージ。``), 0.6 gave a box a line more and pushed
+#: breaks into kanji words (``判`` / ``定``).
 WORD_KEEP = 2 / 3
 
 NEVER, AVOIDED, INSIDE_WORD, NORMAL = 0, 1, 2, 3
@@ -499,7 +502,7 @@ def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) ->
     # Break priorities are only needed near line ends: compute them on demand.
     prio = _LazyPriority(atoms, last_nonspace)
     gaps = [False] + [_gap_before(atoms, b) for b in range(1, n)]
-    width_at = lambda k: atoms[k].width  # noqa: E731
+    width_at = lambda k: atoms[k].width
     least = width * WORD_KEEP
     spans = list(_atom_spans(atoms, width, prio, width_at, least))
     if len(spans) > 1:  # a one-line paragraph has no widow (most titles and numbers: no helpers built)
