@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from ..text.kinsoku import widest_unbroken, wrap, wrapped_cut_words
+from ..text.kinsoku import JUSTIFIED_WORD_KEEP, WORD_KEEP, widest_unbroken, wrap, wrapped_cut_words
 from ..text.markup import Icon, Newline, Text
 
 __all__ = ["Style", "Span", "Line", "Placed", "layout_spans", "draw_lines", "plain_text"]
@@ -88,7 +88,7 @@ def layout_spans(spans, fonts, size: float, width: float, *, align: str = "justi
                  cut: list | None = None) -> list[Line]:
     """Break styled spans into lines no wider than ``width`` (kinsoku, oidashi, no hanging); the
     words wider than the line, cut mid-word, are added to ``cut`` when it is given."""
-    wrapped, stream = _wrapped(spans, fonts, size, width)
+    wrapped, stream = _wrapped(spans, fonts, size, width, JUSTIFIED_WORD_KEEP if align == "justify" else WORD_KEEP)
     if cut is not None and wrapped.forced_breaks:
         cut.extend(wrapped_cut_words(wrapped.lines))
     lines: list[Line] = []
@@ -123,7 +123,7 @@ def min_width(spans, fonts, size: float) -> float:
     return widest_unbroken(_wrapped(spans, fonts, size, narrowest + 1e-6)[0].lines)
 
 
-def _wrapped(spans, fonts, size: float, width: float):
+def _wrapped(spans, fonts, size: float, width: float, word_keep: float = WORD_KEEP):
     """The spans wrapped at ``width`` and, in source order, each character's (or icon's)
     ``(char or None, style or icon name)``."""
     tokens: list = []
@@ -149,7 +149,7 @@ def _wrapped(spans, fonts, size: float, width: float):
             return icon_size
         return _width(tok.text, fonts.font_for(tok.bold), size)
 
-    return wrap(tokens, measure, width), stream
+    return wrap(tokens, measure, width, word_keep=word_keep), stream
 
 
 def _place(pieces, natural: float, ends: bool, width: float, size: float, align: str) -> Line:

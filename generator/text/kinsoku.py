@@ -8,7 +8,7 @@ priority:
   a run of spaces);
 - 2: inside a word (between two katakana, ``ボス`` / ``ルーム``, and between a number and its
   counter, ``2`` / ``枚``): taken only when the normal break before it would leave the line
-  less than :data:`WORD_KEEP` of the width;
+  less than :data:`WORD_KEEP` of the width (:data:`JUSTIFIED_WORD_KEEP` for justified text);
 - 1: allowed but avoided (right after an inline icon, so ``:guard:ガード2`` keeps the
   icon with at least the next character; on either side of a plus sign glued to its
   neighbours, so ``③+1`` is not split as ``③`` / ``+1`` nor ``+1+:lv:`` as ``+1+`` / ``:lv:``);
@@ -110,6 +110,10 @@ _COUNTERS = {first: tuple(c for c in COUNTERS if c[0] == first) for first in {c[
 #: 3/4 left 11 more (Fatal Fight's ``全員に2ダ`` / ``メージ。``), 0.6 gave a box a line more and pushed
 #: breaks into kanji words (``判`` / ``定``).
 WORD_KEEP = 2 / 3
+#: :data:`WORD_KEEP` for justified text, whose line spreads what it gives up over its gaps: at 0.9 a
+#: 45-em rulebook line gives up at most 4.5 em, about 1/9 em a gap (at 2/3 the rulebooks printed
+#: lines spaced a fifth of an em apart to keep ``エキストラアーツ`` whole).
+JUSTIFIED_WORD_KEEP = 0.9
 
 NEVER, AVOIDED, INSIDE_WORD, NORMAL = 0, 1, 2, 3
 
@@ -441,11 +445,11 @@ def paragraph_atoms(tokens: Sequence[Token]) -> list[list[_Atom]]:
     return _paragraphs(tokens)
 
 
-def wrap_atoms(paragraphs: list[list[_Atom]], width: float) -> Wrapped:
+def wrap_atoms(paragraphs: list[list[_Atom]], width: float, word_keep: float = WORD_KEEP) -> Wrapped:
     """:func:`wrap` for measured atoms (:func:`paragraph_atoms`); a piece keeps its atom's kind."""
     lines: list[WrappedLine] = []
     for atoms in paragraphs:
-        _wrap_paragraph(atoms, width, lines)
+        _wrap_paragraph(atoms, width, lines, width * word_keep)
     return Wrapped(lines)
 
 
@@ -453,13 +457,15 @@ def wrap_atoms(paragraphs: list[list[_Atom]], width: float) -> Wrapped:
 
 
 def wrap(tokens: Sequence[Token], measure: Callable[[Text | Icon], float], width: float,
-         measure_text: Callable[[str, bool], float] | None = None) -> Wrapped:
+         measure_text: Callable[[str, bool], float] | None = None, word_keep: float = WORD_KEEP) -> Wrapped:
     """Break markup tokens into lines no wider than ``width``.
 
     ``measure(token)`` returns the width of a ``Text`` (any substring of an input text
     token, same ``bold``) or of an ``Icon``; ``measure_text(text, bold)``, if given, is a
     faster equivalent for text (no token built per character). Every explicit ``Newline``
     ends a paragraph; an empty paragraph gives an empty line; no tokens give no lines.
+    ``word_keep``: how full a line stays to keep a word whole (:data:`JUSTIFIED_WORD_KEEP`
+    for text that will be justified).
     """
     lines: list[WrappedLine] = []
     if not tokens:
@@ -468,7 +474,7 @@ def wrap(tokens: Sequence[Token], measure: Callable[[Text | Icon], float], width
     if plain is not None:
         # Fast path: no icons and no combining marks, so every atom is one character.
         for chars in plain:
-            _wrap_plain(chars, measure, measure_text, width, lines)
+            _wrap_plain(chars, measure, measure_text, width, lines, width * word_keep)
         return Wrapped(lines)
     paragraphs = _paragraphs(tokens)
     for atoms in paragraphs:
@@ -479,10 +485,10 @@ def wrap(tokens: Sequence[Token], measure: Callable[[Text | Icon], float], width
                 atom.width = measure_text(atom.text, atom.token.bold)
             else:
                 atom.width = float(measure(Text(atom.text, atom.token.bold)))
-    return wrap_atoms(paragraphs, width)
+    return wrap_atoms(paragraphs, width, word_keep)
 
 
-def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) -> None:
+def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine], least: float) -> None:
     n = len(atoms)
     if n == 0:
         out.append(WrappedLine((), 0.0, True))
@@ -503,7 +509,6 @@ def _wrap_paragraph(atoms: list[_Atom], width: float, out: list[WrappedLine]) ->
     prio = _LazyPriority(atoms, last_nonspace)
     gaps = [False] + [_gap_before(atoms, b) for b in range(1, n)]
     width_at = lambda k: atoms[k].width
-    least = width * WORD_KEEP
     spans = list(_atom_spans(atoms, width, prio, width_at, least))
     if len(spans) > 1:  # a one-line paragraph has no widow (most titles and numbers: no helpers built)
         spans = _unwidow(
@@ -612,7 +617,7 @@ def _plain_paragraphs(tokens: Sequence[Token]) -> list[list[tuple[str, bool, str
     return paragraphs
 
 
-def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLine]) -> None:
+def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLine], least: float) -> None:
     """:func:`_wrap_paragraph` for one-character atoms without icons: same lines, same
     pieces, on plain lists (no avoided break but around a plus sign)."""
     n = len(chars)
@@ -634,23 +639,23 @@ def _wrap_plain(chars, measure, measure_text, width: float, out: list[WrappedLin
         append(not (kind == SPACE or (prev_kind == WORD and kind == WORD)
                     or (prev_ch in _INSEPARABLE and ch == prev_ch)))
         prev_ch, prev_kind = ch, kind
-    for s, e, ends, forced, overfull in _plain_line_spans(text, widths, kinds, width):
+    for s, e, ends, forced, overfull in _plain_line_spans(text, widths, kinds, width, least):
         out.append(_plain_line(toks, widths, kinds, gaps, s, e, ends, forced, overfull))
 
 
-def _plain_line_spans(text, widths, kinds, width: float) -> list[tuple]:
+def _plain_line_spans(text, widths, kinds, width: float, least: float) -> list[tuple]:
     """:func:`_plain_spans` with the widow given more (:func:`_unwidow`)."""
-    spans = list(_plain_spans(text, widths, kinds, width))
+    spans = list(_plain_spans(text, widths, kinds, width, least))
     if len(spans) < 2:  # one line: no widow (most titles and numbers: no helpers built)
         return spans
     return _unwidow(
         spans, width,
         real=lambda k: kinds[k] != SPACE and text[k] not in NO_START, space=lambda k: kinds[k] == SPACE,
         width_at=widths.__getitem__,
-        find_break=lambda lo, hi: _plain_break(text, kinds, lo, hi, widths, width * WORD_KEEP))
+        find_break=lambda lo, hi: _plain_break(text, kinds, lo, hi, widths, least))
 
 
-def _plain_spans(text, widths, kinds, width: float):
+def _plain_spans(text, widths, kinds, width: float, least: float):
     """Where the lines of one paragraph of one-character atoms start and end, as
     ``(start, end, ends_paragraph, forced, overfull)`` (trailing spaces still inside)."""
     n = len(widths)
@@ -676,7 +681,7 @@ def _plain_spans(text, widths, kinds, width: float):
             p = i + 1  # this atom alone is wider than the line
             overfull = True
         else:
-            p = _plain_break(text, kinds, s, i, widths, width * WORD_KEEP)
+            p = _plain_break(text, kinds, s, i, widths, least)
             if p is None:
                 p = _url_break_in(lambda k: text[k] if 0 <= k < n else "", s, i) or i
                 forced = True
@@ -769,7 +774,7 @@ def plain_lines(tokens: Sequence[Token], char_width: Callable[[bool], Callable[[
         if n == 0:
             lines.append(("", 0.0, True, False, False))
             continue
-        spans = _plain_line_spans(text, widths, kinds, width)
+        spans = _plain_line_spans(text, widths, kinds, width, width * WORD_KEEP)
         lines.extend(_plain_text_line(text, widths, kinds, *span) for span in spans)
     return lines, bold
 

@@ -17,8 +17,8 @@ from typing import ClassVar, Collection, Literal
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.fonts import FontSet
-from generator.text.kinsoku import (EPS, Piece, WrappedLine, atom_label, cut_words, overfull_atoms, plain_lines, wrap,
-                                   wrapped_cut_words)
+from generator.text.kinsoku import (EPS, JUSTIFIED_WORD_KEEP, WORD_KEEP, Piece, WrappedLine, atom_label, cut_words,
+                                   overfull_atoms, plain_lines, wrap, wrapped_cut_words)
 from generator.text.markup import Icon, Newline, Text, Token, parse_markup
 
 __all__ = ["Run", "Line", "TextBlock", "layout_text", "layout_tokens", "JUSTIFY_MAX_GAP"]
@@ -354,7 +354,7 @@ def _wrapped_rows(tokens, fonts, size, width, align, icon_size, icon_bottom):
             value = widths[key] = float(text_width(text, bold_font if bold else regular, size))
         return value
 
-    wrapped = wrap(tokens, measure, width, measure_text)
+    wrapped = wrap(tokens, measure, width, measure_text, JUSTIFIED_WORD_KEEP if align == "justify" else WORD_KEEP)
     rows = []
     for wl in wrapped.lines:
         runs, line_width = _place_runs(wl, width, align, size, icon_size, icon_bottom)

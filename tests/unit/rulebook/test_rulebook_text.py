@@ -54,6 +54,17 @@ def test_justified_lines_spread_only_between_break_opportunities(fonts):
                                for a, b in zip(item.text, item.text[1:]))
 
 
+def test_a_justified_paragraph_keeps_a_katakana_word_whole_only_when_its_line_stays_nine_tenths_full(fonts):
+    # Fatal Fight's rulebook printed 「敵 を 倒 し て … ジ ム で」 a fifth of an em apart to keep
+    # エキストラアーツ whole: a justified line gives up at most a tenth of its width for a word
+    text = "あいうえおかきくけこボスルーム"
+    assert [line.text for line in layout_spans([Span(text)], fonts, 10.0, 120)] == ["あいうえおかきくけこボス", "ルーム"]
+    left = layout_spans([Span(text)], fonts, 10.0, 120, align="left")
+    assert [line.text for line in left] == ["あいうえおかきくけこ", "ボスルーム"]
+    long_line = "あいうえおかきくけこさしすせそたちつて" + "ボスルーム"   # 19 of 20 em kept: moved whole
+    assert [line.text for line in layout_spans([Span(long_line)], fonts, 10.0, 200)] == [long_line[:19], "ボスルーム"]
+
+
 def test_bold_next_to_cjk_punctuation_is_paired_on_the_line():
     from generator.rulebook.markdown import BOLD_CLOSE, BOLD_OPEN, protect_bold
 

@@ -215,12 +215,19 @@ def test_justify_fills_all_but_the_last_line(fonts):
     assert "".join(r.text for line in block.lines for r in line.runs) == text
 
 
-def test_a_line_that_moved_a_katakana_word_down_is_still_justified(fonts):
-    block = layout_text("あいうえおかボスルームへ", fonts, size=10, width=80, height=100, align="justify")
-    first, last = block.lines
-    assert "".join(r.text for r in first.runs) == "あいうえおか"  # the word moved down whole
-    assert first.runs[-1].x + first.runs[-1].width == pytest.approx(80)  # and the line still fills the box
-    assert "".join(r.text for r in last.runs) == "ボスルームへ"
+def test_justified_text_keeps_a_katakana_word_whole_only_when_its_line_stays_nine_tenths_full(fonts):
+    def lines(text, width, align):
+        block = layout_text(text, fonts, size=10, width=width, height=100, align=align)
+        return ["".join(r.text for r in line.runs) for line in block.lines], block.lines[0]
+    # 19 of 20 em kept: the word moves down whole and the line is still justified to the box
+    text = "あいうえおかきくけこさしすせそたちつてボスルーム"
+    (first, rest), line = lines(text, 200, "justify")
+    assert (first, rest) == (text[:19], "ボスルーム")
+    assert line.runs[-1].x + line.runs[-1].width == pytest.approx(200)
+    # 10 of 12 em: left-aligned text moves the word down, justified text would space that line a fifth
+    # of an em apart, so the word breaks where the line is full
+    assert lines("あいうえおかきくけこボスルーム", 120, "left")[0] == ["あいうえおかきくけこ", "ボスルーム"]
+    assert lines("あいうえおかきくけこボスルーム", 120, "justify")[0] == ["あいうえおかきくけこボス", "ルーム"]
 
 
 def test_justify_does_not_stretch_paragraph_ends(fonts):
