@@ -81,7 +81,7 @@ def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: in
         jobs.append((face, frame))
         trims.append(trim)
     result.problems.extend(safe_zone_warnings([(face, frame, trim) for (face, frame), trim in zip(jobs, trims)],
-                                              prof, hasher.loader))
+                                              prof))
     for cid in skipped:
         component = game.component(cid)
         w, h = component.size_pt

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..errors import Problem
 from ..layout.coverage import painted_order
-from ..layout.legibility_check import box_index, text_ink_box
+from ..layout.legibility_check import text_ink_box
 from ..units import to_mm
 
 
@@ -26,10 +26,10 @@ def _reach(ink, rect) -> float:
     return max(rect[0] - ink[0], rect[1] - ink[1], ink[2] - rect[2], ink[3] - rect[3], 0.0)
 
 
-def safe_zone_warnings(jobs, profile, loader) -> list[Problem]:
+def safe_zone_warnings(jobs, profile) -> list[Problem]:
     """One warning per layout box whose text comes nearer the service's cut than ``profile.safe``.
-    ``jobs``: ``(face, frame, trim)`` per exported image; ``loader`` loads the layouts (FaceHasher's)."""
-    worst: dict = {}   # (component id, side, box id) -> [reach in service points, face, faces with it]
+    ``jobs``: ``(face, frame, trim)`` per exported image."""
+    worst: dict = {}   # (component id, side, box id) -> [reach in service points, face, faces with it, op]
     for face, frame, trim in jobs:
         rect = safe_rect(face.component.size_pt, trim, frame.scale, profile.safe)
         for op in painted_order(face.ops()):
@@ -39,15 +39,15 @@ def safe_zone_warnings(jobs, profile, loader) -> list[Problem]:
             reach = _reach(ink, rect) * frame.scale if ink else 0.0
             if reach > 0.05:  # (a hundredth of a millimetre is rounding, not a placement)
                 key = (face.component.id, face.side, op.id)
-                entry = worst.setdefault(key, [0.0, face, 0])
+                entry = worst.setdefault(key, [0.0, face, 0, op])
                 entry[2] += 1
                 if reach > entry[0]:
                     entry[0], entry[1] = reach, face
     problems = []
-    for (_cid, side, box_id), (reach, face, count) in worst.items():
+    for (_cid, side, box_id), (reach, face, count, op) in worst.items():
         component = face.component
-        layout_name = component.layout if side == "front" else component.back
-        where = _box_location(loader, layout_name, box_id, component)
+        # a box the layout does not name (a generated one) is reported at the component's layout: line
+        where = op.box.where if op.box else component.key_locations.get("layout", component.location)
         others = f" and {count - 1} more face{'s' if count > 2 else ''}" if count > 1 else ""
         gap = profile.safe - reach
         near = f"comes {to_mm(gap):.1f} mm from" if gap > 0 else "crosses"
@@ -58,9 +58,3 @@ def safe_zone_warnings(jobs, profile, loader) -> list[Problem]:
                                 " smaller", "warning"))
     return problems
 
-
-def _box_location(loader, layout_name, box_id, component):
-    """The box's line in its layout (the export runs on a game whose layouts loaded); the component's
-    ``layout:`` line for a box the layout does not name (a generated one)."""
-    located = box_index(loader.load(layout_name, None, "layout")).get(box_id)
-    return located[0] if located else component.key_locations.get("layout", component.location)

@@ -20,12 +20,21 @@ from .icons import parse_path
 from .images import GOOD_DPI, HUGE_PIXELS, MAX_COVER_CUT, MIN_DPI, cover_cut, pixel_size, printed_dpi, unreadable
 from .template import Layout
 
-__all__ = ["Op", "CardContext", "Instantiator", "box_location"]
+__all__ = ["Op", "LayoutBox", "CardContext", "Instantiator", "box_location"]
 
 _CARD_FIELD = re.compile(r"card\.([A-Za-z_][A-Za-z0-9_]*)|card\[['\"]([^'\"]+)['\"]\]")
 MAX_REPEAT = 500
 _UNSET = object()
 TEXT_CACHE_SIZE = 512
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutBox:
+    """The layout box an op draws, as the per-face checks report it: where the box is written and
+    whether it is a colour code. One per box, shared by the ops of every card it draws."""
+
+    where: Location
+    colour_code: bool = False
 
 
 @dataclass
@@ -43,6 +52,7 @@ class Op:
     opacity: float = 1.0
     children: list = field(default_factory=list)
     id: str = ""                 # the layout box's id (tests and exports find boxes by it)
+    box: LayoutBox | None = None  # the box it draws (None: the background); never printed nor hashed
 
 
 @dataclass(eq=False)  # never compared by value: no __eq__ to generate at import
@@ -67,7 +77,6 @@ class _Scope:
     layout: Layout
     problems: list
     values: dict
-    written: dict = field(default_factory=dict)  # box id -> where the layout writes it
 
 
 class Instantiator:
@@ -87,6 +96,7 @@ class Instantiator:
         self._images_ok: dict = {}  # path -> "" or why it cannot be read (checked once per build)
         self._image_pixels: dict = {}  # path -> its (width, height) as printed
         self._cuts_told: set = set()  # (path, box) whose fit: cover crop was warned of: once, not every card
+        self._layout_boxes: dict = {}  # id(box dict) -> (the dict, its layout's path, its LayoutBox)
 
     def instantiate(self, layout: Layout, ctx: CardContext) -> tuple[list[Op], list[Problem]]:
         problems: list[Problem] = []
@@ -116,9 +126,13 @@ class Instantiator:
             self._report(scope, where, "background", str(exc))
             return None
 
-    def _where(self, scope: _Scope, box: dict) -> Location:
-        """The box's first line, in the layout that writes it: an inherited box's line is its parent's."""
-        return box_location(scope.layout.path, box)
+    def _layout_box(self, scope: _Scope, box: dict) -> LayoutBox:
+        """The box's LayoutBox, made once per build (every card draws the same boxes)."""
+        known = self._layout_boxes.get(id(box))
+        if known is None or known[0] is not box or known[1] != scope.layout.path:
+            made = LayoutBox(box_location(scope.layout.path, box), bool(box.get("colour_code")))
+            known = self._layout_boxes[id(box)] = (box, scope.layout.path, made)
+        return known[2]
 
     def _report(self, scope: _Scope, location: Location | None, box_id: str, message: str, source="",
                 severity="error"):
@@ -174,8 +188,8 @@ class Instantiator:
             if not isinstance(box, dict):
                 continue
             box_id = str(box.get("id") or f"{field_path}[{i}]")
-            where = self._where(scope, box)
-            scope.written[box_id] = where
+            layout_box = self._layout_box(scope, box)
+            where = layout_box.where
             try:
                 if box.get("type") is None:
                     self._report(scope, where, box_id, "box has no type and overrides no inherited box")
@@ -184,7 +198,7 @@ class Instantiator:
                     continue  # `when` guards the whole box, repeat included
                 repeat = self.expr.evaluate(box["repeat"], scope.values) if "repeat" in box else None
                 if repeat is None:
-                    self._box(box, scope, out, box_id, where, origin, 0)
+                    self._box(box, scope, out, box_id, layout_box, origin, 0)
                     continue
                 # A repeat sets i/item for its box and everything inside it; an outer
                 # repeat's values come back afterwards (nested repeats work).
@@ -193,7 +207,7 @@ class Instantiator:
                     for n, item in enumerate(self._repeat_items(repeat)):
                         scope.values["i"], scope.values["item"] = n, item
                         if self._kept(box, scope):  # `filter` drops single repetitions
-                            self._box(box, scope, out, box_id, where, origin, n)
+                            self._box(box, scope, out, box_id, layout_box, origin, n)
                 finally:
                     for key, value in zip(("i", "item"), saved):
                         if value is _UNSET:
@@ -216,7 +230,7 @@ class Instantiator:
             seen.add((icon.id, text.id))
             words = text.payload.text.replace("\n", " ")
             words = words if len(words) <= 24 else words[:23] + "…"
-            self._report(scope, scope.written.get(icon.id), icon.id,
+            self._report(scope, icon.box.where, icon.id,
                          f"icon ':{icon.payload}:' is painted over the text of box '{text.id}' ({words!r}) "
                          f"of {_display_path(scope.layout.path)}: that part of the text is hidden; "
                          f"move the icon or leave it room in the text box", severity="warning")
@@ -239,7 +253,8 @@ class Instantiator:
             return list(repeat.items())[:MAX_REPEAT]
         raise ValueError(f"repeat must be a count or a list, got {repeat!r}")
 
-    def _box(self, box, scope, out, box_id, where, origin, n):
+    def _box(self, box, scope, out, box_id, layout_box, origin, n):
+        where = layout_box.where
         kind = box["type"]
         x = origin[0] + self._length(box, "x", scope) + n * self._length(box, "dx", scope)
         y = origin[1] + self._length(box, "y", scope) + n * self._length(box, "dy", scope)
@@ -249,7 +264,7 @@ class Instantiator:
         opacity = float(self._value(box, "opacity", scope, 1) or 0)
         if not 0 <= opacity <= 1:
             raise ValueError(f"opacity {opacity} is outside 0..1")
-        op = Op(kind, x, y, w, h, rotate=rotate, opacity=opacity, id=box_id)
+        op = Op(kind, x, y, w, h, rotate=rotate, opacity=opacity, id=box_id, box=layout_box)
         if kind in ("rect", "roundrect", "ellipse", "polygon", "path", "line"):
             op.style = self._shape_style(box, scope, where, box_id)
             if kind in ("rect", "roundrect"):

@@ -35,7 +35,6 @@ class LegibilityCheck:
 
     def __init__(self):
         self._told: set = set()
-        self._boxes: dict = {}  # layout -> {box id: (its location, colour_code)}
         self._plans: dict = {}  # (layout, geometry) -> see _plan
         self._inks: dict = {}  # id(text block) -> (the block, its ink box relative to the op)
         self._ratios: dict = {}  # (text colour, ground colour) -> contrast ratio
@@ -52,20 +51,20 @@ class LegibilityCheck:
                               for op in flat]))
         plan = self._plans.get(key)
         if plan is None:
-            plan = self._plans[key] = self._plan(flat, layout)
+            plan = self._plans[key] = self._plan(flat)
         texts, codes, by_ink = plan
         problems = []
-        for k, where, ground_plan in texts:
+        for k, ground_plan in texts:
             if ground_plan is None:  # what it sits on depends on where its glyphs are
                 ground_plan = self._ink_plan(flat, k, by_ink)
                 if ground_plan is _UNKNOWN:
-                    self.unknown[where, flat[k].id] = None
+                    self.unknown[flat[k].box.where, flat[k].id] = None
                     continue
-            problem = self._contrast(flat, k, where, ground_plan, context_of)
+            problem = self._contrast(flat, k, ground_plan, context_of)
             if problem is not None:
                 problems.append(problem)
-        for k, where in codes:
-            self._note_code(component_id, where, flat[k], context_of)
+        for k in codes:
+            self._note_code(component_id, flat[k], context_of)
         return problems
 
     def _ink_plan(self, flat, k, by_ink):
@@ -84,26 +83,23 @@ class LegibilityCheck:
             ground_plan = by_ink[k, rect] = _ground_plan(flat, k, rect)
         return ground_plan
 
-    def _plan(self, flat, layout):
-        """The face's text ops, each with its ground plan when the whole box decides it (None when
-        where its glyphs are does), and its colour-code ops."""
-        boxes = self._boxes.get(layout)
-        if boxes is None:
-            boxes = self._boxes[layout] = box_index(layout)
+    @staticmethod
+    def _plan(flat):
+        """The face's text ops (their indices in ``flat``), each with its ground plan when the whole box
+        decides it (None when where its glyphs are does), and its colour-code ops."""
         texts, codes = [], []
         for k, op in enumerate(flat):
-            known = boxes.get(op.id)
-            if known is None:
+            if op.box is None:  # the background
                 continue
-            where, colour_code = known
-            if colour_code:
-                codes.append((k, where))
+            if op.box.colour_code:
+                codes.append(k)
             if op.kind == "text":
-                texts.append((k, where, _box_plan(flat, k)))
+                texts.append((k, _box_plan(flat, k)))
         return texts, codes, {}
 
-    def _contrast(self, flat, k, where, ground_plan, context_of):
+    def _contrast(self, flat, k, ground_plan, context_of):
         op = flat[k]
+        where = op.box.where
         ground = _ground_colour(flat, ground_plan)
         text = op.style.get("color") or "#000000"
         block = op.payload
@@ -126,11 +122,11 @@ class LegibilityCheck:
                    f"{size:g}pt{' bold' if bold else ''}): hard to read on paper, darken or lighten one")
         return Problem(where, f"box '{op.id}'", message, "warning", card=ctx.location, card_field=_card_label(ctx))
 
-    def _note_code(self, component_id, where, op, context_of):
+    def _note_code(self, component_id, op, context_of):
         colour = op.style.get("fill") or op.style.get("color") or op.style.get("stroke")
         if not colour:
             return
-        seen = self._codes.setdefault((component_id, where, op.id), {})
+        seen = self._codes.setdefault((component_id, op.box.where, op.id), {})
         colour = _hex(colour)
         if colour not in seen:
             ctx = context_of()
@@ -208,24 +204,6 @@ def _card_label(ctx) -> str:
     card = ctx.values.get("card")
     name = card.get("id") if isinstance(card, dict) else None
     return f"{ctx.field_prefix} '{name}'" if name else ctx.field_prefix
-
-
-def box_index(layout) -> dict:
-    """Box id -> (the box's location, its colour_code flag), for every box of a layout and its groups,
-    with the ids the Instantiator gives (``boxes[3]`` for a box without one)."""
-    from .instantiate import box_location
-
-    index: dict = {}
-
-    def walk(boxes, field_path):
-        for i, box in enumerate(boxes or ()):
-            if isinstance(box, dict):
-                box_id = str(box.get("id") or f"{field_path}[{i}]")
-                index[box_id] = (box_location(layout.path, box), bool(box.get("colour_code")))
-                walk(box.get("boxes"), box_id)
-
-    walk(layout.boxes, "boxes")
-    return index
 
 
 def _ink(block):
