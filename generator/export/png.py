@@ -16,7 +16,6 @@ import json
 from pathlib import Path
 
 from .. import __version__
-from ..cards import DEFAULT_BLEED_PT
 from ..content.game import text_in
 from ..outputs import write_atomic
 from ..units import to_mm
@@ -77,7 +76,7 @@ def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: in
                 skipped.append(face.component.id)
             continue
         trim, bleed = target
-        frame = fit_frame(face.component.size_pt, DEFAULT_BLEED_PT, dpi, trim, bleed)
+        frame = fit_frame(face.component.size_pt, cards.bleed, dpi, trim, bleed)  # what the faces paint
         jobs.append((face, frame))
         trims.append(trim)
     result.problems.extend(safe_zone_warnings([(face, frame, trim) for (face, frame), trim in zip(jobs, trims)],

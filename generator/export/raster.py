@@ -36,6 +36,8 @@ class Frame:
     #: how far past its trim the image shows the card (card points) when that is wider than the card
     #: paints: the ring between is its edge stretched (``impose.bleed_ring``), the card kept at true size
     ring_bleed: float = 0.0
+    #: that ring's pieces (``impose.bleed_ring``), worked out once with the frame, drawn on every face
+    ring: tuple = ()
 
     @property
     def dpi(self) -> float:
@@ -74,11 +76,11 @@ def fit_frame(card: tuple[float, float], art_bleed: float, dpi: float,
     page = (px[0] * 72.0 / dpi, px[1] * 72.0 / dpi)
     scale = max(tw / cw, th / ch)
     reach = max(page[0] / scale - cw, page[1] / scale - ch) / 2
-    ring_bleed = reach if bleed_ring(cw, ch, art_bleed, reach) else 0.0
-    if not ring_bleed:
+    ring = tuple(bleed_ring(cw, ch, art_bleed, reach))
+    if not ring:
         scale = max(scale, page[0] / (cw + 2 * art_bleed), page[1] / (ch + 2 * art_bleed))
     origin = ((page[0] - cw * scale) / 2, (page[1] - ch * scale) / 2)
-    return Frame(px, page, card, scale, origin, ring_bleed)
+    return Frame(px, page, card, scale, origin, reach if ring else 0.0, ring)
 
 
 def trim_frame(card: tuple[float, float], px: tuple[int, int]) -> Frame:
@@ -109,8 +111,8 @@ def faces_pdf(cards, pages, *, title: str = "faces", overlay=None) -> bytes:
         painter = painters.get(card_h)
         if painter is None:
             painter = painters[card_h] = Painter(cards.fonts, cards.icons, card_h)
-        if ops and frame.ring_bleed:
-            _paint_with_ring(canvas, forms, painter, ops, frame, cards.bleed)
+        if ops and frame.ring:
+            _paint_with_ring(canvas, forms, painter, ops, frame)
         elif ops:
             painter.paint(canvas, ops)
         if overlay is not None:
@@ -121,12 +123,12 @@ def faces_pdf(cards, pages, *, title: str = "faces", overlay=None) -> bytes:
     return buffer.getvalue()
 
 
-def _paint_with_ring(canvas, forms, painter, ops, frame: Frame, painted: float) -> None:
+def _paint_with_ring(canvas, forms, painter, ops, frame: Frame) -> None:
     w, h = frame.card
     reach = frame.ring_bleed
-    ring = bleed_ring(w, h, painted, reach)
     key = len(forms.names)  # a form per image: each page is another face
-    draw_with_ring(canvas, forms, key, lambda c: painter.paint(c, ops), (-reach, -reach, w + reach, h + reach), ring)
+    draw_with_ring(canvas, forms, key, lambda c: painter.paint(c, ops), (-reach, -reach, w + reach, h + reach),
+                   frame.ring)
 
 
 def rasterize(pdf: bytes, sizes):
