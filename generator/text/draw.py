@@ -73,11 +73,7 @@ def draw_text_block(
             left = x + line.x
             for run in line.runs:
                 if run.kind == "icon":
-                    canvas.saveState()
-                    try:
-                        draw_icon(canvas, run.name, left + run.x, baseline + run.icon_bottom, run.icon_size)
-                    finally:
-                        canvas.restoreState()
+                    _inline_icon(canvas, draw_icon, run.name, left + run.x, baseline + run.icon_bottom, run.icon_size)
                     continue
                 if not run.text:
                     continue
@@ -102,6 +98,15 @@ def _style(text, fonts: FontSet, bold: bool, size: float, font, mode):
         mode = run_mode
         text.setTextRenderMode(mode)
     return font, mode
+
+
+def _inline_icon(canvas, draw_icon, name: str, x: float, y: float, size: float) -> None:
+    """An icon in a line or column of text, its graphics state its own (the text's pen is kept)."""
+    canvas.saveState()
+    try:
+        draw_icon(canvas, name, x, y, size)
+    finally:
+        canvas.restoreState()
 
 
 def _pen(canvas, paint, fonts: FontSet, size: float) -> None:
@@ -131,11 +136,7 @@ def _draw_columns(canvas, block, x: float, y_top: float, fonts: FontSet, paint, 
                 if cell.kind == "icon":
                     if draw_icon is None:
                         raise ValueError("the text has inline icons: pass draw_icon to draw them")
-                    canvas.saveState()
-                    try:
-                        draw_icon(canvas, cell.name, cx - cell.advance / 2, top - cell.advance, cell.advance)
-                    finally:
-                        canvas.restoreState()
+                    _inline_icon(canvas, draw_icon, cell.name, cx - cell.advance / 2, top - cell.advance, cell.advance)
                     continue
                 if not cell.glyphs.strip():
                     continue
