@@ -360,10 +360,9 @@ def unloadable(exc: ProblemsError) -> BalanceResult:
     return BalanceResult(passed=False, problems=list(exc.problems), table="balance: the simulator cannot be loaded")
 
 
-def check_balance(game, *, workers: int | None = None, progress=None, executor=None, output_dir=None,
-                  write_report: bool = True, changed_cards=()) -> BalanceResult:
-    """Simulate ``game`` and judge every band of its balance.yaml (metrics M0-M5, M7-M9).
-    ``changed_cards``: ids of cards edited since the last verdict that passed; M5 checks them paired too."""
+def _simulator_of(game):
+    """``(config, balance.yaml's path, its lines, engine name, engine)`` of a game that has a simulator,
+    else the BalanceResult that says why it has none (its own cannot be loaded, or there is none yet)."""
     config, path, lines = balance_of(game)
     try:
         name, engine = engine_of(game, config, lines)
@@ -371,6 +370,17 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         return unloadable(exc)
     if engine is None:
         return no_simulator(game, path, lines, name)
+    return config, path, lines, name, engine
+
+
+def check_balance(game, *, workers: int | None = None, progress=None, executor=None, output_dir=None,
+                  write_report: bool = True, changed_cards=()) -> BalanceResult:
+    """Simulate ``game`` and judge every band of its balance.yaml (metrics M0-M5, M7-M9).
+    ``changed_cards``: ids of cards edited since the last verdict that passed; M5 checks them paired too."""
+    loaded = _simulator_of(game)
+    if isinstance(loaded, BalanceResult):
+        return loaded
+    config, path, lines, name, engine = loaded
     if config is None:
         problem = Problem(Location(str(Path(game.root) / "game.yaml"), 0), "", "no balance.yaml: balance not checked",
                           "warning")
@@ -946,13 +956,10 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
                    refresh: bool = False) -> BalanceResult:
     """``check_balance`` unless ``<output>/.verdict.json`` holds the verdict of identical content;
     with ``refresh`` (``pnp validate``) always simulate, and keep the verdict for the next build."""
-    config, path, lines = balance_of(game)
-    try:
-        name, engine = engine_of(game, config, lines)
-    except ProblemsError as exc:
-        return unloadable(exc)
-    if engine is None:
-        return no_simulator(game, path, lines, name)
+    loaded = _simulator_of(game)
+    if isinstance(loaded, BalanceResult):
+        return loaded
+    *_, name, engine = loaded
     out = output_dir_of(game, output_dir)
     files = played_file_hashes(Path(game.root))
     views = played_views(game)
