@@ -151,3 +151,8 @@ def _check_lock_game(lock: dict, game, path) -> None:
     if lock.get("game") != game.id and lock.get("title") != title:
         raise BuildError(f"{path}: a print lock of {lock.get('game')!r} ({lock.get('title')}), not of {game.id!r}"
                          f" ({title}); give the print.lock.json of a print run of this game")
+    # every text would differ: give the lock of a print run of this edition (format 1 locks say no language)
+    lang = game.meta.get("lang", "ja")
+    if lock.get("lang", lang) != lang:
+        raise BuildError(f"{path}: a print lock of the {lock['lang']!r} edition, this build prints {lang!r}; "
+                         f"build with --lang {lock['lang']} or give a lock of the {lang!r} edition")

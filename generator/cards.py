@@ -86,7 +86,10 @@ class Faces:
     fronts: _LazyOps
     backs: _LazyOps | None       # per record (per-card backs) or one entry (a shared back)
     copies: list                 # record index for every printed card, in order
-    layout_files: tuple = ()
+    # what the faces are drawn from, in the edition's language: (front, back or None) layouts as the
+    # cards' loader resolved them, and the records with their texts picked (the print lock hashes these)
+    layouts: tuple = (None, None)
+    records: list = field(default_factory=list)
 
     def back_for(self, record_index: int):
         if self.backs is None:
@@ -273,5 +276,4 @@ class CardBuilder:
             backs = _LazyOps(len(records) if component.back_per_card else 1, make_back, problems)
             self._check_legibility(backs, component, back, back_context, problems)
         copies = [i for i, r in enumerate(component.records) for _ in range(copies_of(r))]
-        files = tuple(front.files) + (tuple(back.files) if back else ())
-        return Faces(component, fronts, backs, copies, files)
+        return Faces(component, fronts, backs, copies, (front, back), records)

@@ -2,12 +2,16 @@
 
 A face's hash covers everything that decides how it prints:
 
-- ``record``: the card's own data as written in YAML (every language, its ``count``);
-- ``layout``: the bytes of its layout file and every file it ``extends``;
+- ``record``: the card's own data (its ``count`` too), its texts in the edition's language;
+- ``layout``: its layout as resolved (every file it ``extends`` merged in), its values written per
+  language in the edition's: what the layout says, not how its file is spelt (a comment is nothing);
 - ``assets``: the bytes of every image it draws, the definitions of the icons it uses, the
   fonts (by content);
 - ``ops``: the instantiated drawing operations, numbers rounded, images by content, so data
   the card reads from elsewhere (``by_id`` look-ups, ``rules``) counts too.
+
+So an edition's hashes depend only on what that edition prints and what decides it: adding an
+English text (to a record or a layout) leaves the Japanese edition's hashes as they were.
 
 Absolute paths never enter a hash (a game copied elsewhere hashes the same), and neither do
 Python's per-process set orders or hash seeds.
@@ -195,6 +199,21 @@ def _image_hashes(form):
 
 def data_digest(record, files: FileHashes | None = None) -> str:
     return sha(_dumps(canonical(record, files or FileHashes())))
+
+
+def resolved_layout_digest(layout, files: FileHashes | None = None) -> str:
+    """A resolved ``layout.template.Layout``'s content; where each value was written (its YAML line,
+    its file) is left out: moving a box down a line draws the same card."""
+    content = {"background": layout.background, "vars": layout.vars, "boxes": layout.boxes}
+    return data_digest(_without_lines(content), files)
+
+
+def _without_lines(value):
+    if isinstance(value, dict):
+        return {k: _without_lines(v) for k, v in value.items() if k != "__line__"}
+    if isinstance(value, list):
+        return [_without_lines(v) for v in value]
+    return value
 
 
 def combine(**parts) -> str:

@@ -10,10 +10,8 @@ import sys
 from dataclasses import dataclass, field
 
 from ..content.game import copies_of, text_in
-from ..errors import ContentError
-from ..layout.template import LayoutLoader, layout_search_path
 from ..fonts import font_digest
-from .digest import DIGITS, FileHashes, combine, data_digest, ops_digest
+from .digest import DIGITS, FileHashes, combine, data_digest, ops_digest, resolved_layout_digest
 
 _DIGEST_BYTES = DIGITS // 2
 
@@ -62,10 +60,7 @@ class FaceHasher:
     def __init__(self, cards):
         self.cards = cards
         self.files = FileHashes()
-        # only lists a layout's files (layout_digest): an edition's language picks values inside those
-        # files, which the faces' ops (drawn by the cards' own loader, in the edition's language) hash
-        self.loader = LayoutLoader(layout_search_path(cards.game.root), cards.game.root)
-        self._layout: dict = {}
+        self._layout: dict = {}  # layout name -> digest (one loader resolved every name once)
         # (faces, side) -> [ops hash per index], [assets hash per index]: two flat lists per
         # component side rather than a dict entry per face (a large deck's lock stays small)
         self._seen: dict = {}
@@ -74,16 +69,13 @@ class FaceHasher:
         self.fonts = combine(regular=font_digest(fonts.regular_path)[:DIGITS],
                              bold=font_digest(fonts.bold_path)[:DIGITS] if fonts.bold_path else None)
 
-    def layout_digest(self, name: str | None) -> str | None:
-        if not name:
+    def layout_digest(self, layout) -> str | None:
+        """The digest of a layout as the cards' loader resolved it in the edition's language."""
+        if layout is None:
             return None
-        if name not in self._layout:
-            try:
-                files = self.loader.load(name, None, "layout").files
-            except ContentError:  # an unloadable layout has no faces to hash; the build reports it
-                files = ()
-            self._layout[name] = combine(files=[self.files(f) for f in files])
-        return self._layout[name]
+        if layout.name not in self._layout:
+            self._layout[layout.name] = resolved_layout_digest(layout, self.files)
+        return self._layout[layout.name]
 
     def watch(self) -> "FaceHasher":
         """Hash every face as it is first made (e.g. while the print file is painted), so the
@@ -125,9 +117,10 @@ class FaceHasher:
             self._assets[assets] = combine(images_icons=assets, fonts=self.fonts)
         # a back is what it draws (its ops read the record where the back shows card data);
         # the record's own data belongs to the front, so editing a card's text flags its front only
+        # both in the edition's language: a text added in another language leaves this edition's lock as it was
         return {
-            "record": data_digest(component.records[record], self.files) if side == "front" else None,
-            "layout": self.layout_digest(component.layout if side == "front" else component.back),
+            "record": data_digest(faces.records[record], self.files) if side == "front" else None,
+            "layout": self.layout_digest(faces.layouts[0 if side == "front" else 1]),
             "assets": self._assets[assets],
             "ops": ops_hash,
         }

@@ -10,6 +10,11 @@ card of a component draws exactly what a removed one of it drew (same ops and as
 same copies): an id changed, nothing to reprint. Editing a layout changes the layout part of every
 card drawn with it, so all of them are changed. A card whose text restates played fields also keeps
 ``restated``: the digests the next build compares (``restates.py``).
+
+A lock is one edition's (``lang``): records and layouts are hashed as that edition reads them, their
+texts in its language, so adding an English text leaves the Japanese lock as it was (format 2).
+A format-1 lock (hashed every language of the files) is still read: its record and layout parts
+cannot be compared, so cards are compared by what they draw (ops and assets) and the diff says so.
 """
 from __future__ import annotations
 
@@ -24,8 +29,10 @@ from .faces import FaceHasher, copies, record_id, record_name
 from .restates import restated_digests
 
 LOCK_NAME = "print.lock.json"
-FORMAT = 1
+FORMAT = 2
+READABLE = (1, FORMAT)  # format 1 hashed records and layouts in every language (see the docstring)
 PARTS = ("record", "layout", "assets", "ops")
+DRAWN = ("assets", "ops")  # the parts every format hashes alike: what a face draws
 
 
 def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
@@ -62,6 +69,7 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
     return {
         "format": FORMAT,
         "game": game.id,
+        "lang": lang,
         "title": text_in(game.meta["title"], lang),
         "version": game.meta.get("version"),
         "cards": entries,
@@ -101,8 +109,9 @@ def read_lock(path: Path) -> dict:
         raise BuildError(f"{path}: no such lock file (every `pnp build` writes output/<game>/{LOCK_NAME})") from None
     except (OSError, ValueError) as exc:
         raise BuildError(f"{path}: not a readable print lock ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("cards"), dict):
-        raise BuildError(f"{path}: not a print lock of format {FORMAT} (written by `pnp build`)")
+    if not isinstance(data, dict) or data.get("format") not in READABLE or not isinstance(data.get("cards"), dict):
+        formats = " or ".join(str(f) for f in READABLE)
+        raise BuildError(f"{path}: not a print lock of format {formats} (written by `pnp build`)")
     return data
 
 
@@ -113,6 +122,7 @@ class LockDiff:
     removed: list = field(default_factory=list)     # (key, name, copies)
     renamed: list = field(default_factory=list)     # (old key, new key): the same printed card
     old_game: str = ""
+    notes: list = field(default_factory=list)       # how the comparison was made, when not exactly
 
     @property
     def reprint(self) -> list:
@@ -128,7 +138,7 @@ class LockDiff:
         return f"{len(self.changed)} changed, {len(self.new)} new, {len(self.removed)} removed{renamed}"
 
     def lines(self) -> list[str]:
-        out = [f"errata: {self.counts()}"]
+        out = [f"errata: {self.counts()}", *(f"  ({note})" for note in self.notes)]
         out += [f"  changed {key} ({', '.join(reasons)})" for key, reasons in self.changed]
         out += [f"  new     {key}" for key in self.new]
         out += [f"  removed {key} ({name}, {n} cop{'y' if n == 1 else 'ies'})" for key, name, n in self.removed]
@@ -139,6 +149,12 @@ class LockDiff:
 def diff_locks(old: dict, new: dict) -> LockDiff:
     diff = LockDiff(old_game=str(old.get("game", "")))
     old_cards, new_cards = old.get("cards", {}), new.get("cards", {})
+    # locks of one format compare whole; across formats only what every format hashes alike
+    exact = old.get("format") == new.get("format")
+    if not exact:
+        diff.notes.append(f"a lock of format {old.get('format')}, this build's is {new.get('format')}: "
+                          f"cards compared by what they draw ({' and '.join(DRAWN)}) only")
+    compared = PARTS if exact else DRAWN
     for key, entry in new_cards.items():
         before = old_cards.get(key)
         if before is None:
@@ -146,12 +162,15 @@ def diff_locks(old: dict, new: dict) -> LockDiff:
             continue
         reasons = []
         for side in ("front", "back"):
-            if before.get(side) == entry.get(side):
+            if exact and before.get(side) == entry.get(side):
                 continue
             was = (before.get("parts") or {}).get(side) or {}
             now = (entry.get("parts") or {}).get(side) or {}
-            parts = [p for p in PARTS if was.get(p) != now.get(p)] if was and now else ["added" if now else "gone"]
-            reasons.append(f"{side}: {'+'.join(parts)}")
+            if not (was or now):
+                continue
+            parts = [p for p in compared if was.get(p) != now.get(p)] if was and now else ["added" if now else "gone"]
+            if parts:
+                reasons.append(f"{side}: {'+'.join(parts)}")
         if reasons:
             diff.changed.append((key, reasons))
     gone = [key for key in old_cards if key not in new_cards]
@@ -176,7 +195,7 @@ def _same_print(old: dict, new: dict) -> bool:
         was, now = (old.get("parts") or {}).get(side), (new.get("parts") or {}).get(side)
         if (was is None) != (now is None):
             return False
-        if was is not None and any(was.get(part) != now.get(part) for part in ("ops", "assets")):
+        if was is not None and any(was.get(part) != now.get(part) for part in DRAWN):
             return False
     return True
 

@@ -245,6 +245,15 @@ def test_changed_since_refuses_the_lock_of_another_game(tiny, tmp_path):
     assert pnp("build", tiny, "-o", out, "--no-validate", "--changed-since", renamed).returncode == 0
 
 
+def test_changed_since_refuses_the_lock_of_another_edition(tiny, tmp_path):
+    """A lock hashes its edition's texts: the English lock against a Japanese build would list every card."""
+    out = tmp_path / "out"
+    assert pnp("build", tiny, "-o", out, "--no-validate", "--lang", "en").returncode == 0
+    proc = pnp("build", tiny, "-o", tmp_path / "ja", "--no-validate", "--changed-since", out / "print.lock.json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "a print lock of the 'en' edition, this build prints 'ja'; build with --lang en" in proc.stderr
+
+
 # -- proof, duplex calibration, gutterfold ------------------------------------------------------
 
 def test_proof_build_writes_a_separate_file_with_card_ids(tiny, tmp_path):

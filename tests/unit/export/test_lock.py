@@ -53,7 +53,7 @@ def test_the_lock_file_is_the_lock_with_one_line_per_card(tiny):
     for key, entry in lock["cards"].items():  # a reprinted card is one changed line in a diff
         line = next(line for line in lines if line.lstrip().startswith(json.dumps(key)))
         assert json.loads(line.split(": ", 1)[1].rstrip(",")) == entry
-    assert len(lines) == 1 + 4 + 1 + len(lock["cards"]) + 2  # {, format/game/title/version, "cards": {, cards, }, }
+    assert len(lines) == 1 + 5 + 1 + len(lock["cards"]) + 2  # {, format/game/lang/title/version, "cards": {, cards, }, }
 
 
 def test_the_lock_is_the_same_in_another_process_folder_and_hash_seed(tiny, tmp_path):
@@ -183,4 +183,44 @@ def test_an_english_edition_exports_and_locks_the_english_face_of_a_per_language
             for lang, face in (("ja", ja), ("en", en))}
     assert tags == {"ja": [("支援", 12.0)], "en": [("Support", 10.0)]}
     assert en.digest == en_lock["front"] != ja.digest == ja_lock["front"]
-    assert en_parts["ops"] != ja_parts["ops"] and en_parts["layout"] == ja_parts["layout"]  # one file, both values
+    # one file, its values as each edition reads them: the layout part differs with its texts
+    assert en_parts["ops"] != ja_parts["ops"] and en_parts["layout"] != ja_parts["layout"]
+
+
+def test_an_english_text_added_to_a_record_and_a_layout_leaves_the_japanese_lock_as_it_was(tiny):
+    """Three engineers add English texts to the shipped games: the Japanese print is identical, so its
+    lock lists nothing; a Japanese text that changes is listed (before: both edits listed every card)."""
+    before, _ = lock_of(tiny)
+    edit(tiny / "heroes.yaml", "  name: 盗賊\n", "  name: {ja: 盗賊, en: Thief}\n")
+    edit(tiny / "layouts/tiny/hero.yaml", '    text: "{{ card.name }}"\n',  # two lines more: lines move
+         '    text:\n      ja: "{{ card.name }}"\n      en: "Hero: {{ card.name }}"\n')
+    after, _ = lock_of(tiny)
+    diff = diff_locks(before, after)
+    assert diff.empty, diff.lines()
+    assert after["lang"] == "ja"
+    edit(tiny / "heroes.yaml", "{ja: 盗賊, en: Thief}", "{ja: 大盗賊, en: Thief}")
+    assert changed(tiny, after).changed == [("heroes/thief", ["front: record+ops"])]
+    # and the English edition's lock sees the English words
+    en = compute_lock(check_content(tiny, lang="en")[1])
+    assert en["lang"] == "en" and en["cards"]["heroes/thief"]["name"] == "Thief"
+
+
+def test_a_lock_of_format_1_is_compared_by_what_cards_draw_and_says_so(tiny, tmp_path):
+    """An old lock hashed records and layouts otherwise: comparing those parts would list every card."""
+    now, _ = lock_of(tiny)
+    old = json.loads(json.dumps(now))
+    old["format"] = 1
+    del old["lang"]
+    for entry in old["cards"].values():
+        for side in ("front", "back"):
+            if entry["parts"][side]:
+                entry[side] = "0" * 16
+                entry["parts"][side].update(record="1" * 16, layout="2" * 16)
+    path = tmp_path / "old.lock.json"
+    path.write_text(lock_json(old), encoding="utf-8")
+    diff = diff_locks(read_lock(path), now)
+    assert diff.changed == [] and diff.new == [] and diff.removed == []
+    assert "a lock of format 1, this build's is 2: cards compared by what they draw (assets and ops) only" in \
+        "\n".join(diff.lines())
+    edit(tiny / "heroes.yaml", "life: 9", "life: 10")
+    assert changed(tiny, read_lock(path)).changed == [("heroes/thief", ["front: ops"])]
