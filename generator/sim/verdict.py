@@ -34,6 +34,7 @@ from ..export.restates import played_views
 from .compile import id_records, played_tables, where_of
 from .local import KEY_PREFIX
 from .static import balance_of, engine_of, located_checks, refused_count
+from .verdict_key import is_shipped, played_inputs
 from .runner import DEFAULT_MAX_DECISIONS, play_game, start_games
 from .stats import (Z95, band_decision, band_status, band_text, diff_interval, interval_decision, interval_text,
                     paired_wins, wilson)
@@ -890,6 +891,7 @@ def _table(rows) -> str:
 
 # Files of a game directory no engine plays with (the rulebook, READMEs, art): editing them keeps
 # the kept verdict, so fixing a rulebook typo does not replay a minute of games at the next build.
+# (The key of a shipped engine's verdict is narrower still: verdict_key.)
 NOT_PLAYED_DIRS = ("rulebook",)
 NOT_PLAYED_SUFFIXES = (".md", ".png", ".jpg", ".jpeg", ".svg", ".webp")
 
@@ -907,7 +909,8 @@ def played_file_hashes(root: Path) -> dict[str, str]:
 
 
 def content_key(files: dict[str, str], engine_version: str) -> str:
-    """Hash of the game's played files (``played_file_hashes``) plus the engine and core versions."""
+    """Hash of what a verdict depends on (``verdict_key.played_inputs``, or ``keyed_files``) plus the engine
+    and core versions."""
     return hashlib.sha256(json.dumps([f"{engine_version}/{SIM_VERSION}", files], sort_keys=True).encode()).hexdigest()
 
 
@@ -963,7 +966,9 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
     out = output_dir_of(game, output_dir)
     files = played_file_hashes(Path(game.root))
     views = played_views(game)
-    key = content_key(keyed_files(game, files, views), f"{name}/{engine.VERSION}")
+    # a shipped engine reads the tables alone: the files only the printer reads keep the verdict
+    inputs = played_inputs(game, engine, views) if is_shipped(name) else keyed_files(game, files, views)
+    key = content_key(inputs, f"{name}/{engine.VERSION}")
     cache = out / ".verdict.json"
     try:
         stored = json.loads(cache.read_text(encoding="utf-8"))

@@ -108,7 +108,8 @@ def test_a_rulebook_or_art_edit_keeps_the_cached_verdict(tmp_path, monkeypatch):
     (game.root / "cover.png").write_bytes(b"\x89PNG")
     assert verdict.cached_verdict(game, workers=1, output_dir=tmp_path / "out").cached
     assert len(calls) == 1
-    (game.root / "rules.yaml").write_text("start_gold_per_player: 4\n")  # what is played: simulated again
+    # what is played (this game's tables: it has no file they are loaded from): simulated again
+    game.tables["rules"]["start_gold_per_player"] = game.tables["rules"].get("start_gold_per_player", 3) + 1
     assert not verdict.cached_verdict(game, workers=1, output_dir=tmp_path / "out").cached
 
 
@@ -562,6 +563,53 @@ def test_rewording_a_rule_text_keeps_the_cached_verdict_and_a_played_edit_does_n
                                                                 "{op: damage, n: 3, target: boss_line"), encoding="utf-8")
     assert not verdict.cached_verdict(load_game(root), output_dir=out).cached
     assert calls[-1] == ["b1_garon_hammer"]  # the played edit is the one card handed to the paired check
+
+
+def test_files_the_engine_never_reads_keep_the_verdict_and_an_enemy_edit_does_not(tmp_path, monkeypatch):
+    """The verdict was keyed on every file of the game folder: an icons.yaml, a layout, a README.txt or
+    the standees (a component the engine does not read) replayed a minute of games at the next build."""
+    import shutil
+    from pathlib import Path
+
+    from generator.content import load_game
+
+    root = tmp_path / "fatal-fight"
+    shutil.copytree(Path(__file__).resolve().parents[3] / "content/fatal-fight", root)
+    calls = []
+    monkeypatch.setattr(verdict, "check_balance", lambda *a, **k: calls.append(1) or verdict.BalanceResult(passed=True))
+    out = tmp_path / "out"
+    assert not verdict.cached_verdict(load_game(root), output_dir=out).cached
+    (root / "icons.yaml").write_text("star: {path: 'M0 0 L10 0 L5 10 Z', viewbox: [0, 0, 10, 10]}\n", encoding="utf-8")
+    (root / "layouts" / "fatal-fight").mkdir(parents=True)
+    (root / "layouts" / "fatal-fight" / "note.yaml").write_text("boxes: []\n", encoding="utf-8")
+    (root / "README.txt").write_text("printing notes\n", encoding="utf-8")
+    standees = root / "standees.yaml"
+    standees.write_text(standees.read_text(encoding="utf-8").replace("name_en: Rex", "name_en: Rex the Red"),
+                        encoding="utf-8")
+    assert verdict.cached_verdict(load_game(root), output_dir=out).cached and len(calls) == 1
+    enemies = root / "enemies.yaml"
+    enemies.write_text(enemies.read_text(encoding="utf-8").replace("  life: 2\n", "  life: 3\n", 1), encoding="utf-8")
+    assert not verdict.cached_verdict(load_game(root), output_dir=out).cached and len(calls) == 2
+
+
+def test_what_compile_setup_reads_is_what_counts_and_everything_when_it_fails():
+    from generator.errors import ProblemsError
+    from generator.sim.verdict_key import tables_read
+
+    class Engine:
+        @staticmethod
+        def compile_setup(tables, where=None):
+            _ = tables.get("rules"), "arts" in tables, [tables[k] for k in sorted(tables) if k.startswith("market")]
+
+    tables = {"rules": {}, "arts": [], "boards": [], "market_early": [], "market_late": []}
+    assert tables_read(Engine, tables) == ({"rules", "arts", "market_early", "market_late"}, True)
+
+    class Failing:
+        @staticmethod
+        def compile_setup(tables, where=None):
+            tables.get("rules")
+            raise ProblemsError([])
+    assert tables_read(Failing, tables) == (set(tables), True)
 
 
 def test_a_long_value_wraps_in_its_column_and_keeps_band_and_status_in_view():
