@@ -28,13 +28,13 @@ from ..cli import _output_dir, common_options, lang_option, reporter, resolve_ga
 @common_options
 def watch(game, interval, once, max_cycles, balance, profile, png, png_profile, tts, output_dir, lang):
     """Rebuild GAME when its content, layouts or art change (Ctrl-C to stop)."""
-    from ..export.watch import WatchLoop, snapshot, watch_roots
+    from ..export.watch import SaidWarnings, WatchLoop, snapshot, watch_roots
 
     path = resolve_game(game)
     out = _output_dir(output_dir, path, several=False, lang=lang)
     game_dir = _output_dir(output_dir, path, several=False)  # where every edition's verdict is
     rep = reporter()
-    state = {"lock": _read_lock(out), "failed": False}
+    state = {"lock": _read_lock(out), "failed": False, "warnings": SaidWarnings()}
 
     def build(changed):
         if changed:
@@ -67,13 +67,13 @@ def _rebuild(path, out, rep, state, *, balance, profile, png, png_profile, tts, 
         result = build_game(path, out, profile=profile, validate=balance, reporter=rep, lang=lang,
                             verdict_dir=verdict_dir, unchecked="watched without --balance")
     except ProblemsError as exc:
-        errors = rep.problems(exc.problems)  # the lines printed: a layout mistake on every card is one
+        errors = _say_problems(rep, state, exc.problems, complete=False)  # a layout mistake on every card: one line
         click.echo(f"FAILED: {errors} problem(s) above; outputs kept from the last good build")
         return False
     except GeneratorError as exc:
         click.echo(f"error: {exc}")
         return False
-    errors = rep.problems(result.problems)
+    errors = _say_problems(rep, state, result.problems, complete=result.ok)
     for note in result.notes:  # as pnp build says them: a refused verdict's next steps, a stale booklet
         click.echo(note)
     if not result.ok:
@@ -107,6 +107,19 @@ def _rebuild(path, out, rep, state, *, balance, profile, png, png_profile, tts, 
     # the summary says whether the balance verdict was played or kept, the question after every edit
     click.echo(f"ok: {', '.join(Path(w).name for w in result.written)}" + (f" ({result.summary})" if result.summary else ""))
     return ok
+
+
+def _say_problems(rep, state, problems, complete: bool) -> int:
+    """Print the build's problems, its warnings only when not said before this session (``SaidWarnings``);
+    the number of error lines printed."""
+    fresh, standing, gone = state["warnings"].sift(problems, complete)
+    errors = rep.problems(fresh)
+    for problem in gone:  # its first clause is enough to tell which: the whole was said when it came
+        where = f"{problem.location.display()}: {problem.field}:" if problem.field else f"{problem.location.display()}:"
+        click.echo(f"no longer warned: {where} {problem.message.split(': ', 1)[0].split('. ', 1)[0]}")
+    if standing:
+        click.echo(f"({standing} warning(s) said before still stand)")
+    return errors
 
 
 def _read_lock(out: Path):

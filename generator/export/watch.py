@@ -195,3 +195,29 @@ class WatchLoop:
 
     def _done(self) -> bool:
         return self.max_cycles is not None and self.cycles >= self.max_cycles
+
+
+class SaidWarnings:
+    """Warnings said once per watch session: a board the size of the paper is warned about at the first
+    build, not again at every rebuild after an unrelated edit. A warning is said again once its cause
+    changes (its message, its field, its file; not its line: a line added above moves it, nothing more),
+    and one that went away is said to have gone. Errors are always said."""
+
+    def __init__(self):
+        self._said: dict = {}  # key -> the warning as last said
+
+    def sift(self, problems, complete: bool = True) -> tuple[list, int, list]:
+        """``(problems to print, how many warnings said before still stand, warnings gone)``.
+        ``complete``: the build ran to its end; a build that failed may not have come to what a
+        warning is about (a board is warned about after the cards fit), so none is taken as gone."""
+        current = {_warning_key(p): p for p in problems if p.severity == "warning"}
+        fresh = [p for p in problems if p.severity != "warning" or _warning_key(p) not in self._said]
+        standing = sum(1 for key in current if key in self._said)
+        gone = [p for key, p in self._said.items() if key not in current] if complete else []
+        self._said = current if complete else {**self._said, **current}
+        return fresh, standing, gone
+
+
+def _warning_key(problem) -> tuple:
+    card = problem.card_key()
+    return (problem.location.path, problem.field, problem.message, card[0::2] if card else ())

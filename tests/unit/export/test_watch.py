@@ -126,3 +126,42 @@ def test_watch_roots_load_the_game_again_only_when_game_yaml_changes(tiny, monke
     os.utime(game_yaml, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
     assert watch_roots(tiny) == first and len(calls) == 2      # game.yaml edited: loaded again
     watch_module._PREFIXES.clear()
+
+
+def _board_warning(line=81, size="297x210"):
+    from generator.errors import Location, Problem
+
+    return Problem(Location("content/ff/game.yaml", line), "components[7].size",
+                   f"board 'boards' is {size} mm, the size of the A4 landscape paper", "warning")
+
+
+def test_a_warning_is_said_once_per_session_until_its_cause_changes_and_its_going_is_said():
+    """A board the size of the paper was warned about again at every rebuild after any card edit."""
+    from generator.errors import Location, Problem
+    from generator.export.watch import SaidWarnings
+
+    said = SaidWarnings()
+    error = Problem(Location("content/ff/enemies.yaml", 3), "life", "expected an integer")
+    assert said.sift([_board_warning()]) == ([_board_warning()], 0, [])
+    assert said.sift([_board_warning()]) == ([], 1, [])                  # a card edited: not again
+    assert said.sift([_board_warning(line=82)]) == ([], 1, [])           # a line added above it: the same
+    # a failed build may stop before boards are looked at: its warnings are not taken as gone
+    assert said.sift([error], complete=False) == ([error], 0, [])
+    assert said.sift([_board_warning(size="300x210")]) == ([_board_warning(size="300x210")], 0,
+                                                           [_board_warning(line=82)])  # its cause changed
+    assert said.sift([]) == ([], 0, [_board_warning(size="300x210")])   # fixed: said to be gone
+    assert said.sift([_board_warning()]) == ([_board_warning()], 0, [])  # back: said again
+
+
+def test_watch_prints_a_standing_warning_as_a_count_and_says_when_one_went_away(capsys):
+    from generator.cli import Reporter  # first: the commands import the command line
+    from generator.commands.watch import _say_problems
+    from generator.export.watch import SaidWarnings
+
+    state, rep = {"warnings": SaidWarnings()}, Reporter(0)
+    for problems in ([_board_warning()], [_board_warning()], []):
+        _say_problems(rep, state, problems, complete=True)
+    out = capsys.readouterr().out.splitlines()
+    assert out == [_board_warning().display(), "(1 warning(s) said before still stand)",
+                   "no longer warned: content/ff/game.yaml:81: components[7].size: board 'boards' is 297x210 mm,"
+                   " the size of the A4 landscape paper"]
