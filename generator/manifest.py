@@ -13,6 +13,7 @@ def manifest_of(path: Path, profile_name: str | None = None) -> dict:
 
     game = load_game(path)
     loaded = game_profile(game, profile_name)
+    _note_round_reach(game)  # a round piece's bleed disc takes room on the sheet, as in a build
     components = []
     for c in game.components:
         w, h = c.size_pt
@@ -33,6 +34,24 @@ def manifest_of(path: Path, profile_name: str | None = None) -> dict:
         # a page small components share counts once here, and for each of them in their "pages"
         "print_pages": print_pages([c for c in game.components if c.layout], loaded.profile),
     }
+
+
+def _note_round_reach(game) -> None:
+    from .errors import ContentError
+    from .layout.reach import note_reach
+    from .layout.template import LayoutLoader, layout_search_path
+
+    loader = LayoutLoader(layout_search_path(game.root), game.root, game.meta.get("lang", "ja"))
+    for component in game.components:
+        if component.shape != "round":
+            continue
+        layouts = []
+        for name in (component.layout, component.back):
+            try:
+                layouts.append(loader.load(name) if name else None)
+            except ContentError:  # a build says what is wrong with it
+                layouts.append(None)
+        note_reach(component, layouts)
 
 
 def text_languages(game) -> dict:

@@ -182,7 +182,15 @@ def pages_for(component, profile) -> int:
     if component.kind == "board":
         return _board_pages(component, profile, component.found)
     w, h = component.size_pt
-    return len(impose(component.found, w, h, profile, with_backs=bool(component.back)))
+    return len(impose(component.found, w, h, piece_profile(component, profile), with_backs=bool(component.back)))
+
+
+def piece_profile(component, profile):
+    """The profile ``component``'s pieces are imposed with: a round piece painting a bleed disc gets
+    the gutter the disc needs (``impose.round_piece_profile``)."""
+    from .impose import round_piece_profile
+
+    return round_piece_profile(profile, component.bleed_reach) if component.shape == "round" else profile
 
 
 def print_pages(components, profile) -> int:
@@ -209,7 +217,8 @@ def card_pages(entries, profile):
     with_backs)``: each imposed, then packed as the profile allows (``impose.pack``)."""
     from .impose import impose, pack
 
-    parts = [impose(n, *component.size_pt, profile, with_backs=backs) for component, n, backs in entries]
+    parts = [impose(n, *component.size_pt, piece_profile(component, profile), with_backs=backs)
+             for component, n, backs in entries]
     return pack(parts, profile, [not backs for _, _, backs in entries]), [len(p) for p in parts]
 
 

@@ -37,6 +37,7 @@ class Component:
     location: Location
     tiling: dict | None = None
     paper_sized: str | None = None   # full | tiled | fit: a board the size of the paper (sheets.board_mode)
+    bleed_reach: float = 0.0         # points its layouts paint past the trim (layout.reach): a round piece's room
     key_locations: dict = field(default_factory=dict, repr=False)  # game.yaml key -> Location
 
     def at(self, key: str) -> Location:

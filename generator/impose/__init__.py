@@ -10,7 +10,7 @@ from .pack import pack
 from .page import Band, Mark, SheetPage, Slot
 from .profile import Profile, load_profile_plain, parse_length, profile_from_mapping
 from .render import render_pages
-from .sheet import Grid, board_pages, impose, plan_grid
+from .sheet import Grid, board_pages, impose, plan_grid, round_piece_profile
 from .sizes import CARD, CARD_MM, PAPER, PAPER_MM, mm, named_size, to_mm
 
 # Boards larger than a sheet are rare: their tiling is imported when first asked for, so that a
@@ -30,5 +30,6 @@ __all__ = [
     "Band", "CARD", "CARD_MM", "PAPER", "PAPER_MM", "Grid", "ImposeError", "Mark", "Profile", "SheetPage",
     "Slot", "Tile", "TilePlan", "board_pages", "impose", "load_profile_plain", "mm", "named_size",
     "pack", "parse_length", "plan_grid", "plan_tiles", "profile_from_mapping", "render_assembly_page", "render_pages",
+    "round_piece_profile",
     "render_tiles", "to_mm",
 ]

@@ -73,6 +73,16 @@ class Grid:
         return Slot(index, x, y, w, h, self.rotated, self.bleed, bleed_box=box)
 
 
+def round_piece_profile(profile: Profile, reach: float) -> Profile:
+    """The profile a round piece is imposed with when it paints ``reach`` past its trim (a bleed disc,
+    ``layout.reach``): a gutter of twice that (up to the bleed), so that toward a neighbour, where the
+    slot's bleed is half the gutter, the disc keeps its whole bleed instead of being clipped flat. Two
+    circles share no cut line, so the room costs no cut; a piece that reaches no further than half the
+    profile's gutter (a token whose square background is its bleed) is imposed as before."""
+    needed = 2 * min(reach, profile.bleed)
+    return replace(profile, gutter=needed) if needed > profile.gutter + EPS else profile
+
+
 def _count(avail: float, cell: float, bleed: float, gutter: float, room: float = 0.0) -> int:
     """How many cells of trim ``cell`` fit in ``avail`` with outer bleed (and ``room`` beyond it
     on both sides) and gutters."""

@@ -182,3 +182,42 @@ def test_partial_lower_row_keeps_half_gutter_right_of_its_last_card():
     assert last.bleed_box[1] == pytest.approx(last.y - mm(3))         # nothing below: full bleed
     above_empty = by_index[10]
     assert above_empty.bleed_box[1] == pytest.approx(above_empty.y - mm(3))
+
+
+def _disc_layout(reach_mm):
+    """A 20 mm round token's layout painting a bleed disc ``reach_mm`` past its trim (and a face)."""
+    from generator.layout.template import Layout
+
+    d = 20 + 2 * reach_mm
+    return Layout("disc", None, background=None, boxes=[
+        {"id": "bleed-disc", "type": "ellipse", "x": f"-{reach_mm}mm", "y": f"-{reach_mm}mm", "w": f"{d}mm",
+         "h": f"{d}mm"},
+        {"id": "value", "type": "text", "x": "-10mm", "y": "2mm", "w": "40mm", "h": "16mm"},  # text: no bleed
+        {"id": "moving", "type": "ellipse", "x": "{{ card.x }}", "y": 0, "w": "20mm", "h": "20mm"}])
+
+
+def test_a_round_piece_painting_a_bleed_disc_keeps_its_whole_bleed_toward_its_neighbours():
+    """A 3 mm bleed disc on 20 mm tokens imposed with a shared cut line (gutter 0) was clipped to the
+    square cell: flat on four sides where neighbours meet (seen at 150 dpi on a tiny game's coins)."""
+    from types import SimpleNamespace
+
+    from generator.layout.reach import note_reach, painted_reach
+    from generator.sheets import piece_profile
+
+    assert to_mm(painted_reach(_disc_layout(3), mm(20), mm(20))) == pytest.approx(3)
+    coin = SimpleNamespace(shape="round", size_pt=(mm(20), mm(20)), bleed_reach=0.0)
+    note_reach(coin, (_disc_layout(3), None))
+    a4 = profile("a4", bleed=mm(3), gutter=0)
+    pages = impose(20, mm(20), mm(20), piece_profile(coin, a4))
+    slots = pages[0].slots
+    first, right = slots[0], slots[1]
+    # toward its right neighbour, the first coin's bleed box reaches the whole 3 mm past its trim ...
+    assert to_mm(first.bleed_box[2] - (first.x + first.w)) == pytest.approx(3)
+    # ... and the neighbour's box begins where it ends: no disc paints over another
+    assert first.bleed_box[2] <= right.bleed_box[0] + 1e-6
+    # a token whose bleed is its square background (the shipped ones) is imposed as before
+    square = SimpleNamespace(shape="round", size_pt=(mm(20), mm(20)), bleed_reach=0.0)
+    note_reach(square, (_disc_layout(0), None))
+    assert piece_profile(square, a4) is a4
+    # and a rectangular piece never changes
+    assert piece_profile(SimpleNamespace(shape="rect", bleed_reach=mm(3)), a4) is a4
