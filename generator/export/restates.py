@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..content.game import text_in
 from ..content.schema import resolved as _resolved
 from ..errors import BuildError, Problem
 from .digest import data_digest
@@ -19,12 +20,14 @@ from .faces import record_id
 
 def restated_digests(game) -> dict[str, dict[str, list]]:
     """``{"component/id": {"special.text": [text digest, {restated field: digest}], ...}}`` for every
-    card whose record type has a text field with ``restates`` (paths through nested maps and lists)."""
+    card whose record type has a text field with ``restates`` (paths through nested maps and lists).
+    A text is digested as the edition prints it (its language's string): adding a translation is no drift."""
     result: dict = {}
+    lang = (getattr(game, "meta", None) or {}).get("lang", "ja")
     for component, spec, types in _restating(game):
         for i, record in enumerate(component.records):
             pairs: dict = {}
-            _collect(record, spec, types, "", pairs)
+            _collect(record, spec, types, "", pairs, lang)
             if pairs:
                 result[f"{component.id}/{record_id(component, i)}"] = pairs
     return result
@@ -84,7 +87,7 @@ def drift_since_last_build(game, out_dir: Path, digests: dict | None = None) -> 
 def drift_problems(game, old_lock: dict | None, digests: dict) -> list[Problem]:
     """A warning for each text or restated side that changed alone since ``old_lock`` (the last
     build's print.lock.json; nothing without one, or for a card it did not record)."""
-    if not old_lock:
+    if not old_lock or old_lock.get("format", 1) < 2:  # format 1 digested texts in every language
         return []
     old_cards = old_lock.get("cards") or {}
     records = {f"{c.id}/{record_id(c, i)}": (c, i, r) for c in game.components for i, r in enumerate(c.records)}
@@ -124,7 +127,7 @@ def _shape(spec, value, types):
     return spec
 
 
-def _collect(value, spec, types, path: str, pairs: dict) -> None:
+def _collect(value, spec, types, path: str, pairs: dict, lang: str) -> None:
     spec = _shape(spec, value, types)
     if spec is None:
         return
@@ -133,13 +136,14 @@ def _collect(value, spec, types, path: str, pairs: dict) -> None:
             resolved = _resolved(field_spec, types)
             restated = resolved.options.get("restates") if resolved is not None else None
             if restated:
-                pairs[path + name] = [data_digest(value.get(name)), {n: data_digest(value.get(n)) for n in restated}]
+                pairs[path + name] = [data_digest(text_in(value.get(name), lang)),
+                                      {n: data_digest(value.get(n)) for n in restated}]
             elif name in value:
-                _collect(value[name], field_spec, types, f"{path}{name}.", pairs)
+                _collect(value[name], field_spec, types, f"{path}{name}.", pairs, lang)
     elif spec.kind == "list" and isinstance(value, list) and spec.items is not None:
         base = path[:-1]
         for i, item in enumerate(value):
-            _collect(item, spec.items, types, f"{base}[{i}].", pairs)
+            _collect(item, spec.items, types, f"{base}[{i}].", pairs, lang)
 
 
 def _has_restates(spec, types, seen: set) -> bool:

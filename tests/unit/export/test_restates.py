@@ -56,6 +56,25 @@ def test_both_sides_changed_together_or_neither_is_no_warning(game):
     assert _drift(game) == []
 
 
+def test_a_translation_added_is_no_drift_but_a_change_in_the_edition_language_is(game):
+    # the fox game prints in English: adding the Japanese changes nothing this edition prints
+    _edit(game, "text: Draw a card.", "text: {en: Draw a card., ja: カードを1枚引く。}")
+    assert _drift(game) == []
+    _edit(game, "en: Draw a card.", "en: Draw two cards.")
+    assert [line.split(": warning: ")[1][:32] for line in _drift(game)] == ["cards[1].text: changed since the"]
+
+
+def test_a_lock_of_format_1_digested_every_language_and_compares_nothing(game):
+    import json
+
+    lock = game.parents[1] / "out" / "print.lock.json"
+    data = json.loads(lock.read_text())
+    data["format"] = 1
+    lock.write_text(json.dumps(data))
+    _edit(game, "text: Draw a card.", "text: Draw two cards.")
+    assert _drift(game) == []
+
+
 def test_a_build_records_the_new_pair_and_its_warning_is_shown_once(game):
     _edit(game, "text: Draw a card.", "text: Draw two cards.")
     result = build_game(game, game.parents[1] / "out", validate=False)
