@@ -90,3 +90,30 @@ def test_the_english_edition_validates_with_every_text_in_english_and_fitting(la
                            "--no-balance"], cwd=REPO, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert [line for line in proc.stdout.splitlines() if "rulebook" not in line] == []
+
+
+def _printed_texts(ops):
+    for op in ops:
+        if op.kind == "text":
+            yield op.id, op.payload.text
+        yield from _printed_texts(getattr(op, "children", None) or ())
+
+
+def test_the_english_print_has_no_japanese_word_on_any_face():
+    from generator.cards import CardBuilder
+    from generator.content import load_game
+
+    game = load_game(GAME, "en")
+    builder = CardBuilder(game, "en")
+    japanese = []
+    for component in game.components:
+        if not component.layout:
+            continue
+        faces = builder.component_faces(component, [])
+        sides = [faces.fronts[i] for i in range(len(component.records))]
+        if faces.backs is not None:
+            sides += [faces.backs[i] for i in range(len(component.records) if component.back_per_card else 1)]
+        for ops in sides:
+            japanese += [f"{component.id}: {box}: {text!r}" for box, text in _printed_texts(ops)
+                         if JAPANESE.search(text)]
+    assert sorted(set(japanese)) == []
