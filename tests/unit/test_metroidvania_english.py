@@ -99,21 +99,37 @@ def _printed_texts(ops):
         yield from _printed_texts(getattr(op, "children", None) or ())
 
 
-def test_the_english_print_has_no_japanese_word_on_any_face():
+@pytest.fixture(scope="module")
+def english_faces():
+    """(component id, [(box id, printed text)]) of every face of the English print, backs included."""
     from generator.cards import CardBuilder
     from generator.content import load_game
 
     game = load_game(GAME, "en")
     builder = CardBuilder(game, "en")
-    japanese = []
+    faces = []
     for component in game.components:
         if not component.layout:
             continue
-        faces = builder.component_faces(component, [])
-        sides = [faces.fronts[i] for i in range(len(component.records))]
-        if faces.backs is not None:
-            sides += [faces.backs[i] for i in range(len(component.records) if component.back_per_card else 1)]
-        for ops in sides:
-            japanese += [f"{component.id}: {box}: {text!r}" for box, text in _printed_texts(ops)
-                         if JAPANESE.search(text)]
-    assert sorted(set(japanese)) == []
+        built = builder.component_faces(component, [])
+        sides = [built.fronts[i] for i in range(len(component.records))]
+        if built.backs is not None:
+            sides += [built.backs[i] for i in range(len(component.records) if component.back_per_card else 1)]
+        faces += [(component.id, list(_printed_texts(ops))) for ops in sides]
+    return faces
+
+
+def test_the_english_print_has_no_japanese_word_on_any_face(english_faces):
+    japanese = {f"{component}: {box}: {text!r}" for component, texts in english_faces for box, text in texts
+                if JAPANESE.search(text)}
+    assert sorted(japanese) == []
+
+
+def test_no_english_face_prints_its_title_twice(english_faces):
+    """The Japanese status card names its stat in English beside the title; the English one must not."""
+    twice = []
+    for component, texts in english_faces:
+        titles = {text.strip().lower() for box, text in texts if box == "title" and text.strip()}
+        twice += [f"{component}: {box}: {text!r}" for box, text in texts
+                  if box != "title" and text.strip().lower() in titles]
+    assert twice == []
