@@ -265,8 +265,9 @@ def validate(games, no_balance, workers, output_dir, lang):
         rep.info(f"validating {path} ...")
         # as `pnp build` names them; every edition's (--lang) balance is the game's, in the game's folder
         out = _output_dir(output_dir, path, several=len(games) != 1)
+        edition = _output_dir(output_dir, path, several=len(games) != 1, lang=lang)  # its last build's lock
         result = each_game(lambda: validate_game(path, balance=not no_balance, workers=workers, reporter=rep,
-                                                 output_dir=out, lang=lang), path)
+                                                 output_dir=out, lang=lang, lock_dir=edition), path)
         if result is None:
             failed = True
             continue

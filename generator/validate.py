@@ -50,9 +50,11 @@ def check_content(path: Path, check_faces: bool = True, lang: str | None = None)
 
 
 def validate_game(path: Path, *, balance: bool = True, workers: int | None = None, reporter=None,
-                  output_dir: Path | None = None, lang: str | None = None) -> ValidateResult:
+                  output_dir: Path | None = None, lang: str | None = None,
+                  lock_dir: Path | None = None) -> ValidateResult:
     """Content, layouts, fit and (``balance``) the simulated verdict, whose report goes to
-    ``output_dir`` (default output/<game>); ``lang``: of that edition's texts."""
+    ``output_dir`` (default output/<game>); ``lang``: of that edition's texts, whose last build (its
+    print lock, for the drift check) is in ``lock_dir`` (default ``output_dir``)."""
     game, cards, problems = check_content(path, lang=lang)
     from .layout.legibility_check import unjudged_lines
 
@@ -67,7 +69,7 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
     result.problems.extend(nothing_printed(game, faces))
     from .export.restates import drift_since_last_build
 
-    result.problems.extend(drift_since_last_build(game, output_dir_of(game, output_dir)))
+    result.problems.extend(drift_since_last_build(game, lock_dir or output_dir_of(game, output_dir)))
     n = len(game.components)
     result.summary = f"{n} component{'s' if n != 1 else ''}, {faces} printed face{'s' if faces != 1 else ''}"
     if result.passed and not balance:

@@ -89,6 +89,8 @@ def drift_problems(game, old_lock: dict | None, digests: dict) -> list[Problem]:
     build's print.lock.json; nothing without one, or for a card it did not record)."""
     if not old_lock or old_lock.get("format", 1) < 2:  # format 1 digested texts in every language
         return []
+    if old_lock.get("lang", "ja") != (getattr(game, "meta", None) or {}).get("lang", "ja"):
+        return []  # another edition's lock: its texts are in another language
     old_cards = old_lock.get("cards") or {}
     records = {f"{c.id}/{record_id(c, i)}": (c, i, r) for c in game.components for i, r in enumerate(c.records)}
     problems = []

@@ -64,6 +64,13 @@ def test_a_translation_added_is_no_drift_but_a_change_in_the_edition_language_is
     assert [line.split(": warning: ")[1][:32] for line in _drift(game)] == ["cards[1].text: changed since the"]
 
 
+def test_another_editions_lock_compares_nothing(game):
+    _edit(game, "text: Draw a card.", "text: Draw two cards.")
+    japanese = load_game(game, "ja")  # the lock in out/ is the English edition's
+    assert drift_since_last_build(japanese, game.parents[1] / "out") == []
+    assert _drift(game) != []
+
+
 def test_a_lock_of_format_1_digested_every_language_and_compares_nothing(game):
     import json
 
