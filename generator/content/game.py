@@ -16,7 +16,7 @@ import yaml
 from ..errors import ContentError, Location, Problem
 from ..units import parse_size
 from .tabular import is_editor_lock, is_tabular, open_table, parse_table_file
-from .schema import Context, Spec, compile_schema, did_you_mean, field_kind, unknown_field, validate
+from .schema import Context, Spec, compile_schema, did_you_mean, field_kind, text_in, unknown_field, validate
 from .yamlload import NodeBudget, mapping_items, node_location, parse_file, parse_items, parse_text
 
 
@@ -123,16 +123,6 @@ class Game:
     @property
     def title(self) -> str:
         return text_in(self.meta["title"], self.meta.get("lang", "ja"))
-
-
-def text_in(value, lang: str = "ja", fallback: str = "ja"):
-    """The string of a text field in ``lang`` (falling back), or the value unchanged."""
-    if isinstance(value, dict):
-        for key in (lang, fallback, *value):
-            if key in value:
-                return value[key]
-        return ""
-    return value
 
 
 _SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"

@@ -67,8 +67,14 @@ def _unknown_option(key, kind: str, allowed) -> str:
 def _option_problem(kind: str, key: str, value) -> str:
     """Why the checks cannot use a type's option ('' when they can): a ``max_len: many`` or a
     ``min: [1, 2]`` would crash the comparison with the first record's value."""
-    if key in ("min_len", "max_len") and not (_is_number(value) and isinstance(value, int) and value >= 0):
-        return f"expected a whole number of 0 or more, got {value!r}"
+    if key in ("min_len", "max_len"):
+        # a text's limit may be per language (English needs about twice the characters of Japanese)
+        per_lang = kind == "text" and isinstance(value, dict) and value and all(isinstance(k, str) and LANG.fullmatch(k)
+                                                                                 for k in value)
+        counts = value.values() if per_lang else [value]
+        if not all(_is_number(n) and isinstance(n, int) and n >= 0 for n in counts):
+            per = " (or, for a text, one per language: {ja: 60, en: 120})" if kind == "text" else ""
+            return f"expected a whole number of 0 or more{per}, got {value!r}"
     if key in ("min", "max"):
         if kind == "length" and isinstance(value, str):
             try:
@@ -371,15 +377,31 @@ def _check_bool(node, spec, ctx, field_path):
     return value
 
 
-def _check_len(value, spec, ctx, node, field_path, what="characters"):
-    lo, hi = spec.options.get("min_len"), spec.options.get("max_len")
+def _check_len(value, spec, ctx, node, field_path, what="characters", lang=None):
+    lo, hi = (_limit_in(spec.options.get(key), lang) for key in ("min_len", "max_len"))
     if lo is not None and len(value) < lo:
         ctx.problem(node, field_path, f"has {len(value)} {what}; at least {lo} required")
     if hi is not None and len(value) > hi:
         ctx.problem(node, field_path, f"has {len(value)} {what}; at most {hi} allowed")
 
 
-def _check_str(node, spec, ctx, field_path):
+def text_in(value, lang: str = "ja", fallback: str = "ja"):
+    """The string of a text field in ``lang`` (falling back), or the value unchanged."""
+    if isinstance(value, dict):
+        for key in (lang, fallback, *value):
+            if key in value:
+                return value[key]
+        return ""
+    return value
+
+
+def _limit_in(limit, lang):
+    """A length limit for a text in ``lang``: a per-language limit picks as a text does (that
+    language's, else ja's, else the first)."""
+    return text_in(limit, lang or "ja")
+
+
+def _check_str(node, spec, ctx, field_path, lang=None):
     value = _scalar(node, ctx, field_path, "a string")
     if value is MISSING:
         return None
@@ -389,7 +411,7 @@ def _check_str(node, spec, ctx, field_path):
         else:
             ctx.problem(node, field_path, f"expected a string, got {value!r}")
             return None
-    _check_len(value, spec, ctx, node, field_path)
+    _check_len(value, spec, ctx, node, field_path, lang=lang)
     pattern = spec.options.get("pattern")
     if pattern and not re.fullmatch(pattern, value):  # the spec's doc says it in words
         ctx.problem(node, field_path, f"{value!r} does not match the pattern {pattern}"
@@ -405,7 +427,7 @@ def _check_text(node, spec, ctx, field_path):
             if not isinstance(key, str) or not LANG.fullmatch(key):
                 ctx.problem(key_node, sub, "text languages are two-letter codes such as 'ja' or 'en'")
                 continue
-            value = _check_str(value_node, Spec("str", options=spec.options), ctx, sub)
+            value = _check_str(value_node, Spec("str", options=spec.options), ctx, sub, lang=key)
             if value is not None:
                 result[key] = value
         if ctx.lang and result and ctx.lang not in result:
@@ -420,7 +442,7 @@ def _check_text(node, spec, ctx, field_path):
         ctx.problem(node, field_path, f"expected text (a string or {{ja: ..., en: ...}}), got {value!r}")
         return None
     value = value if isinstance(value, str) else str(node.value)
-    _check_len(value, spec, ctx, node, field_path)
+    _check_len(value, spec, ctx, node, field_path, lang=ctx.written_lang)
     ctx.languages[()] += 1
     if ctx.lang and ctx.written_lang and ctx.lang != ctx.written_lang and has_words_of(value, ctx.written_lang):
         # another edition prints it as written: right, but not in silence

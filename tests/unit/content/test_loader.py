@@ -381,6 +381,27 @@ def test_a_schema_option_the_checks_cannot_use_is_located_in_schema_yaml(tiny):
     schema.write_text(text.replace("max_len: 12", "max_len: many").replace("min: 1, max: 20", 'min: [1, 2], max: ""'),
                       encoding="utf-8")
     assert [p for p in problems_of(tiny) if p[0] == "schema.yaml"] == [
-        ("schema.yaml", 5, "types.hero.fields.name.max_len", "expected a whole number of 0 or more, got 'many'"),
+        ("schema.yaml", 5, "types.hero.fields.name.max_len",
+         "expected a whole number of 0 or more (or, for a text, one per language: {ja: 60, en: 120}), got 'many'"),
         ("schema.yaml", 7, "types.hero.fields.life.max", "expected a number, got ''"),
         ("schema.yaml", 7, "types.hero.fields.life.min", "expected a number, got [1, 2]")]
+
+
+def test_a_texts_length_limit_may_be_given_per_language(tiny):
+    """English needs about twice the characters of Japanese: `max_len: {ja: 12, en: 24}` checks each
+    language's text against its own limit (a plain string against game.yaml's lang's), where one
+    number held the English of a Japanese game to the Japanese count."""
+    heroes = tiny / "heroes.yaml"
+    heroes.write_text(heroes.read_text(encoding="utf-8").replace(
+        "name: 盗賊", "name: {ja: 盗賊, en: Thief of the Night Market}").replace("name: 騎士", "name: 騎士団"),
+        encoding="utf-8")
+    assert problems_of(tiny) == [("heroes.yaml", 14, "heroes[2].name.en", "has 25 characters; at most 12 allowed")]
+    schema = tiny / "schema.yaml"
+    schema.write_text(schema.read_text(encoding="utf-8").replace("max_len: 12", "max_len: {ja: 3, en: 25}"),
+                      encoding="utf-8")
+    assert [p[1:] for p in problems_of(tiny)] == [(8, "heroes[1].name.ja", "has 4 characters; at most 3 allowed")]  # 騎士団 (3) is plain ja
+    schema.write_text(schema.read_text(encoding="utf-8").replace("{ja: 3, en: 25}", "{ja: 12, en: many}"),
+                      encoding="utf-8")
+    assert [p for p in problems_of(tiny) if p[0] == "schema.yaml"] == [
+        ("schema.yaml", 5, "types.hero.fields.name.max_len",
+         "expected a whole number of 0 or more (or, for a text, one per language: {ja: 60, en: 120}), got {'ja': 12, 'en': 'many'}")]
