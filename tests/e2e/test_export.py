@@ -15,6 +15,7 @@ import pytest
 import yaml
 from PIL import Image
 
+from generator.content.game import text_in
 from generator.manifest import manifest_of
 
 REPO = Path(__file__).resolve().parents[2]
@@ -185,6 +186,8 @@ def test_acceptance_errata_has_exactly_the_edited_enemy_and_its_back(tmp_path):
     shutil.copy(out / "print.lock.json", old_lock)
     enemies_file = game / "enemies.yaml"
     records = yaml.safe_load(enemies_file.read_text(encoding="utf-8"))
+    for record in records:  # the Japanese print shows a {ja: ..., en: ...} name in ja
+        record["name"] = text_in(record["name"])
     target = next(r for r in records if r.get("count", 1) == 1 and r.get("stage") == 2)
     others = [r["name"] for r in records if r["name"] != target["name"]]
     lines = enemies_file.read_text(encoding="utf-8").splitlines(keepends=True)

@@ -48,6 +48,6 @@ def test_the_shipped_stage_cards_paint_no_icon_over_their_text(in_repo):
     faces = CardBuilder(game).component_faces(game.component("stages"), problems)
     faces.check_all()
     assert covers(problems) == []
-    kaisatsu = next(i for i, r in enumerate(game.component("stages").records) if r["name"] == "改札前")
+    kaisatsu = next(i for i, r in enumerate(game.component("stages").records) if r["id"] == "s2_n1")  # 改札前
     [respawn] = [op for op in faces.fronts[kaisatsu] if op.id == "respawn" and op.payload.text.startswith("①")]
     assert respawn.payload.text == "①:enemy::enemy::enemy:"  # one line: three thugs beside the obstacle
