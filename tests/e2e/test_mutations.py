@@ -89,13 +89,19 @@ def findings(project: Project, mutation: Mutation, new: bytes, monkeypatch) -> l
     try:
         changed.write_bytes(new)
         return [f"{mutation} | {problem}" for command in mutation.commands
-                for problem in _judge(project, mutation, command, _run(command, project))]
+                for problem in _judge(project, mutation, command, _run(command, project, _edition(mutation.path)))]
     finally:
         changed.write_bytes(old)
 
 
-def _run(command: str, project: Project):
-    return CliRunner().invoke(main, _args(command, project.game, project.root / "out" / command))
+def _edition(rel: str) -> list[str]:
+    """A chapter of another edition (``rulebook/en/*.md``) is read by that edition's commands only."""
+    edition = re.search(r"/rulebook/([a-z]{2})/[^/]+\.md$", rel)
+    return ["--lang", edition[1]] if edition else []
+
+
+def _run(command: str, project: Project, extra: list[str] = ()):
+    return CliRunner().invoke(main, _args(command, project.game, project.root / "out" / command) + list(extra))
 
 
 def _judge(project: Project, mutation: Mutation, command: str, result) -> list[str]:

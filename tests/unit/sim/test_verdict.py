@@ -555,8 +555,8 @@ def test_rewording_a_rule_text_keeps_the_cached_verdict_and_a_played_edit_does_n
     assert not verdict.cached_verdict(load_game(root), output_dir=out).cached
     bosses = root / "bosses.yaml"
     text = bosses.read_text(encoding="utf-8")
-    assert "text: ボスと同じラインの全員に2ダメージ。" in text
-    bosses.write_text(text.replace("text: ボスと同じラインの全員に2ダメージ。", "text: ボスと同じラインにいる全員に2ダメージ。")
+    assert "text: {ja: ボスと同じラインの全員に2ダメージ。" in text
+    bosses.write_text(text.replace("text: {ja: ボスと同じラインの全員に2ダメージ。", "text: {ja: ボスと同じラインにいる全員に2ダメージ。")
                       + "\n# a comment\n", encoding="utf-8")
     assert verdict.cached_verdict(load_game(root), output_dir=out).cached and len(calls) == 1
     bosses.write_text(bosses.read_text(encoding="utf-8").replace("{op: damage, n: 2, target: boss_line",
