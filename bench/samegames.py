@@ -31,7 +31,7 @@ def digest(engine, setup, agent: str, players: int, games: int) -> str:
     sha = hashlib.sha256()
     for i in range(games):
         record, state = play_game(engine, setup, players=players, agent=agent, seed="same", index=i)
-        if "error" in record:
+        if record.get("error"):  # a record may carry error: None (a game that ended well)
             record = {**record, "error": _PLACE.sub("<place>", record["error"])}
         sha.update(json.dumps(record, sort_keys=True, default=repr).encode())
         sha.update(repr(getattr(state, "log", None)).encode())
