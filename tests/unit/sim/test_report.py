@@ -265,3 +265,31 @@ def test_cards_page_says_what_is_missing_when_an_engine_counts_uses_only():
     doc = pdfium.PdfDocument(render_pdf(data))
     text = " ".join(doc[len(doc) - 1].get_textpage().get_text_range().split())
     assert "no exposures recorded" in text and "no card was both used and left unused" in text
+
+
+def test_the_card_impact_chart_shows_each_paired_card_s_own_effect_beside_its_screening_bar():
+    """Valheim's screening bar read +0.41 for a card whose paired difference was +0.04 [+0.02, +0.07]:
+    the chart drew the screening only, so a designer took it for the card's effect."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.container import ErrorbarContainer
+
+    data = {"card_usage": {"spar": {"uses": 90, "exposures": 100, "impact": 0.41},
+                           "scout": {"uses": 80, "exposures": 100, "impact": 0.38}},
+            "card_impact_paired": {"spar": {"players": 3, "games": 1200, "delta": 0.043, "ci95": [0.022, 0.065]}},
+            "settings": {"card_impact": {"swing": 0.05}}}
+    fig = report._cards_page(plt, data, report._font())
+    try:
+        ax = fig.axes[1]
+        bars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        assert len(bars) == 1
+        (x,), (y,) = bars[0].lines[0].get_data()
+        assert (x, y) == (pytest.approx(0.043), "spar")
+        lo, hi = bars[0].lines[2][0].get_segments()[0][:, 0]
+        assert (lo, hi) == pytest.approx((0.022, 0.065))
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert any("paired" in t and "own effect" in t for t in legend)
+        assert any("swing" in t for t in legend)
+    finally:
+        plt.close(fig)
