@@ -83,14 +83,12 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     # of a build that then prints nothing.
     balance = f"balance not checked: {unchecked}"
     if validate:
-        from .sim.verdict import how_judged, refusal
+        from .sim.verdict import refusal, said_of
 
         report_dir = Path(verdict_dir or out_dir)
         verdict = run_balance(game, workers=workers, reporter=reporter, cached=True, output_dir=report_dir)
         if verdict is not None:
-            judged = how_judged(verdict)
-            balance = ("balance not checked" if not verdict.checked else
-                       f"balance passed{f': {judged}' if judged else ''}")
+            balance = said_of(verdict)
             result.problems.extend(verdict.problems)
             if not verdict.passed:
                 result.notes.append(refusal(game, verdict, report_dir))

@@ -88,7 +88,9 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
         result.notes.append(refusal(game, verdict, output_dir_of(game, output_dir),
                                     "so pnp build will not print it"))
     result.table = verdict.table
-    result.summary += ", balance " + ("not checked" if not verdict.checked else "passed" if verdict.passed else "FAILED")
+    from .sim.verdict import said_of
+
+    result.summary += f", {said_of(verdict)}"  # a verdict that passed says what it cost, as pnp build says it
     return result
 
 

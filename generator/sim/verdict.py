@@ -327,6 +327,16 @@ def how_judged(result: BalanceResult) -> str:
     return f"{games} games played in {seconds:.0f} s" if games and seconds is not None else ""
 
 
+def said_of(result: BalanceResult) -> str:
+    """The verdict in a summary line, as ``pnp build`` and ``pnp validate`` both end with it."""
+    if not result.checked:
+        return "balance not checked"
+    if not result.passed:  # the refusal before it says how it was judged
+        return "balance FAILED"
+    judged = how_judged(result)
+    return f"balance passed{f': {judged}' if judged else ''}"
+
+
 def refusal(game, result: BalanceResult, report_dir: Path, outcome: str = "so nothing was printed") -> str:
     """What ``pnp build`` (and ``pnp validate``, with its own ``outcome``) says when the verdict keeps a
     game from print: how it was judged, where the whole story is and what a designer does next (the
