@@ -82,6 +82,11 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     # that is gone fails in seconds, before the simulation runs and rewrites the balance report
     # of a build that then prints nothing.
     balance = f"balance not checked: {unchecked}"
+    if not validate:
+        from .sim.verdict import kept_verdict_standing
+
+        if standing := kept_verdict_standing(game, verdict_dir or out_dir):
+            balance += f"; {standing}"
     if validate:
         from .sim.verdict import refusal, said_of
 

@@ -965,6 +965,37 @@ def keyed_files(game, files: dict[str, str], views: dict) -> dict[str, str]:
     return keyed
 
 
+def _stored_verdict(cache: Path) -> dict | None:
+    try:
+        return json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def kept_verdict_standing(game, output_dir=None) -> str:
+    """For a build that does not judge balance (``--no-validate``, ``pnp watch`` without ``--balance``):
+    whether the verdict kept in ``output_dir`` was judged on the numbers as they are now. A designer
+    tuning in watch saw "balance not checked" after every edit, the same line whether the print file
+    matched a verdict that passed or numbers no game had been played with. "" without a kept verdict."""
+    stored = _stored_verdict(output_dir_of(game, output_dir) / ".verdict.json")
+    if not stored or "key" not in stored:
+        return ""
+    config, _path, lines = balance_of(game)
+    try:
+        name, engine = engine_of(game, config, lines)
+    except ProblemsError:
+        return ""
+    if engine is None:
+        return ""
+    key = content_key(keyed_files(game, played_file_hashes(Path(game.root)), played_views(game)),
+                      f"{name}/{engine.VERSION}")
+    verdict = "passed" if stored.get("passed") else "FAILED"
+    if stored["key"] == key:
+        return f"the kept verdict ({verdict}) is of these numbers"
+    return (f"the kept verdict ({verdict}) was judged on other numbers (or another simulator): "
+            "pnp validate judges these numbers")
+
+
 def cached_verdict(game, *, workers: int | None = None, progress=None, output_dir=None, executor=None,
                    refresh: bool = False) -> BalanceResult:
     """``check_balance`` unless ``<output>/.verdict.json`` holds the verdict of identical content;
@@ -980,10 +1011,7 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
     inputs = played_inputs(game, engine, views) if is_shipped(name) else keyed_files(game, files, views)
     key = content_key(inputs, f"{name}/{engine.VERSION}")
     cache = out / ".verdict.json"
-    try:
-        stored = json.loads(cache.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        stored = None
+    stored = _stored_verdict(cache)
     if stored and stored.get("key") == key and not refresh:
         problems = [Problem(Location(p["path"], p["line"]), p["field"], p["message"], p["severity"])
                     for p in stored["problems"]]

@@ -472,3 +472,25 @@ def test_an_engine_whose_games_never_end_is_refused_after_its_first_games_not_ho
     assert problem.startswith(f"{game_dir / 'balance.yaml'}:1: engine: 10 of the first 10 greedy games (2 players, "
                               "seed 0) reached the cap of 20000 decisions without an end, so no game was judged"), problem
     assert problem.endswith(f"follow one: pnp simulate {game_dir} --players 2 --agent greedy --seed 0 --game 0 --trace")
+
+
+def test_a_build_that_does_not_judge_balance_says_whether_the_kept_verdict_is_of_its_numbers(game_dir, tmp_path, monkeypatch):
+    """pnp watch without --balance said "balance not checked" after every edit, whether the print
+    file's numbers were those of a verdict that passed or numbers no game had been played with."""
+    from generator.build import build_game
+
+    monkeypatch.chdir(game_dir.parents[1])
+    out = tmp_path / "out"
+
+    def said():
+        return build_game(game_dir, out, validate=False, unchecked="watched without --balance").summary
+
+    assert said().endswith("balance not checked: watched without --balance")  # no verdict kept: nothing more to say
+    assert cached_verdict(load_game(game_dir), workers=1, output_dir=out).passed
+    assert said().endswith("balance not checked: watched without --balance; the kept verdict (passed) is of these numbers")
+    cards = game_dir / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8") + "# a note of the designer's\n", encoding="utf-8")
+    assert said().endswith("the kept verdict (passed) is of these numbers")  # a comment is not played
+    cards.write_text(cards.read_text(encoding="utf-8").replace("cost: 0", "cost: 1"), encoding="utf-8")
+    assert said().endswith("the kept verdict (passed) was judged on other numbers (or another simulator): "
+                           "pnp validate judges these numbers")
