@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import statistics
 import os
 import re
 import textwrap
@@ -42,13 +43,14 @@ from .stats import (Z95, band_decision, band_status, band_text, diff_interval, i
 DEFAULT_COUNTS = (2, 3, 4)  # the player counts judged when balance.yaml lists none
 REPEATED_GAMES = 10  # a game's own engine's games played twice before its verdict: the same seed, the same game
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
-SIM_VERSION = "7"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
+SIM_VERSION = "8"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
 # more seeds; 3: M7, M9 and the engines' own bands (Judge.band) decided on intervals with the game as the unit;
 # 4: a share of exactly 0 or 1 bounded by its games, M7 above its maximum only as a point says so;
 # 5: the M5 screening row names the cards it flagged, a long value wraps in its column (a kept verdict
 # would show the old table); 6: balance.yaml's known findings, M0's alike failures as one problem, a game's
 # own engine's games checked for repeating before its verdict (a kept verdict would miss all three);
 # 7: a known: entry on a band that failed as an error says so (a kept verdict said "did not warn");
+# 8: the M1 spread warning names the sweep of a number set per count (a kept verdict said only the spread);
 # bump when the core (runner, metrics, verdict) changes what a verdict means or says
 
 
@@ -74,8 +76,9 @@ class _Judge:
     """Collects table rows and problems; knows where each band is written."""
 
     def __init__(self, path: Path, lines: dict, command: str, seed=0, seats: str = "players", cards=None,
-                 accepted=()):
+                 accepted=(), game=None):
         self.path, self.lines, self.command, self.seed = str(path), lines, command, seed
+        self.game = game  # its schema checks a value a next step suggests (a sweep's range), as --set would
         self.accepted = list(accepted)  # balance.yaml's known findings (``known``): warnings shown with -v only
         self.seats = seats  # what a player count counts in the game's words (Fatal Fight: characters)
         self.cards = cards or {}  # record id -> Location: a problem naming a card also says where it is
@@ -422,7 +425,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     if first_games:  # its verdict could not be replayed (nor its workers agree), or would take hours to fail
         return BalanceResult(passed=False, problems=first_games, table="balance: games that do not repeat or do not end")
     judge = _Judge(path, lines, _command(game), config.get("seed", 0), getattr(engine, "SEATS", "players"),
-                   _record_locations(game), accepted)
+                   _record_locations(game), accepted, game)
     judge.problems += getattr(engine, "__pnp_warnings__", [])  # a game's own engine's parts it does not use
     started = time.perf_counter()
     own_pool = executor is None and (workers or os.cpu_count() or 1) > 1
@@ -545,7 +548,7 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress, cha
             _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra)
             for message in engine.static_checks(setup, n):
                 judge.problem("softlocks", "M8 unwinnable setup", f"{message} ({judge.count(n)})")
-        _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count)
+        _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count, tables)
         _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts, changed_cards)
         hook = getattr(engine, "judge_extra", None)  # optional: a game's own bands (rows, problems, more runs)
         if hook is not None:
@@ -680,7 +683,52 @@ def _failure_groups(failed: list[dict]) -> list[tuple[dict, int]]:
     return [(same[0], len(same) - 1) for same in groups.values()]
 
 
-def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count):
+def count_keyed(rules, counts, prefix="rules") -> dict[str, dict]:
+    """``{path: {count: value}}``: the numbers of ``rules`` set per player count (a mapping whose keys
+    include every judged count, each a number: Valheim's ``hunt.strength_by_players``), where a spread
+    between the counts is tuned."""
+    found = {}
+    if isinstance(rules, dict):
+        if set(counts) <= set(rules) and all(isinstance(rules[n], (int, float)) and not isinstance(rules[n], bool)
+                                             for n in counts):
+            found[prefix] = rules
+        for key, value in rules.items():
+            if isinstance(key, str):
+                found.update(count_keyed(value, counts, f"{prefix}.{key}"))
+    return found
+
+
+def _spread_lever(judge, rates, best, worst, tables) -> str:
+    """The M1 spread warning's next step: the sweep of a number set per count, at the count furthest
+    from the others (the warning said only by how much two counts differ)."""
+    middle = statistics.median(rates.values())
+    far = max((best, worst), key=lambda n: abs(rates[n] - middle))
+    keyed = count_keyed(tables.get("rules"), list(rates))
+    if not keyed:
+        return (f"; tune a number at {judge.count(far)}, the furthest from the others: {judge.command} "
+                f"--players {far} --sweep PATH=A..B")
+    path, values = next(iter(keyed.items()))
+    value = values[far]
+    near = [value + step for step in (-2, -1, 0, 1, 2)] if isinstance(value, int) else \
+        [round(value * share, 6) for share in (0.8, 0.9, 1, 1.1, 1.2)]
+    tried = [v for v in near if v == value or _settable(judge, tables, f"{path}.{far}={v}")]  # the schema's bounds
+    written = f"{tried[0]}..{tried[-1]}" if isinstance(value, int) else ",".join(f"{v:g}" for v in tried)
+    return (f"; numbers set per {judge.seat} count: {', '.join(keyed)}; try one at {judge.count(far)}, the furthest "
+            f"from the others: {judge.command} --players {far} --sweep {path}.{far}={written}")
+
+
+def _settable(judge, tables, text: str) -> bool:
+    from .overrides import OverrideError, apply_sets
+
+    schema = judge.game if hasattr(judge.game, "components") else None  # a game without components: the kind only
+    try:
+        apply_sets(tables, [text], schema)
+    except OverrideError:
+        return False
+    return True
+
+
+def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count, tables=None):
     rates = {n: data["per_players"][n]["reference"]["win_rate"] for n in counts}
     smax = config["win_rate"].get("count_spread_max")
     if smax is not None and len(counts) == 1:  # a duel: one count compared with itself would read "2 vs 2"
@@ -699,8 +747,8 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
             judge.problem("win_rate.count_spread_max", "M1 spread", f"win rates by {judge.seat} count "
                           f"{', '.join(f'{n}: {r:.3f}' for n, r in rates.items())}: {best} and {worst} differ by "
                           f"{spread:.3f} [{lo:.3f}, {hi:.3f}] (max {smax})"
-                          + ("" if decision == "outside" else ", above the maximum only as a point estimate"),
-                          "warning")
+                          + ("" if decision == "outside" else ", above the maximum only as a point estimate")
+                          + _spread_lever(judge, rates, best, worst, tables or {}), "warning")
     dc = config["dead_cards"]
     usage = metrics.card_usage(all_ref)
     dead = metrics.dead_cards(usage, dc["max_use_rate"], dc["min_exposures"])
