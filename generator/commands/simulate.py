@@ -111,8 +111,10 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
     except (SimulationError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     failed = summary.pop("_failures")
-    follow = _follow_one(summary.pop("_wins"), summary.pop("_replay"))
-    if as_json:
+    wins = summary.pop("_wins")
+    follow = _follow_one(wins, summary.pop("_replay"))
+    if as_json:  # the games to --trace, as the text's "not won" line names them (a script picks one)
+        summary["not_won"] = [i for i, won in enumerate(wins) if not won]
         click.echo(json.dumps(summary, ensure_ascii=False))
     elif reporter().verbosity >= 0:  # -q: only failures
         _print_summary(summary, getattr(engine, "SEATS", "players"), follow, _spread_max(config),

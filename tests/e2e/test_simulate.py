@@ -175,6 +175,8 @@ def test_the_summary_names_the_games_not_won_and_how_to_follow_one(in_repo):
                            "--trace")
     traced = run("metroidvania", "--players", "2", "--agent", "greedy", "--seed", "0", "--game", first, "--trace")
     assert f"game {first}: loss" in traced.output
+    out = json.loads(run("metroidvania", "--players", "2", "--games", "12", "--json").output)
+    assert out["not_won"][0] == int(first) and len(out["not_won"]) == 12 - out["wins"]  # --json has them too
 
 
 def test_heroes_shows_each_characters_win_rate_with_and_without_it_and_the_spread_m7_judges(in_repo):
