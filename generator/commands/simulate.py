@@ -56,9 +56,12 @@ DEFAULT_PLAYERS = 3  # without --players (or balance.yaml's first count, when it
 @click.option("--sweep", "sweeps", multiple=True, metavar="PATH=VALUES",
               help="Also play the same games with each of several values of one path (rules.boss_life_bonus.2=0..3, "
                    "bosses.ID.life=10,12,14; at most 12) and compare them in one table with the content as it is.")
+@click.option("--filler", metavar="CARD", default=None,
+              help="Also play the same games with CARD replaced by a neutral filler, as the verdict's M5 paired check "
+                   "does, and compare: the card's own effect on the win rate, at any player count.")
 @_common_options
 def simulate(game, players, games, seed, agent, workers, as_json, game_index, trace, difficulty, cards, heroes, sets,
-             sweeps):
+             sweeps, filler):
     """Simulate GAME (a name under ./content or a path) with scripted players."""
     from ..cli import reporter, resolve_game, run_reporting
     from ..sim.api import SimulationError
@@ -67,7 +70,9 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         raise click.BadParameter("--trace needs --game I (the game to replay)", param_hint="--trace")
     if sweeps:
         from .sweep import alone
-        alone(sweeps, sets, game_index, cards, heroes)
+        alone(sweeps, sets, game_index, cards, heroes, filler)
+    if filler and sets:
+        raise click.UsageError("--filler does not go with --set: each compares one change with the content as it is")
     path = resolve_game(game)
     seed = _seed(seed)
     ctx = click.get_current_context()
@@ -84,6 +89,9 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         players = players or _default_players(config)
         tables = _tables(game_data, engine, difficulty)
         variant = _variant(tables, sets, game_data)
+        if filler:
+            from .filler import filled
+            variant = filled(engine, tables, filler)
         sweep = _sweep(tables, sweeps, game_data)
         changes = _changes(tables, variant, sets, sweep)
         for changed, said in changes:
@@ -96,13 +104,13 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         with _progress(games * (1 + len(changes))) as progress:
             parts = {"cards": cards, "heroes": heroes}
             summary = _run(engine, game_data, tables, players, games, seed, agent, workers, parts, progress())
-            runs = [_run(engine, game_data, changed, players, games, seed, agent, workers, parts, progress(), said)
-                    for changed, said in changes]
+            runs = [_run(engine, game_data, changed, players, games, seed, agent, workers, parts, progress(), said,
+                         filler) for changed, said in changes]
         if sweep:
             from .sweep import win_band
             summary["sweep"] = sweep.document(summary, runs, win_band(game_data, players))
         elif runs:
-            _compare(summary, runs[0], sets)
+            _compare(summary, runs[0], sets, filler)
         for run in runs:  # a changed run's failures are the command's: listed, and exit 1
             summary["_failures"] += run["_failures"]
             summary["errors"] += run["errors"]
@@ -280,15 +288,19 @@ def paired(changed: dict, plain: dict) -> dict:
     return {"diff": round(diff, 6), "ci95": [round(lo, 6), round(hi, 6)], "games_differing": differing}
 
 
-def _compare(summary: dict, changed: dict, sets) -> None:
+def _compare(summary: dict, changed: dict, sets, filler=None) -> None:
     """The changed run beside the plain one: its summary under ``variant`` and the paired
     difference of the win rates."""
     from ..sim.overrides import described
 
     shown = {k: v for k, v in changed.items()
              if k not in ("game", "players", "games", "seed", "agent", "_wins", "_failures", "_replay")}
-    summary["variant"] = {"set": described(list(sets)), **shown}
+    summary["variant"] = {"filler": filler} if filler else {"set": described(list(sets))}
+    summary["variant"].update(shown)
     summary["paired"] = paired(changed, summary)
+    if filler:  # signed as M5 reports it: with the card minus with the filler
+        d, (lo, hi) = summary["paired"]["diff"], summary["paired"]["ci95"]
+        summary["card_effect"] = {"diff": 0.0 - d, "ci95": [0.0 - hi, 0.0 - lo]}
 
 
 @contextmanager
@@ -309,9 +321,10 @@ def _progress(total: int):
         yield one_run
 
 
-def _run(engine, game, tables, players, games, seed, agent, workers, parts=None, progress=None, sets=()) -> dict:
-    """The summary of one run; ``parts``: the optional parts asked for (``cards``, ``heroes``); ``sets`` are
-    the changes ``tables`` carry, for the failures' replay commands."""
+def _run(engine, game, tables, players, games, seed, agent, workers, parts=None, progress=None, sets=(),
+         filler=None) -> dict:
+    """The summary of one run; ``parts``: the optional parts asked for (``cards``, ``heroes``); ``sets`` (and
+    ``filler``) are the changes ``tables`` carry, for the failures' replay commands."""
     from ..sim.metrics import card_usage, failure_line, failures, run_summary
     from ..sim.runner import run_games
     from ..sim.verdict import CHECKED_GAMES
@@ -324,6 +337,7 @@ def _run(engine, game, tables, players, games, seed, agent, workers, parts=None,
     shown = game.id if game.root.resolve().parent.name == "content" else str(game.root)
     options = f" --difficulty {tables['difficulty']}" if "difficulty" in tables else ""
     options += "".join(f" --set {shlex.quote(text)}" for text in sets)  # a changed game replays changed
+    options += f" --filler {shlex.quote(filler)}" if filler else ""
     replay = f"pnp simulate {shown} --players {players} --agent {agent} --seed {seed}{options}"
     fails = [f"{r['outcome']}: game {r['index']} seed {seed}: {failure_line(r)}; replay: {replay} --game {r['index']} --trace"
              for r in failures(records)[:20]]
@@ -409,14 +423,19 @@ def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None, agent
     if "variant" in s:
         v, p = s["variant"], s["paired"]
         vlo, vhi = v["ci95"]
-        changes = ", ".join(f"{path}={value}" for path, value in v["set"].items())
-        click.echo(f"with {changes}:")
+        changes = ", ".join(f"{path}={value}" for path, value in v.get("set", {}).items())
+        click.echo(f"with {v['filler']} as a neutral filler (M5's paired check):" if "filler" in v else f"with {changes}:")
         click.echo(f"  win rate   {v['win_rate']:.3f} [{vlo:.3f}, {vhi:.3f}] ({v['wins']}/{s['games']})")
         click.echo(f"  rounds     median {v['rounds']['median']:g}, p95 {v['rounds']['p95']:g}; "
                    f"per stage median {v['stage_rounds_median']:g}")
         lo, hi = p["ci95"]
-        click.echo(f"  difference {p['diff']:+.3f} [{lo:+.3f}, {hi:+.3f}] in win rate, paired on the same "
-                   f"{s['games']} deals ({p['games_differing']} games ended differently)")
+        if "filler" in v:  # the card's effect, signed as M5 reports it: with the card minus with the filler
+            effect, low, high = (0.0 - x for x in (p["diff"], hi, lo))  # 0.0 - x: no -0.000
+            click.echo(f"  card's effect {effect:+.3f} [{low:+.3f}, {high:+.3f}] in win rate, with it minus with the "
+                       f"filler, paired on the same {s['games']} deals ({p['games_differing']} games ended differently)")
+        else:
+            click.echo(f"  difference {p['diff']:+.3f} [{lo:+.3f}, {hi:+.3f}] in win rate, paired on the same "
+                       f"{s['games']} deals ({p['games_differing']} games ended differently)")
         if v.get("heroes"):
             _print_heroes(v["heroes"], spread_max)
     if "card_usage" in s:

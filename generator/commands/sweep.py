@@ -44,11 +44,11 @@ class Sweep:
         return {"path": self.path, "current": self.current, "band": shown_band, "rows": rows}
 
 
-def alone(sweeps, sets, game_index, cards, heroes=False) -> None:
+def alone(sweeps, sets, game_index, cards, heroes=False, filler=None) -> None:
     """A sweep is a table of whole runs of one path's values: no other change, no one game, no card or
     character list."""
-    clash = [name for name, given in (("--set", sets), ("--game", game_index is not None), ("--cards", cards),
-                                      ("--heroes", heroes)) if given]
+    clash = [name for name, given in (("--set", sets), ("--filler", filler), ("--game", game_index is not None),
+                                      ("--cards", cards), ("--heroes", heroes)) if given]
     if clash:
         raise click.UsageError(f"--sweep does not go with {' or '.join(clash)}: sweep, then look at one value "
                                f"with --set PATH=VALUE (and --game I --trace, --cards or --heroes)")

@@ -245,6 +245,8 @@ def _cards_page(plt, data, jp):
         text = "; ".join(f"{card} {p['delta']:+.3f} [{p['ci95'][0]:+.3f}, {p['ci95'][1]:+.3f}] "
                          f"({p['games']} × {p['players']}p)" for card, p in paired.items())
         lines = textwrap.wrap("同じシードで中立カードと比較 paired vs a neutral filler: " + text, 150) + lines
+    if data.get("filler_command"):  # the screening flags many more cards than the verdict pairs
+        lines.insert(0, f"any other card's own effect, paired: {data['filler_command']}")
     fig.text(0.02, 0.01, "\n".join(lines), fontproperties=jp, fontsize=8, va="bottom")  # wrapped: many dead cards ran off the right edge
     fig.tight_layout(rect=(0, 0.01 + 0.018 * len(lines), 1, 1))
     return fig

@@ -864,6 +864,7 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
         judge.row("M5 card impact (paired)", "-", note, f"|delta| < {ci['swing']}", "info")
         return
     n = counts[len(counts) // 2]
+    data["filler_command"] = f"{judge.command} --players {n} --filler CARD"  # the other cards, by hand (report)
     first = ci.get("paired_games", PAIRED_GAMES)
     reference = runs_by_count[n]["reference"]
     swing = ci["swing"]

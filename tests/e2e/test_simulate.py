@@ -228,3 +228,31 @@ def test_the_default_agent_is_the_verdicts_reference_agent_and_another_name_of_i
     unknown = CliRunner().invoke(main, ["simulate", *args, "--agent", "genius"])
     assert unknown.exit_code == 2
     assert "expected one of: greedy (= heuristic), heuristic, random, rush_urza" in unknown.output
+
+
+def test_filler_plays_the_verdicts_m5_paired_check_on_any_card(in_repo):
+    """The verdict pairs two cards at one count; the screening's other flags (Valheim 17 of 23) had no
+    command that measured a card's own effect. --filler plays the same deals with the card as the
+    engine's neutral filler: M5's paired difference, with the card minus without."""
+    from pathlib import Path
+
+    from generator.content import load_game
+    from generator.sim.compile import played_tables
+    from generator.sim.games import engine_for
+    from generator.sim.runner import run_games
+    from generator.sim.stats import paired_wins
+
+    args = ("metroidvania", "--players", "2", "--games", "40", "--seed", "3", "--workers", "1")
+    out = json.loads(run(*args, "--filler", "d09", "--json").output)
+    engine = engine_for("metroidvania")
+    tables = played_tables(load_game(Path("content/metroidvania")))
+    arms = [[r["outcome"] == "win" for r in run_games(engine, t, players=2, games=40, seed=3, agent="heuristic",
+                                                           workers=1, checked_below=100)]
+            for t in (tables, engine.ablate(tables, "d09"))]
+    d, lo, hi, _ = paired_wins(*arms)
+    assert out["variant"]["filler"] == "d09" and out["card_effect"]["diff"] == pytest.approx(d, abs=1e-6)
+    assert out["card_effect"]["ci95"] == pytest.approx([lo, hi], abs=1e-6)
+    text = run(*args, "--filler", "d09").output
+    assert "with d09 as a neutral filler (M5's paired check):" in text and "card's effect" in text
+    wrong = run(*args, "--filler", "d9x")
+    assert wrong.exit_code == 2 and "--filler" in wrong.output and "no card the filler changes" in wrong.output

@@ -293,3 +293,12 @@ def test_the_card_impact_chart_shows_each_paired_card_s_own_effect_beside_its_sc
         assert any("swing" in t for t in legend)
     finally:
         plt.close(fig)
+
+
+def test_the_cards_page_names_the_command_that_pairs_any_other_card():
+    data = {**_data(2, 0), "card_usage": {"spar": {"uses": 90, "exposures": 100, "impact": 0.41}},
+            "card_impact_paired": {"spar": {"players": 3, "games": 1200, "delta": 0.043, "ci95": [0.022, 0.065]}},
+            "filler_command": "pnp simulate valheim --players 3 --filler CARD"}
+    doc = pdfium.PdfDocument(render_pdf(data))
+    text = " ".join(doc[len(doc) - 1].get_textpage().get_text_range().split())
+    assert "any other card's own effect, paired: pnp simulate valheim --players 3 --filler CARD" in text
