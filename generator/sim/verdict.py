@@ -50,7 +50,7 @@ SIM_VERSION = "8"  # 2: pressure bands, the M1 spread and M5 decided on interval
 # would show the old table); 6: balance.yaml's known findings, M0's alike failures as one problem, a game's
 # own engine's games checked for repeating before its verdict (a kept verdict would miss all three);
 # 7: a known: entry on a band that failed as an error says so (a kept verdict said "did not warn");
-# 8: the M1 spread warning names the sweep of a number set per count (a kept verdict said only the spread);
+# 8: M1's failure and spread warning name the sweep of a number set per count (a kept verdict would not);
 # bump when the core (runner, metrics, verdict) changes what a verdict means or says
 
 
@@ -545,10 +545,10 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress, cha
             data["per_players"][n] = {"reference": metrics.run_summary(ref), "random": metrics.run_summary(rnd),
                                       **{name: metrics.run_summary(r) for name, r in extra.items()},
                                       "decision": dec, "z": z}
-            _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra)
+            _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra, counts)
             for message in engine.static_checks(setup, n):
                 judge.problem("softlocks", "M8 unwinnable setup", f"{message} ({judge.count(n)})")
-        _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count, tables)
+        _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count)
         _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts, changed_cards)
         hook = getattr(engine, "judge_extra", None)  # optional: a game's own bands (rows, problems, more runs)
         if hook is not None:
@@ -591,14 +591,15 @@ def _settle_spread(runs, played, counts, agent, last, wr, z_final):
                                       z_final)
 
 
-def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra):
+def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra, counts=()):
     wr, skill, length = config["win_rate"], config["skill"], config["length"]
     k, m = sum(r["outcome"] == "win" for r in ref), len(ref)
     status = {"inside": "pass", "outside": "FAIL"}.get(dec) or ("pass?" if wr["min"] <= k / m <= wr["max"] else "FAIL")
     judge.row(f"M1 win rate ({agent})", n, _fmt(k, m, z), band_text(wr["min"], wr["max"]), status)
     if status == "FAIL":
         judge.problem("win_rate", "M1 win rate", f"{agent} team win rate with {judge.count(n)} is {_fmt(k, m, z)}, "
-                      f"outside the band {band_text(wr['min'], wr['max'])}", players=n, agent=agent, games=m)
+                      f"outside the band {band_text(wr['min'], wr['max'])}" + count_lever(judge, n, counts or [n]),
+                      players=n, agent=agent, games=m)
     elif status == "pass?":
         judge.problem("win_rate", "M1 win rate", f"{agent} with {judge.count(n)}: {_fmt(k, m, z)} is inside "
                       f"{band_text(wr['min'], wr['max'])} only as a point estimate", "warning", players=n, agent=agent, games=m)
@@ -698,23 +699,31 @@ def count_keyed(rules, counts, prefix="rules") -> dict[str, dict]:
     return found
 
 
-def _spread_lever(judge, rates, best, worst, tables) -> str:
+def _spread_lever(judge, rates, best, worst) -> str:
     """The M1 spread warning's next step: the sweep of a number set per count, at the count furthest
     from the others (the warning said only by how much two counts differ)."""
     middle = statistics.median(rates.values())
     far = max((best, worst), key=lambda n: abs(rates[n] - middle))
-    keyed = count_keyed(tables.get("rules"), list(rates))
+    return count_lever(judge, far, list(rates), ", the furthest from the others") or \
+        f"; tune a number at {judge.count(far)}, the furthest from the others: {judge.command} --players {far} --sweep PATH=A..B"
+
+
+def count_lever(judge, n, counts, why="") -> str:
+    """``; numbers set per player count: ...; try one at n players: pnp simulate ... --sweep PATH.n=A..B``:
+    the numbers of rules.yaml set per count (``count_keyed``) and a sweep of the first at ``n``, in its
+    schema's bounds; "" when the rules set none (or the judge has no game to read them from)."""
+    tables = played_tables(judge.game) if judge.game is not None else {}
+    keyed = count_keyed(tables.get("rules"), counts)
     if not keyed:
-        return (f"; tune a number at {judge.count(far)}, the furthest from the others: {judge.command} "
-                f"--players {far} --sweep PATH=A..B")
+        return ""
     path, values = next(iter(keyed.items()))
-    value = values[far]
+    value = values[n]
     near = [value + step for step in (-2, -1, 0, 1, 2)] if isinstance(value, int) else \
         [round(value * share, 6) for share in (0.8, 0.9, 1, 1.1, 1.2)]
-    tried = [v for v in near if v == value or _settable(judge, tables, f"{path}.{far}={v}")]  # the schema's bounds
+    tried = [v for v in near if v == value or _settable(judge, tables, f"{path}.{n}={v}")]  # the schema's bounds
     written = f"{tried[0]}..{tried[-1]}" if isinstance(value, int) else ",".join(f"{v:g}" for v in tried)
-    return (f"; numbers set per {judge.seat} count: {', '.join(keyed)}; try one at {judge.count(far)}, the furthest "
-            f"from the others: {judge.command} --players {far} --sweep {path}.{far}={written}")
+    return (f"; numbers set per {judge.seat} count: {', '.join(keyed)}; try one at {judge.count(n)}{why}: "
+            f"{judge.command} --players {n} --sweep {path}.{n}={written}")
 
 
 def _settable(judge, tables, text: str) -> bool:
@@ -728,7 +737,7 @@ def _settable(judge, tables, text: str) -> bool:
     return True
 
 
-def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count, tables=None):
+def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_by_count):
     rates = {n: data["per_players"][n]["reference"]["win_rate"] for n in counts}
     smax = config["win_rate"].get("count_spread_max")
     if smax is not None and len(counts) == 1:  # a duel: one count compared with itself would read "2 vs 2"
@@ -748,7 +757,7 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
                           f"{', '.join(f'{n}: {r:.3f}' for n, r in rates.items())}: {best} and {worst} differ by "
                           f"{spread:.3f} [{lo:.3f}, {hi:.3f}] (max {smax})"
                           + ("" if decision == "outside" else ", above the maximum only as a point estimate")
-                          + _spread_lever(judge, rates, best, worst, tables or {}), "warning")
+                          + _spread_lever(judge, rates, best, worst), "warning")
     dc = config["dead_cards"]
     usage = metrics.card_usage(all_ref)
     dead = metrics.dead_cards(usage, dc["max_use_rate"], dc["min_exposures"])

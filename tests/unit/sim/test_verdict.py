@@ -632,7 +632,6 @@ def test_the_spread_warning_names_the_sweep_of_a_number_set_per_count_within_its
     from pathlib import Path
 
     from generator.content import load_game
-    from generator.sim.compile import played_tables
 
     game = load_game(Path(__file__).resolve().parents[3] / "content" / "valheim")
     judge = verdict._Judge(game.root / "balance.yaml", {}, "pnp simulate valheim", game=game)
@@ -641,8 +640,27 @@ def test_the_spread_warning_names_the_sweep_of_a_number_set_per_count_within_its
     data = {"per_players": {n: {"reference": {"win_rate": {2: 0.448, 3: 0.6, 4: 0.7}[n]}} for n in (2, 3, 4)}}
     config = {**BALANCE, "win_rate": {"min": 0.35, "max": 0.75, "count_spread_max": 0.15}}
     records = [r for run in by_count.values() for r in run["reference"]]
-    verdict._judge_pooled(judge, config, data, "greedy", records, [], [2, 3, 4], by_count, played_tables(game))
+    verdict._judge_pooled(judge, config, data, "greedy", records, [], [2, 3, 4], by_count)
     [spread] = [p.message for p in judge.problems if p.field == "win_rate.count_spread_max"]
     assert spread.endswith("; numbers set per player count: rules.hunt.strength_by_players, "
                            "rules.final_battle.strength_by_players; try one at 2 players, the furthest from the "
                            "others: pnp simulate valheim --players 2 --sweep rules.hunt.strength_by_players.2=-3..0")
+
+
+def test_a_win_rate_outside_its_band_names_the_sweep_of_a_number_set_per_count():
+    """Metroidvania with boss_life_bonus 2: 1 won 0.823 at 2 players: the failure said the band and the
+    games to replay, not that rules.yaml sets the bosses' life per count."""
+    from pathlib import Path
+
+    from generator.content import load_game
+
+    game = load_game(Path(__file__).resolve().parents[3] / "content" / "metroidvania")
+    judge = verdict._Judge(game.root / "balance.yaml", {}, "pnp simulate metroidvania", game=game)
+    won = [{"outcome": "win" if i % 1000 < 823 else "loss", "rounds": 20} for i in range(400)]
+    rnd = [{"outcome": "loss", "rounds": 20}] * 400
+    config = {**BALANCE, "win_rate": {"min": 0.35, "max": 0.6}}
+    verdict._judge_count(judge, config, 2, "heuristic", won, rnd, "outside", 2.576, "inside", 2.576, {}, [1, 2, 3, 4])
+    [m1] = [p.message for p in judge.problems if p.field == "win_rate"]
+    assert ("outside the band [0.35, 0.6]; numbers set per player count: rules.turns_per_round, rules.boss_life_bonus; "
+            "try one at 2 players: pnp simulate metroidvania --players 2 --sweep rules.turns_per_round.2=") in m1
+    assert m1.endswith("; reproduce: pnp simulate metroidvania --players 2 --agent heuristic --seed 0 --games 400")
