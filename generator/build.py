@@ -13,7 +13,7 @@ from pathlib import Path
 from .export.faces import FaceHasher
 from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_lines, read_lock, restated_of
 from .export.restates import drift_since_last_build
-from .outputs import older_output_note, write_atomic
+from .outputs import VERDICT_FILE, older_output_note, output_dir_of, write_atomic
 from .profiles import game_profile
 from .progress import progress_callback
 from .sheets import paper_sized_warnings, render_full_size_boards, render_print_pdf
@@ -82,7 +82,8 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     # that is gone fails in seconds, before the simulation runs and rewrites the balance report
     # of a build that then prints nothing.
     balance = f"balance not checked: {unchecked}"
-    if not validate:
+    # without a kept verdict, nothing to say: the simulator's modules are not even imported
+    if not validate and (output_dir_of(game, verdict_dir or out_dir) / VERDICT_FILE).is_file():
         from .sim.verdict import kept_verdict_standing
 
         if standing := kept_verdict_standing(game, verdict_dir or out_dir):

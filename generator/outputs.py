@@ -12,6 +12,9 @@ from typing import Iterable
 from .errors import BuildError
 
 
+VERDICT_FILE = ".verdict.json"  # in output_dir_of(game): the last balance verdict, kept by its content key
+
+
 def output_dir_of(game, output_dir=None) -> Path:
     """A game's output folder for what is not an edition's (its verdict, balance.pdf, the last build's
     lock): ``output_dir`` when given, else ``output/<game>``."""

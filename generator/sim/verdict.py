@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Location, Problem, ProblemsError
-from ..outputs import output_dir_of
+from ..outputs import VERDICT_FILE, output_dir_of
 from . import known, metrics
 from .agents import agent_names
 from ..content.tabular import is_editor_lock
@@ -1023,6 +1023,17 @@ def keyed_files(game, files: dict[str, str], views: dict) -> dict[str, str]:
     return keyed
 
 
+def verdict_key(game, name: str, engine, views: dict, files: dict[str, str] | None = None) -> str:
+    """The key a kept verdict is stored under: what the simulator plays with, and its version. A shipped
+    engine reads the tables alone (the files only the printer reads keep the verdict); a game's own
+    reads any file (``files``: ``played_file_hashes``, computed when not given)."""
+    if is_shipped(name):
+        inputs = played_inputs(game, engine, views)
+    else:
+        inputs = keyed_files(game, played_file_hashes(Path(game.root)) if files is None else files, views)
+    return content_key(inputs, f"{name}/{engine.VERSION}")
+
+
 def _stored_verdict(cache: Path) -> dict | None:
     try:
         return json.loads(cache.read_text(encoding="utf-8"))
@@ -1035,18 +1046,14 @@ def kept_verdict_standing(game, output_dir=None) -> str:
     whether the verdict kept in ``output_dir`` was judged on the numbers as they are now. A designer
     tuning in watch saw "balance not checked" after every edit, the same line whether the print file
     matched a verdict that passed or numbers no game had been played with. "" without a kept verdict."""
-    stored = _stored_verdict(output_dir_of(game, output_dir) / ".verdict.json")
+    stored = _stored_verdict(output_dir_of(game, output_dir) / VERDICT_FILE)
     if not stored or "key" not in stored:
         return ""
-    config, _path, lines = balance_of(game)
-    try:
-        name, engine = engine_of(game, config, lines)
-    except ProblemsError:
+    loaded = _simulator_of(game)
+    if isinstance(loaded, BalanceResult):
         return ""
-    if engine is None:
-        return ""
-    key = content_key(keyed_files(game, played_file_hashes(Path(game.root)), played_views(game)),
-                      f"{name}/{engine.VERSION}")
+    *_, name, engine = loaded
+    key = verdict_key(game, name, engine, played_views(game))
     verdict = "passed" if stored.get("passed") else "FAILED"
     if stored["key"] == key:
         return f"the kept verdict ({verdict}) is of these numbers"
@@ -1065,10 +1072,8 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
     out = output_dir_of(game, output_dir)
     files = played_file_hashes(Path(game.root))
     views = played_views(game)
-    # a shipped engine reads the tables alone: the files only the printer reads keep the verdict
-    inputs = played_inputs(game, engine, views) if is_shipped(name) else keyed_files(game, files, views)
-    key = content_key(inputs, f"{name}/{engine.VERSION}")
-    cache = out / ".verdict.json"
+    key = verdict_key(game, name, engine, views, files)
+    cache = out / VERDICT_FILE
     stored = _stored_verdict(cache)
     if stored and stored.get("key") == key and not refresh:
         problems = [Problem(Location(p["path"], p["line"]), p["field"], p["message"], p["severity"])

@@ -664,3 +664,23 @@ def test_a_win_rate_outside_its_band_names_the_sweep_of_a_number_set_per_count()
     assert ("outside the band [0.35, 0.6]; numbers set per player count: rules.turns_per_round, rules.boss_life_bonus; "
             "try one at 2 players: pnp simulate metroidvania --players 2 --sweep rules.turns_per_round.2=") in m1
     assert m1.endswith("; reproduce: pnp simulate metroidvania --players 2 --agent heuristic --seed 0 --games 400")
+
+
+def test_a_shipped_games_kept_verdict_is_said_to_stand_by_the_key_it_was_kept_under(tmp_path, monkeypatch):
+    """A build without balance said a shipped game's verdict was 'judged on other numbers' right after it was
+    kept: it keyed every file, where the verdict of a shipped engine is keyed on the tables it reads."""
+    import shutil
+    from pathlib import Path
+
+    from generator.content import load_game
+
+    root = tmp_path / "fatal-fight"
+    shutil.copytree(Path(__file__).resolve().parents[3] / "content/fatal-fight", root)
+    monkeypatch.setattr(verdict, "check_balance", lambda *a, **k: verdict.BalanceResult(passed=True))
+    out = tmp_path / "out"
+    verdict.cached_verdict(load_game(root), output_dir=out)
+    (root / "icons.yaml").write_text("star: {path: 'M0 0 L10 0 L5 10 Z', viewbox: [0, 0, 10, 10]}\n", encoding="utf-8")
+    assert verdict.kept_verdict_standing(load_game(root), out) == "the kept verdict (passed) is of these numbers"
+    enemies = root / "enemies.yaml"
+    enemies.write_text(enemies.read_text(encoding="utf-8").replace("  life: 2\n", "  life: 3\n", 1), encoding="utf-8")
+    assert "judged on other numbers" in verdict.kept_verdict_standing(load_game(root), out)
