@@ -486,7 +486,7 @@ class Converter:
         out = []
         tight = all(c.type != "paragraph" or c.hidden for item in node.children for c in item.children)
         for i, item in enumerate(node.children):
-            marker = f"{start + i}." if ordered else ("・" if depth == 0 else "－")
+            marker = f"{start + i}." if ordered else self.env.words["bullet" if depth == 0 else "sub_bullet"]
             content = []
             first = True
             for child in item.children:

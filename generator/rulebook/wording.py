@@ -14,7 +14,7 @@ WORDS = {
         "total_cards": "カード合計", "keyword": "キーワード", "meaning": "意味", "cards_with": "（{n}枚のカード）",
         "card": "カード", "tile": "タイル", "board": "ボード", "token": "トークン",
         "note": "メモ", "tip": "ヒント", "important": "重要", "warning": "注意", "caution": "警告",
-        "proposal": "提案ルール", "example": "例", "faq": "Q&A",
+        "proposal": "提案ルール", "example": "例", "faq": "Q&A", "bullet": "・", "sub_bullet": "－",
     },
     "en": {
         "rulebook": "Rulebook", "booklet": " (booklet)", "contents": "Contents", "continued": " (continued)",
@@ -23,7 +23,7 @@ WORDS = {
         "total_cards": "Cards in all", "keyword": "Keyword", "meaning": "Meaning", "cards_with": " ({n} cards)",
         "card": "card", "tile": "tile", "board": "board", "token": "token",
         "note": "Note", "tip": "Tip", "important": "Important", "warning": "Warning", "caution": "Caution",
-        "proposal": "Proposed rule", "example": "Example", "faq": "Q&A",
+        "proposal": "Proposed rule", "example": "Example", "faq": "Q&A", "bullet": "•", "sub_bullet": "–",
     },
 }
 
