@@ -298,7 +298,7 @@ def _compare(summary: dict, changed: dict, sets, filler=None) -> None:
     summary["variant"] = {"filler": filler} if filler else {"set": described(list(sets))}
     summary["variant"].update(shown)
     summary["paired"] = paired(changed, summary)
-    if filler:  # signed as M5 reports it: with the card minus with the filler
+    if filler:  # signed as M5 reports it: with the card minus with the filler (0.0 - x: no -0.000)
         d, (lo, hi) = summary["paired"]["diff"], summary["paired"]["ci95"]
         summary["card_effect"] = {"diff": 0.0 - d, "ci95": [0.0 - hi, 0.0 - lo]}
 
@@ -429,8 +429,8 @@ def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None, agent
         click.echo(f"  rounds     median {v['rounds']['median']:g}, p95 {v['rounds']['p95']:g}; "
                    f"per stage median {v['stage_rounds_median']:g}")
         lo, hi = p["ci95"]
-        if "filler" in v:  # the card's effect, signed as M5 reports it: with the card minus with the filler
-            effect, low, high = (0.0 - x for x in (p["diff"], hi, lo))  # 0.0 - x: no -0.000
+        if "filler" in v:  # the card's effect (``_compare``), signed as M5 reports it
+            effect, (low, high) = s["card_effect"]["diff"], s["card_effect"]["ci95"]
             click.echo(f"  card's effect {effect:+.3f} [{low:+.3f}, {high:+.3f}] in win rate, with it minus with the "
                        f"filler, paired on the same {s['games']} deals ({p['games_differing']} games ended differently)")
         else:
