@@ -13,6 +13,8 @@ from pathlib import Path
 from .export.faces import FaceHasher
 from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_lines, read_lock, restated_of
 from .export.restates import drift_since_last_build
+from .heap import few_collections
+
 from .outputs import VERDICT_FILE, older_output_note, output_dir_of, write_atomic
 from .profiles import game_profile
 from .progress import progress_callback
@@ -32,6 +34,9 @@ class BuildResult:
         return not any(p.severity == "error" for p in self.problems)
 
 
+# the modules, the game and its fonts kept out of the collector's passes: 1.5 % of the bench deck's
+# instructions at 540 cards (bench/README.md, session 14)
+@few_collections()
 def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validate: bool = True,
                workers: int | None = None, reporter=None, proof: bool = False,
                changed_since: Path | None = None, paper_sized: str | None = None, lang: str | None = None,

@@ -7,14 +7,13 @@ index order, so 1 worker and 8 workers give the same records.
 """
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
-from contextlib import contextmanager
 import pickle
 import traceback
 from concurrent.futures import Executor, ProcessPoolExecutor
 
+from ..heap import few_collections
 from . import games
 from .agents import make_agent
 from .rng import agent_rng, deal_rng
@@ -123,25 +122,6 @@ def _setup_from(module: str, blob: bytes, key: str):
             _SETUPS.pop(next(iter(_SETUPS)))
     _SETUPS[key] = setup  # most recently used last
     return setup
-
-
-@contextmanager
-def few_collections():
-    """Fewer garbage collections while games are played in bulk.
-
-    Game states make no reference cycles worth chasing mid-run, but their many short-lived
-    objects trigger the cyclic collector constantly, and every full pass walks the compiled
-    setup and the modules again (about 5 % of a game). Objects alive now are frozen out of
-    collection and the first-generation threshold is raised; both come back afterwards.
-    """
-    threshold = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
 
 
 def _run_chunk(module, blob, key, players, agent, seed, indices, checked, max_decisions):
