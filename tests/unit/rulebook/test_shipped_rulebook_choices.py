@@ -145,6 +145,12 @@ CHOICES = {
           for key, value in (("criterion.start", 1), ("criterion.every_rounds", 2))],
         ("05-check.md", "die_by_will.1", 6, "意思1なので6面体", "Your Will is 1, so you roll d6s"),
         ("05-check.md", "white_dice_per_pie", 1, "信仰1なので、赤・青・黒・白の4個", "Your Piety is 1, so you roll red"),
+        # the boss life bonus is written once for 2 and 4 players (they have 4 turns a round), none for 1 and 3
+        *[(chapter, f"boss_life_bonus.{n}", bonus, ja, en)
+          for chapter, ja, en in (("01-overview.md", "手番の合計が多くなる2人と4人のときは", "With 2 and 4 players the party"),
+                                  ("06-boss.md", "（2人と4人で遊ぶときは＋{{ rules.boss_life_bonus[2] }}）",
+                                   "(+{{ rules.boss_life_bonus[2] }} with 2 or 4 players)"))
+          for n, bonus in ((1, 0), (3, 0), (4, 2))],
         ("06-boss.md", "boss.reset_when_empty", True,
          "次に入室したときにボスのライフは全快し", "the boss has full life again"),
         ("07-growth.md", "boss.level_up_all_on_defeat", True,
