@@ -13,6 +13,7 @@ from pathlib import Path
 from .export.faces import FaceHasher
 from .export.lock import LOCK_NAME, compute_lock, diff_locks, lock_lines, read_lock, restated_of
 from .export.restates import drift_since_last_build
+from .export.safe_zone import print_safe_zone
 from .heap import few_collections
 
 from .outputs import VERDICT_FILE, older_output_note, output_dir_of, write_atomic
@@ -54,6 +55,7 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     if not result.ok:
         return result
     loaded = game_profile(game, profile)
+    safe_zone = print_safe_zone(cards, loaded)  # checked as the faces are painted
     if paper_sized:
         for component in game.components:
             if component.kind == "board":
@@ -68,6 +70,8 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     for faces in cards.faces:
         faces.check_all()  # faces no page showed are checked too
     result.problems.extend(cards.problems)
+    if safe_zone is not None:
+        result.problems.extend(safe_zone.problems())
     if not result.ok:
         return result
     # Everything is rendered before anything is written, and the files are then swapped in back

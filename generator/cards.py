@@ -113,6 +113,16 @@ class CardSet:
     problems: list = field(default_factory=list)
     bleed: float = DEFAULT_BLEED_PT  # how far past the trim a background fills (impose.bleed_ring beyond)
     unjudged: dict = field(default_factory=dict)  # (layout box location, id) of text whose contrast is not known
+    colour_codes: object = None  # (component id) -> its colour-code problems, once all its faces were made
+
+    def check(self, faces: Faces) -> None:
+        """Make each face of a component once, so all its problems are known (nothing is kept)."""
+        faces.check_all()
+        self.problems.extend(self.colour_codes(faces.component.id))
+
+    def check_all(self) -> None:
+        for faces in self.faces:
+            self.check(faces)
 
 
 def localise(value, spec: Spec | None, types: dict, lang: str):
@@ -216,13 +226,13 @@ class CardBuilder:
 
     def build(self, components=None, check: bool = True) -> CardSet:
         """Faces of every printable component; ``check`` instantiates them all now (validation)."""
-        result = CardSet(self.game, self.fonts, self.icons, bleed=self.bleed, unjudged=self.legibility.unknown)
+        result = CardSet(self.game, self.fonts, self.icons, bleed=self.bleed, unjudged=self.legibility.unknown,
+                         colour_codes=self.legibility.colour_code_problems)
         for component in components or self.printable():
             faces = self.component_faces(component, result.problems)
             if faces is not None:
                 if check:
-                    faces.check_all()
-                    result.problems.extend(self.legibility.colour_code_problems(component.id))
+                    result.check(faces)
                 result.faces.append(faces)
         return result
 

@@ -62,6 +62,8 @@ def load_profile(name: str, game_root: Path, duplex: str | None = None, where: L
     mapping["paper"] = (w, h)
     mapping["back_offset"] = tuple(data["back_offset"])
     mapping["duplex"] = data["duplex"] or duplex or "long-edge"
+    if mapping["safe"] is None:  # not declared: the print file's safe zone is not checked
+        del mapping["safe"]
     profile = profile_from_mapping(name, mapping)
     # a shop's card-sized pages are no A4 file: print-shop.pdf beside print-a4.pdf, never over it
     tag = name.removeprefix("print-") if profile.print_shop else data["paper"]

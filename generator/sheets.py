@@ -290,13 +290,14 @@ def _proof(cards: CardSet, faces: Faces, profile, proof: bool):
     if not proof:
         return None
     from .export.faces import record_id
-    from .export.proof import draw_proof
+    from .export.proof import SAFE_INSET, draw_proof
 
     component = faces.component
     w, h = component.size_pt
+    safe = SAFE_INSET if profile.safe is None else profile.safe  # the line the build warns of, when declared
 
     def overlay(c, record, side):
-        draw_proof(c, w, h, bleed=profile.bleed, font_name=cards.fonts.regular,
+        draw_proof(c, w, h, bleed=profile.bleed, font_name=cards.fonts.regular, safe=safe,
                    label=f"{component.id}/{record_id(component, record)} · {side}")
     return overlay
 

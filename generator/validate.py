@@ -7,6 +7,7 @@ from pathlib import Path
 from .cards import CardBuilder
 from .content import load_game
 from .errors import Problem, ProblemsError
+from .export.safe_zone import print_safe_zone
 from .outputs import output_dir_of
 from .profiles import game_profile
 
@@ -55,14 +56,18 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
     """Content, layouts, fit and (``balance``) the simulated verdict, whose report goes to
     ``output_dir`` (default output/<game>); ``lang``: of that edition's texts, whose last build (its
     print lock, for the drift check) is in ``lock_dir`` (default ``output_dir``)."""
-    game, cards, problems = check_content(path, lang=lang)
+    game, cards, _ = check_content(path, check_faces=False, lang=lang)
+    problems, safe_zone = [], None
+    try:
+        # the sheet profile `pnp build` will print on: its safe zone is checked as the faces are made
+        safe_zone = print_safe_zone(cards, game_profile(game))
+    except ProblemsError as exc:
+        problems.extend(exc.problems)
+    cards.check_all()
+    problems += cards.problems + game.warnings + (safe_zone.problems() if safe_zone else [])
     from .layout.legibility_check import unjudged_lines
 
     result = ValidateResult(problems=problems, untranslated=game.untranslated, unjudged=unjudged_lines(cards.unjudged))
-    try:
-        game_profile(game)  # the sheet profile `pnp build` will print on
-    except ProblemsError as exc:
-        result.problems.extend(exc.problems)
     if has_rulebook(game):
         result.problems.extend(check_rulebook(path, game))
     faces = sum(len(f.copies) for f in cards.faces)

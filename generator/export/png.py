@@ -79,7 +79,7 @@ def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: in
         frame = fit_frame(face.component.size_pt, cards.bleed, dpi, trim, bleed)  # what the faces paint
         jobs.append((face, frame))
         trims.append(trim)
-    result.problems.extend(safe_zone_warnings([(face, frame, trim) for (face, frame), trim in zip(jobs, trims)],
+    result.problems.extend(safe_zone_warnings(game, [(face, frame, trim) for (face, frame), trim in zip(jobs, trims)],
                                               prof))
     for cid in skipped:
         component = game.component(cid)

@@ -18,7 +18,7 @@ from .sizes import fmt_mm, mm, named_size
 
 DUPLEX_MODES = ("long-edge", "short-edge", "none")
 FIT_MODES = ("marks", "tightest")
-LENGTH_KEYS = ("margin", "bleed", "gutter", "mark_length", "mark_offset", "mark_width")
+LENGTH_KEYS = ("margin", "bleed", "gutter", "mark_length", "mark_offset", "mark_width", "safe")
 BOOL_KEYS = ("crop_marks", "cut_lines", "print_shop", "allow_rotate", "pack")
 
 
@@ -71,6 +71,7 @@ class Profile:
     allow_rotate: bool = True
     fit: str = "marks"
     pack: bool = True
+    safe: float | None = None   # text keeps this far inside the trim (warned; None: not checked)
 
     def __post_init__(self):
         _check(self)
@@ -106,6 +107,8 @@ def _check(p: Profile) -> None:
     if not 0.1 <= p.mark_width <= 2.0:
         raise ImposeError(f"crop marks are hairlines: expected 0.1pt to 2pt, got {p.mark_width:g}pt",
                           "mark_width")
+    if p.safe is not None and p.safe < 0:
+        raise ImposeError(f"expected a length >= 0, got {fmt_mm(p.safe)} mm", "safe")
     if p.mark_offset < 0:
         raise ImposeError(f"expected a length >= 0, got {fmt_mm(p.mark_offset)} mm", "mark_offset")
     if p.print_shop and p.back_offset != (0.0, 0.0):

@@ -1,7 +1,8 @@
 """A print service cuts at its own trim and asks text to keep its safe zone inside it (The Game
 Crafter, DriveThruCards: 1/8 in). A title 3.1 mm from our trim keeps the project's 3 mm, but on a TGC
 poker image (our face scaled x1.010 and centred on TGC's 63.5 x 88.9 mm trim) it sits 3.06 mm from
-TGC's cut: the export said nothing. It now warns once per layout box, at the box's line."""
+TGC's cut: the export said nothing. It now warns once per layout box, at the box's line, as the print
+build does (tests/unit/test_print_safe_zone.py)."""
 import pytest
 
 from generator.export.png import export_png
@@ -31,11 +32,11 @@ def test_text_inside_our_3mm_but_outside_tgcs_safe_zone_is_warned_at_its_box(tin
     (warning,) = _safe_warnings(tgc)          # one per box, not one per card
     assert warning.severity == "warning"
     assert (warning.location.path, warning.location.line) == (str(layout), line)
-    assert warning.field == "heroes.front"
+    assert warning.field == "box 'title'"
     assert warning.message == (
-        "box 'title': its text comes 3.1 mm from the cut of export profile 'tgc-poker' (heroes/knight and 2 more"
-        " faces), which asks text to stay 3.175 mm inside its trim (its safe zone): move the box 0.1 mm inward"
-        " or make it smaller")
+        "its text comes 3.1 mm from the cut of export profile 'tgc-poker', which asks text to stay 3.175 mm inside"
+        " its trim (its safe zone), on 3 faces: move the box 0.1 mm inward or make it smaller")
+    assert (warning.card.line, warning.card_field) == (1, "heroes[0] 'knight'")   # the face that comes nearest
 
 
 def test_text_past_the_cut_is_said_to_cross_it(tiny, tmp_path):
