@@ -8,7 +8,7 @@ to its trim. A shared back is one image; per-card backs go on back sheets with t
 (``UniqueBack``). A component without a back prints single-sided (the home print gives it fronts
 only): its back is the blank paper, a white image, and its deck lies face up (nothing to hide).
 ``<game>.json`` is a saved object: one deck per component (``CustomDeck`` entries, ``DeckIDs``,
-``ContainedObjects`` with every printed copy); an export of some components (``--component``)
+``ContainedObjects`` with every printed copy; ``SidewaysCard`` for a landscape component); an export of some components (``--component``)
 writes ``<game>-<components>.json`` and leaves ``<game>.json`` as it was.
 
 Image references are relative file names (``enemies-1.png``) unless ``base_url`` is given:
@@ -222,7 +222,11 @@ def saved_object(game, decks: list[Deck], base_url: str = "", lang: str = "ja") 
     objects = []
     for position, deck in enumerate(decks):
         component = deck.component
-        scale = round(component.size_pt[0] / 72 * 25.4 / POKER_WIDTH_MM, 3)
+        # TTS draws a card upright at a poker card's shape, a sideways one turned: either way its short
+        # side is the poker card's width
+        scale = round(min(component.size_pt) / 72 * 25.4 / POKER_WIDTH_MM, 3)
+        # a landscape card's image is wider than tall: TTS shows it upright only as a sideways card
+        sideways = {"SidewaysCard": True} if component.size_pt[0] > component.size_pt[1] else {}
         face_down = deck.faces.backs is not None  # a blank back hides nothing: show the fronts
         entries = {str(s.deck_id): custom_deck_entry(deck, s, base_url) for s in deck.sheets}
         contained, ids = [], []
@@ -237,6 +241,7 @@ def saved_object(game, decks: list[Deck], base_url: str = "", lang: str = "ja") 
                         "Nickname": record_name(component, index, lang),
                         "Description": f"{component.id}/{record_id(component, index)}",
                         "CardID": card_id,
+                        **sideways,
                         "Transform": _transform(scale=scale, face_down=face_down),
                         "CustomDeck": {str(sheet.deck_id): entries[str(sheet.deck_id)]},
                     })
@@ -252,6 +257,7 @@ def saved_object(game, decks: list[Deck], base_url: str = "", lang: str = "ja") 
             "Nickname": name,
             "Description": f"{game.id}/{component.id}: {len(contained)} cards",
             "Transform": _transform(x, 0.0, scale, face_down),
+            **sideways,
             "DeckIDs": ids,
             "CustomDeck": entries,
             "ContainedObjects": contained,

@@ -123,3 +123,25 @@ def test_a_component_without_a_back_is_single_sided_as_printed_blank_back_and_fa
     assert sheet.crop((x, y, x + cw, y + ch)).tobytes() == back.tobytes(), "the hidden cell is the back"
     assert [o["Transform"]["rotZ"] for o in [coins, *coins["ContainedObjects"]]] == [0.0] * 7
     assert [o["Transform"]["rotZ"] for o in [heroes, *heroes["ContainedObjects"]]] == [180.0] * 5
+
+
+def test_a_landscape_component_exports_as_sideways_cards_sized_by_their_short_side(tiny):
+    """A landscape card's sheet cells are wider than tall, but TTS drew every card upright at the
+    poker card's shape (its image squeezed) and 1.4x too large (scaled by its long side): it now
+    exports with SidewaysCard, on the deck and on each card, and the poker scale of its short side."""
+    from generator.export.tts import saved_object
+
+    text = (tiny / "game.yaml").read_text(encoding="utf-8")
+    assert "    size: [20mm, 20mm]\n    shape: round\n" in text
+    (tiny / "game.yaml").write_text(text.replace("    size: [20mm, 20mm]\n    shape: round\n",
+                                                 "    size: [30mm, 20mm]\n    shape: rect\n"), encoding="utf-8")
+    game, cards, problems = check_content(tiny, check_faces=False)
+    assert not problems
+    saved = saved_object(game, plan_decks(cards, 40))
+    decks = {o["Nickname"]: o for o in saved["ObjectStates"]}
+    coins, heroes = decks["coins"], decks["ヒーロー"]
+    assert coins["SidewaysCard"] is True
+    assert [card["SidewaysCard"] for card in coins["ContainedObjects"]] == [True] * 6
+    assert coins["Transform"]["scaleX"] == coins["Transform"]["scaleZ"] == round(20 / 63, 3)
+    assert "SidewaysCard" not in heroes and not any("SidewaysCard" in c for c in heroes["ContainedObjects"])
+    assert heroes["Transform"]["scaleX"] == 1.0                       # poker: as before
