@@ -21,7 +21,6 @@ from .layout.icons import IconSet, load_icons
 from .layout.instantiate import CardContext, Instantiator
 from .layout.legibility_check import LegibilityCheck
 from .layout.template import LayoutLoader, layout_search_path
-from .layout.reach import note_reach
 
 DEFAULT_BLEED_PT = 3 * 72 / 25.4
 #: The `card` of a back shared by every card of a component (drawn once, for no card).
@@ -287,5 +286,4 @@ class CardBuilder:
             backs = _LazyOps(len(records) if component.back_per_card else 1, make_back, problems)
             self._check_legibility(backs, component, back, back_context, problems)
         copies = [i for i, r in enumerate(component.records) for _ in range(copies_of(r))]
-        note_reach(component, (front, back))  # a round piece's bleed disc: room on the sheet
         return Faces(component, fronts, backs, copies, (front, back), records)

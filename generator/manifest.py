@@ -37,21 +37,21 @@ def manifest_of(path: Path, profile_name: str | None = None) -> dict:
 
 
 def _note_round_reach(game) -> None:
+    """The reach of every round piece's faces (``layout.reach``), measured by the card builder a build
+    uses (its layout loader, its instantiation), so the page counts are the print file's."""
+    from .cards import CardBuilder
     from .errors import ContentError
     from .layout.reach import note_reach
-    from .layout.template import LayoutLoader, layout_search_path
 
-    loader = LayoutLoader(layout_search_path(game.root), game.root, game.meta.get("lang", "ja"))
-    for component in game.components:
-        if component.shape != "round":
-            continue
-        layouts = []
-        for name in (component.layout, component.back):
-            try:
-                layouts.append(loader.load(name) if name else None)
-            except ContentError:  # a build says what is wrong with it
-                layouts.append(None)
-        note_reach(component, layouts)
+    round_pieces = [c for c in game.components if c.shape == "round" and c.layout]
+    if not round_pieces:
+        return
+    try:
+        cards = CardBuilder(game).build(round_pieces, check=False)
+    except ContentError:  # a font or icon file that cannot be read: a build says what is wrong with it
+        return
+    for faces in cards.faces:
+        note_reach(faces)
 
 
 def text_languages(game) -> dict:

@@ -212,6 +212,16 @@ def _runs(items, component_of):
             yield False, list(group)
 
 
+def faces_pages(run: list[Faces], profile, with_backs: bool = True):
+    """``card_pages`` of consecutive components' faces (fronts only without ``with_backs``), a round
+    piece's bleed disc measured on its faces first (``layout.reach``: the gutter it needs)."""
+    from .layout.reach import note_reach
+
+    for faces in run:
+        note_reach(faces)
+    return card_pages([(f.component, len(f.copies), with_backs and f.backs is not None) for f in run], profile)
+
+
 def card_pages(entries, profile):
     """``(pages, own page counts)`` of consecutive card components ``(component, cards,
     with_backs)``: each imposed, then packed as the profile allows (``impose.pack``)."""
@@ -252,9 +262,8 @@ def render_print_pdf(cards: CardSet, profile, *, title: str, components=None, pr
     wanted = set(components) if components else None
     selected = [faces for faces in cards.faces if not wanted or faces.component.id in wanted]
     # Card pages are planned first (imposed and packed): a run's pages are known before any is drawn.
-    steps = [(board, run, None if board else card_pages(
-        [(f.component, len(f.copies), f.backs is not None) for f in run], profile))
-        for board, run in _runs(selected, lambda faces: faces.component)]
+    steps = [(board, run, None if board else faces_pages(run, profile))
+             for board, run in _runs(selected, lambda faces: faces.component)]
     _compress_finished_pages(canvas, _page_progress(progress, steps, profile))
     canvas.setTitle(title)
     canvas.setCreator("pnp-generator")

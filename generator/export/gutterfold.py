@@ -18,7 +18,7 @@ from ..content.game import text_in
 from ..impose.gutterfold import fold_paper, impose_gutterfold, render_gutterfold
 from ..impose.wording import gutterfold_instruction
 from ..layout.paint import Painter
-from ..sheets import SharedFaces, card_pages, render_card_run
+from ..sheets import SharedFaces, faces_pages, render_card_run
 
 KINDS = ("card", "tile", "token")
 
@@ -41,7 +41,7 @@ def gutterfold_pdf(cards, profile, fold: str, *, title: str, components=None) ->
                 _render_folded(canvas, cards, faces, profile, fold, title)
         else:
             run = list(run)
-            plan = card_pages([(f.component, len(f.copies), False) for f in run], front_sheets)
+            plan = faces_pages(run, front_sheets, with_backs=False)
             render_card_run(canvas, cards, run, plan, front_sheets, title, False, forms)
     canvas.save()
     return buffer.getvalue()

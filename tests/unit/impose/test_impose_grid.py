@@ -184,16 +184,16 @@ def test_partial_lower_row_keeps_half_gutter_right_of_its_last_card():
     assert above_empty.bleed_box[1] == pytest.approx(above_empty.y - mm(3))
 
 
-def _disc_layout(reach_mm):
-    """A 20 mm round token's layout painting a bleed disc ``reach_mm`` past its trim (and a face)."""
-    from generator.layout.template import Layout
+def _disc_face(reach_mm):
+    """The ops of a 20 mm round token's face painting a bleed disc ``reach_mm`` past its trim (and a
+    face and a background, which reach no further for the imposer)."""
+    from generator.errors import Location
+    from generator.layout.instantiate import LayoutBox, Op
 
-    d = 20 + 2 * reach_mm
-    return Layout("disc", None, background=None, boxes=[
-        {"id": "bleed-disc", "type": "ellipse", "x": f"-{reach_mm}mm", "y": f"-{reach_mm}mm", "w": f"{d}mm",
-         "h": f"{d}mm"},
-        {"id": "value", "type": "text", "x": "-10mm", "y": "2mm", "w": "40mm", "h": "16mm"},  # text: no bleed
-        {"id": "moving", "type": "ellipse", "x": "{{ card.x }}", "y": 0, "w": "20mm", "h": "20mm"}])
+    box, d = LayoutBox(Location("disc.yaml", 1)), mm(20 + 2 * reach_mm)
+    return [Op("rect", -mm(3), -mm(3), mm(26), mm(26), {"fill": "#ffcc00"}),  # the background (no box)
+            Op("ellipse", -mm(reach_mm), -mm(reach_mm), d, d, id="bleed-disc", box=box),
+            Op("text", -mm(10), mm(2), mm(40), mm(16), id="value", box=box)]  # text: no bleed
 
 
 def test_a_round_piece_painting_a_bleed_disc_keeps_its_whole_bleed_toward_its_neighbours():
@@ -204,9 +204,9 @@ def test_a_round_piece_painting_a_bleed_disc_keeps_its_whole_bleed_toward_its_ne
     from generator.layout.reach import note_reach, painted_reach
     from generator.sheets import piece_profile
 
-    assert to_mm(painted_reach(_disc_layout(3), mm(20), mm(20))) == pytest.approx(3)
+    assert to_mm(painted_reach(_disc_face(3), mm(20), mm(20))) == pytest.approx(3)
     coin = SimpleNamespace(shape="round", size_pt=(mm(20), mm(20)), bleed_reach=0.0)
-    note_reach(coin, (_disc_layout(3), None))
+    note_reach(SimpleNamespace(component=coin, fronts=[_disc_face(3), _disc_face(1)], backs=None))
     a4 = profile("a4", bleed=mm(3), gutter=0)
     pages = impose(20, mm(20), mm(20), piece_profile(coin, a4))
     slots = pages[0].slots
@@ -217,7 +217,7 @@ def test_a_round_piece_painting_a_bleed_disc_keeps_its_whole_bleed_toward_its_ne
     assert first.bleed_box[2] <= right.bleed_box[0] + 1e-6
     # a token whose bleed is its square background (the shipped ones) is imposed as before
     square = SimpleNamespace(shape="round", size_pt=(mm(20), mm(20)), bleed_reach=0.0)
-    note_reach(square, (_disc_layout(0), None))
+    note_reach(SimpleNamespace(component=square, fronts=[_disc_face(0)], backs=None))
     assert piece_profile(square, a4) is a4
     # and a rectangular piece never changes
     assert piece_profile(SimpleNamespace(shape="rect", bleed_reach=mm(3)), a4) is a4
