@@ -388,10 +388,11 @@ def _simulator_of(game):
 
 
 def check_balance(game, *, workers: int | None = None, progress=None, executor=None, output_dir=None,
-                  write_report: bool = True, changed_cards=()) -> BalanceResult:
+                  write_report: bool = True, changed_cards=(), simulator=None) -> BalanceResult:
     """Simulate ``game`` and judge every band of its balance.yaml (metrics M0-M5, M7-M9).
-    ``changed_cards``: ids of cards edited since the last verdict that passed; M5 checks them paired too."""
-    loaded = _simulator_of(game)
+    ``changed_cards``: ids of cards edited since the last verdict that passed; M5 checks them paired too.
+    ``simulator``: ``_simulator_of(game)`` when the caller has it (a game's own engine is loaded once)."""
+    loaded = simulator or _simulator_of(game)
     if isinstance(loaded, BalanceResult):
         return loaded
     config, path, lines, name, engine = loaded
@@ -1084,7 +1085,7 @@ def cached_verdict(game, *, workers: int | None = None, progress=None, output_di
     last_cards = (stored or {}).get("last_pass_cards")
     edited = sorted(card for card, digest in cards.items() if last_cards and last_cards.get(card) != digest)
     result = check_balance(game, workers=workers, progress=progress, executor=executor, output_dir=out,
-                           changed_cards=edited)
+                           changed_cards=edited, simulator=loaded)
     last_pass = files if result.passed else (stored or {}).get("last_pass")
     last_cards = cards if result.passed else last_cards
     if not result.passed:

@@ -154,6 +154,23 @@ def test_a_failed_verdict_points_at_the_cards_played_differently_not_only_at_the
         (str(arts), 7, card["id"], "warning", "changed since the last balance verdict that passed")]
 
 
+def test_a_verdict_not_kept_loads_the_simulator_once(tmp_path, monkeypatch):
+    """cached_verdict found the engine for the key, then check_balance found it again: a game's own
+    sim.py read and hashed twice, and an engine saved in between keyed with one and played with the other."""
+    unfinished = {key: value for key, value in BALANCE.items() if key != "decisions"}  # refused before any game
+    game = game_dir(tmp_path, ff_tables.tables(), balance=unfinished)
+    loads = []
+    real = verdict.engine_of
+
+    def counting(*args, **kwargs):
+        loads.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(verdict, "engine_of", counting)
+    result = verdict.cached_verdict(game, workers=1, output_dir=tmp_path / "out")
+    assert [p.field for p in result.problems] == ["decisions.density_min"]  # the judgement was reached
+    assert len(loads) == 1
+
+
 def test_validate_leaves_its_verdict_for_the_build(tmp_path, monkeypatch):
     from generator.validate import run_balance
 
