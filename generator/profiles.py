@@ -6,6 +6,7 @@ from pathlib import Path
 
 from .content.game import leaves_game, load_checked
 from .content.schema import did_you_mean
+from .content.yamlload import item_location, parse_file
 from .errors import ContentError, Location, Problem
 from .layout.template import layout_search_path
 from .units import named_size
@@ -51,7 +52,7 @@ def game_profile(game, name: str | None = None, option: str = "--profile"):
 def load_profile(name: str, game_root: Path, duplex: str | None = None, where: Location | None = None,
                  field: str = "print.profile"):
     """Load and check a profile; ``duplex`` (from game.yaml) applies unless the profile sets its own."""
-    from .impose import profile_from_mapping
+    from .impose import ImposeError, profile_from_mapping
 
     path = profile_path(name, game_root, where, field)
     data = load_checked(path, "profile", "profile")
@@ -64,7 +65,11 @@ def load_profile(name: str, game_root: Path, duplex: str | None = None, where: L
     mapping["duplex"] = data["duplex"] or duplex or "long-edge"
     if mapping["safe"] is None:  # not declared: the print file's safe zone is not checked
         del mapping["safe"]
-    profile = profile_from_mapping(name, mapping)
+    try:
+        profile = profile_from_mapping(name, mapping)
+    except ImposeError as exc:  # what the schema cannot see (a print shop's page with crop marks): at its key
+        raise ContentError([Problem(item_location(parse_file(path), [exc.field], str(path)), exc.field or "",
+                                    exc.message)]) from None
     # a shop's card-sized pages are no A4 file: print-shop.pdf beside print-a4.pdf, never over it
     tag = name.removeprefix("print-") if profile.print_shop else data["paper"]
     return LoadedProfile(profile, tag, path)

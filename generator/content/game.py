@@ -17,7 +17,7 @@ from ..errors import ContentError, Location, Problem
 from ..units import parse_size
 from .tabular import is_editor_lock, is_tabular, open_table, parse_table_file
 from .schema import Context, Spec, compile_schema, did_you_mean, field_kind, text_in, unknown_field, validate
-from .yamlload import NodeBudget, mapping_items, node_location, parse_file, parse_items, parse_text
+from .yamlload import NodeBudget, item_location, mapping_items, node_location, parse_file, parse_items, parse_text
 
 
 @dataclass(eq=False)  # never compared by value: no __eq__ to generate at import
@@ -72,7 +72,7 @@ class Game:
 
     def at(self, *keys) -> Location:
         """Where a key of game.yaml is written (``game.at("print", "profile")``)."""
-        return _item_location(self.source, list(keys), str(self.root / "game.yaml"))
+        return item_location(self.source, list(keys), str(self.root / "game.yaml"))
 
     def component(self, component_id: str) -> Component:
         for component in self.components:
@@ -221,7 +221,7 @@ def load_game(directory, lang: str | None = None) -> Game:
     for i, entry in enumerate(meta["data"]):
         if not _complete(entry, game_types["data_file"]):
             continue
-        where = _item_location(node, ["data", i], str(game_file))
+        where = item_location(node, ["data", i], str(game_file))
         if entry["id"] in tables:
             loader.problems.append(Problem(where, f"data[{i}].id", f"{entry['id']!r} is already a component id"))
             continue
@@ -234,7 +234,7 @@ def load_game(directory, lang: str | None = None) -> Game:
     if loader.problems:
         # the run stops here: a misspelt sheet profile, checked only once the game loads, is said now
         # too, not after the designer has fixed everything else
-        profile_at = _item_location(node, ["print", "profile"], str(game_file))
+        profile_at = item_location(node, ["print", "profile"], str(game_file))
         loader.problems.extend(_profile_problems(meta, root, profile_at))
         raise ContentError(loader.problems)
     return Game(id=root.resolve().name, root=root, meta=meta, types=types, components=components,
@@ -358,7 +358,7 @@ def _repeated_component_ids(loader, game_node, entries: list) -> set[int]:
         if component_id is None:
             continue
         if component_id in first:
-            where = _item_location(game_node, ["components", i, "id"], str(loader.root / "game.yaml"))
+            where = item_location(game_node, ["components", i, "id"], str(loader.root / "game.yaml"))
             loader.problems.append(Problem(where, f"components[{i}].id",
                                            f"duplicate component id {component_id!r} (also components[{first[component_id]}])"))
             repeated.add(i)
@@ -368,28 +368,18 @@ def _repeated_component_ids(loader, game_node, entries: list) -> set[int]:
 
 
 def _profile_problems(meta, root: Path, where: Location) -> list[Problem]:
-    """game.yaml's ``print.profile`` when no profile of that name exists (see profiles.profile_path)."""
+    """What is wrong with game.yaml's ``print.profile`` (the check ``pnp validate`` makes of a game that
+    loads: profiles.load_profile), for a load that fails anyway."""
     name = (meta.get("print") or {}).get("profile") if isinstance(meta, dict) else None
     if not isinstance(name, str):
         return []
-    from ..profiles import profile_path  # profiles reads games: imported when a load has failed anyway
+    from ..profiles import load_profile  # profiles reads games: imported when a load has failed anyway
 
     try:
-        profile_path(name, root, where)
+        load_profile(name, root, None, where)
     except ContentError as exc:
         return exc.problems
     return []
-
-
-def _item_location(node, keys, path) -> Location:
-    """Location of node[keys...] in a composed game.yaml (for problems found after validation)."""
-    current = node
-    for key in keys:
-        if isinstance(current, yaml.MappingNode):
-            current = next((v for k, v in current.value if getattr(k, "value", None) == key), current)
-        elif isinstance(current, yaml.SequenceNode) and isinstance(key, int) and key < len(current.value):
-            current = current.value[key]
-    return node_location(path, current)
 
 
 def _resolve_files(loader, spec, where, field_path) -> list[Path]:
@@ -463,10 +453,10 @@ def _kind_of(type_name: str, types: dict):
 
 def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> Component | None:
     game_path = str(loader.root / "game.yaml")
-    where = _item_location(game_node, ["components", index], game_path)
+    where = item_location(game_node, ["components", index], game_path)
 
     def at(key):  # problems about one key point at its own line
-        return _item_location(game_node, ["components", index, key], game_path)
+        return item_location(game_node, ["components", index, key], game_path)
 
     field_path = f"components[{index}]"
     if meta.get("back") and not meta.get("layout"):

@@ -43,6 +43,18 @@ def node_location(path: str, node: yaml.Node) -> Location:
     return Location(path, node.start_mark.line + 1)
 
 
+def item_location(node, keys, path) -> Location:
+    """Location of node[keys...] in a composed file (for problems found after validation); where a key
+    is missing, the place of the nearest item there is."""
+    current = node
+    for key in keys:
+        if isinstance(current, yaml.MappingNode):
+            current = next((v for k, v in current.value if getattr(k, "value", None) == key), current)
+        elif isinstance(current, yaml.SequenceNode) and isinstance(key, int) and key < len(current.value):
+            current = current.value[key]
+    return node_location(path, current)
+
+
 def parse_file(path: Path) -> yaml.Node | None:
     """Compose one YAML file; raise ContentError with a located problem if it cannot be read."""
     return parse_text(_read(path), str(path))

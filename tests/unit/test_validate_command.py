@@ -48,3 +48,48 @@ def test_a_wrong_front_and_a_wrong_back_of_one_component_are_said_in_one_run(tmp
     shown = [p.display() for p in validate_game(tmp_path / "content/fox", balance=False).problems]
     assert any("layout 'fox/fornt' not found" in s for s in shown), shown
     assert any("layout 'fox/bakc' not found (did you mean 'fox/back'?)" in s for s in shown), shown  # was the next run's
+
+
+def _print_shop_with_crop_marks(tiny):
+    """The tiny game printing on a profile of its own whose pages are a print shop's with crop marks
+    (no room for them: a mistake its schema cannot see); the line of ``crop_marks:`` in it."""
+    import shutil
+    from pathlib import Path
+
+    profiles = tiny / "layouts/profiles"
+    profiles.mkdir(parents=True)
+    mine = profiles / "mine.yaml"
+    shutil.copy(Path(__file__).resolve().parents[2] / "layouts/profiles/a4-portrait.yaml", mine)
+    mine.write_text(mine.read_text().replace("print_shop: false", "print_shop: true"))
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace("profile: a4-portrait", "profile: mine"))
+    return mine, next(i for i, line in enumerate(mine.read_text().splitlines(), 1) if line.startswith("crop_marks:"))
+
+
+def test_a_profile_mistake_alone_is_said_at_its_line_with_the_layout_and_fit_checks(tiny):
+    """It was said unlocated (``error: crop_marks: ...``) and stopped validate before the faces were checked."""
+    from generator.validate import validate_game
+
+    mine, line = _print_shop_with_crop_marks(tiny)
+    heroes = tiny / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace(":guard:", ":gaurd:", 1))
+    shown = [p.display() for p in validate_game(tiny, balance=False).problems]
+    assert any(s.startswith(f"{mine}:{line}: crop_marks: print-shop pages are one card") for s in shown), shown
+    assert any("unknown icon ':gaurd:'" in s for s in shown), shown
+
+
+def test_a_profile_mistake_is_said_with_the_content_errors_of_a_load_that_fails(tiny):
+    """The same check as a game that loads gets: the load that failed looked the profile's name up only."""
+    import pytest
+
+    from generator.content import load_game
+    from generator.errors import ContentError
+
+    mine, line = _print_shop_with_crop_marks(tiny)
+    heroes = tiny / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace("life: 12", 'life: "twelve"', 1))
+    with pytest.raises(ContentError) as failed:
+        load_game(tiny)
+    shown = [p.display() for p in failed.value.problems]
+    assert any(s.startswith(f"{mine}:{line}: crop_marks: print-shop pages") for s in shown), shown
+    assert any("heroes[0].life: expected an integer" in s for s in shown), shown
