@@ -7,7 +7,8 @@ from generator.sim.games import fatal_fight as ff
 from generator.sim.rng import agent_rng, deal_rng
 from generator.sim.runner import play_game
 
-from global_random import game_log  # tests/unit/sim, on the path by its conftest
+from engine_checks import clone_replays_the_same_future  # tests/unit/sim, on the path by its conftest
+from global_random import game_log
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -33,25 +34,8 @@ def test_random_playouts_terminate_with_legal_actions_and_conserve_cards(setup, 
 
 
 def test_clone_is_independent_and_replays_the_same_future(setup):
-    state = ff.new_game(setup, 3, deal_rng(5, 0))
-    rng = random.Random(9)
-    for _ in range(60):
-        legal = state.legal_actions()
-        state.apply_action(legal[int(rng.random() * len(legal))])
-    twin = state.clone()
-    snapshot = str(twin), list(twin.log), [list(h) for h in twin.hand]
-    future = []
-    for _ in range(80):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        action = legal[int(rng.random() * len(legal))]
-        future.append(action)
-        state.apply_action(action)
-    assert (str(twin), list(twin.log), [list(h) for h in twin.hand]) == snapshot
-    for action in future:
-        twin.apply_action(action)
-    assert twin.log == state.log
+    clone_replays_the_same_future(ff.new_game(setup, 3, deal_rng(5, 0)), random.Random(9), 60, 80,
+                                  lambda twin: (str(twin), list(twin.log), [list(h) for h in twin.hand]))
 
 
 def test_global_random_never_changes_a_game(setup):

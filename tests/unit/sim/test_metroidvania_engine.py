@@ -5,10 +5,8 @@ import os
 import re
 import shutil
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
-import yaml
 
 from generator.content import load_game
 from generator.sim import verdict
@@ -20,6 +18,8 @@ from generator.sim.games.metroidvania_report import map_checks
 from generator.sim.games.metroidvania_setup import AGI, INS, KEY, NORMAL, REST, WIL
 from generator.sim.rng import deal_rng
 from generator.sim.runner import play_game, replay, run_games
+
+import engine_checks  # tests/unit/sim, on the path by its conftest
 
 REPO = Path(__file__).resolve().parents[3]
 CONTENT = REPO / "content" / "metroidvania"
@@ -634,16 +634,9 @@ def test_sabotaged_rooms_fail_the_verdict_naming_the_win_rate_band(tmp_path, tab
     for room in bad["rooms"]:
         if room["check"]["kind"] == "difficulty":
             room["check"]["difficulty"] += 4
-    root = tmp_path / "metroidvania"
-    root.mkdir()
-    (root / "balance.yaml").write_text(yaml.safe_dump(FAST_BALANCE, sort_keys=False), encoding="utf-8")
-    game = SimpleNamespace(id="metroidvania", root=root, tables=bad, where=lambda r: None)
+    game = engine_checks.game_dir(tmp_path, bad, FAST_BALANCE, "metroidvania")
     result = verdict.check_balance(game, workers=1, write_report=False)
-    assert not result.passed
-    m1 = [p for p in result.problems if p.field == "win_rate" and p.severity == "error"]
-    assert m1 and "M1 win rate" in m1[0].message and "pnp simulate" in m1[0].message
-    line = next(i for i, t in enumerate((root / "balance.yaml").read_text().splitlines(), 1) if t.startswith("win_rate:"))
-    assert m1[0].location.line == line
+    assert "pnp simulate" in engine_checks.win_rate_error(result, game).message
 
 
 @pytest.mark.slow

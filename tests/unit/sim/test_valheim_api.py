@@ -15,7 +15,8 @@ from generator.sim.games import valheim_rules as R
 from generator.sim.rng import agent_rng, deal_rng
 from generator.sim.runner import play_game, run_games
 
-from global_random import game_log  # tests/unit/sim, on the path by its conftest
+from engine_checks import clone_replays_the_same_future  # tests/unit/sim, on the path by its conftest
+from global_random import game_log
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -142,25 +143,9 @@ def test_illegal_action_raises(vsetup):
 
 
 def test_clone_is_independent_and_replays_the_same_future(vsetup):
-    state = V.new_game(vsetup, 3, deal_rng(5, 0))
-    rng = random.Random(9)
-    for _ in range(80):
-        legal = state.legal_actions()
-        state.apply_action(legal[int(rng.random() * len(legal))])
-    twin = state.clone()
-    snapshot = str(twin), list(twin.log), [list(h) for h in twin.hand], list(twin.pool)
-    future = []
-    for _ in range(150):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        action = legal[int(rng.random() * len(legal))]
-        future.append(action)
-        state.apply_action(action)
-    assert (str(twin), list(twin.log), [list(h) for h in twin.hand], list(twin.pool)) == snapshot
-    for action in future:
-        twin.apply_action(action)
-    assert twin.log == state.log
+    clone_replays_the_same_future(V.new_game(vsetup, 3, deal_rng(5, 0)), random.Random(9), 80, 150,
+                                  lambda twin: (str(twin), list(twin.log), [list(h) for h in twin.hand],
+                                                list(twin.pool)))
 
 
 @pytest.mark.parametrize("agent", ["greedy", "oracle"])
