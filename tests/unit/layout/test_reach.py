@@ -139,3 +139,14 @@ def test_the_fold_sheets_give_a_disc_in_a_group_its_gutter_too(tiny, tmp_path):
     result = run_export(_coins(tiny, IN_A_GROUP, count=100), tmp_path, gutterfold="vertical", components=["coins"])
     assert result.ok, result.problems
     assert len(pypdfium2.PdfDocument(str(tmp_path / "gutterfold-vertical-a4.pdf"))) == 2
+
+
+def test_the_manifest_counts_pages_of_a_game_whose_font_a_build_would_refuse(tiny):
+    """The round pieces are measured with the build's card builder, which reads the fonts: a font it
+    cannot read is the build's to say, the manifest still counts (as it did before it measured faces)."""
+    from generator.manifest import manifest_of
+
+    (tiny / "bad.ttf").write_bytes(b"not a font")
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text().replace('version: "1"', 'version: "1"\nfonts: {regular: bad.ttf}'))
+    assert manifest_of(tiny)["print_pages"] == 3
