@@ -24,6 +24,8 @@ __all__ = ["Op", "LayoutBox", "CardContext", "Instantiator", "box_location"]
 
 _CARD_FIELD = re.compile(r"card\.([A-Za-z_][A-Za-z0-9_]*)|card\[['\"]([^'\"]+)['\"]\]")
 MAX_REPEAT = 500
+MM = 72 / 25.4
+OFF_CARD_SLACK = 0.5  # points a text box may pass the trim by (a rounding in mm), not said
 _UNSET = object()
 TEXT_CACHE_SIZE = 512
 
@@ -96,6 +98,7 @@ class Instantiator:
         self._images_ok: dict = {}  # path -> "" or why it cannot be read (checked once per build)
         self._image_pixels: dict = {}  # path -> its (width, height) as printed
         self._cuts_told: set = set()  # (path, box) whose fit: cover crop was warned of: once, not every card
+        self._off_card_told: set = set()  # (layout line, box) said to print past the card: once, not every card
         self._layout_boxes: dict = {}  # id(box dict) -> (the dict, its layout's path, its LayoutBox)
 
     def instantiate(self, layout: Layout, ctx: CardContext) -> tuple[list[Op], list[Problem]]:
@@ -265,6 +268,8 @@ class Instantiator:
         if not 0 <= opacity <= 1:
             raise ValueError(f"opacity {opacity} is outside 0..1")
         op = Op(kind, x, y, w, h, rotate=rotate, opacity=opacity, id=box_id, box=layout_box)
+        if not rotate and kind != "line":
+            self._check_on_card(kind, x, y, w, h, scope, where, box_id)
         if kind in ("rect", "roundrect", "ellipse", "polygon", "path", "line"):
             op.style = self._shape_style(box, scope, where, box_id)
             if kind in ("rect", "roundrect"):
@@ -395,6 +400,28 @@ class Instantiator:
                    f"fill this {op.w / 72 * 25.4:.0f}x{op.h / 72 * 25.4:.0f} mm box (the wrong picture or box? "
                    f"fit contain shows it whole)")
         self._report(scope, where, box_id, message, source=str(box.get("src", "")), severity="warning")
+
+    def _check_on_card(self, kind, x, y, w, h, scope, where, box_id):
+        """Once per box: an error when a box lies wholly beyond the bleed (it prints nothing: a slip of a
+        number, ``y: 125mm`` on a 120 mm card, that would print every card without it), a warning when a
+        text box reaches past the trim (its text is cut off there)."""
+        told = (where, box_id)
+        if told in self._off_card_told:
+            return
+        past = {"left": -x, "top": -y, "right": x + w - self.w, "bottom": y + h - self.h}
+        side = max(past, key=past.get)
+        outside = x >= self.w + self.bleed or y >= self.h + self.bleed or x + w <= -self.bleed or y + h <= -self.bleed
+        if not outside and (kind != "text" or past[side] <= OFF_CARD_SLACK):
+            return
+        self._off_card_told.add(told)
+        card = f"{self.w / MM:.0f} x {self.h / MM:.0f} mm"
+        if outside:
+            message = (f"box lies wholly outside the card ({card}) and its {self.bleed / MM:.0f} mm bleed: nothing "
+                       f"of it prints (x and y are measured from the card's top-left corner)")
+        else:
+            message = (f"text box reaches {past[side] / MM:.1f} mm past the card's {side} edge ({card}): text there "
+                       f"is cut off; keep text 3 mm inside the card")
+        self._report(scope, where, box_id, message, severity="error" if outside else "warning")
 
     def _text(self, box, scope, where, box_id, w, h):
         source = box.get("text", "")

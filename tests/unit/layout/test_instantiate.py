@@ -97,6 +97,25 @@ def test_a_template_error_about_a_card_field_names_that_fields_line(tiny):
     assert shown["t"].endswith(f"(card {tiny}/heroes.yaml:3 heroes[0].life)"), shown["t"]
 
 
+def test_a_box_off_the_card_is_said_once_at_its_line_and_one_wholly_outside_is_an_error(tiny):
+    _, problems = faces_of(tiny, """\
+        boxes:
+          - {id: bleed, type: rect, x: -3mm, y: -3mm, w: 69mm, h: 94mm, fill: "#ffffff"}
+          - {id: inside, type: text, x: 3mm, y: 3mm, w: 57mm, h: 10mm, text: "{{ card.name }}"}
+          - {id: low, type: text, x: 3mm, y: 80mm, w: 57mm, h: 15mm, text: "{{ card.name }}"}
+          - {id: lost, type: rect, x: 3mm, y: 125mm, w: 10mm, h: 10mm, fill: "#000000"}
+        """)
+    faces = len(load_game(tiny).cards("heroes"))
+    assert faces > 1  # said once, not once per card
+    shown = sorted((p.field, p.severity, p.location.line, p.message) for p in problems)
+    assert shown == [
+        ("lost", "error", 5, "box lies wholly outside the card (63 x 88 mm) and its 3 mm bleed: nothing of it prints "
+                             "(x and y are measured from the card's top-left corner)"),
+        ("low", "warning", 4, "text box reaches 7.0 mm past the card's bottom edge (63 x 88 mm): text there is cut "
+                              "off; keep text 3 mm inside the card"),
+    ]
+
+
 @pytest.mark.parametrize("background", ['"#fdf2eg"', "purpel", '"{{ card.name }}"'])
 def test_a_background_that_is_not_a_colour_is_a_located_problem(tiny, background):
     ops, problems = faces_of(tiny, f"boxes: []\nbackground: {background}\n")
