@@ -304,9 +304,14 @@ def _explained(exc: Exception, source: str, context: dict) -> str:
                     known = [k for k in value if isinstance(k, str) and not k.startswith("_")]
                     return f"{exc}{did_you_mean(key, known)}"
                 value = value[key]
+        table = _TABLE_BY_KEY.search(source)
+        if table and str(exc).startswith("'list object' has no attribute"):
+            return (f"{exc} (data.{table.group(1)} is a list of records: by_id('{table.group(1)}', ...) finds one "
+                    f"by its id)")
     return f"{exc}{misspelt_filter_hint(str(exc), _layout_env())}"
 
 
+_TABLE_BY_KEY = re.compile(r"\bdata\.([A-Za-z_]\w*)\s*\[")  # data.cards[...]: a table indexed as if by id
 _NO_FILTER = re.compile(r"No (filter|test) named '([^']+)'")
 
 

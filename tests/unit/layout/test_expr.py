@@ -73,6 +73,14 @@ def test_a_misspelt_key_gets_the_close_one(source, hint):
         assert hint in info.value.message and ("did you mean" in info.value.message) == bool(hint)
 
 
+def test_a_table_indexed_by_an_id_is_told_to_use_by_id():
+    context = {"card": {"start": "fox"}, "data": {"cards": [{"id": "fox", "name": "Fox"}]}}
+    with pytest.raises(ExprError) as info:
+        Expressions().render("{{ data.cards[card.start].name }}", context)
+    assert info.value.message.endswith(
+        "'list object' has no attribute 'fox' (data.cards is a list of records: by_id('cards', ...) finds one by its id)")
+
+
 def test_templates_cannot_build_huge_strings_or_numbers():
     expressions = Expressions()
     assert expressions.render("{{ 'ab' * 3 }}|{{ 2 ** 10 }}|{{ 1.5 * 2 }}|{{ [0] * 2 }}", CONTEXT) == "ababab|1024|3.0|[0, 0]"
