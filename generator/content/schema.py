@@ -533,7 +533,8 @@ def _check_path(node, spec, ctx, field_path):
         return None
     exts = spec.options.get("exts")
     if exts and pure.suffix.lower().lstrip(".") not in exts:
-        ctx.problem(node, field_path, f"{value!r} must be one of: {', '.join('.' + e for e in exts)}")
+        listed = " or ".join(filter(None, [", ".join("." + e for e in exts[:-1]), "." + exts[-1]]))
+        ctx.problem(node, field_path, f"{value!r} is not a {listed} file: name one by its path in the game directory")
         return None
     if ctx.game_root is not None:
         full = (ctx.game_root / pure).resolve()

@@ -223,6 +223,13 @@ def test_paths_outside_the_game_are_refused(tiny):
     assert ("game.yaml", 16, "components[1].file", "'../coins.yaml' must be a relative path inside the game directory") in found
 
 
+def test_a_font_named_instead_of_its_file_is_told_which_files_are_fonts(tiny):
+    text = (tiny / "game.yaml").read_text()
+    (tiny / "game.yaml").write_text(text.replace('version: "1"\n', 'version: "1"\nfonts: {regular: Kaisho}\n', 1))
+    assert ("game.yaml", 3, "fonts.regular",
+            "'Kaisho' is not a .ttf, .otf or .ttc file: name one by its path in the game directory") in problems_of(tiny)
+
+
 def test_yaml_11_booleans_stay_strings(tiny):
     node = parse_text("mode: off\nflag: true\n", "x.yaml")
     assert to_plain(node, "x.yaml", [], NodeBudget("x.yaml")) == {"mode": "off", "flag": True}
