@@ -174,6 +174,32 @@ def _lookup(config, dotted):
     return node
 
 
+def _missing_bands(config, missing, path, lines) -> list[Problem]:
+    """A problem per required band ``missing``, at the line of the mapping it belongs in; a key written
+    there that is a misspelling of the one missing (``dead_card:``) is named at its own line, once."""
+    import difflib  # only for a balance.yaml that lacks a band
+
+    problems, told = [], set()
+    for key in missing:
+        parts = key.split(".")
+        depth = next(i for i in range(len(parts)) if _lookup(config, ".".join(parts[:i + 1])) is None)
+        parent, name = ".".join(parts[:depth]), parts[depth]
+        node = _lookup(config, parent) if parent else config
+        needed = {k.split(".")[depth] for k in REQUIRED if k.startswith(f"{parent}.") or not parent}
+        written = [k for k in node if isinstance(k, str) and k not in needed] if isinstance(node, dict) else []
+        typo = difflib.get_close_matches(name, written, n=1, cutoff=0.75)
+        if not typo:
+            problems.append(Problem(Location(str(path), lines.get(parent, 0)), key,
+                                    "missing: the balance verdict needs this band"))
+        elif (parent, name) not in told:
+            told.add((parent, name))
+            dotted, meant = (f"{parent}.{typo[0]}", f"{parent}.{name}") if parent else (typo[0], name)
+            needs = ", ".join(k for k in missing if k == meant or k.startswith(f"{meant}."))
+            problems.append(Problem(Location(str(path), lines.get(dotted, 0)), dotted,
+                                    f"unknown key (did you mean '{name}'?): the balance verdict needs {needs}"))
+    return problems
+
+
 def _record_locations(game) -> dict:
     """``{record id: Location}`` of the game's records (the first of an id), for problems naming a card."""
     where = getattr(game, "where", None) or (lambda record: None)
@@ -402,8 +428,8 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         return BalanceResult(passed=True, problems=[problem], table="balance: no balance.yaml", checked=False)
     missing = [key for key in REQUIRED if _lookup(config, key) is None]
     if missing:  # balance.yaml is not always schema-checked (a game may not list it in game.yaml)
-        problems = [Problem(Location(str(path), 0), key, "missing: the balance verdict needs this band") for key in missing]
-        return BalanceResult(passed=False, problems=problems, table="balance: incomplete balance.yaml")
+        return BalanceResult(passed=False, problems=_missing_bands(config, missing, path, lines),
+                             table="balance: incomplete balance.yaml")
     inverted = [Problem(Location(str(path), lines.get(f"{key}.min", 0)), f"{key}.min", f"min {lo} is above max {hi}: "
                         "no value can pass this band") for key, lo, hi in _inverted_bands(config)]
     if inverted:  # found before a minute of games that every count would then fail

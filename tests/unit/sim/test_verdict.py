@@ -179,6 +179,22 @@ def test_incomplete_balance_file_is_a_problem_not_a_crash(tmp_path):
     assert not result.passed and {p.field for p in result.problems} == {"skill.random_max", "skill.gap_min"}
 
 
+def test_a_misspelt_section_or_band_is_named_at_its_line_with_the_one_meant(tmp_path):
+    balance = {k: v for k, v in BALANCE.items() if k not in ("dead_cards", "softlocks")}
+    balance["dead_card"] = BALANCE["dead_cards"]
+    balance["skill"] = {"random_max": BALANCE["skill"]["random_max"], "gapmin": BALANCE["skill"]["gap_min"]}
+    game = game_dir(tmp_path, ff_tables.tables(), balance=balance)
+    result = verdict.check_balance(game, workers=1, write_report=False)
+    lines = (game.root / "balance.yaml").read_text().splitlines()
+    shown = {p.field: (p.location.line, p.message) for p in result.problems}
+    assert not result.passed and shown == {
+        "dead_card": (lines.index("dead_card:") + 1, "unknown key (did you mean 'dead_cards'?): the balance verdict "
+                                                     "needs dead_cards.max_use_rate, dead_cards.min_exposures"),
+        "skill.gapmin": (lines.index(f"  gapmin: {BALANCE['skill']['gap_min']}") + 1,
+                         "unknown key (did you mean 'gap_min'?): the balance verdict needs skill.gap_min"),
+        "softlocks.stalls_max": (0, "missing: the balance verdict needs this band")}
+
+
 def test_a_band_with_min_above_max_is_a_located_problem_before_any_game_is_played(tmp_path, monkeypatch):
     inverted = {**BALANCE, "win_rate": {"min": 0.75, "max": 0.7},
                 "length": {**BALANCE["length"], "stage_rounds": {"min": 9, "max": 6}}}
