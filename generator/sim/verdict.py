@@ -375,8 +375,11 @@ def refusal(game, result: BalanceResult, report_dir: Path, outcome: str = "so no
         return f"the balance verdict failed before any game was played, {outcome}; `pnp build --no-balance` prints anyway"
     report = Path(report_dir) / "balance.pdf"
     simulate = _command(game)
+    raised = any(p.field == "integrity" and ": error: " in p.message for p in result.problems)
     return "\n".join([
         f"the balance verdict failed{f' ({judged})' if judged else ''}, {outcome}; next:",
+        *(["  first the error the simulator raised (M0 integrity above; its `replay:` command plays up to it): "
+           "the other bands are judged on the games it ended"] if raised else []),
         f"  every metric at every count: {report}" if report.is_file() else
         f"  every metric at every count: {simulate.replace('simulate', 'validate', 1)}",
         "  the games behind a problem: its `reproduce:` command; add --game I --trace to follow one of them",

@@ -290,3 +290,17 @@ def test_a_game_judged_at_one_count_has_no_spread_between_counts_to_judge(tmp_pa
     result = cached_verdict(load_game(tmp_path / "content/fox"), workers=1, output_dir=tmp_path / "out")
     [row] = [line for line in result.table.splitlines() if line.startswith("M1 spread between counts")]
     assert "one player count, nothing to compare" in row and row.rstrip().endswith("info"), row  # was "(2 vs 2)  pass"
+
+
+def test_a_simulator_that_raises_is_named_first_among_the_next_steps(tmp_path):
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    _fast(tmp_path)
+    engine = tmp_path / "content/fox/sim.py"
+    played = "        self.score += self.setup.power[action]\n"
+    assert played in engine.read_text()
+    engine.write_text(engine.read_text().replace(played, played + "        raise KeyError('oops')\n"))
+    failed = pnp("validate", "fox", "--workers", "1", cwd=tmp_path)
+    said = failed.stdout + failed.stderr
+    assert failed.returncode == 1 and "M0 integrity: greedy game 0 (2 players, seed 0): error: KeyError" in said, said
+    assert re.search(r"; next:\n  first the error the simulator raised \(M0 integrity above; its `replay:` command "
+                     r"plays up to it\): the other bands are judged on the games it ended\n  every metric", said), said
