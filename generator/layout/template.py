@@ -16,8 +16,9 @@ from ..content.schema import LANG, did_you_mean, has_words_of
 from ..content.yamlload import NodeBudget, parse_file, to_located
 
 TOP_KEYS = {"extends", "description", "background", "vars", "boxes", "remove", "__line__"}
-COMMON_BOX_KEYS = {"id", "type", "when", "repeat", "filter", "x", "y", "w", "h", "dx", "dy", "rotate", "opacity",
-                   "colour_code", "__line__"}
+EVERY_BOX_KEYS = ("id", "type", "x", "y", "w", "h", "dx", "dy", "rotate", "opacity", "when", "repeat", "filter",
+                  "colour_code")  # in the order a message lists them
+COMMON_BOX_KEYS = {*EVERY_BOX_KEYS, "__line__"}
 SHAPE_KEYS = {"fill", "stroke", "stroke_width", "dash"}
 BOX_KEYS = {
     "rect": SHAPE_KEYS | {"r"},
@@ -255,13 +256,23 @@ def _check_boxes(boxes, path, problems, field):
             _check_boxes(box.get("boxes") or [], path, problems, f"{where_field}.boxes")
 
 
-def _check_box_keys(box: dict, allowed: set, what: str, where: Location, where_field: str, problems: list) -> None:
+def _check_box_keys(box: dict, allowed: set, what: str, where: Location, where_field: str, problems: list,
+                    list_keys: bool = True) -> None:
     for key in box:
         if key not in allowed:
+            hint = _hint(key, allowed - {"__line__"}) or (_keys_taken(allowed, what) if list_keys else "")
             problems.append(Problem(getattr(key, "location", where), f"{where_field}.{key}",
-                                    f"unknown key for a {what}{_hint(key, allowed - {'__line__'})}"))
+                                    f"unknown key for a {what}{hint}"))
         else:
             _check_per_language(box[key], where, f"{where_field}.{key}", problems)
+
+
+def _keys_taken(allowed: set, what: str) -> str:
+    """`` (a rect box takes dash, fill, ...)`` for a key nothing is close to (``width`` for ``w``)."""
+    own = sorted(allowed - COMMON_BOX_KEYS)
+    if not own or allowed >= ANY_BOX_KEYS:  # an override of an inherited box: any box's key would do
+        return ""
+    return f" (a {what} takes {', '.join(own)}, and every box's {', '.join(EVERY_BOX_KEYS)})"
 
 
 # -- values written per language ---------------------------------------------------------------
@@ -337,7 +348,7 @@ def _check_overrides(boxes: list, inherited: list, path, problems: list) -> None
         allowed = COMMON_BOX_KEYS | BOX_KEYS[kind]
         wrong = {k: v for k, v in box.items() if k in ANY_BOX_KEYS and k not in allowed}
         _check_box_keys(wrong, allowed, f"{kind} box (the type of the inherited box {box['id']!r})",
-                        Location(str(path), box.get("__line__", 0)), f"boxes[{i}]", problems)
+                        Location(str(path), box.get("__line__", 0)), f"boxes[{i}]", problems, list_keys=False)
 
 
 def _merge_boxes(base: list, overrides: list) -> list:

@@ -34,3 +34,9 @@ def test_an_override_with_a_key_of_another_box_type_is_located_with_its_parents_
                                                encoding="utf-8")
     assert problems_of(tmp_path, "extends: my/base\nboxes:\n  - {id: frame, fill: red,\n     size: 9pt}\n") == [
         "4: boxes[0].size: unknown key for a rect box (the type of the inherited box 'frame')"]
+
+
+def test_a_key_close_to_none_is_told_the_keys_its_box_takes(tmp_path):
+    assert problems_of(tmp_path, "boxes:\n  - {id: frame, type: rect, x: 0, y: 0, w: 1mm, h: 1mm, width: 1mm}\n") == [
+        "2: boxes[0].width: unknown key for a rect box (a rect box takes dash, fill, r, stroke, stroke_width, and "
+        "every box's id, type, x, y, w, h, dx, dy, rotate, opacity, when, repeat, filter, colour_code)"]
