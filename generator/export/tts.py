@@ -144,6 +144,10 @@ def export_tts(path: Path, out_dir: Path, *, max_dpi: float | None = None, base_
     name = "-".join([game.id, *sorted(components)]) if components else game.id
     result.written.append(write_atomic(target / f"{name}.json",
                                        json.dumps(saved, ensure_ascii=False, indent=1) + "\n"))
+    if not base_url:  # file names alone: Tabletop Simulator finds no image
+        result.notes.append(f"{name}.json names its images by file name, which Tabletop Simulator cannot load: upload "
+                            f"{target}/*.png and export again with --tts-base-url URL of their folder (README, "
+                            f"\"Tabletop Simulator\")")
     return result
 
 

@@ -89,6 +89,16 @@ def test_a_base_url_without_a_final_slash_still_names_the_folder(tiny, tmp_path)
     assert entry["BackURL"] == "https://example.org/pnp/heroes-back.png"
 
 
+def test_an_export_without_a_base_url_says_how_tts_finds_the_images(tiny, tmp_path):
+    game, cards, problems = check_content(tiny)
+    assert not problems
+    without = export_tts(tiny, tmp_path, max_dpi=20, cards_in=(game, cards))
+    assert without.notes == [
+        f"tiny.json names its images by file name, which Tabletop Simulator cannot load: upload {tmp_path / 'tts'}/*.png"
+        " and export again with --tts-base-url URL of their folder (README, \"Tabletop Simulator\")"]
+    assert export_tts(tiny, tmp_path, max_dpi=20, base_url="https://example.org/pnp/", cards_in=(game, cards)).notes == []
+
+
 def test_big_decks_split_into_sheets_of_69(tiny):
     records = "\n".join(f"- {{id: h{i:03d}, name: H{i}, life: 1}}" for i in range(150))
     (tiny / "heroes.yaml").write_text(records + "\n")
