@@ -476,7 +476,8 @@ class Instantiator:
                 ("" if block.overflow_lines == 1 else "s")
             scope.problems.append(Problem(where, field_path,
                                           f"overflows box '{box_id}' of {layout_name} by {block.overflow_lines} "
-                                          f"{lines} at {block.size:g}pt"))
+                                          f"{lines} at {block.size:g}pt"
+                                          f"{'' if shrinks else ' (the box does not shrink its text: give it a min_size below its size)'}"))
         if block.cut_words:
             scope.problems.append(Problem(where, field_path, _cut_message(block, box_id, layout_name, shrinks)))
         for what, length in dict.fromkeys(block.overfull):

@@ -187,6 +187,19 @@ def test_a_word_wider_than_its_box_at_the_smallest_size_is_a_located_error_not_a
     assert op.payload.text == "Support" and op.payload.size < 10
 
 
+@pytest.mark.parametrize("sizes, said", [
+    ("size: 8pt", " (the box does not shrink its text: give it a min_size below its size)"),
+    ("size: 9pt, min_size: 8pt", "")])
+def test_an_overflow_says_when_the_box_has_no_min_size_to_shrink_to(tiny, sizes, said):
+    _, problems = faces_of(tiny, f"""\
+        boxes:
+          - {{id: body, type: text, x: 1mm, y: 1mm, w: 20mm, h: 5mm, {sizes},
+             text: "{'狐火' * 30}"}}
+        """)
+    assert problems and {re.sub(r"by \d+ lines", "by N lines", p.message) for p in problems} == {
+        f"overflows box 'body' of {tiny}/layouts/tiny/probe.yaml by N lines at 8pt{said}"}
+
+
 def test_a_short_hex_colour_is_written_out_long_so_that_it_prints_its_colour(tiny):
     """ReportLab reads '#fff' as the number 0xfff, the blue #000fff: the layout's white printed blue."""
     from reportlab.lib import colors
