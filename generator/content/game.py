@@ -155,6 +155,7 @@ class _Loader:
         self.written_lang: str | None = None  # game.yaml's lang: as written, whatever the edition
         self.untranslated: list = []      # texts without the game's language (see schema.Context)
         self.languages: Counter = Counter()
+        self.unreadable: set = set()      # components and data tables with a file that did not load
         self._cache: dict = {}
 
     def parse(self, path: Path):
@@ -226,10 +227,12 @@ def load_game(directory, lang: str | None = None) -> Game:
             loader.problems.append(Problem(where, f"data[{i}].id", f"{entry['id']!r} is already a component id"))
             continue
         tables[entry["id"]] = _load_data(loader, entry, where, f"data[{i}]", types)
+        if tables[entry["id"]] is None:
+            loader.unreadable.add(entry["id"])
 
     _check_unique_ids(loader)
     declared = {c.get("id") for c in listed if isinstance(c, dict)}
-    _check_refs(loader, tables, unloaded=declared - set(tables))
+    _check_refs(loader, tables, unloaded=(declared - set(tables)) | loader.unreadable)
     _check_counts(loader, components)
     if loader.problems:
         # the run stops here: a misspelt sheet profile, checked only once the game loads, is said now
@@ -479,6 +482,8 @@ def _load_component(loader, game_node, meta: dict, index: int, types: dict) -> C
     for path in files:
         loaded = _records_of(loader, path, meta["schema"], types, path.stem, sheet=meta["id"])
         countable = countable and loaded is not None
+        if loaded is None:
+            loader.unreadable.add(meta["id"])
         records.extend(loaded or [])
     if meta.get("where"):
         _check_where_fields(loader, meta["where"], meta["schema"], types, at("where"), f"{field_path}.where")
@@ -552,7 +557,8 @@ def _ref_table(tables, target: str):
 
 def _check_refs(loader, tables, unloaded=frozenset()):
     """Every reference names a known component or data table and one of its records; references
-    into a declared component that did not load are left alone (its own problem says why)."""
+    into a declared component or table that did not load (a YAML error half-way) are left alone: its
+    own problem says why, and "no record 'fox'" of a fox written above the error would only mislead."""
     for use in loader.refs:
         if unloaded.intersection(use.targets):
             continue

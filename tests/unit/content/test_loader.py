@@ -230,6 +230,23 @@ def test_a_font_named_instead_of_its_file_is_told_which_files_are_fonts(tiny):
             "'Kaisho' is not a .ttf, .otf or .ttc file: name one by its path in the game directory") in problems_of(tiny)
 
 
+def test_a_yaml_error_half_way_through_a_file_is_its_only_problem_not_every_reference_into_it(tiny):
+    """A text with ': ' unquoted at the end of heroes.yaml: the records above it were read, then dropped;
+    a coin naming one of them was "no heroes record with id 'knight'"."""
+    schema = (tiny / "schema.yaml").read_text(encoding="utf-8")
+    (tiny / "schema.yaml").write_text(schema.replace(
+        "      value: {type: int, min: 1}\n",
+        "      value: {type: int, min: 1}\n      hero: {type: ref, to: heroes, optional: true}\n"), encoding="utf-8")
+    coins = (tiny / "coins.yaml").read_text(encoding="utf-8")
+    (tiny / "coins.yaml").write_text(coins.replace("- {id: coin1, ", "- {id: coin1, hero: knight, "), encoding="utf-8")
+    assert "hero: knight" in (tiny / "coins.yaml").read_text(encoding="utf-8")
+    with open(tiny / "heroes.yaml", "a", encoding="utf-8") as records:
+        records.write("- id: fox\n  name: 狐\n  life: 3\n  text: 効果: 1点\n")
+    found = problems_of(tiny)
+    assert [(name, field) for name, _line, field, _message in found] == [("heroes.yaml", "")], found
+    assert found[0][3].startswith("YAML syntax error: mapping values are not allowed in this context")
+
+
 def test_yaml_11_booleans_stay_strings(tiny):
     node = parse_text("mode: off\nflag: true\n", "x.yaml")
     assert to_plain(node, "x.yaml", [], NodeBudget("x.yaml")) == {"mode": "off", "flag": True}
