@@ -322,7 +322,7 @@ def build(games, output_dir, profile, no_validate, workers, proof, changed_since
                                               workers=workers, reporter=rep, proof=proof,
                                               changed_since=changed_since, paper_sized=paper_sized, lang=lang,
                                               verdict_dir=game_dir),
-                            path, ": no print file written")
+                            path, f": no print file written{_kept(out)}")
         if result is None:
             failed = True
             continue
@@ -332,11 +332,17 @@ def build(games, output_dir, profile, no_validate, workers, proof, changed_since
         for written in result.written:
             rep.info(f"  wrote {written}")
         if not result.ok:
-            rep.info(f"{path}: FAILED ({errors} error(s) above): no print file written")
+            rep.info(f"{path}: FAILED ({errors} error(s) above): no print file written{_kept(out)}")
         elif result.summary:  # as validate ends a game
             rep.info(f"{path}: ok ({result.summary})")
         failed = failed or not result.ok
     raise SystemExit(1 if failed else 0)
+
+
+def _kept(out: Path) -> str:
+    """Said after a failed build when an earlier build's print file is there: it was not touched."""
+    earlier = sorted(p.name for p in out.glob("print*.pdf")) if out.is_dir() else []
+    return f" ({', '.join(earlier)}: left as {'it was' if len(earlier) == 1 else 'they were'})" if earlier else ""
 
 
 def _output_dir(option: Path | None, game_path: Path, several: bool, lang: str | None = None) -> Path:

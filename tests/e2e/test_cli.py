@@ -367,6 +367,18 @@ def test_a_layout_mistake_every_card_shares_is_one_line_naming_the_first_card_an
                      lines[0]), lines[0]
 
 
+def test_a_refused_build_names_the_earlier_print_file_it_left_as_it_was(tiny, tmp_path):
+    out = tmp_path / "out"
+    assert pnp("build", tiny, "-o", out, "--no-validate").returncode == 0
+    printed = (out / "print-a4.pdf").read_bytes()
+    heroes = tiny / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace(":guard:", ":gaurd:", 1))
+    proc = pnp("build", tiny, "-o", out, "--no-validate")
+    assert proc.returncode == 1 and (out / "print-a4.pdf").read_bytes() == printed
+    assert proc.stderr.rstrip().splitlines()[-1] == \
+        f"{tiny}: FAILED (1 error(s) above): no print file written (print-a4.pdf: left as it was)"
+
+
 def test_the_failed_line_counts_the_error_lines_shown_not_the_cards_behind_them(tiny, tmp_path):
     hero = tiny / "layouts" / "tiny" / "hero.yaml"
     hero.write_text(hero.read_text().replace("{{ card.life }}", "{{ card.lief }}"))
