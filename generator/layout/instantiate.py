@@ -433,7 +433,8 @@ class Instantiator:
         leading = float(self._value(box, "leading", scope, 1.3))
         align = _one_of("align", self._value(box, "align", scope, "left"), ("left", "center", "right", "justify"))
         valign = _one_of("valign", self._value(box, "valign", scope, "top"), ("top", "middle", "bottom"))
-        font = _one_of("font", self._value(box, "font", scope, "regular"), ("regular", "bold"))
+        font = _one_of("font", self._value(box, "font", scope, "regular"), ("regular", "bold"),
+                       " (the game's two fonts; another typeface goes in game.yaml's fonts:, docs/content-format.md)")
         direction = _one_of("direction", self._value(box, "direction", scope), ("horizontal", "vertical")) \
             if "direction" in box else "horizontal"  # most boxes have none: no look-up
         if w <= 0 or h <= 0:
@@ -553,13 +554,13 @@ def _close(name, names) -> str:
     return did_you_mean(name, sorted(names))  # sorted: the same hint whatever the set's order
 
 
-def _one_of(key: str, value, choices: tuple):
+def _one_of(key: str, value, choices: tuple, otherwise: str = ""):
     """``value`` if it is one of ``choices``, else the located error's message (British 'centre' gets
-    'center' offered)."""
+    'center' offered; ``otherwise``: what to do when no choice is close)."""
     if value in choices:
         return value
     listed = ", ".join(choices[:-1]) + f" or {choices[-1]}"
-    raise _BadValue(f"{key} must be {listed}, got {value!r}{_close(str(value), choices)}", value)
+    raise _BadValue(f"{key} must be {listed}, got {value!r}{_close(str(value), choices) or otherwise}", value)
 
 
 class _BadValue(ValueError):

@@ -78,6 +78,10 @@ def test_extends_merges_boxes_by_id_and_remove(tiny):
     ('{id: t, type: rect, w: 1mm, h: 1mm, fill: "#ff000080"}', "is not a colour"),
     ('{id: t, type: rect, repeat: "card.name", w: 1mm, h: 1mm}', "repeat must be a count or a list"),
     ('{id: t, type: rect, repeat: "10000", w: 1mm, h: 1mm}', "outside 0..500"),
+    ('{id: t, type: text, w: 9mm, h: 9mm, text: a, font: Mincho}', "font must be regular or bold, got 'Mincho' (the "
+     "game's two fonts; another typeface goes in game.yaml's fonts:, docs/content-format.md)"),
+    ('{id: t, type: text, w: 9mm, h: 9mm, text: a, font: bld}', "font must be regular or bold, got 'bld' (did you "
+     "mean 'bold'?)"),
 ])
 def test_bad_values_are_located_problems(tiny, box, message):
     _ops, problems = faces_of(tiny, f"boxes:\n  - {box}\n")
