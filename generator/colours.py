@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["HEX", "normal_colour"]
+__all__ = ["HEX", "normal_colour", "not_a_colour"]
 
 HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")  # no alpha: print files stay opaque
 
@@ -20,4 +20,15 @@ def normal_colour(value: str) -> str:
 
     if isinstance(getattr(colors, value, None), colors.Color):
         return value
-    raise ValueError(f"{value!r} is not a colour")
+    raise ValueError(not_a_colour(value))
+
+
+def not_a_colour(value) -> str:
+    """What is said of a value that is no colour: the forms a colour takes, and a close name."""
+    from difflib import get_close_matches
+
+    from reportlab.lib import colors
+
+    names = [name for name, known in vars(colors).items() if isinstance(known, colors.Color) and name.islower()]
+    close = get_close_matches(value, names, n=1, cutoff=0.75) if isinstance(value, str) and value[:1] != "#" else []
+    return f"{value!r} is not a colour ('#rrggbb', '#rgb' or a colour name{f'; did you mean {close[0]!r}?' if close else ''})"

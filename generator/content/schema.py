@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
-from ..colours import normal_colour
+from ..colours import normal_colour, not_a_colour
 from ..errors import Location, Problem
 from ..units import parse_length
 from .yamlload import NodeBudget, mapping_items, node_location, scalar_value, to_plain
@@ -504,7 +504,7 @@ def _check_color(node, spec, ctx, field_path):
     try:
         return normal_colour(value) if isinstance(value, str) else normal_colour("")
     except ValueError:
-        ctx.problem(node, field_path, f"{value!r} is not a colour ('#rrggbb', '#rgb' or a colour name)")
+        ctx.problem(node, field_path, not_a_colour(value))
         return None
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from generator.cards import CardBuilder
 from generator.content import load_game
+from generator.errors import ContentError
 
 
 def faces_of(tiny, layout_text, record=0):
@@ -118,6 +119,17 @@ def test_a_box_off_the_card_is_said_once_at_its_line_and_one_wholly_outside_is_a
         ("low", "warning", 4, "text box reaches 7.0 mm past the card's bottom edge (63 x 88 mm): text there is cut "
                               "off; keep text 3 mm inside the card"),
     ]
+
+
+def test_a_colour_name_misspelt_gets_the_close_one_in_a_layout_and_in_a_record(tiny):
+    _, problems = faces_of(tiny, "boxes:\n  - {id: t, type: rect, w: 1mm, h: 1mm, fill: purpel}\n")
+    assert [p.message for p in problems] == [
+        "'purpel' is not a colour ('#rrggbb', '#rgb' or a colour name; did you mean 'purple'?)"]
+    (tiny / "heroes.yaml").write_text((tiny / "heroes.yaml").read_text().replace("life: 12", "life: 12\n  color: redd"))
+    with pytest.raises(ContentError) as info:
+        load_game(tiny)
+    assert [p.message for p in info.value.problems] == [
+        "'redd' is not a colour ('#rrggbb', '#rgb' or a colour name; did you mean 'red'?)"]
 
 
 @pytest.mark.parametrize("background", ['"#fdf2eg"', "purpel", '"{{ card.name }}"'])
