@@ -58,7 +58,7 @@ def export(game, png, profile, tts, tts_base_url, gutterfold, calibration, showc
     result = each_game(lambda: run_export(path, out, png=png, tts=tts, gutterfold=gutterfold,
                                           calibration=calibration, profile=profile, sheet=sheet, dpi=dpi,
                                           components=components, base_url=tts_base_url, showcase=showcase,
-                                          card_ids=card_ids, lang=lang), path, ": nothing exported")
+                                          card_ids=card_ids, lang=lang, reporter=rep), path, ": nothing exported")
     if result is None:  # the content did not load: its problems and a FAILED line are printed
         raise SystemExit(1)
     errors = rep.problems(result.problems)

@@ -56,7 +56,8 @@ def png_dir(out_dir: Path, profile_name: str) -> Path:
 
 
 def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: int | None = None,
-               components=None, cards_in=None) -> ExportResult:
+               components=None, cards_in=None, progress=None) -> ExportResult:
+    """``progress(done, total)``: called after each batch of faces drawn (a bar on a terminal)."""
     result = ExportResult()
     game, cards = load_checked_cards(path, result, cards_in)
     if cards is None:
@@ -122,6 +123,8 @@ def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: in
                         title=f"{game.title} faces")
         for (face, frame, dest), image in zip(batch, rasterize(pdf, [frame.px for _, frame, _ in batch])):
             result.written.append(write_atomic(dest, png_bytes(image, dpi)))
+        if progress:
+            progress(start + len(batch), len(todo))
 
     current = {e["file"] for e in entries}
     for rel in sorted(set(old_files) - current):

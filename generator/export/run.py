@@ -20,9 +20,11 @@ def sheet_profile(game, sheet: str | None, game_root: Path | None = None):
 def run_export(path: Path, out_dir: Path, *, png: bool = False, tts: bool = False,
                gutterfold: str | None = None, calibration: bool = False, profile: str | None = None,
                sheet: str | None = None, dpi: int | None = None, components=(),
-               base_url: str = "", showcase: bool = False, card_ids=(), lang: str | None = None) -> ExportResult:
+               base_url: str = "", showcase: bool = False, card_ids=(), lang: str | None = None,
+               reporter=None) -> ExportResult:
     """Every export asked for, from one load of the game (faces are checked first, as in build);
-    ``lang``: of that edition."""
+    ``lang``: of that edition; ``reporter``: its progress bar on a terminal, as a build's."""
+    from ..progress import progress_callback
     from .gutterfold import KINDS as FOLDED_KINDS, gutterfold_pdf
     from .png import export_png
     from .tts import export_tts
@@ -38,11 +40,13 @@ def run_export(path: Path, out_dir: Path, *, png: bool = False, tts: bool = Fals
         raise BuildError(f"unknown component(s) {', '.join(unknown)}; this game has {', '.join(sorted(known))}")
     components = list(components) or None
     if png:
-        result.extend(export_png(path, out_dir, profile=profile, dpi=dpi, components=components,
-                                 cards_in=(game, cards)))
+        with progress_callback(reporter, "PNG faces") as progress:
+            result.extend(export_png(path, out_dir, profile=profile, dpi=dpi, components=components,
+                                     cards_in=(game, cards), progress=progress))
     if tts:
-        result.extend(export_tts(path, out_dir, max_dpi=dpi, base_url=base_url, components=components,
-                                 cards_in=(game, cards)))
+        with progress_callback(reporter, "TTS decks") as progress:
+            result.extend(export_tts(path, out_dir, max_dpi=dpi, base_url=base_url, components=components,
+                                     cards_in=(game, cards), progress=progress))
     if gutterfold:
         loaded = sheet_profile(game, sheet)
         pdf = gutterfold_pdf(cards, loaded.profile, gutterfold, title=game.title, components=components)

@@ -127,7 +127,8 @@ def _remove_stale_sheets(target: Path, decks, written: set) -> list:
 
 
 def export_tts(path: Path, out_dir: Path, *, max_dpi: float | None = None, base_url: str = "",
-               components=None, cards_in=None) -> ExportResult:
+               components=None, cards_in=None, progress=None) -> ExportResult:
+    """``progress(done, total)``: called after each deck drawn (a bar on a terminal)."""
     result = ExportResult()
     game, cards = load_checked_cards(path, result, cards_in)
     if cards is None:
@@ -135,8 +136,10 @@ def export_tts(path: Path, out_dir: Path, *, max_dpi: float | None = None, base_
     target = Path(out_dir) / "tts"
     lang = game.meta.get("lang", "ja")
     decks = plan_decks(cards, max_dpi or DEFAULT_MAX_DPI, components)
-    for deck in decks:
+    for done, deck in enumerate(decks, 1):
         result.written += _render_deck(cards, deck, target)
+        if progress:
+            progress(done, len(decks))
     result.removed += _remove_stale_sheets(target, decks, set(result.written))
     result.notes += left_out_notes(cards, KINDS, components, "exported to TTS", "use the print PDF or a PNG export")
     saved = saved_object(game, decks, base_url, lang)
