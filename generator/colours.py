@@ -31,4 +31,5 @@ def not_a_colour(value) -> str:
 
     names = [name for name, known in vars(colors).items() if isinstance(known, colors.Color) and name.islower()]
     close = get_close_matches(value, names, n=1, cutoff=0.75) if isinstance(value, str) and value[:1] != "#" else []
-    return f"{value!r} is not a colour ('#rrggbb', '#rgb' or a colour name{f'; did you mean {close[0]!r}?' if close else ''})"
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"{value!r} is not a colour ('#rrggbb', '#rgb' or a colour name{hint})"

@@ -475,10 +475,10 @@ class Instantiator:
         if block.overflow_lines:
             lines = ("line" if block.direction == "horizontal" else "column") + \
                 ("" if block.overflow_lines == 1 else "s")
+            fixed = "" if shrinks else " (the box does not shrink its text: give it a min_size below its size)"
             scope.problems.append(Problem(where, field_path,
                                           f"overflows box '{box_id}' of {layout_name} by {block.overflow_lines} "
-                                          f"{lines} at {block.size:g}pt"
-                                          f"{'' if shrinks else ' (the box does not shrink its text: give it a min_size below its size)'}"))
+                                          f"{lines} at {block.size:g}pt{fixed}"))
         if block.cut_words:
             scope.problems.append(Problem(where, field_path, _cut_message(block, box_id, layout_name, shrinks)))
         for what, length in dict.fromkeys(block.overfull):
