@@ -141,7 +141,9 @@ def _engine(path):
     config, _path, lines = balance_of(game)
     name, engine = engine_of(game, config, lines)
     if engine is None:
-        raise SimulationError(f"no simulator for this game yet ({name})")
+        raise SimulationError(f"no simulator for this game yet ({name}): a game's own is a sim.py in its folder, "
+                              "named by balance.yaml's engine: sim.py; pnp new NAME --simulator writes a sample to "
+                              "start from (docs/simulator.md)")
     return engine, game, config or {}
 
 

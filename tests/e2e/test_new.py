@@ -127,3 +127,11 @@ def test_a_new_icon_not_yet_drawn_says_where_icons_are_defined_and_which_there_a
     said = ("unknown icon ':blade:' in box 'text' (define it under icons: in "
             f"{Path('content/kitsune/icons.yaml')}, docs/layouts.md \"Icons\"; the icons known: fire)")
     assert said in checked.stdout, checked.stdout
+
+
+def test_simulating_a_game_without_a_simulator_says_how_to_give_it_one(tmp_path):
+    new_game("kitsune", tmp_path)
+    run = pnp("simulate", "kitsune", cwd=tmp_path)
+    assert run.returncode != 0 and run.stderr.rstrip().endswith(
+        "no simulator for this game yet (kitsune): a game's own is a sim.py in its folder, named by balance.yaml's "
+        "engine: sim.py; pnp new NAME --simulator writes a sample to start from (docs/simulator.md)"), run.stderr
