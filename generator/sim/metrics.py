@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from .stats import Z95, median, percentile, ratio_diff_interval, ratio_interval, wilson
+from .stats import Z95, median, nearest_rank, ratio_diff_interval, ratio_interval, wilson
 
 
 def outcomes(records) -> Counter:
@@ -31,7 +31,7 @@ def run_summary(records) -> dict:
         "games": n, "wins": wins, "win_rate": wins / n if n else 0.0, "ci95": list(wilson(wins, n)),
         "outcomes": dict(out), "timeouts": out.get("timeout", 0), "errors": out.get("error", 0),
         "stalls": out.get("stall", 0),
-        "rounds": {"median": median(rounds) if rounds else 0, "p95": percentile(rounds, 95) if rounds else 0,
+        "rounds": {"median": median(rounds) if rounds else 0, "p95": nearest_rank(rounds, 95) if rounds else 0,
                    "wins_median": median([r["rounds"] for r in played if r["outcome"] == "win"] or [0]),
                    "losses_median": median([r["rounds"] for r in played if r["outcome"] != "win"] or [0])},
         "rounds_hist": dict(Counter(rounds)),

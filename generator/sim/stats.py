@@ -36,6 +36,16 @@ def median(values) -> float:
     return percentile(values, 50)
 
 
+def nearest_rank(values, q: float):
+    """The ``q``-th percentile (0..100) by nearest rank: the smallest value with at least q% of the
+    values at or below it. A game length's p95 is then a length some game had (an interpolated 24.5
+    rounds is none), and a cap judged on it is judged on a game's own length."""
+    data = sorted(values)
+    if not data:
+        return float("nan")
+    return data[max(0, math.ceil(len(data) * q / 100.0) - 1)]
+
+
 def samples_for_halfwidth(halfwidth: float, p: float = 0.5, z: float = Z95) -> int:
     """Games needed for a normal-approximation interval of ``±halfwidth`` at proportion ``p``."""
     return math.ceil(z * z * p * (1 - p) / (halfwidth * halfwidth))

@@ -10,7 +10,7 @@ warning, raised only when the whole interval lies outside (a straddle shows ``pa
 """
 from __future__ import annotations
 
-from ...sim.stats import paired_diff_interval, percentile, ratio_estimate, wilson
+from ...sim.stats import nearest_rank, paired_diff_interval, ratio_estimate, wilson
 
 
 def judge_extra(judge, config, setup, tables, records, runs) -> dict:
@@ -72,10 +72,10 @@ def _judge_count(j: _Rows, band, setup, ref, recs) -> dict:
             [len(r["cycles"]) for r in ref], None, band.get("cycle_cap_rounds_max"),
             "share of rounds ended by the cycle cap")
     if cycles:
-        p95 = percentile(cycles, 95)
+        p95 = nearest_rank(cycles, 95)
         out["cycles_p95"] = p95
         j.value("cycles_p95_max", "   cycles per round p95", p95, None, band.get("cycles_p95_max"),
-                "95th percentile of cycles per round", m, "{:.1f}")
+                "95th percentile of cycles per round", m, "{:.0f}")
     # 2. win paths and the all-seeing planner
     paths = band.get("win_paths") or {}
     if wins:

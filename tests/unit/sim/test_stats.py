@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from generator.sim.stats import (band_decision, diff_interval, interval_decision, percentile, ratio_interval,
+from generator.sim.stats import (band_decision, diff_interval, interval_decision, nearest_rank, percentile, ratio_interval,
                                  samples_for_halfwidth, wilson)
 from generator.sim.verdict import _Runs
 
@@ -22,6 +22,15 @@ def test_wilson_known_values():
 def test_percentile_interpolates_like_numpy():
     assert percentile([1, 2, 3, 4], 50) == 2.5
     assert percentile(range(101), 95) == 95
+
+
+def test_nearest_rank_is_a_value_that_occurs():
+    """A game length's p95 is a length some game had: 20 games of 1..20 rounds give 19, not 19.05."""
+    assert nearest_rank(range(1, 21), 95) == 19
+    assert nearest_rank([24, 25], 95) == 25           # interpolation said 24.95
+    assert nearest_rank([3, 1, 2], 50) == 2 and nearest_rank([7], 95) == 7
+    assert nearest_rank(range(1, 101), 95) == 95      # 95 of 100 values at or below it
+    assert math.isnan(nearest_rank([], 95))
 
 
 def test_band_decision_three_ways():

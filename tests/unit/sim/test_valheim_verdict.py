@@ -2,6 +2,7 @@
 (fast, small samples); the shipped content passes ``pnp validate`` and the sabotaged copy exits 1
 (slow: full sequential sampling)."""
 import copy
+import re
 import shutil
 import subprocess
 import sys
@@ -53,6 +54,9 @@ def test_engine_bands_are_rows_and_hard_ones_fail(tmp_path):
     soft = [p for p in result.problems if p.field.startswith("expedition.") and p.field != "expedition.cycles_p95_max"]
     assert all(p.severity in ("warning", "known") for p in soft)  # a warning, or one accepted under known:
     assert "cycles per round p95" in result.table and "M8 resources obtainable and spent" in result.table
+    # nearest rank: a count of cycles some round had, shown as one (an interpolated 4.5 was shown "4.5")
+    assert re.search(r"95th percentile of cycles per round .* is \d+ \(\d+\), outside", hard[0].message), \
+        hard[0].message
 
 
 @pytest.mark.slow

@@ -391,6 +391,22 @@ def test_count_messages_use_the_games_word_for_seats_and_say_when_no_stage_was_c
         assert "M2 skill gap (heuristic-random)" in rows
 
 
+def test_the_p95_length_judged_and_shown_is_a_length_some_game_had(tmp_path):
+    """38 games of 24 rounds and two of 25: an interpolated p95 (24.05) failed a cap of 24 while the
+    table and the message printed it as 24; nearest rank's 24 (the 38th game) passes."""
+    recs = [{"index": i, "agent": "greedy", "outcome": "win" if i % 2 else "loss", "rounds": 25 if i < 2 else 24,
+             "decisions": 10, "multi": 8, "stage_rounds": [8, 8, 8], "violations": [], "error": None}
+            for i in range(40)]
+    rnd = [dict(r, agent="random", outcome="loss") for r in recs]
+    band = {**BALANCE, "length": {**BALANCE["length"], "p95_rounds_max": 24}}
+    judge = verdict._Judge(tmp_path / "balance.yaml", {}, "pnp simulate g")
+    verdict._judge_count(judge, band, 2, "greedy", recs, rnd, "inside", 1.96, "inside", 1.96, {})
+    rows = {row[0]: row for row in judge.rows}
+    assert rows["M3 rounds per game (median/p95)"][2] == "24 / 24"
+    assert rows["M3 rounds per game (median/p95)"][4] == "pass"
+    assert not [p for p in judge.problems if p.field == "length.p95_rounds_max"]
+
+
 def test_a_win_rate_decided_at_an_early_look_says_its_interval_is_99_percent(tmp_path):
     """The table's header says 95 %; a look before the last decides on z_interim (99 %), whose
     wider interval is labelled, as pnp simulate shows the 95 % interval of the same games."""
