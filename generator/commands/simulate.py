@@ -93,6 +93,9 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
             from .filler import filled
             variant = filled(engine, tables, filler)
         sweep = _sweep(tables, sweeps, game_data)
+        if sweep:  # its band is read (and an inverted one refused) before any game is played
+            from .sweep import win_band
+            band = run_reporting(lambda: win_band(game_data, players))
         changes = _changes(tables, variant, sets, sweep)
         for changed, said in changes:
             _check_variant(engine, game_data, changed, players, agent, said, "--sweep" if sweep else "--set")
@@ -107,8 +110,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
             runs = [_run(engine, game_data, changed, players, games, seed, agent, workers, parts, progress(), said,
                          filler) for changed, said in changes]
         if sweep:
-            from .sweep import win_band
-            summary["sweep"] = sweep.document(summary, runs, win_band(game_data, players))
+            summary["sweep"] = sweep.document(summary, runs, band)
         elif runs:
             _compare(summary, runs[0], sets, filler)
         for run in runs:  # a changed run's failures are the command's: listed, and exit 1

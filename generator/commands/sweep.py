@@ -92,12 +92,20 @@ def _number(value) -> bool:
 
 def win_band(game, players: int):
     """``(min, max, z)``: balance.yaml's win-rate band as the validator judges it at its last look,
-    or None when the game has none or the validator does not play this player count."""
+    or None when the game has none or the validator does not play this player count. A band with its
+    min above its max raises ``ProblemsError`` at its line, as ``pnp validate`` says it: every value
+    would read "outside" of it (call this before the games are played)."""
+    from ..errors import ProblemsError
     from ..sim.static import balance_of
     from ..sim.stats import Z95
+    from ..sim.verdict import inverted_bands
 
-    config = balance_of(game)[0] or {}
+    config, path, lines = balance_of(game)
+    config = config or {}
     band = config.get("win_rate") or {}
+    inverted = inverted_bands({"win_rate": band}, path, lines) if isinstance(band, dict) else []
+    if inverted:
+        raise ProblemsError(inverted)
     if band.get("min") is None and band.get("max") is None or players not in (config.get("players") or [players]):
         return None
     return band.get("min"), band.get("max"), (config.get("sampling") or {}).get("z_final", Z95)

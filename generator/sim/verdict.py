@@ -210,6 +210,13 @@ def _record_locations(game) -> dict:
     return found
 
 
+def inverted_bands(config, path, lines) -> list[Problem]:
+    """A problem at the ``min`` of every band of ``config`` whose ``min`` is above its ``max``
+    (balance.yaml at ``path``, ``lines`` its ``{dotted key: line}``)."""
+    return [Problem(Location(str(path), lines.get(f"{key}.min", 0)), f"{key}.min", f"min {lo} is above max {hi}: "
+                    "no value can pass this band") for key, lo, hi in _inverted_bands(config)]
+
+
 def _inverted_bands(config, prefix="") -> list[tuple[str, float, float]]:
     """``(dotted key, min, max)`` of every band of ``config`` whose ``min`` is above its ``max``."""
     found = []
@@ -433,8 +440,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
     if missing:  # balance.yaml is not always schema-checked (a game may not list it in game.yaml)
         return BalanceResult(passed=False, problems=_missing_bands(config, missing, path, lines),
                              table="balance: incomplete balance.yaml")
-    inverted = [Problem(Location(str(path), lines.get(f"{key}.min", 0)), f"{key}.min", f"min {lo} is above max {hi}: "
-                        "no value can pass this band") for key, lo, hi in _inverted_bands(config)]
+    inverted = inverted_bands(config, path, lines)
     if inverted:  # found before a minute of games that every count would then fail
         return BalanceResult(passed=False, problems=inverted, table="balance: a band with min above max")
     accepted, wrong = known.read(config, lines, path)

@@ -115,3 +115,27 @@ def test_a_value_the_engine_cannot_run_is_named_before_any_game(in_repo):
     said = " ".join(result.output.split())
     assert "'rules.rounds=8': the changed content does not run:" in said
     assert "rules.rounds is 8 but there are 7 round cards" in said
+
+
+def test_an_inverted_win_rate_band_is_a_located_error_before_any_game(in_repo, tmp_path, monkeypatch):
+    """A min above its max read every value as "outside" after all the games; it is balance.yaml's
+    error, said at its line as pnp validate says it."""
+    import shutil
+
+    from generator.sim import runner
+
+    game = tmp_path / "fatal-fight"
+    shutil.copytree(in_repo / "content" / "fatal-fight", game)
+    text = (game / "balance.yaml").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("win_rate:")) + 1
+    assert lines[at].strip().startswith("min: 0.35")
+    lines[at] = lines[at].replace("min: 0.35", "min: 0.8")
+    (game / "balance.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    played = []
+    monkeypatch.setattr(runner, "run_games", lambda *a, **k: played.append(1))
+    result = CliRunner().invoke(main, ["simulate", str(game), "--players", "2", "--games", "4", "--workers", "1",
+                                       "--sweep", "rules.gym_size=3,5"])
+    assert result.exit_code == 1 and not played, result.output
+    assert result.output.strip() == (f"{game / 'balance.yaml'}:{at + 1}: win_rate.min: min 0.8 is above max 0.7: "
+                                     "no value can pass this band")
