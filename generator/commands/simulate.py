@@ -125,7 +125,8 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
     follow = _follow_one(wins, summary.pop("_replay"))
     if as_json:  # the games to --trace, as the text's "not won" line names them (a script picks one)
         summary["not_won"] = [i for i, won in enumerate(wins) if not won]
-        click.echo(json.dumps(summary, ensure_ascii=False))
+        from ..sim.stats import plain_zeros
+        click.echo(json.dumps(plain_zeros(summary), ensure_ascii=False))
     elif reporter().verbosity >= 0:  # -q: only failures
         _print_summary(summary, getattr(engine, "SEATS", "players"), follow, _spread_max(config),
                        _agent_shown(engine, agent, reference))
@@ -406,6 +407,7 @@ def _follow_one(wins: list, replay: str) -> str:
 
 
 def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None, agent_shown=None) -> None:
+    from ..sim.stats import interval_text
     from ..sim.verdict import seat_word
 
     lo, hi = s["ci95"]
@@ -435,10 +437,12 @@ def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None, agent
         lo, hi = p["ci95"]
         if "filler" in v:  # the card's effect (``_compare``), signed as M5 reports it
             effect, (low, high) = s["card_effect"]["diff"], s["card_effect"]["ci95"]
-            click.echo(f"  card's effect {effect:+.3f} [{low:+.3f}, {high:+.3f}] in win rate, with it minus with the "
+            shown = interval_text(effect, low, high, None, "{:+.3f}")
+            click.echo(f"  card's effect {shown} in win rate, with it minus with the "
                        f"filler, paired on the same {s['games']} deals ({p['games_differing']} games ended differently)")
         else:
-            click.echo(f"  difference {p['diff']:+.3f} [{lo:+.3f}, {hi:+.3f}] in win rate, paired on the same "
+            shown = interval_text(p["diff"], lo, hi, None, "{:+.3f}")
+            click.echo(f"  difference {shown} in win rate, paired on the same "
                        f"{s['games']} deals ({p['games_differing']} games ended differently)")
         if v.get("heroes"):
             _print_heroes(v["heroes"], spread_max)

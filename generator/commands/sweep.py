@@ -146,12 +146,14 @@ def print_sweep(s: dict, seats: str) -> None:
 
 
 def _cells(row: dict, games: int, band) -> list[str]:
+    from ..sim.stats import interval_text
+
     lo, hi = row["ci95"]
     p = row["paired"]
     dlo, dhi = p["ci95"]
     return [_shown(row["value"]) + (" (current)" if row["current"] else ""),
             f"{row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] ({row['wins']}/{games})",
-            "-" if row["current"] else f"{p['diff']:+.3f} [{dlo:+.3f}, {dhi:+.3f}]",
+            "-" if row["current"] else interval_text(p["diff"], dlo, dhi, None, "{:+.3f}"),
             f"{row['rounds']['median']:g} / {row['rounds']['p95']:g}",
             f"{row['errors']}+{row['timeouts']}"] + ([row["band"]] if band else [])
 

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from ..outputs import write_atomic
+from .stats import interval_text, number_text, plain_zeros
 
 
 def write_reports(result, out_dir: Path) -> list[Path]:
@@ -19,7 +20,7 @@ def write_reports(result, out_dir: Path) -> list[Path]:
     data["table"] = result.table
     json_path, pdf_path = Path(out_dir) / "balance.json", Path(out_dir) / "balance.pdf"
     pdf = render_pdf(data)  # drawn first: ^C while drawing leaves both files of the last run, not a new json
-    write_atomic(json_path, json.dumps(data, ensure_ascii=False, indent=1, default=str).encode("utf-8"))
+    write_atomic(json_path, json.dumps(plain_zeros(data), ensure_ascii=False, indent=1, default=str).encode("utf-8"))
     write_atomic(pdf_path, pdf)
     return [json_path, pdf_path]
 
@@ -239,10 +240,10 @@ def _cards_page(plt, data, jp):
     flagged = data.get("swingy_cards") or []
     if flagged:
         swing = (settings.get("card_impact") or {}).get("swing")
-        text = ", ".join(f"{card} {d:+.3f}" for card, d in flagged)
+        text = ", ".join(f"{card} {number_text(d, '{:+.3f}')}" for card, d in flagged)
         lines = textwrap.wrap(f"スクリーニングで検出 flagged by the screening (|delta| >= {swing}): {text}", 180) + lines
     if paired:
-        text = "; ".join(f"{card} {p['delta']:+.3f} [{p['ci95'][0]:+.3f}, {p['ci95'][1]:+.3f}] "
+        text = "; ".join(f"{card} {interval_text(p['delta'], *p['ci95'], None, '{:+.3f}')} "
                          f"({p['games']} × {p['players']}p)" for card, p in paired.items())
         lines = textwrap.wrap("同じシードで中立カードと比較 paired vs a neutral filler: " + text, 150) + lines
     if data.get("filler_command"):  # the screening flags many more cards than the verdict pairs

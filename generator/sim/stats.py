@@ -183,11 +183,33 @@ def band_status(value: float, lo: float, hi: float, band_lo: float | None, band_
     return "pass?" if inside else ("FAIL" if hard else "warn?")
 
 
+def number_text(value: float, fmt: str = "{:.3f}") -> str:
+    """``value`` as ``fmt`` shows it, without the sign of a zero: a difference of -1e-17 (two equal
+    rates summed in another order) or a negated 0.0 showed ``-0.000``, a loss of nothing. A signed
+    ``fmt`` (``{:+.3f}``) shows a zero as ``+0.000``, as it shows an exact one."""
+    text = fmt.format(value)
+    if text.startswith("-") and float(text) == 0:
+        text = ("+" if "+" in fmt else "") + text[1:]
+    return text
+
+
 def interval_text(value: float, lo: float, hi: float, n: int | None = None, fmt: str = "{:.3f}") -> str:
     """``value [lo, hi] (n)``, the validator's way to show an estimate (``fmt``: ``{:+.3f}`` for a
     difference, ``{:.2f}`` for a mean)."""
-    return (f"{fmt.format(value)} [{fmt.format(lo)}, {fmt.format(hi)}]"
+    return (f"{number_text(value, fmt)} [{number_text(lo, fmt)}, {number_text(hi, fmt)}]"
             + ("" if n is None else f" ({n})"))
+
+
+def plain_zeros(data):
+    """``data`` (JSON-like) with every ``-0.0`` as ``0.0``: a rounded tiny negative (``round(-1e-17, 4)``)
+    is written ``-0.0`` in balance.json and ``--json``."""
+    if isinstance(data, float):
+        return 0.0 if data == 0 else data
+    if isinstance(data, dict):
+        return {key: plain_zeros(value) for key, value in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [plain_zeros(value) for value in data]
+    return data
 
 
 def interval_decision(lo: float, hi: float, band_lo: float | None, band_hi: float | None) -> str:

@@ -38,7 +38,7 @@ from .static import balance_of, engine_of, located_checks, refused_count
 from .verdict_key import is_shipped, played_inputs
 from .runner import DEFAULT_MAX_DECISIONS, play_game, start_games
 from .stats import (Z95, band_decision, band_status, band_text, diff_interval, interval_decision, interval_text,
-                    paired_wins, wilson)
+                    number_text, paired_wins, wilson)
 
 DEFAULT_COUNTS = (2, 3, 4)  # the player counts judged when balance.yaml lists none
 REPEATED_GAMES = 10  # a game's own engine's games played twice before its verdict: the same seed, the same game
@@ -137,7 +137,7 @@ class _Judge:
         a, b = ci if ci is not None else (-math.inf, math.inf)
         status = band_status(value, a, b, lo, hi, hard)
         shown = interval_text(value, a, b, games, fmt) if math.isfinite(a) and math.isfinite(b) else \
-            fmt.format(value) + ("" if games is None else f" ({games})")
+            number_text(value, fmt) + ("" if games is None else f" ({games})")
         self.row(metric, players, shown, band_text(lo, hi), status, key)
         if status in ("warn", "FAIL"):
             pooled = players == "all"
@@ -650,9 +650,10 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra, cou
     gap = k / m - rk / rm
     gdec = interval_decision(lo, hi, skill["gap_min"], None)
     gstatus = "pass" if gdec == "inside" or (gdec == "unclear" and gap >= skill["gap_min"]) else "FAIL"
-    judge.row(f"M2 skill gap ({agent}-random)", n, f"{gap:.3f} [{lo:.3f}, {hi:.3f}]", band_text(skill["gap_min"], None), gstatus)
+    judge.row(f"M2 skill gap ({agent}-random)", n, interval_text(gap, lo, hi), band_text(skill["gap_min"], None),
+              gstatus)
     if gstatus == "FAIL":
-        judge.problem("skill.gap_min", "M2 skill gap", f"{agent} beats random by {gap:.3f} [{lo:.3f}, {hi:.3f}] with "
+        judge.problem("skill.gap_min", "M2 skill gap", f"{agent} beats random by {interval_text(gap, lo, hi)} with "
                       f"{judge.count(n)} (min {skill['gap_min']})", players=n, agent=agent, games=m)
     for name, recs in extra.items():
         ek = sum(r["outcome"] == "win" for r in recs)
@@ -785,13 +786,13 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
         best, worst, spread, lo, hi = _spread({n: runs_by_count[n]["reference"] for n in counts})
         decision = interval_decision(lo, hi, None, smax)
         warn = decision == "outside" or (decision == "unclear" and spread > smax)
-        judge.row("M1 spread between counts", "all", f"{spread:.3f} [{lo:.3f}, {hi:.3f}] ({best} vs {worst})",
+        judge.row("M1 spread between counts", "all", f"{interval_text(spread, lo, hi)} ({best} vs {worst})",
                   f"<= {smax}", ("warn" if decision == "outside" else "warn?") if warn else
                   ("pass" if decision == "inside" else "pass?"), "win_rate.count_spread_max")
         if warn:
             judge.problem("win_rate.count_spread_max", "M1 spread", f"win rates by {judge.seat} count "
                           f"{', '.join(f'{n}: {r:.3f}' for n, r in rates.items())}: {best} and {worst} differ by "
-                          f"{spread:.3f} [{lo:.3f}, {hi:.3f}] (max {smax})"
+                          f"{interval_text(spread, lo, hi)} (max {smax})"
                           + ("" if decision == "outside" else ", above the maximum only as a point estimate")
                           + _spread_lever(judge, rates, best, worst), "warning")
     dc = config["dead_cards"]
@@ -812,7 +813,7 @@ def _judge_pooled(judge, config, data, agent, all_ref, all_random, counts, runs_
     impact = metrics.card_impact(all_ref, config["card_impact"]["min_games"])
     swing = config["card_impact"]["swing"]
     flagged = sorted(((abs(d), c, d) for c, (d, _, _) in impact.items() if abs(d) >= swing), reverse=True)
-    named = _first_and_more([f"{c} {d:+.3f}" for _, c, d in flagged], SCREENING_NAMED)
+    named = _first_and_more([f"{c} {number_text(d, '{:+.3f}')}" for _, c, d in flagged], SCREENING_NAMED)
     screened = (f"{len(flagged)} of {len(impact)}" + (f": {named}" if named else "")) if impact else \
         f"no card used in {config['card_impact']['min_games']}+ games and unused in as many"  # what screening needs
     judge.row("M5 swingy cards (screening)", "all", screened, f"|delta| < {swing}", "info")
@@ -945,18 +946,18 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
         trap, swingy = verdict_ == "trap", verdict_ == "swingy"
         status = "warn" if trap or swingy else ("info?" if verdict_ == "unclear" else "info")
         why = " (edited)" if card in edited else ""
-        judge.row(f"M5 card impact (paired): {card}{why}", n, f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] ({len(won)})",
+        judge.row(f"M5 card impact (paired): {card}{why}", n, interval_text(d, lo, hi, len(won), "{:+.3f}"),
                   f"|delta| < {swing}", status)
         data["card_impact_paired"][card] = {"players": n, "games": len(won), "delta": round(d, 4),
                                             "ci95": [round(lo, 4), round(hi, 4)], "edited": card in edited}
         if trap:
-            judge.problem("card_impact", "M5 trap card", f"{card} lowers the team's win rate by {-d:.3f} "
-                          f"[{-hi:.3f}, {-lo:.3f}] against a neutral filler on the same {len(won)} seeds with "
+            judge.problem("card_impact", "M5 trap card", f"{card} lowers the team's win rate by "
+                          f"{interval_text(-d, -hi, -lo)} against a neutral filler on the same {len(won)} seeds with "
                           f"{judge.count(n)}", "warning", players=n, agent=agent, card=card,
                           games=len(won), options="--cards")
         elif swingy:
-            judge.problem("card_impact", "M5 swingy card", f"{card} raises the team's win rate by {d:.3f} "
-                          f"[{lo:.3f}, {hi:.3f}] against a neutral filler on the same {len(won)} seeds with "
+            judge.problem("card_impact", "M5 swingy card", f"{card} raises the team's win rate by "
+                          f"{interval_text(d, lo, hi)} against a neutral filler on the same {len(won)} seeds with "
                           f"{judge.count(n)}", "warning", players=n, agent=agent, card=card,
                           games=len(won), options="--cards")
 

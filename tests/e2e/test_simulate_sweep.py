@@ -139,3 +139,12 @@ def test_an_inverted_win_rate_band_is_a_located_error_before_any_game(in_repo, t
     assert result.exit_code == 1 and not played, result.output
     assert result.output.strip() == (f"{game / 'balance.yaml'}:{at + 1}: win_rate.min: min 0.8 is above max 0.7: "
                                      "no value can pass this band")
+
+
+def test_a_sweep_row_shows_no_negative_zero():
+    from generator.commands.sweep import _cells
+
+    row = {"value": 3, "current": False, "win_rate": 0.5, "ci95": [0.3, 0.7], "wins": 6,
+           "paired": {"diff": -1e-17, "ci95": [-0.2, -1e-17], "games_differing": 4},
+           "rounds": {"median": 20, "p95": 24}, "errors": 0, "timeouts": 0}
+    assert _cells(row, 12, None)[2] == "+0.000 [-0.200, +0.000]"

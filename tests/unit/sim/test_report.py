@@ -220,6 +220,18 @@ def test_every_win_rate_bar_is_labelled_so_a_zero_bar_is_seen():
         plt.close(fig)
 
 
+def test_balance_json_writes_no_negative_zero(tmp_path):
+    """A paired delta rounded from a tiny negative (``round(-1e-17, 4)``) was written -0.0."""
+    from types import SimpleNamespace
+
+    data = {"game": "g", "passed": True, "card_impact_paired": {"c1": {"players": 2, "games": 40,
+                                                                          "delta": round(-1e-17, 4),
+                                                                          "ci95": [-0.05, round(-1e-17, 4)]}}}
+    json_path = report.write_reports(SimpleNamespace(report=data, table="t"), tmp_path)[0]
+    text = json_path.read_text(encoding="utf-8")
+    assert "-0.0," not in text and "-0.0\n" not in text and "-0.05" in text
+
+
 def test_game_length_axes_count_whole_rounds():
     """Four narrow charts of game lengths are labelled in whole rounds (Metroidvania's 4-player chart
     read 17.5, 20.0, 22.5)."""

@@ -2,7 +2,8 @@ import math
 
 import pytest
 
-from generator.sim.stats import (band_decision, diff_interval, interval_decision, nearest_rank, percentile, ratio_interval,
+from generator.sim.stats import (band_decision, diff_interval, interval_decision, interval_text, nearest_rank, number_text,
+                                 percentile, plain_zeros, ratio_interval,
                                  samples_for_halfwidth, wilson)
 from generator.sim.verdict import _Runs
 
@@ -144,3 +145,19 @@ def test_a_first_look_the_checked_games_already_played_is_decided_there():
     decided at that look (it was skipped, and the stream played on to the second)."""
     stream = _Runs.sequential_stream(2, "greedy", [40, 80], 0.35, 0.99, 2.576, 1.96, first_checked=True)
     assert _play_stream(stream, [30]) == ([(2, "greedy", 40, 0, True)], (40, "inside", 2.576))
+
+
+def test_a_rounded_tiny_negative_is_shown_without_its_sign():
+    """-1e-17 (two equal rates subtracted) or a negated 0.0 showed "-0.000": a loss of nothing."""
+    assert number_text(-1e-17) == "0.000" and number_text(-0.0, "{:+.3f}") == "+0.000"
+    assert number_text(-0.0, "{:g}") == "0"
+    assert number_text(-0.0004, "{:+.3f}") == "+0.000" and number_text(-0.002, "{:+.3f}") == "-0.002"
+    assert number_text(-math.inf) == "-inf" and number_text(0.25, "{:+.2f}") == "+0.25"
+    assert interval_text(-0.0, -1e-12, 0.5, 40, "{:+.3f}") == "+0.000 [+0.000, +0.500] (40)"
+    assert interval_text(-0.0, -0.0, 0.1) == "0.000 [0.000, 0.100]"
+
+
+def test_plain_zeros_drops_the_sign_of_zero_only():
+    data = plain_zeros({"delta": round(-1e-17, 4), "ci95": [-0.0, -0.25], "n": 0, "name": "-0.0"})
+    assert data == {"delta": 0.0, "ci95": [0.0, -0.25], "n": 0, "name": "-0.0"}
+    assert math.copysign(1, data["delta"]) == 1 and math.copysign(1, data["ci95"][0]) == 1
