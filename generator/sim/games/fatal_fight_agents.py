@@ -64,6 +64,8 @@ class GreedyAgent:
         hand, acts = state.hand[s], state.actions_left
         traits = self.traits
         self.plan = None
+        if state.gauged[s]:  # N8: feeding ended the turn; only more feeding (feed_per_round 2) or END is legal
+            return self.feed(state, hand)
         if state.carry[s]:
             item = self.item(state, s)
             if item is not None:
@@ -136,9 +138,14 @@ class GreedyAgent:
                 if not setup.c_attack[c] and not setup.c_strike[c] and setup.c_guard[c]:
                     return (PLAY, c)
         if rules["n8"]:  # feeding the gauge ends the turn (N8): the last thing done
-            gauge = [a for a in state.legal_actions() if a[0] == GAUGE]
-            if gauge and len(hand) > 2:
-                return min(gauge, key=lambda a: (card_worth(setup, a[1]), a[1]))
+            return self.feed(state, hand)
+        return (END,)
+
+    def feed(self, state, hand):
+        """N8: the least valuable card into the gauge while more than two are in hand, else END."""
+        gauge = [a for a in state.legal_actions() if a[0] == GAUGE]
+        if gauge and len(hand) > 2:
+            return min(gauge, key=lambda a: (card_worth(self.setup, a[1]), a[1]))
         return (END,)
 
     def worth_taking(self, state, s) -> bool:

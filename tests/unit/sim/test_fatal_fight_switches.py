@@ -222,3 +222,43 @@ def test_n8_feeding_the_gauge_ends_the_turn():
         assert not is_legal(state, (PLAY, second)) and not any(is_legal(state, (MOVE, q)) for q in range(9))
         state.apply_action((GAUGE, second))
         assert state.seat == 1 and state.gauge[0] == [first, second]
+
+
+def _n8_feed_two_setup():
+    tables = with_keywords(ff_tables.tables())
+    tables["rules"]["ideas"]["n8_power_gauge"].update(enabled=True, feed_per_round=2)
+    return tables
+
+
+def test_n8_greedy_after_feeding_the_gauge_only_feeds_or_ends():
+    """With feed_per_round 2 a first card into the gauge leaves the turn open for a second one
+    and nothing else: the greedy agent played a card or moved there (IllegalActionError)."""
+    import random
+
+    from generator.sim.games.fatal_fight_actions import END, GAUGE
+    from generator.sim.games.fatal_fight_agents import GreedyAgent
+    from generator.sim.games.fatal_fight_flow import SHOP
+    from generator.sim.games.fatal_fight_shop import DONE
+
+    setup = ff.compile_setup(_n8_feed_two_setup())
+    for seed in range(4):
+        state = ff.new_game(setup, 2, random.Random(seed))
+        while state.phase == SHOP:
+            state.apply_action((DONE,))
+        state.apply_action((GAUGE, state.hand[0][0]))  # enemies still on the board: chains and moves would tempt it
+        action = GreedyAgent(setup, 0).choose(state, random.Random(0))
+        assert action in state.legal_actions() and action[0] in (GAUGE, END), (seed, action)
+
+
+def test_n8_feeding_two_cards_plays_clean_games():
+    from generator.sim.runner import play_game
+
+    setup = ff.compile_setup(_n8_feed_two_setup())
+    second_feeds = 0
+    for players in (2, 3):
+        for i in range(16):
+            record, state = play_game(ff, setup, players=players, agent="greedy", seed="feed", index=i, checked=True)
+            assert record["outcome"] in ("win", "loss", "stall"), record["error"] or record["violations"]
+            events = [e for e in state.log if e[0] != "act"]
+            second_feeds += sum(a[0] == b[0] == "gauge" for a, b in zip(events, events[1:]))
+    assert second_feeds > 0  # the setting was played, not just allowed
