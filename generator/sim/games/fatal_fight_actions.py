@@ -20,7 +20,7 @@ from . import fatal_fight_combat as combat
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, OVER, PICK, RAGE, SHOP, TARGET
 from .fatal_fight_setup import CHAIN as CHAIN_FLAG, GRAPPLE, RANGE
 from .fatal_fight_shop import (BUY, CURE, DONE, GIVE, PICK_A, RAGE_A, UPGRADE, _buy, _cure, _done, _give, _pick, _rage,
-                               _rages, _shop, _upgrade, buys)
+                               _rages, _shop, _upgrade, can_buy)
 
 (END, PLAY, MOVE, PAID_MOVE, TAKE, ITEM, SAVE, GAUGE, MEGA, FINISH, JOIN, PASS, TARGET_A, NO_TARGET) = range(14)
 DROP_A = 19  # after the stage-start kinds 14-18 of fatal_fight_shop
@@ -183,20 +183,23 @@ def is_legal(state, action) -> bool:
         setup = state.setup
         if c not in state.hand[s] or state.life[s] <= setup.c_life_cost[c]:
             return False
-        if phase == MAIN:
-            return state.actions_left >= 1 and not state.gauged[s] and \
+        if phase == MAIN:  # PLAY in MAIN and CHAIN, JOIN in COMBO: no handler takes the other pairs
+            return kind == PLAY and state.actions_left >= 1 and not state.gauged[s] and \
                 (setup.c_kind[c] != "wound" or state.life[s] > setup.rules["n11_life"])
         if phase == CHAIN:
-            return state.actions_left >= 1 and setup.c_attack[c]
-        return phase == COMBO and setup.c_attack[c]
+            return kind == PLAY and state.actions_left >= 1 and setup.c_attack[c]
+        return phase == COMBO and kind == JOIN and setup.c_attack[c]
     if (kind == END and phase == MAIN) or (kind == FINISH and phase == CHAIN) or (kind == PASS and phase == COMBO):
         return True
     if kind == MOVE and phase == MAIN:
         sq, s = action[1], state.seat
         return (state.free_moves > 0 and sq in NEIGHBOURS[state.pos[s]] and sq not in state.blocked
                 and not state.gauged[s])
-    if (kind == UPGRADE or kind == BUY or kind == CURE) and phase == SHOP:  # without the gift checks
-        return action in buys(state, state.seat)
+    if (kind == UPGRADE or kind == BUY or kind == CURE) and phase == SHOP:  # this purchase's rule, no list
+        return can_buy(state, state.seat, action)
+    if kind == ITEM and len(action) > 1 and (phase == CHAIN or phase == MAIN and not state.gauged[state.seat]):
+        s, c = state.seat, action[1]  # the rule of this one item (``_main`` lists no item once gauged)
+        return c in state.carry[s] and action in _with_target(state, s, ITEM, c)
     return action in (state._legal if state._legal is not None else legal_unsorted(state))
 
 

@@ -52,6 +52,21 @@ def buys(state, s) -> list[tuple]:
     return out
 
 
+def can_buy(state, s, action) -> bool:
+    """Whether ``action`` (UPGRADE, BUY or CURE) is in ``buys(state, s)``, by its own rule alone."""
+    if len(action) != 2:
+        return False
+    setup, kind, c = state.setup, action[0], action[1]
+    gold = state.gold[s]
+    if kind == UPGRADE:  # membership first: ``c`` indexes the card tables only once it is known
+        return c in state.upgrades_left[s] and setup.c_cost[c] <= gold and \
+            (setup.c_replaces[c] in state.deck[s] or setup.c_replaces[c] == state.mega_art[s])
+    if kind == BUY:
+        return c in state.gym and setup.c_cost[c] <= gold
+    rules = setup.rules
+    return rules["n11"] and gold >= rules["n11_cure"] and c in state.deck[s] and setup.c_kind[c] == "wound"
+
+
 def _shop(state) -> list[tuple]:
     s = state.seat
     gold = state.gold[s]
