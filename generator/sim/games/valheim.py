@@ -23,7 +23,7 @@ from __future__ import annotations
 from ...sim.api import TERMINAL, IllegalActionError
 from ...sim.rng import shuffle
 from ...sim.state import team_returns, twin_of
-from .valheim_rules import HANDLERS, P_COMMIT, P_OVER, Mods, Rules
+from .valheim_rules import HANDLERS, P_COMMIT, P_OVER, Mods, Rules, seats_table
 from .valheim_setup import compile_setup  # noqa: F401  (module API)
 
 NAME = "valheim"
@@ -43,7 +43,7 @@ class State(Rules):
                  "unlimited", "grid", "_dist", "mtier", "demon_hp", "demon_str", "fac", "mods", "act", "base", "ap",
                  "ap_start", "free", "walker", "yield_left", "trash_left", "reroll_left", "open_ctx", "fought",
                  "dungeon", "peeked", "dive_bonus", "pending", "foe", "fighter", "leveled", "extra_left", "boss_bonus",
-                 "_legal", "memo", *_LISTS, *_NESTED)
+                 "seats", "_legal", "memo", *_LISTS, *_NESTED)
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -111,6 +111,7 @@ def new_game(setup, players: int, rng) -> State:
     n = seats_for(setup, players)
     s = State.__new__(State)
     s.setup, s.rng, s.n, s.people = setup, rng, n, players
+    s.seats = seats_table(n)
     s.log, s.outcome, s._legal, s.memo = [], None, None, {}
     s.deck = [list(setup.sets[i]) for i in range(n)]
     for deck in s.deck:

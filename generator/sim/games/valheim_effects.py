@@ -24,11 +24,17 @@ class Mods:
         self.hand = self.link = self.extra_level = 0
 
     def copy(self) -> "Mods":
+        # field by field, not a loop over __slots__ with getattr/setattr: copied at every reveal
+        # (the kept facilities are the start of each main phase's Mods). test_mods_copy_* keeps
+        # this list in step with __slots__.
         twin = Mods.__new__(Mods)
-        for name in Mods.__slots__:
-            setattr(twin, name, getattr(self, name))
         twin.extra_ap = list(self.extra_ap)
         twin.free = list(self.free)
+        twin.trash, twin.mdisc, twin.edisc, twin.choose = self.trash, self.mdisc, self.edisc, self.choose
+        twin.yield_, twin.gdisc, twin.p_all, twin.p_enemy = self.yield_, self.gdisc, self.p_all, self.p_enemy
+        twin.p_boss, twin.p_raid, twin.reroll, twin.peek = self.p_boss, self.p_raid, self.reroll, self.peek
+        twin.cd_equip, twin.cd_fac, twin.hand = self.cd_equip, self.cd_fac, self.hand
+        twin.link, twin.extra_level = self.link, self.extra_level
         return twin
 
     def add(self, op: str, p: dict) -> None:

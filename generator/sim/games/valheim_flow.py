@@ -24,13 +24,18 @@ WILD = -1
 _DONE = (DONE,)
 
 
-def seats_in(mask: int, n: int) -> list[int]:
-    """The seats whose bit is set in ``mask`` (who revealed an action), ascending."""
-    out = []
-    for s in range(n):
-        if mask >> s & 1:
-            out.append(s)
-    return out
+def seats_table(n: int) -> tuple:
+    """For each mask of ``n`` seats, the seats whose bit is set (who revealed an action), ascending.
+
+    Kept per seat count and read as ``state.seats[mask]``: the hunt and train ask it at most
+    decisions, and a look-up costs less than the loop (tuples: shared by every game and clone)."""
+    table = _SEATS.get(n)
+    if table is None:
+        table = _SEATS[n] = tuple(tuple(s for s in range(n) if mask >> s & 1) for mask in range(1 << n))
+    return table
+
+
+_SEATS: dict = {}
 
 
 class Flow:

@@ -7,7 +7,7 @@ which fighter, the order of peeked enemies, a reroll); everything else is resolv
 from __future__ import annotations
 
 from ...sim.rng import shuffle
-from .valheim_flow import HUNT, P_FIGHTER, P_HUNT, P_ORDER, P_OVER, P_REROLL, seats_in
+from .valheim_flow import HUNT, P_FIGHTER, P_HUNT, P_ORDER, P_OVER, P_REROLL
 
 
 class Hunt:
@@ -49,16 +49,16 @@ class Hunt:
         self.hunt_continue()
 
     def hunters(self) -> list[int]:
-        return seats_in(self.p_act[HUNT], self.n)
+        return self.seats[self.p_act[HUNT]]
 
     def eligible(self) -> list[int]:
         mask = self.p_act[HUNT]
         if not self.setup.rules["hunt.fighter_rotation"]:
-            return seats_in(mask, self.n)
-        left = seats_in(mask & ~self.fought, self.n)  # the hunters who have not fought yet
+            return self.seats[mask]
+        left = self.seats[mask & ~self.fought]  # the hunters who have not fought yet
         if not left:  # a new rotation, but still nobody twice in a row (seed 3-4; brainstorm: 2 players alternate)
             self.fought = 0
-            hunters = seats_in(mask, self.n)
+            hunters = self.seats[mask]
             left = [s for s in hunters if s != self.fighter] or hunters
         return left
 

@@ -11,7 +11,7 @@ from itertools import permutations
 from .valheim_flow import (BASE, BUY, COMMIT, CRAFT, DONE, DUNGEON, EXPLORE, FIGHTER, GATHER, KEEP, LEVEL, MAKE, MOVE,
                            NEWBASE, OPEN, ORDER, P_BASE, P_COMMIT, P_CRAFT, P_EXPLORE, P_FIGHTER, P_GATHER, P_HUNT,
                            P_LEVEL, P_ORDER, P_PAY, P_PICK, P_REROLL, P_TRAIN, PAY, PICK, REROLL, REST, TAKE, TRAIN,
-                           TRASH, WILD, _DONE, seats_in)
+                           TRASH, WILD, _DONE)
 from .valheim_setup import STEP
 
 
@@ -84,8 +84,7 @@ class Legal:
         return out
 
     def train_revealers(self) -> list[int]:
-        mask = self.p_act[TRAIN]
-        return seats_in(mask, self.n)
+        return self.seats[self.p_act[TRAIN]]
 
     def buy_cost(self, c: int) -> int:
         cost = self.setup.c_cost[c] - self.mods.mdisc

@@ -22,7 +22,7 @@ from .valheim_flow import (ACTION_PHASE, BASE, BUY, COMMIT, CRAFT, DONE, DUNGEON
                            FIGHTER, GATHER, HUNT, KEEP, KIND_NAMES, LEVEL, MAKE, MOVE, NEWBASE, OPEN, ORDER,
                            P_BASE, P_COMMIT, P_CRAFT, P_EXPLORE, P_FIGHTER, P_GATHER, P_HUNT, P_LEVEL, P_ORDER,
                            P_OVER, P_PAY, P_PICK, P_REROLL, P_TRAIN, PAY, PICK, REROLL, REST, TAKE, TRAIN, TRASH,
-                           WILD, _DONE, Flow)
+                           WILD, _DONE, Flow, seats_table)
 from .valheim_hunt import Hunt
 from .valheim_legal import Legal, gather_waive  # noqa: F401
 from .valheim_map import INF, Map, place_tile  # noqa: F401

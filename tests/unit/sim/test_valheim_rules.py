@@ -784,11 +784,12 @@ def test_the_call_free_helpers_agree_with_the_builtins_they_stand_for(S):
     """The planner's and the rules' loops written without comprehensions or min/max calls (cheaper
     in Python 3.11) must give what the one-liners give, at every decision of greedy games."""
     from generator.sim.games import valheim_agents as A
-    from generator.sim.games.valheim_flow import seats_in
+    from generator.sim.games.valheim_flow import seats_table
     from generator.sim.rng import agent_rng, deal_rng
-    for n in (1, 2, 3, 4):
+    for n in (1, 2, 3, 4, 5):
+        assert len(seats_table(n)) == 1 << n
         for mask in range(1 << n):
-            assert seats_in(mask, n) == [s for s in range(n) if mask >> s & 1]
+            assert list(seats_table(n)[mask]) == [s for s in range(n) if mask >> s & 1]
     for raw in range(-2, 12):
         for g in range(0, 5):
             cost = raw - g if raw - g > 1 else 1
@@ -812,6 +813,20 @@ def test_the_call_free_helpers_agree_with_the_builtins_they_stand_for(S):
             seat = state.current_player()
             state.apply_action(agents[seat].choose(state, rngs[seat]))
     assert looked > 500
+
+
+def test_mods_copy_copies_every_field_and_shares_no_list():
+    """Mods.copy names its fields one by one (cheaper than a loop over __slots__): a field added to
+    Mods and not to copy() fails here, as does a list the twin would share with the original."""
+    m = R.Mods()
+    for i, name in enumerate(R.Mods.__slots__):
+        setattr(m, name, [i, i + 1, i + 2, i + 3, i + 4] if name in ("extra_ap", "free") else 100 + i)
+    twin = m.copy()
+    for name in R.Mods.__slots__:
+        assert getattr(twin, name) == getattr(m, name), name
+    twin.extra_ap[0] += 9
+    twin.free[0] += 9
+    assert m.extra_ap[0] == 0 and m.free[0] == 1
 
 
 def test_a_reroll_card_offers_each_lost_fight_a_reroll_until_the_rerolls_are_spent(S):
