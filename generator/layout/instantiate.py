@@ -164,13 +164,27 @@ class Instantiator:
         return raw
 
     def _length(self, box, key, scope, default=0.0):
-        raw = self._value(box, key, scope, None)
+        raw = box.get(key)
         if raw is None:
             return default
         try:
-            return _length_of(raw.strip()) if isinstance(raw, str) else parse_length(raw)
+            points = _POINTS.get(raw)  # a literal seen before: no parse
+        except TypeError:  # a list or a mapping: said below
+            points = None
+        if points is not None:
+            return points
+        literal = not is_template(raw)
+        if not literal:
+            raw = self.expr.render(raw, scope.values)
+            if raw is None:
+                return default
+        try:
+            points = _length_of(raw.strip()) if isinstance(raw, str) else parse_length(raw)
         except ValueError as exc:  # say which of its keys, at the key's value's line
             raise _BadValue(f"{key}: {exc}", raw) from None
+        if literal and isinstance(raw, str) and len(_POINTS) < MAX_POINTS:
+            _POINTS[raw] = points
+        return points
 
     def _color(self, raw, scope, label, where):
         try:
@@ -259,10 +273,20 @@ class Instantiator:
     def _box(self, box, scope, out, box_id, layout_box, origin, n):
         where = layout_box.where
         kind = box["type"]
-        x = origin[0] + self._length(box, "x", scope) + n * self._length(box, "dx", scope)
-        y = origin[1] + self._length(box, "y", scope) + n * self._length(box, "dy", scope)
-        w = self._length(box, "w", scope)
-        h = self._length(box, "h", scope)
+        # Every box of every card: its literal lengths are read from _POINTS directly (6 look-ups, no call);
+        # a template, a new spelling or a bad value takes _length, which also reports it.
+        points, get = _POINTS.get, box.get
+        try:
+            x, dx, y, dy, w, h = (points(get("x")), points(get("dx")), points(get("y")), points(get("dy")),
+                                  points(get("w")), points(get("h")))
+        except TypeError:  # an unhashable value (a list): _length says what is wrong with it
+            x = None
+        if x is None or dx is None or y is None or dy is None or w is None or h is None:
+            x, dx = self._length(box, "x", scope), self._length(box, "dx", scope)
+            y, dy = self._length(box, "y", scope), self._length(box, "dy", scope)
+            w, h = self._length(box, "w", scope), self._length(box, "h", scope)
+        x = origin[0] + x + n * dx
+        y = origin[1] + y + n * dy
         rotate = float(self._value(box, "rotate", scope, 0) or 0)
         opacity = float(self._value(box, "opacity", scope, 1) or 0)
         if not 0 <= opacity <= 1:
@@ -522,6 +546,12 @@ def _overfull_message(block, what, length, box_id, layout_name) -> str:
     side, box_side = ("wide", block.width) if block.direction == "horizontal" else ("long", block.height)
     return (f"{what} is {length:.1f}pt {side} at {block.size:g}pt, more than box '{box_id}' of {layout_name} "
             f"({box_side:.1f}pt): it prints past the box's edge")
+
+
+#: a literal length's spelling -> points, filled as lengths are parsed; no value (None) is 0 pt, the default
+#: of x, y, w, h, dx and dy. Templates never enter it: their value depends on the card.
+_POINTS: dict = {None: 0.0}
+MAX_POINTS = 4096  # literals come from layout files; the bound only guards a long `pnp watch`
 
 
 @lru_cache(maxsize=4096)

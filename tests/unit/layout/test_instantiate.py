@@ -272,3 +272,34 @@ def test_another_edition_warns_once_per_layout_file_about_text_boxes_in_the_game
     assert [(p.location.path.rsplit("/", 1)[1], p.location.line, p.severity, p.field, p.message)
             for p in problems] == [("probe.yaml", 4, "warning", "boxes.label.text",
                                     "no 'en' text (--lang en); it prints in 'ja' (and 2 more text(s) in this file)")]
+
+
+def test_box_lengths_read_from_the_memo_of_literals_are_those_parsed_and_templates_stay_per_card(tiny):
+    # Literal lengths are parsed once and then read from a memo on every later card; a template's
+    # length depends on the card and must be worked out for each one, never served from the memo.
+    from generator.layout import instantiate
+    from generator.units import parse_length
+
+    layout = """\
+        boxes:
+          - {id: lit, type: rect, x: " 2.5mm", y: 1cm, w: 7pt, h: 0.5in, repeat: 2, dx: 3mm}
+          - {id: tpl, type: rect, x: "{{ card.life }}mm", y: 0, w: 1mm, h: 1mm}
+        """
+    fronts = [faces_of(tiny, layout, record=k) for k in range(3)]
+    for ops, problems in fronts:
+        assert problems == []
+        lit = [op for op in ops if op.id == "lit"]
+        assert [(op.x, op.y, op.w, op.h) for op in lit] == [
+            (parse_length("2.5mm") + k * parse_length("3mm"), parse_length("1cm"), 7.0, 36.0) for k in range(2)]
+        assert " 2.5mm" in instantiate._POINTS and "{{ card.life }}mm" not in instantiate._POINTS
+    lives = [next(op.x for op in ops if op.id == "tpl") for ops, _ in fronts]
+    assert lives == [parse_length(f"{life}mm") for life in (12, 8, 9)]
+
+
+@pytest.mark.parametrize("value, message", [("[1, 2]", "w: expected a length"),
+                                            ("true", "w: expected a length"), ("3", "w: a length needs a unit")])
+def test_a_length_that_is_a_list_a_mapping_or_a_bare_number_is_a_located_problem_on_every_card(tiny, value, message):
+    for record in (0, 1):  # the second card reads lengths from the memo the first one filled
+        _ops, problems = faces_of(tiny, f"boxes:\n  - {{id: t, type: rect, w: {value}, h: 1mm}}\n", record)
+        assert len(problems) == 1 and message in problems[0].message, problems
+        assert problems[0].location.line == 2
