@@ -88,7 +88,12 @@ def resolve(state, seat: int, k: int, ap: int, flags: int, grapples: int) -> int
     group = state.groups[k]
     gone = list(map(group.__getitem__, killed))  # no comprehension frame
     if not pierce:
+        boss = state.setup.boss
+        before = state.xgp[boss] + state.egp[boss]
         spend_gp(state, k, eff_ap, range_)
+        after = state.xgp[boss] + state.egp[boss]
+        if after != before:  # the hit reached the boss and spent its GP: the trace shows what is left
+            state.log.append(("boss_gp", before, after, "spends"))
     for i in reversed(killed):
         group.pop(i)
     for e in gone:

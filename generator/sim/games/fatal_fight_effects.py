@@ -101,13 +101,16 @@ def op_spawn(state, seat, p, ctx):
 
 def op_enemy_guard(state, seat, p, ctx):
     boss = state.setup.boss
+    before = state.xgp[boss]
     if p["target"] == "boss":
         if state.boss_group() is not None:
             state.xgp[boss] += p["n"]
-        return
-    for g in state.groups:
-        if g and g[0] <= boss:
-            state.xgp[g[0]] += p["n"]
+    else:
+        for g in state.groups:
+            if g and g[0] <= boss:
+                state.xgp[g[0]] += p["n"]
+    if state.xgp[boss] != before:  # the boss's GP, as the trace shows it
+        state.log.append(("boss_gp", before + state.egp[boss], state.xgp[boss] + state.egp[boss], "gains"))
 
 
 def op_discard(state, seat, p, ctx):

@@ -214,7 +214,7 @@ class Flow:
             k, position = card["boss_spawn"]
             self.boss_placed = True
             self.groups[k].insert(0 if position == "head" else len(self.groups[k]), setup.boss)
-            self.log.append(("boss_in", k))
+            self.log.append(("boss_in", k, self.elife[setup.boss]))  # its life, for the trace
         if rules["pickups"] and new_card:
             for square, supply, gold in card["pickups"]:
                 self.pickups.setdefault(square, []).append((supply, gold))
@@ -268,6 +268,8 @@ class Flow:
         for g in self.groups:  # a loop, not a generator (a frame and a resumption per group)
             sizes.append(group_size(self, g))
         self.log.append(("enemy_phase", tuple(sizes)))
+        if self.xgp[boss] and self.boss_alive and self.boss_placed:  # the trace shows the boss's GP: it lapses
+            self.log.append(("boss_gp", self.xgp[boss] + self.egp[boss], self.egp[boss], "expires"))
         self.xgp = [0] * len(self.xgp)
         self.taken = [0] * self.n
         self.run_gimmicks("enemy_phase")
@@ -276,7 +278,7 @@ class Flow:
             self.boss_deck.append(top)
             b = setup.bosses[self.stage]
             n_skills = len(b["skills"])
-            self.log.append(("boss_skill", top))
+            self.log.append(("boss_skill", top, self.stage))
             self.apply_effect(b["skills"][top] if top < n_skills else b["rage"][top - n_skills], None, None)
         acted = set()
         once = setup.rules["enemy_acts_once"]

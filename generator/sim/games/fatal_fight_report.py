@@ -285,11 +285,12 @@ def describe(state, ev) -> str:
         "gold": lambda: f"    +{ev[1]} gold to the pool ({ev[2]})",
         "special": lambda: f"    {_seat(state, ev[1])}'s special fires ({ev[2]})",
         "enemy_phase": lambda: "  enemy phase: group sizes " + " ".join(f"R{k + 1}:{n}" for k, n in enumerate(ev[1]) if n),
-        "boss_skill": lambda: f"    the boss uses skill #{ev[1]}",
+        "boss_skill": lambda: f"    the boss uses {_boss_skill(setup, ev)}",
+        "boss_gp": lambda: _boss_gp(ev),
         "mass": lambda: f"    mass damage: R{ev[1] + 1} sheds {ev[2]} enemies",
         "cross": lambda: f"    {setup.e_id[ev[1]]} crosses from R{ev[2] + 1}",
         "escape": lambda: f"    {setup.e_id[ev[1]]} escapes",
-        "boss_in": lambda: f"    the BOSS enters at R{ev[1] + 1}",
+        "boss_in": lambda: f"    the BOSS enters at R{ev[1] + 1} (life {ev[2]})",
         "split": lambda: f"    stage clear: {ev[1]} gold each, {ev[2]} left in the pool",
         "clear": lambda: f"== stage {ev[1]} cleared in {ev[2]} rounds",
         "end": lambda: f"== game over: {ev[1]}",
@@ -310,6 +311,24 @@ def describe(state, ev) -> str:
     if text:
         return text()
     return "    " + " ".join(str(x) for x in ev)
+
+
+def _boss_skill(setup, ev) -> str:
+    """``stance`` or ``fury (rage)``: the skill's name in bosses.yaml, from the stage's boss deck."""
+    boss = setup.bosses[ev[2]]
+    n = len(boss["skill_names"])
+    return f"skill {boss['skill_names'][ev[1]]}" if ev[1] < n else f"rage skill {boss['rage_names'][ev[1] - n]}"
+
+
+def _boss_gp(ev) -> str:
+    """The boss's GP as it changes (a skill gives it, a hit spends it, the enemy phase clears it): with
+    its life on its entry line, the trace shows why a hit on the boss defeated it or not."""
+    before, after, how = ev[1], ev[2], ev[3]
+    if how == "gains":
+        return f"    the BOSS gains GP {after - before} (GP {after})"
+    if how == "spends":
+        return f"    the BOSS's GP stops {before - after} of the hit (GP {after} left)"
+    return f"    the BOSS's GP {before} expires"
 
 
 def state_text(state) -> str:

@@ -201,13 +201,15 @@ def _compile_enemies(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
         entry = skills.setdefault(key, {"parts": [], "rage": bool(card.get("rage"))})
         entry["parts"].append((card.get("part") or 1, comp.effect(card.get("effect"), card, "effect")))
     for boss_id, profile in profiles.items():
-        mine = [v for (b, _), v in skills.items() if b == boss_id]
+        mine = [(name, v) for (b, name), v in skills.items() if b == boss_id]
         effects = [(tuple(op for _, eff in sorted(v["parts"], key=lambda p: p[0]) for op in eff), v["rage"])
-                   for v in mine]
+                   for _, v in mine]
         setup.bosses[profile["stage"]] = {
             "id": boss_id, "life": profile["life"], "min_life": profile.get("min_life") or profile["life"],
             "per_extra": int(profile.get("life_per_extra_character") or 0),
-            "skills": [e for e, rage in effects if not rage], "rage": [e for e, rage in effects if rage]}
+            "skills": [e for e, rage in effects if not rage], "rage": [e for e, rage in effects if rage],
+            # the skills' names, in the order of skills and rage: the trace says which one the boss used
+            "skill_names": [n for n, v in mine if not v["rage"]], "rage_names": [n for n, v in mine if v["rage"]]}
         if not setup.bosses[profile["stage"]]["skills"]:
             comp.problem("bosses", f"boss {boss_id!r} has no skill cards", profile)
 

@@ -30,3 +30,44 @@ def test_every_logged_event_of_greedy_games_is_described(shipped_setup):
     text = "\n".join(lines_seen)
     for sentence in ("takes the pickup on", "an obstacle (life", "the boss moves to"):   # they did happen
         assert sentence in text
+
+
+def test_the_trace_shows_the_boss_s_life_and_gp_as_they_change(shipped_setup):
+    """The trace named the boss's entry and death only: why a hit of AP 7 left it standing was not
+    to be read. Its entry line gives its life (bosses' life + 4 per character beyond 2, the final
+    boss less what the gold bought); a GP line follows every change of its GP (a skill gives it, a
+    non-pierce hit spends it, the next enemy phase clears it); its skills are named."""
+    seen = set()
+    for players in (2, 3):
+        for index in range(16):
+            _, lines = replay(ff, shipped_setup, players=players, agent="greedy", seed=0, index=index)
+            stage, lowered, gp = 0, 0, 0
+            for line in lines:
+                if m := re.match(r"== stage (\d+)$", line):
+                    stage = int(m[1])
+                if m := re.search(r"life lowered by (\d+)", line):
+                    lowered = int(m[1])
+                if m := re.search(r"the BOSS enters at R\d \(life (\d+)\)", line):
+                    boss = shipped_setup.bosses[stage]
+                    assert int(m[1]) == boss["life"] + 4 * (players - 2) - lowered, (players, index, line)
+                    seen.add("life")
+                if m := re.search(r"the BOSS gains GP (\d+) \(GP (\d+)\)", line):
+                    assert int(m[2]) == gp + int(m[1])
+                    gp = int(m[2])
+                    seen.add("gains")
+                if m := re.search(r"the BOSS's GP stops (\d+) of the hit \(GP (\d+) left\)", line):
+                    assert int(m[2]) == gp - int(m[1])
+                    gp = int(m[2])
+                    seen.add("spends")
+                if m := re.search(r"the BOSS's GP (\d+) expires", line):
+                    assert int(m[1]) == gp
+                    gp = 0
+                    seen.add("expires")
+                if "defeated the BOSS" in line:
+                    gp = 0
+                if m := re.match(r"\s+the boss uses (skill|rage skill) (\w+)$", line):
+                    boss = shipped_setup.bosses[stage]
+                    assert m[2] in boss["skill_names" if m[1] == "skill" else "rage_names"], line
+                    seen.add(m[1])
+    assert seen == {"life", "gains", "spends", "expires", "skill", "rage skill"}, seen
+
