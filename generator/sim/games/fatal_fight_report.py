@@ -303,7 +303,7 @@ def describe(state, ev) -> str:
         "boss_move": lambda: f"    the boss moves to R{ev[1] + 1}",
         "empty_pool": lambda: f"    no enemy left to spawn at R{ev[1] + 1}",
         "exile": lambda: f"    {_card(state, ev[2])} is exiled",
-        "final_boss": lambda: f"    final boss: {ev[1]} rage card(s) removed, life -{ev[2]}",
+        "final_boss": lambda: _final_boss(ev),
         "give": lambda: f"    {_seat(state, ev[1])} gives 1 gold to {_seat(state, ev[2])}",
         "rage_out": lambda: f"    the boss's rage card #{ev[1]} is removed",
         "strike": lambda: f"    strike by {_seat(state, ev[1])}: AP {ev[2]} at R{ev[3] + 1}, {ev[4]} defeated",
@@ -314,7 +314,7 @@ def describe(state, ev) -> str:
 
 
 def _boss_skill(setup, ev) -> str:
-    """``stance`` or ``fury (rage)``: the skill's name in bosses.yaml, from the stage's boss deck."""
+    """``skill stance`` or ``rage skill fury``: its name in bosses.yaml (skill:), from the stage's boss deck."""
     boss = setup.bosses[ev[2]]
     n = len(boss["skill_names"])
     return f"skill {boss['skill_names'][ev[1]]}" if ev[1] < n else f"rage skill {boss['rage_names'][ev[1] - n]}"
@@ -329,6 +329,16 @@ def _boss_gp(ev) -> str:
     if how == "spends":
         return f"    the BOSS's GP stops {before - after} of the hit (GP {after} left)"
     return f"    the BOSS's GP {before} expires"
+
+
+def _final_boss(ev) -> str:
+    """G1's purchase: what the team's gold removed, and nothing said as a change when it bought nothing
+    (it read "0 rage card(s) removed, life -0")."""
+    removed, lowered = ev[1], ev[2]
+    bought = ([f"{removed} rage card{'s' if removed > 1 else ''} removed"] if removed else []) + \
+        ([f"life lowered by {lowered}"] if lowered else [])
+    return "    final boss: " + (", ".join(bought) + " by the team's gold" if bought else
+                                 "keeps every rage card and its full life (the team's gold bought nothing)")
 
 
 def state_text(state) -> str:

@@ -71,3 +71,14 @@ def test_the_trace_shows_the_boss_s_life_and_gp_as_they_change(shipped_setup):
                     seen.add(m[1])
     assert seen == {"life", "gains", "spends", "expires", "skill", "rage skill"}, seen
 
+
+@pytest.mark.parametrize("removed, lowered, said", [
+    (0, 0, "final boss: keeps every rage card and its full life (the team's gold bought nothing)"),
+    (1, 0, "final boss: 1 rage card removed by the team's gold"),
+    (2, 1, "final boss: 2 rage cards removed, life lowered by 1 by the team's gold"),
+    (0, 3, "final boss: life lowered by 3 by the team's gold"),
+])
+def test_the_final_boss_line_says_what_the_gold_bought_and_no_change_of_zero(shipped_setup, removed, lowered, said):
+    from types import SimpleNamespace
+
+    assert ff.describe(SimpleNamespace(setup=shipped_setup), ("final_boss", removed, lowered)).strip() == said
