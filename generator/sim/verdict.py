@@ -141,8 +141,9 @@ class _Judge:
         self.row(metric, players, shown, band_text(lo, hi), status, key)
         if status in ("warn", "FAIL"):
             pooled = players == "all"
-            point = "" if interval_decision(a, b, lo, hi) != "unclear" else \
-                " (the interval reaches into the band: an error band is decided by its point estimate)"
+            # a value without an interval (a percentile, a median) is its point: no interval to speak of
+            point = "" if not (math.isfinite(a) and math.isfinite(b)) or interval_decision(a, b, lo, hi) != "unclear" \
+                else " (the interval reaches into the band: an error band is decided by its point estimate)"
             self.problem(key, label or metric.strip(), f"{what} with {self.count('all' if pooled else players)} "
                          f"is {shown}, outside {band_text(lo, hi)}{point}", "error" if hard else "warning",
                          players=None if pooled else players, agent=agent, games=games, **run)
