@@ -284,7 +284,8 @@ def describe(state, ev) -> str:
     text = {
         "gold": lambda: f"    +{ev[1]} gold to the pool ({ev[2]})",
         "special": lambda: f"    {_seat(state, ev[1])}'s special fires ({ev[2]})",
-        "enemy_phase": lambda: "  enemy phase: group sizes " + " ".join(f"R{k + 1}:{n}" for k, n in enumerate(ev[1]) if n),
+        "enemy_phase": lambda: _enemy_phase(ev),
+        "reshuffle": lambda: "    the enemy deck is empty: its discard is shuffled into a new one",
         "boss_skill": lambda: f"    the boss uses {_boss_skill(setup, ev)}",
         "boss_gp": lambda: _boss_gp(ev),
         "mass": lambda: f"    mass damage: R{ev[1] + 1} sheds {ev[2]} enemies",
@@ -311,6 +312,12 @@ def describe(state, ev) -> str:
     if text:
         return text()
     return "    " + " ".join(str(x) for x in ev)
+
+
+def _enemy_phase(ev) -> str:
+    """The groups' sizes (their combat damage); a board with none said so, not as a bare "group sizes"."""
+    sizes = " ".join(f"R{k + 1}:{n}" for k, n in enumerate(ev[1]) if n)
+    return "  enemy phase: " + (f"group sizes {sizes}" if sizes else "no enemy on the board")
 
 
 def _boss_skill(setup, ev) -> str:

@@ -82,3 +82,13 @@ def test_the_final_boss_line_says_what_the_gold_bought_and_no_change_of_zero(shi
     from types import SimpleNamespace
 
     assert ff.describe(SimpleNamespace(setup=shipped_setup), ("final_boss", removed, lowered)).strip() == said
+
+
+def test_an_empty_board_and_a_reshuffle_are_sentences(shipped_setup):
+    from types import SimpleNamespace
+
+    state = SimpleNamespace(setup=shipped_setup)
+    assert ff.describe(state, ("enemy_phase", (0,) * 6)) == "  enemy phase: no enemy on the board"  # was "group sizes "
+    assert ff.describe(state, ("enemy_phase", (3, 0, 0, 0, 1, 0))) == "  enemy phase: group sizes R1:3 R5:1"
+    assert ff.describe(state, ("reshuffle",)).strip() == \
+        "the enemy deck is empty: its discard is shuffled into a new one"   # was "reshuffle"
