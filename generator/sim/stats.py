@@ -158,7 +158,7 @@ STATUS_MEANINGS = (
     ("FAIL", "an error: not printed"),
     ("warn", "a warning band wholly outside"),
     ("known", "a warning accepted in balance.yaml's known: with its reason (listed under problems)"),
-    ("pass?/warn?", "the interval straddles an end: more games would decide, nothing is reported"),
+    ("pass?/warn?", "the interval straddles an end: more games would decide; only M1 and M7 warn"),
     ("info", "reported, not judged"),
     ("info?", "a paired card difference beyond the swing only as a point estimate"),
 )
