@@ -89,6 +89,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         players = players or _default_players(config)
         tables = _tables(game_data, engine, difficulty)
         variant = _variant(tables, sets, game_data)
+        _say_unchanged(tables, variant, sets)
         if filler:
             from .filler import filled
             variant = filled(engine, tables, filler)
@@ -239,6 +240,18 @@ def _variant(tables: dict, sets, game) -> dict:
 
     with _refused("--set"):
         return apply_sets(tables, list(sets), game)
+
+
+def _say_unchanged(tables: dict, variant: dict, sets) -> None:
+    """A ``--set`` of the value the content already has is said on stderr: the comparison below it
+    plays the same games twice and reads "difference +0.000", as if the change did nothing."""
+    from ..sim.overrides import value_at
+    from .sweep import _same
+
+    same = [text for text in sets if _same(value_at(variant, text), value_at(tables, text))]
+    if same:
+        click.echo(f"note: {', '.join(same)}: already the content's value, it changes nothing"
+                   + ("" if len(same) < len(sets) else " (the run with it plays the same games)"), err=True)
 
 
 def _sweep(tables: dict, sweeps, game):

@@ -256,3 +256,17 @@ def test_filler_plays_the_verdicts_m5_paired_check_on_any_card(in_repo):
     assert "with d09 as a neutral filler (M5's paired check):" in text and "card's effect" in text
     wrong = run(*args, "--filler", "d9x")
     assert wrong.exit_code == 2 and "--filler" in wrong.output and "no card the filler changes" in wrong.output
+
+
+def test_a_set_of_the_content_s_own_value_is_said_to_change_nothing(in_repo):
+    """``--set boss_garon.life=6`` (its value) printed a comparison "difference +0.000" as if the change
+    had been tried and did nothing; it is said, on stderr, and a real change is not."""
+    args = ("fatal-fight", "--players", "2", "--games", "4", "--workers", "1")
+    same = CliRunner().invoke(main, ["simulate", *args, "--set", "boss_garon.life=6"])
+    assert same.exit_code == 0, same.output
+    assert same.stderr.strip() == ("note: boss_garon.life=6: already the content's value, it changes nothing "
+                                   "(the run with it plays the same games)")
+    both = CliRunner().invoke(main, ["simulate", *args, "--set", "boss_garon.life=6", "--set", "boss_rin.life=9"])
+    assert both.stderr.strip() == "note: boss_garon.life=6: already the content's value, it changes nothing"
+    other = CliRunner().invoke(main, ["simulate", *args, "--set", "boss_garon.life=7"])
+    assert other.exit_code == 0 and "note:" not in other.stderr
