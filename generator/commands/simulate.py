@@ -448,15 +448,15 @@ def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None, agent
         click.echo(f"  rounds     median {v['rounds']['median']:g}, p95 {v['rounds']['p95']:g}; "
                    f"per stage median {v['stage_rounds_median']:g}")
         lo, hi = p["ci95"]
+        differing = f"{p['games_differing']} game{'' if p['games_differing'] == 1 else 's'} ended differently"
         if "filler" in v:  # the card's effect (``_compare``), signed as M5 reports it
             effect, (low, high) = s["card_effect"]["diff"], s["card_effect"]["ci95"]
             shown = interval_text(effect, low, high, None, "{:+.3f}")
             click.echo(f"  card's effect {shown} in win rate, with it minus with the "
-                       f"filler, paired on the same {s['games']} deals ({p['games_differing']} games ended differently)")
+                       f"filler, paired on the same {s['games']} deals ({differing})")
         else:
             shown = interval_text(p["diff"], lo, hi, None, "{:+.3f}")
-            click.echo(f"  difference {shown} in win rate, paired on the same "
-                       f"{s['games']} deals ({p['games_differing']} games ended differently)")
+            click.echo(f"  difference {shown} in win rate, paired on the same {s['games']} deals ({differing})")
         if v.get("heroes"):
             _print_heroes(v["heroes"], spread_max)
     if "card_usage" in s:

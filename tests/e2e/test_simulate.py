@@ -270,3 +270,13 @@ def test_a_set_of_the_content_s_own_value_is_said_to_change_nothing(in_repo):
     assert both.stderr.strip() == "note: boss_garon.life=6: already the content's value, it changes nothing"
     other = CliRunner().invoke(main, ["simulate", *args, "--set", "boss_garon.life=7"])
     assert other.exit_code == 0 and "note:" not in other.stderr
+
+
+def test_one_game_that_ended_differently_is_one_game(in_repo):
+    """40 Valheim deals with mk_mid_scouting as the filler: one ends differently ("1 games" before)."""
+    import re
+
+    text = run("valheim", "--players", "2", "--games", "40", "--workers", "1", "--filler", "mk_mid_scouting").output
+    counted = re.search(r"\((\d+) (games?) ended differently\)", text)
+    assert counted and counted[2] == ("game" if counted[1] == "1" else "games"), text
+    assert counted[1] == "1", "the case this test was written for"
