@@ -571,27 +571,28 @@ def _best_on(board, k: int, reach, help_ap: int):
                 return (head - cost, positions)
         return None
     value_of, ranged = board.value, board.ranged
-    found = thresholds = None
-    for ap, pierce, rng, cost, positions in chains:
-        if not (pierce or rng):  # the common case: the head falls or nothing happens
-            value = head if ap >= need else 0.0
-        elif rng:  # Board.value's range case, without the call
+    thresholds = best_positions = None
+    best = 0.0
+    for ap, pierce, rng, cost, positions in chains:  # range in one test, pierce alone (the most chains) in two
+        if rng:  # Board.value's range case, without the call
             levels, values_ = ranged[2 * k + (1 if pierce else 0)] or board.range_steps(k, pierce)
             value = values_[bisect_right(levels, ap)]
-        else:  # pierce: the first few fall (Board.pierce_steps)
+        elif pierce:  # the first few fall (Board.pierce_steps)
             if thresholds is None:
                 thresholds, values = board.steps[k] or board.pierce_steps(k)
             value = values[bisect_right(thresholds, ap)] if thresholds is not None else value_of(k, ap, pierce, 0)
-        if value < BOSS_VALUE and help_ap:
+        else:  # the head falls or nothing happens
+            value = head if ap >= need else 0.0
+        if help_ap and value < BOSS_VALUE:  # help is rare: tested first
             boosted = value_of(k, ap + help_ap, pierce, rng)
             if boosted >= BOSS_VALUE:
                 value = 0.9 * boosted
         if value <= 0:
             continue
         value -= cost
-        if found is None or value > found[0]:
-            found = (value, positions)
-    return found
+        if best_positions is None or value > best:  # the first best (no tuple made per better chain)
+            best, best_positions = value, positions
+    return (best, best_positions) if best_positions is not None else None
 
 
 class NoComboAgent(GreedyAgent):
