@@ -30,6 +30,7 @@ class GreedyAgent:
     def __init__(self, setup, seat: int):
         self.setup, self.seat = setup, seat
         self.plan = None  # (cards still to play, target k)
+        self.moved = None  # the search behind the free MOVE just chosen, for the decision after it (kept_search)
         self.chains = chains_of(setup)
         self.traits = _traits(setup)
         self._attack_aps = memo_table(setup, "_attack_aps")
@@ -64,6 +65,7 @@ class GreedyAgent:
         hand, acts = state.hand[s], state.actions_left
         traits = self.traits
         self.plan = None
+        moved, self.moved = self.moved, None  # good for this decision only
         if state.gauged[s]:  # N8: feeding ended the turn; only more feeding (feed_per_round 2) or END is legal
             return self.feed(state, hand)
         if state.carry[s]:
@@ -93,7 +95,7 @@ class GreedyAgent:
                     return (MOVE, step)
             if later and self.boss_reachable(state, boss_k):  # hold what the boss chain needs; the last player opens it
                 keep = self.reserve(state, s)
-        best = self.best_chain(state, s, keep, boss_k)
+        best = self.kept_search(state, s, keep, moved) or self.best_chain(state, s, keep, boss_k)
         downs = [t for t in range(state.n) if state.status[t] == DOWN] if DOWN in state.status else None
         if downs and not self.doomed(state, s) and acts >= rules["saving_actions"] and \
                 len(hand) >= rules["saving_cards"] and (len(downs) >= 2 or boss_k is None) and \
@@ -103,12 +105,14 @@ class GreedyAgent:
             if action in state.legal_actions():
                 return action
         if best is not None and best[0] > CARD_COST * len(best[1]):
-            value, cards, k, square = best
+            value, cards, k, square, raw = best
             if len(cards) < acts:  # a spare action: power the chain first (chain_ap / chain_sub cards)
                 for c in hand:
                     if traits.powers_chain[c] and state.life[s] > setup.c_life_cost[c]:
                         return (PLAY, c)
             if square != state.pos[s]:
+                if raw is not None:
+                    self.moved = (state.log, len(state.log) + 2, keep, (raw, cards, k, square, None))
                 return (MOVE, square)
             self.plan = (list(cards[1:]), k)
             return self.play(state, cards[0])
@@ -278,9 +282,28 @@ class GreedyAgent:
         found = self._attack_aps.get(key)  # a hit without setup_memo's call
         return found if found is not None else setup_memo(self.setup, "_attack_aps", key, _attack_aps, self.setup, key)
 
+    def kept_search(self, state, s, keep, moved):
+        """``best_chain``'s answer without searching, right after the free MOVE it asked for (``moved``:
+        ``(log, its length after the move, keep, answer)``, or None), or None.
+
+        With no free move left only the new square's groups are in reach, at their raw values: those the
+        search before valued less the 0.2 move cost (or, for a twin skipped there, an earlier entry's of
+        equal raw value). Rounding ``x - 0.2`` keeps every order (``x <= y`` gives ``x - 0.2 <= y - 0.2``),
+        so a chain costed below the chosen one is raw below it, and one costed equal but raw different
+        withholds ``raw`` (``best_chain``): the chosen chain is the first best of its square, and the
+        search from there returns it. Nothing else may have changed: the log has grown by the MOVE's two
+        entries alone (the action, the arrival), and the cards held back are the same."""
+        if moved is None:
+            return None
+        log, size, kept, answer = moved
+        if state.log is not log or len(log) != size or state.free_moves or state.pos[s] != answer[3] or keep != kept:
+            return None
+        return answer
+
     def best_chain(self, state, s, keep, boss_k):
-        """The best (value, cards, target, square) reachable this turn, or None (``boss_k``: the
-        boss's group, or None)."""
+        """The best (value, cards, target, square, raw) reachable this turn, or None (``boss_k``: the
+        boss's group, or None); ``raw`` is the value before the move cost, or None when a later chain from
+        the same square costed the same with another raw value (see ``kept_search``)."""
         setup = self.setup
         acts = state.actions_left
         if acts < 1:
@@ -297,7 +320,7 @@ class GreedyAgent:
         board = current_board(state)
         partner_ap = self.partner_potential(state, s) if boss_k is not None else {}
         every, first = reach_table(setup, state.pos[s], state.free_moves > 0, state.blocked)
-        best = None
+        best = tied = None  # tied: the best that a later chain from its square matched once costed, not raw
         if partner_ap:  # help differs by square: the boss's group from every square, once per (reach kind, help)
             by_sig = {}
             for square, move_cost, k, kind, leads in every:
@@ -312,16 +335,24 @@ class GreedyAgent:
                     found = by_sig.get((kind, help_ap), False)
                     if found is False:
                         found = by_sig[kind, help_ap] = _best_on(board, k, by_reach[kind], help_ap)
-                if found is not None and (best is None or found[0] - move_cost > best[0]):
-                    best = (found[0] - move_cost, found[1], k, square)
-            return _with_cards(best, ordered)
+                if found is not None:
+                    value = found[0] - move_cost
+                    if best is None or value > best[0]:
+                        best = (value, found[1], k, square, found[0])
+                    elif value == best[0] and square == best[3] and found[0] != best[4]:
+                        tied = best
+            return _with_cards(best, ordered, tied)
         for square, move_cost, k, kind, _ in first:  # each (k, reach kind) once
             if not groups[k] or not by_reach[kind][0]:
                 continue
             found = _best_on(board, k, by_reach[kind], 0)
-            if found is not None and (best is None or found[0] - move_cost > best[0]):
-                best = (found[0] - move_cost, found[1], k, square)
-        return _with_cards(best, ordered)
+            if found is not None:
+                value = found[0] - move_cost
+                if best is None or value > best[0]:
+                    best = (value, found[1], k, square, found[0])
+                elif value == best[0] and square == best[3] and found[0] != best[4]:
+                    tied = best
+        return _with_cards(best, ordered, tied)
 
     def partner_potential(self, state, s):
         """AP the allies on each square could add to a chain (for a boss kill)."""
@@ -552,12 +583,13 @@ def _step_towards(square: int, goal: int, blocked) -> int | None:
     return best
 
 
-def _with_cards(best, ordered):
-    """A search result with the chain's positions in ``ordered`` turned into its cards."""
+def _with_cards(best, ordered, tied):
+    """A search result with the chain's positions in ``ordered`` turned into its cards, and its raw
+    value unless it was ``tied``."""
     if best is None:
         return None
-    value, positions, k, square = best
-    return value, list(map(ordered.__getitem__, positions)), k, square  # no comprehension frame
+    value, positions, k, square, raw = best
+    return value, list(map(ordered.__getitem__, positions)), k, square, raw if best is not tied else None
 
 
 def _best_on(board, k: int, reach, help_ap: int):

@@ -327,3 +327,61 @@ def test_the_call_free_helpers_agree_with_the_one_liners_they_stand_for():
             seat = state.current_player()
             state.apply_action(greedy[seat].choose(state, rngs[seat]))
     assert looked > 500 and shops > 100
+
+
+def _shipped_setup():
+    from pathlib import Path
+
+    from generator.content import load_game
+    return ff.compile_setup(played_tables(load_game(Path(__file__).resolve().parents[3] / "content" / "fatal-fight")))
+
+
+def _kept_searches(setup, monkeypatch, games) -> tuple[int, list]:
+    """Play greedy games at 2-4 characters; every answer ``kept_search`` gives instead of searching
+    is compared with a fresh ``best_chain`` of the same state: ``(answers kept, mismatches)``."""
+    from generator.sim.games.fatal_fight_agents import GreedyAgent
+    from generator.sim.runner import play_game
+
+    kept, bad = [0], []
+    original = GreedyAgent.kept_search
+
+    def compared(self, state, s, keep, moved):
+        answer = original(self, state, s, keep, moved)
+        if answer is not None:
+            kept[0] += 1
+            fresh = self.best_chain(state, s, keep, state.boss_group())
+            if fresh is None or fresh[:4] != answer[:4]:
+                bad.append((state.round_id, s, answer, fresh))
+        return answer
+
+    monkeypatch.setattr(GreedyAgent, "kept_search", compared)
+    for players in (2, 3, 4):
+        for i in range(games):
+            play_game(ff, setup, players=players, agent="greedy", seed="kept", index=i)
+    return kept[0], bad
+
+
+@pytest.mark.parametrize("which", ["tables", "shipped"])
+def test_a_kept_search_equals_a_fresh_one(setup, monkeypatch, which):
+    """After the free MOVE its chain asked for, the greedy agent plays that chain without searching
+    again: at every such decision of whole games a fresh search finds the same chain, target and square."""
+    kept, bad = _kept_searches(setup if which == "tables" else _shipped_setup(), monkeypatch, games=10)
+    assert kept > 100  # the kept answer is used, and so really tested
+    assert bad == []
+
+
+def test_a_kept_search_that_overlooks_free_moves_left_is_caught(monkeypatch):
+    """With a free move still left after the MOVE (a card gave one), squares beyond the new one come
+    into reach and the search may find another chain there: keeping the answer would change games."""
+    from generator.sim.games.fatal_fight_agents import GreedyAgent
+
+    def careless(self, state, s, keep, moved):  # kept_search without its free-move test
+        if moved is None:
+            return None
+        log, size, kept, answer = moved
+        ok = state.log is log and len(log) == size and state.pos[s] == answer[3] and keep == kept
+        return answer if ok else None
+
+    monkeypatch.setattr(GreedyAgent, "kept_search", careless)
+    kept, bad = _kept_searches(_shipped_setup(), monkeypatch, games=10)
+    assert bad, kept
