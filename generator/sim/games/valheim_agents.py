@@ -417,6 +417,14 @@ def _affords(pool, cost) -> bool:
     return True
 
 
+def _covers(pool, planned) -> bool:
+    """Every resource of ``pool`` at least as many as in ``planned``."""
+    for k, x in zip(pool, planned):
+        if k < x:
+            return False
+    return True
+
+
 def _spares(pool, cost, p: Plan) -> bool:
     """Paying ``cost`` leaves the fighter's next gear affordable as far as the pool allowed it."""
     need = p.gear_need
@@ -697,9 +705,11 @@ class GreedyAgent:
                 step = queue.pop()
                 memo["gather_key"] = step[1]
                 return step[0]
-            if memo["gather_pool"] == state.pool:
-                # the plan ran to its end and play followed it (no extra yield): planning again
-                # from here would find nothing worth taking
+            if _covers(state.pool, memo["gather_pool"]):
+                # the plan ran to its end and play followed it: planning again from here would
+                # find nothing worth taking. Extra yields (the only way the pool can outgrow the
+                # plan's) only lower what a token is worth, and the AP, free steps and tokens on
+                # the map are the plan's own, so this holds with them too (~5 plans a game)
                 return _DONE
         queue, memo["gather_pool"] = self.plan_gather(state)
         if not queue:

@@ -829,6 +829,31 @@ def test_mods_copy_copies_every_field_and_shares_no_list():
     assert m.extra_ap[0] == 0 and m.free[0] == 1
 
 
+def test_a_gather_plan_run_to_its_end_finds_nothing_more_after_extra_yields(S):
+    """The planner ends a gather whose plan ran out without planning again when the pool holds at
+    least what the plan left (extra yields add to it): planning again must then find nothing, at
+    every such decision of greedy games, or the shortcut would change the games."""
+    from generator.sim.games import valheim_agents as A
+    from generator.sim.rng import agent_rng, deal_rng
+    seen = 0
+    for players in (2, 4):
+        for index in range(6):
+            state = V.new_game(S, players, deal_rng(5, index))
+            agents = [V.AGENTS["greedy"](S, seat) for seat in range(players)]
+            rngs = [agent_rng(5, index, seat) for seat in range(players)]
+            while not state.is_terminal():
+                memo = state.memo
+                if (state.phase == R.P_GATHER and not memo.get("gather")
+                        and memo.get("gather_key") == (state.round_id, state.cycle, state.ap, state.free)
+                        and memo["gather_pool"] != state.pool):
+                    assert A._covers(state.pool, memo["gather_pool"])
+                    assert agents[0].plan_gather(state)[0] == []
+                    seen += 1
+                seat = state.current_player()
+                state.apply_action(agents[seat].choose(state, rngs[seat]))
+    assert seen >= 10  # 34 on this content
+
+
 def test_a_reroll_card_offers_each_lost_fight_a_reroll_until_the_rerolls_are_spent(S):
     # 不屈: 「このフェイズ、戦闘のダイスを合計2回まで振り直せる。すべての戦闘で戦力+1。」
     st, d = _hunt_state(S, rolls=(1, 6, 1, 2), enemies=("en_horned_bear", "en_grey_wolf"))
