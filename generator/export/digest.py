@@ -106,18 +106,19 @@ def _dumps(value) -> bytes:
     return _ENCODER.encode(value).encode("utf-8")
 
 
-_ROUNDED: dict = {}
+class _Rounded(dict):
+    """``_R[value]``: ``value`` to 4 decimals (-0.0 -> 0.0). Memoised: a deck repeats the same
+    coordinates on every card, a correctly rounded ``round`` costs three times a dict look-up, and a
+    hit is a subscript in C (a function wrapping ``dict.get`` cost a Python call per value)."""
+
+    def __missing__(self, value):
+        if len(self) > 65536:
+            self.clear()
+        rounded = self[value] = round(value, 4) + 0.0
+        return rounded
 
 
-def _r(value: float) -> float:
-    """``value`` to 4 decimals (-0.0 -> 0.0). Memoised: a deck repeats the same coordinates on
-    every card, and a correctly rounded ``round`` costs three times a dict look-up."""
-    rounded = _ROUNDED.get(value)
-    if rounded is None:
-        if len(_ROUNDED) > 65536:
-            _ROUNDED.clear()
-        rounded = _ROUNDED[value] = round(value, 4) + 0.0
-    return rounded
+_R = _Rounded()
 
 
 def _op_form(op, files: FileHashes, icons: set, images: set):
@@ -138,21 +139,21 @@ def _op_form(op, files: FileHashes, icons: set, images: set):
                 for run in line.runs:
                     if run.kind == "icon":
                         icons.add(run.name)
-                        runs.append(("i", run.name, _r(run.x), _r(run.icon_size), _r(run.icon_bottom)))
+                        runs.append(("i", run.name, _R[run.x], _R[run.icon_size], _R[run.icon_bottom]))
                     else:
-                        runs.append(("t", run.text, run.bold, _r(run.x)))
-                lines.append((_r(line.baseline_y), _r(line.x), runs))
-            payload = (_r(payload.size), lines)
+                        runs.append(("t", run.text, run.bold, _R[run.x]))
+                lines.append((_R[line.baseline_y], _R[line.x], runs))
+            payload = (_R[payload.size], lines)
     elif op.kind == "path":
         segments, viewbox = payload
-        payload = ([tuple(_r(v) if isinstance(v, float) else v for v in seg) for seg in segments],
-                   [_r(v) for v in viewbox])
+        payload = ([tuple(_R[v] if isinstance(v, float) else v for v in seg) for seg in segments],
+                   [_R[v] for v in viewbox])
     elif isinstance(payload, (list, tuple)):
-        payload = [[_r(v) for v in point] if isinstance(point, (list, tuple)) else _r(point) for point in payload]
-    style = sorted((k, _r(v) if isinstance(v, float) else v) for k, v in op.style.items())
+        payload = [[_R[v] for v in point] if isinstance(point, (list, tuple)) else _R[point] for point in payload]
+    style = sorted((k, _R[v] if isinstance(v, float) else v) for k, v in op.style.items())
     children = [_op_form(child, files, icons, images) for child in op.children]
-    return (op.kind, op.id, _r(op.x), _r(op.y), _r(op.w), _r(op.h), style, payload, _r(op.rotate),
-            _r(op.opacity), children)
+    return (op.kind, op.id, _R[op.x], _R[op.y], _R[op.w], _R[op.h], style, payload, _R[op.rotate],
+            _R[op.opacity], children)
 
 
 def _columns_form(block, icons: set):
@@ -163,10 +164,10 @@ def _columns_form(block, icons: set):
         for cell in column.cells:
             if cell.kind == "icon":
                 icons.add(cell.name)
-            cells.append((cell.kind, cell.glyphs or cell.name, cell.bold, _r(cell.y), _r(cell.advance),
-                          _r(cell.dx), _r(cell.dy), _r(cell.squeeze)))
-        columns.append((_r(column.x), _r(column.y), cells))
-    return ("vertical", _r(block.size), columns)
+            cells.append((cell.kind, cell.glyphs or cell.name, cell.bold, _R[cell.y], _R[cell.advance],
+                          _R[cell.dx], _R[cell.dy], _R[cell.squeeze]))
+        columns.append((_R[column.x], _R[column.y], cells))
+    return ("vertical", _R[block.size], columns)
 
 
 def ops_digest(ops, files: FileHashes, icon_set=None) -> tuple[str, str]:

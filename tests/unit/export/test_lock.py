@@ -224,3 +224,21 @@ def test_a_lock_of_format_1_is_compared_by_what_cards_draw_and_says_so(tiny, tmp
         "\n".join(diff.lines())
     edit(tiny / "heroes.yaml", "life: 9", "life: 10")
     assert changed(tiny, read_lock(path)).changed == [("heroes/thief", ["front: ops"])]
+
+
+def test_the_locks_rounding_memo_gives_round_to_4_decimals_with_no_negative_zero():
+    # The lock hashes every coordinate rounded; the memo serves repeats (every card's same x) by a
+    # look-up and must give what round() gives, the first time and every time after.
+    import math
+
+    from generator.export import digest
+
+    values = [0.1 + 0.2, 178.58267716535434, -0.0, -0.00004, 1e-9, 2.00005, -3.14159265, 7, 1e300]
+    for _ in range(2):  # worked out, then served from the memo
+        got = [digest._R[v] for v in values]
+        assert got == [round(v, 4) + 0.0 for v in values]
+        assert all(isinstance(g, float) and math.copysign(1.0, g) == 1.0 for g in got[2:4])  # -0.0 -> 0.0
+    assert -0.00004 in digest._R
+    for k in range(70_000):  # bounded: a long `pnp watch` of ever-new coordinates does not grow it forever
+        digest._R[k + 0.5]
+    assert len(digest._R) <= 65537
