@@ -192,6 +192,20 @@ class _Commands(click.Group):
             click.echo("\ninterrupted (no output is left half-written)", err=True)
             ctx.exit(130)
 
+    def list_commands(self, ctx):
+        return sorted({*self.commands, *_LAZY})
+
+    def get_command(self, ctx, name):
+        # A command's module is imported when the command is asked for; a name that is no command imports
+        # them all, so that click's "Did you mean" is chosen among every command.
+        wanted = [name] if name in _LAZY else [] if name in self.commands else list(_LAZY)
+        for lazy in wanted:
+            if lazy not in self.commands:
+                from importlib import import_module
+
+                self.add_command(getattr(import_module(f".commands.{_LAZY[lazy]}", __package__), lazy))
+        return super().get_command(ctx, name)
+
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnp")
@@ -358,14 +372,10 @@ def _output_dir(option: Path | None, game_path: Path, several: bool, lang: str |
     return option / name if several else option
 
 
-from .commands.simulate import simulate  # noqa: E402  (the simulator helper's command)
-
-main.add_command(simulate)
-from .commands.rulebook import rulebook; main.add_command(rulebook)  # noqa: E402,E702
-from .commands.export import export; main.add_command(export)  # noqa: E402,E702
-from .commands.export import calibrate; main.add_command(calibrate)  # noqa: E402,E702
-from .commands.watch import watch; main.add_command(watch)  # noqa: E402,E702
-from .commands.new import new; main.add_command(new)  # noqa: E402,E702
+#: commands in modules of their own (generator/commands/<module>.py), command -> module: imported when
+#: run or listed (`pnp --help`), not by every `pnp build` (the simulator's command among them)
+_LAZY = {"simulate": "simulate", "rulebook": "rulebook", "export": "export", "calibrate": "export",
+         "watch": "watch", "new": "new"}
 
 
 if __name__ == "__main__":  # pragma: no cover

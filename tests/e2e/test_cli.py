@@ -257,9 +257,39 @@ def test_verbosity_options_work_before_the_command_too(tiny, tmp_path):
 
 
 def test_every_command_has_help():
-    for command in ("build", "validate", "manifest", "list"):
+    listed = pnp("--help")
+    assert listed.returncode == 0
+    commands = re.findall(r"^  ([a-z]+)  ", listed.stdout.split("Commands:")[1], re.M)
+    # those in modules of their own are imported only when asked for, and still listed and helped
+    assert {"build", "validate", "manifest", "list", "simulate", "rulebook", "export", "calibrate", "watch",
+            "new"} <= set(commands)
+    for command in commands:
         proc = pnp(command, "--help")
-        assert proc.returncode == 0 and "Usage:" in proc.stdout
+        assert proc.returncode == 0 and f"Usage: python -m generator {command} " in proc.stdout, command
+
+
+def test_a_mistyped_command_is_offered_the_close_one_among_commands_not_imported_yet():
+    proc = pnp("simlate")
+    assert proc.returncode == 2 and "No such command 'simlate'. Did you mean 'simulate'?" in proc.stderr
+
+
+def test_a_build_imports_neither_the_other_commands_nor_the_simulator(tiny, tmp_path):
+    # Start-up counts at every build (bench/render.py): the commands' modules are imported when run,
+    # and the simulator (runner, verdict, agents, statistics) only by simulate and validate.
+    script = (
+        "import sys\n"
+        "from generator.cli import main\n"
+        "try:\n"
+        f"    main(['build', {str(tiny)!r}, '--no-validate', '-q', '-o', {str(tmp_path)!r}])\n"
+        "except SystemExit as exc:\n"
+        "    assert exc.code == 0, exc.code\n"
+        "print(' '.join(sorted(sys.modules)))\n")
+    proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    imported = set(proc.stdout.split())
+    assert "generator.build" in imported and (tmp_path / "print-a4.pdf").is_file()
+    simulator = {f"generator.sim.{m}" for m in ("api", "agents", "runner", "verdict", "stats", "metrics", "report")}
+    assert not {m for m in imported if m.startswith("generator.commands")} | (imported & simulator)
 
 
 def test_a_board_larger_than_the_paper_is_tiled_and_also_written_at_design_size(tiny, tmp_path):
