@@ -159,7 +159,7 @@ class Instantiator:
 
     def _value(self, box, key, scope, default=None):
         raw = box.get(key, default)
-        if is_template(raw):
+        if isinstance(raw, str) and ("{{" in raw or "{%" in raw):  # is_template, inline: every setting of every box
             return self.expr.render(raw, scope.values)
         return raw
 
@@ -287,8 +287,9 @@ class Instantiator:
             w, h = self._length(box, "w", scope), self._length(box, "h", scope)
         x = origin[0] + x + n * dx
         y = origin[1] + y + n * dy
-        rotate = float(self._value(box, "rotate", scope, 0) or 0)
-        opacity = float(self._value(box, "opacity", scope, 1) or 0)
+        # most boxes set neither: their defaults without a look-up
+        rotate = float(self._value(box, "rotate", scope, 0) or 0) if "rotate" in box else 0.0
+        opacity = float(self._value(box, "opacity", scope, 1) or 0) if "opacity" in box else 1.0
         if not 0 <= opacity <= 1:
             raise ValueError(f"opacity {opacity} is outside 0..1")
         op = Op(kind, x, y, w, h, rotate=rotate, opacity=opacity, id=box_id, box=layout_box)
@@ -454,17 +455,21 @@ class Instantiator:
             return None
         size = self._length(box, "size", scope, 9.0)
         min_size = self._length(box, "min_size", scope, size)
-        leading = float(self._value(box, "leading", scope, 1.3))
-        align = _one_of("align", self._value(box, "align", scope, "left"), ("left", "center", "right", "justify"))
-        valign = _one_of("valign", self._value(box, "valign", scope, "top"), ("top", "middle", "bottom"))
+        # settings a box does not write take their defaults without a look-up (most boxes write few)
+        leading = float(self._value(box, "leading", scope, 1.3)) if "leading" in box else 1.3
+        align = _one_of("align", self._value(box, "align", scope, "left"), ("left", "center", "right", "justify")) \
+            if "align" in box else "left"
+        valign = _one_of("valign", self._value(box, "valign", scope, "top"), ("top", "middle", "bottom")) \
+            if "valign" in box else "top"
         font = _one_of("font", self._value(box, "font", scope, "regular"), ("regular", "bold"),
-                       " (the game's two fonts; another typeface goes in game.yaml's fonts:, docs/content-format.md)")
+                       " (the game's two fonts; another typeface goes in game.yaml's fonts:, docs/content-format.md)") \
+            if "font" in box else "regular"
         direction = _one_of("direction", self._value(box, "direction", scope), ("horizontal", "vertical")) \
-            if "direction" in box else "horizontal"  # most boxes have none: no look-up
+            if "direction" in box else "horizontal"
         if w <= 0 or h <= 0:
             raise ValueError("a text box needs a positive w and h")
         markup = f"**{text}**" if font == "bold" else text
-        icon_scale = float(self._value(box, "icon_scale", scope, 1.0))
+        icon_scale = float(self._value(box, "icon_scale", scope, 1.0)) if "icon_scale" in box else 1.0
         # Many faces repeat a text (backs, costs, names of copies): lay each out once per build.
         key = (markup, size, w, h, leading, min_size, align, valign, icon_scale, direction)
         block = self._text_cache.get(key)

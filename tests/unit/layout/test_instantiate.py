@@ -303,3 +303,17 @@ def test_a_length_that_is_a_list_a_mapping_or_a_bare_number_is_a_located_problem
         _ops, problems = faces_of(tiny, f"boxes:\n  - {{id: t, type: rect, w: {value}, h: 1mm}}\n", record)
         assert len(problems) == 1 and message in problems[0].message, problems
         assert problems[0].location.line == 2
+
+
+def test_a_box_that_writes_no_settings_draws_as_one_that_writes_their_defaults(tiny):
+    # Unwritten settings take their defaults without being looked up: the same op as writing them out.
+    ops, problems = faces_of(tiny, """\
+        boxes:
+          - {id: bare, type: text, x: 1mm, y: 1mm, w: 40mm, h: 20mm, text: "{{ card.name }}"}
+          - {id: full, type: text, x: 1mm, y: 1mm, w: 40mm, h: 20mm, text: "{{ card.name }}", leading: 1.3,
+             align: left, valign: top, font: regular, icon_scale: 1.0, direction: horizontal, rotate: 0, opacity: 1}
+        """)
+    assert problems == []
+    bare, full = (next(op for op in ops if op.id == name) for name in ("bare", "full"))
+    assert (bare.payload, bare.rotate, bare.opacity, bare.style) == (full.payload, full.rotate, full.opacity, full.style)
+    assert (bare.rotate, bare.opacity, bare.payload.size) == (0.0, 1.0, 9.0)
