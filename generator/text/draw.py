@@ -5,6 +5,7 @@ No layout decisions are made here: every run is drawn where the engine placed it
 from __future__ import annotations
 
 from typing import Any, Callable
+from weakref import WeakKeyDictionary
 
 from reportlab.lib.colors import Color, toColor
 from reportlab.lib.rl_accel import escapePDF, fp_str
@@ -170,6 +171,9 @@ def _block_operators(canvas, block: TextBlock, x: float, y_top: float, fonts: Fo
     if colour is None:
         return None
     doc = canvas._doc
+    shown_runs = _SHOWN.get(doc)
+    if shown_runs is None:
+        shown_runs = _SHOWN[doc] = {}
     size = fp_str(block.size)
     synthetic = fonts.synthetic_bold
     parts = ["q", colour]
@@ -192,16 +196,28 @@ def _block_operators(canvas, block: TextBlock, x: float, y_top: float, fonts: Fo
                 mode = run_mode
                 parts.append(f"{mode} Tr")
             parts.append(f"1 0 0 1 {fp_str(left + run.x, baseline)} Tm")
-            for subset, encoded in font.splitString(run.text, doc):
+            shown = shown_runs.get((font, run.text))
+            if shown is None:  # a text not drawn yet in this document: encoded once (and its codes assigned)
+                if len(shown_runs) >= SHOWN_RUNS:
+                    shown_runs.clear()
+                shown = shown_runs[font, run.text] = [(subset, f"({escapePDF(encoded)}) Tj")
+                                                      for subset, encoded in font.splitString(run.text, doc)]
+            for subset, operator in shown:
                 if (font, subset) != selected:
                     selected = (font, subset)
                     parts.append(f"{font.getSubsetInternalName(subset, doc)} {size} Tf")
-                parts.append(f"({escapePDF(encoded)}) Tj")
+                parts.append(operator)
     if len(parts) == start:
         return ""
     parts.append("ET Q")
     return "\n".join(parts)
 
+
+#: document -> {(font, text): [(subset, its ``(...) Tj``)]}: a run's encoding, the same every time once its
+#: characters have their subset codes, so a text repeated over cards (costs, keywords, a line of a common
+#: sentence) is encoded once per document. Bounded: the many texts drawn once must not pile up.
+_SHOWN: WeakKeyDictionary = WeakKeyDictionary()
+SHOWN_RUNS = 2048
 
 _COLOUR_OPS: dict = {}
 

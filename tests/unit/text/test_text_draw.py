@@ -142,3 +142,30 @@ def test_direct_operators_leave_colour_and_state_to_the_block(fonts):
     c.save()
     img = pdfium.PdfDocument(buf.getvalue())[0].render(scale=1).to_pil().convert("RGB")
     assert img.getpixel((35, 200 - 35)) == (0, 0, 0)
+
+
+def test_a_text_drawn_again_in_a_document_is_written_the_same_and_another_document_encodes_it_afresh(fonts):
+    """A run's encoded bytes are kept for its document: a text repeated over cards is encoded once. They
+    hold subset codes that document gave out in its own order, so another document works them out anew."""
+    from reportlab.lib.colors import black
+
+    import generator.text.draw as draw
+
+    abc, cde = (layout_text(t, fonts, size=9, width=120, height=20) for t in ("あいう", "うえお"))
+
+    def canvas():
+        return Canvas(io.BytesIO(), pagesize=PAGE, invariant=1, pageCompression=0, initialFontName=fonts.regular)
+
+    def ops(c, block):
+        return draw._block_operators(c, block, 10, 100, fonts, black)
+
+    one, two = canvas(), canvas()
+    first = ops(one, abc)
+    ops(one, cde)
+    assert ops(one, abc) == first and any(doc is one._doc for doc in draw._SHOWN)  # kept for this document
+    ops(two, cde)  # 'う' gets this document's first code, 'あ' and 'い' later ones
+    again = ops(two, abc)
+    assert again != first
+    fresh = canvas()  # the same order of first use: the same codes
+    ops(fresh, cde)
+    assert ops(fresh, abc) == again
