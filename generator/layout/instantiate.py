@@ -430,14 +430,15 @@ class Instantiator:
         """Once per box: an error when a box lies wholly beyond the bleed (it prints nothing: a slip of a
         number, ``y: 125mm`` on a 120 mm card, that would print every card without it), a warning when a
         text box reaches past the trim (its text is cut off there)."""
+        # every box of every card comes here: the plain comparisons first, the rest only for a box to tell of
+        outside = x >= self.w + self.bleed or y >= self.h + self.bleed or x + w <= -self.bleed or y + h <= -self.bleed
+        if not outside and (kind != "text" or max(-x, -y, x + w - self.w, y + h - self.h) <= OFF_CARD_SLACK):
+            return
         told = (where, box_id)
         if told in self._off_card_told:
             return
         past = {"left": -x, "top": -y, "right": x + w - self.w, "bottom": y + h - self.h}
         side = max(past, key=past.get)
-        outside = x >= self.w + self.bleed or y >= self.h + self.bleed or x + w <= -self.bleed or y + h <= -self.bleed
-        if not outside and (kind != "text" or past[side] <= OFF_CARD_SLACK):
-            return
         self._off_card_told.add(told)
         card = f"{self.w / MM:.0f} x {self.h / MM:.0f} mm"
         if outside:
