@@ -42,6 +42,19 @@ PRE_ROLL_OPS = frozenset(("auto_success", "multi_minus", "ignore_slate", "extra_
                           "ignore_threat"))   # the ops a pre-roll use is judged by (``_pre_worth``)
 
 
+def _room_checks(rooms) -> tuple:
+    """``(check index of each room, first room of each check)``: rooms whose dice check reads the same
+    (target, multi, slate or not, prompts: all ``chance`` reads of a room) share one chance."""
+    index, checks, first = {}, [], []
+    for c, room in enumerate(rooms):
+        key = (room["d"], room["multi"], room["slate"] >= 0, room["prompts"])
+        if key not in index:
+            index[key] = len(first)
+            first.append(c)
+        checks.append(index[key])
+    return tuple(checks), tuple(first)
+
+
 def _num(state, s, p, level=0) -> int:
     return num(state, s, p, {"level": level})
 
@@ -94,9 +107,11 @@ class HeuristicAgent:
                                    r["ascension_max_pairs"])
         return dice.chance(size, k, c + d - bonus, multi, slate >= 0, asc, pie, r["ascension_max_pairs"])
 
-    def room_value(self, state, s, card) -> float:
+    def room_value(self, state, s, card, p=None) -> float:
+        """What exploring room ``card`` is worth to maiden ``s``; ``p``, when given, is its check's chance."""
         room = state.setup.rooms[card]
-        p = self.chance(state, s, room["d"], room["multi"], room["slate"], room["prompts"])
+        if p is None:
+            p = self.chance(state, s, room["d"], room["multi"], room["slate"], room["prompts"])
         dmg = state.danger
         side = 0.0
         if room["slate"] >= 0:
@@ -115,7 +130,12 @@ class HeuristicAgent:
         return setup_memo(state.setup, "_mrv", key, self._mean_room_value_now, state, s, rooms)
 
     def _mean_room_value_now(self, state, s, rooms) -> float:
-        return sum(self.room_value(state, s, c) for c in range(len(rooms))) / max(1, len(rooms))
+        # The chance is the dear part and the shipped map's 60 rooms have 19 checks: one estimate per check.
+        # The sum still runs room by room in deck order, so the float is the one a per-room sum gives.
+        checks, first = setup_memo(state.setup, "_room_checks", 0, _room_checks, rooms)
+        ps = [self.chance(state, s, rooms[c]["d"], rooms[c]["multi"], rooms[c]["slate"], rooms[c]["prompts"])
+              for c in first]
+        return sum(self.room_value(state, s, c, ps[checks[c]]) for c in range(len(rooms))) / max(1, len(rooms))
 
     def boss_p(self, state, s, b) -> float:
         """Mean success chance over the boss's actions at the current criterion (§5 boss timing)."""

@@ -195,3 +195,32 @@ def test_the_call_free_helpers_agree_with_the_one_liners_they_stand_for(setups, 
     for kind in ("step", "crit", "dred"):
         assert modded.mod_sum(0, kind) == sum(m[1] for m in modded.mods[0] if m[0] == kind)
         assert modded.has_mod(0, kind) == any(m[0] == kind for m in modded.mods[0])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_mean_room_value_estimates_each_check_once_and_equals_the_per_room_mean(setups, monkeypatch, players):
+    """Rooms with the same dice check share one chance: the mean room value asks for one estimate per check (19
+    on the shipped map's 60 rooms), and gives exactly the float the room-by-room mean gives, at every decision."""
+    setup = setups[0]
+    rooms = setup.rooms
+    checks = {(r["d"], r["multi"], r["slate"] >= 0, r["prompts"]) for r in rooms}
+    assert len(checks) < len(rooms)
+    calls = []
+    chance = agents_mod.HeuristicAgent.chance
+    counted = staticmethod(lambda *a, **k: calls.append(1) or chance(*a, **k))
+    monkeypatch.setattr(agents_mod.HeuristicAgent, "chance", counted)
+    looked = 0
+    state = mv.new_game(setup, players, deal_rng("mrv-checks", 0))
+    agents = [make_agent(mv, "heuristic", setup, s) for s in range(players)]
+    rngs = [agent_rng("mrv-checks", 0, s) for s in range(players)]
+    probe = agents[0]
+    while not state.is_terminal():
+        for s in range(players):
+            calls.clear()
+            shared = probe._mean_room_value_now(state, s, rooms)
+            assert len(calls) == len(checks)
+            assert shared == sum(probe.room_value(state, s, c) for c in range(len(rooms))) / len(rooms)
+            looked += 1
+        seat = state.current_player()
+        state.apply_action(agents[seat].choose(state, rngs[seat]))
+    assert looked > 100
