@@ -31,7 +31,7 @@ class Movement:
         exact; nodes beyond it are not expanded (their cost is above ``limit`` or unknown)."""
         r = self.setup.rules
         if (r["move.explored_step_cost"], r["move.unexplored_step_cost"]) == (0, 1):
-            return self._levels(s, *self._search_start(s, origin), limit)
+            return self._levels(s, *self._search_start(s, origin), limit, [])
         return self._relax(s, *self._search_start(s, origin), limit)
 
     def _search_start(self, s: int, origin: int) -> tuple:
@@ -79,10 +79,12 @@ class Movement:
                         push(w)
         return dist
 
-    def _levels(self, s: int, dist: list, first, passable: list, limit: int) -> list:
+    def _levels(self, s: int, dist: list, first, passable: list, limit: int, reached: list) -> list:
         """``distances`` when explored rooms cost 0 and unexplored ones 1, level by level: a room costs
         what entering it costs, so the level that first reaches a room gives its cost (nothing to relax).
-        A room that ends a path gets its cost but is never queued (explored rooms never end one)."""
+        A room that ends a path gets its cost but is never queued (explored rooms never end one).
+        The unexplored rooms of cost up to ``limit`` are appended to ``reached`` (the move's end points:
+        a few, where the costs list every room)."""
         explored, inf = self.explored, _INF
         adj = self.adjacency(s)
         here, later = [], []
@@ -93,6 +95,8 @@ class Movement:
                     here.append(w)
                 else:
                     dist[w] = 1
+                    if limit >= 1:
+                        reached.append(w)
                     if passable[w]:
                         later.append(w)
         d = 0
@@ -105,6 +109,8 @@ class Movement:
                             here.append(w)
                         else:
                             dist[w] = d + 1
+                            if d < limit:
+                                reached.append(w)
                             if passable[w]:
                                 later.append(w)
             here, later = later, []
@@ -164,15 +170,26 @@ class Movement:
 
     def _moves_now(self, s: int, here: int, mp: int) -> tuple:
         setup = self.setup
-        dist = self.distances(s, here, mp)
+        r = setup.rules
+        if (r["move.explored_step_cost"], r["move.unexplored_step_cost"]) == (0, 1):
+            # A move ends in an unexplored room or a boss room: the search lists the unexplored rooms in
+            # reach, the boss rooms are few; both in room order (the order the agent weighs them in).
+            reached = []
+            dist = self._levels(s, *self._search_start(s, here), mp, reached)
+            explored = self.explored
+            for v in setup.boss_rooms:   # (an unexplored one but her own is among the reached rooms)
+                if dist[v] <= mp and (explored[v] or v == here):
+                    reached.append(v)
+            reached.sort()
+        else:
+            dist = self.distances(s, here, mp)
+            reached = [v for v, d in enumerate(dist) if d <= mp]
         out = []
         passkey = self.has_mod(s, "passkey")
         seal = setup.rules["urza_seal_bosses"]
         sealed = seal and len(self.kills) < seal
         kinds, node_boss, bosses, b_dead, explored = setup.kind, setup.node_boss, setup.bosses, self.b_dead, self.explored
-        for v, d in enumerate(dist):
-            if d > mp:   # most rooms are out of reach (skipped here: cheaper than listing the others first)
-                continue
+        for v in reached:
             kind = kinds[v]
             if kind == BOSS:
                 b = node_boss[v]

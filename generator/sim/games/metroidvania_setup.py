@@ -320,6 +320,7 @@ def _compile_map(setup: Setup, comp: SetupCompiler, raw: dict) -> None:
     setup.cond_adj = [[(w, h, sid) for w, h, sid in nbrs if h or sid >= 0] for nbrs in setup.adj]
     setup.blockers = [v for v, k in enumerate(setup.kind) if k in (BOSS, KEY)]
     setup.key_rooms = [v for v in setup.blockers if setup.node_boss[v] < 0]
+    setup.boss_rooms = [v for v in setup.blockers if setup.kind[v] == BOSS and setup.node_boss[v] >= 0]
     setup.rest_nodes = [v for v, k in enumerate(setup.kind) if k == REST]
     normal_tags = set(setup.rules.get("rest_rooms.normal") or ["all"])
     setup.normal_rests = sum(1 for k, t in zip(setup.printed_kind, setup.tag) if k == REST and t in normal_tags)

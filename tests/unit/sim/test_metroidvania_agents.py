@@ -143,6 +143,59 @@ def test_level_cost_search_gives_the_relaxing_search_costs(setups, players):
             state.apply_action(agents[seat].choose(state, rngs[seat]))
 
 
+def scanned_moves(state, s, here, mp):
+    """The move end points as a scan of every room's cost finds them (what ``_moves_now`` gave before the
+    level search listed the rooms in reach)."""
+    setup = state.setup
+    dist = state.distances(s, here, mp)
+    seal = setup.rules["urza_seal_bosses"]
+    sealed = seal and len(state.kills) < seal
+    out = []
+    for v, d in enumerate(dist):
+        if d > mp:
+            continue
+        if setup.kind[v] == mv.BOSS:
+            b = setup.node_boss[v]
+            if b < 0 or state.b_dead[b] or (v == here and d > 0) or (sealed and setup.bosses[b]["final"]):
+                continue
+            out.append((v, 0))
+        elif not state.explored[v] and v != here:
+            if setup.kind[v] == mv.KEY and not state.has_mod(s, "passkey") and not state.key_ok(s, v):
+                if state.keys[s]:
+                    out.append((v, 1))
+                continue
+            out.append((v, 0))
+    return dist, out
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("difficulty", [0, 1])
+def test_move_end_points_from_the_rooms_in_reach_are_those_a_scan_of_every_room_finds(setups, players, difficulty):
+    """The level search lists the unexplored rooms within the limit (each once); the move's end points read
+    from them and the boss rooms are, in the same order, those a scan of every room's cost gives, from every
+    maiden's room at every decision (NORMAL and EASY maps)."""
+    setup = setups[difficulty]
+    looked = 0
+    for i in range(2):
+        state = mv.new_game(setup, players, deal_rng("reach", i))
+        agents = [make_agent(mv, "heuristic", setup, s) for s in range(players)]
+        rngs = [agent_rng("reach", i, s) for s in range(players)]
+        while not state.is_terminal():
+            for s in range(players):
+                here, mp = state.pos[s], state.move_points(s)
+                for limit in (0, 1, mp, mp + 2):
+                    reached = []
+                    dist = state._levels(s, *state._search_start(s, here), limit, reached)
+                    assert sorted(reached) == [v for v, d in enumerate(dist)
+                                               if d <= limit and not state.explored[v] and v != here]
+                    assert len(set(reached)) == len(reached)
+                assert state._moves_now(s, here, mp) == scanned_moves(state, s, here, mp)
+                looked += 1
+            seat = state.current_player()
+            state.apply_action(agents[seat].choose(state, rngs[seat]))
+    assert looked > 200
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_call_free_helpers_agree_with_the_one_liners_they_stand_for(setups, players):
     """The engine's and the heuristic's helpers written without min/max calls, comprehensions or generators
