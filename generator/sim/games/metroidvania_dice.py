@@ -322,9 +322,17 @@ def canonical(spec: Spec, plan):
     removed, ap, pa, sa, rc = plan
     if spec.prompts or len(ap) < 2:
         return plan
-    order = sorted(range(len(ap)), key=lambda j: ap[j])
-    pos = {old: new for new, old in enumerate(order)}
-    return removed, tuple(ap[j] for j in order), tuple(pa[j] for j in order), tuple(pos[j] for j in sa), rc
+    # (plain loops, no lambda or generators: every multi-die roll's best plan comes through here)
+    order = sorted(range(len(ap)), key=ap.__getitem__)
+    pos = [0] * len(ap)
+    new_ap, new_pa, new_sa = [], [], []
+    for new, old in enumerate(order):
+        pos[old] = new
+        new_ap.append(ap[old])
+        new_pa.append(pa[old])
+    for j in sa:
+        new_sa.append(pos[j])
+    return removed, tuple(new_ap), tuple(new_pa), tuple(new_sa), rc
 
 
 def plans(spec: Spec, vals, cols) -> list:

@@ -313,6 +313,29 @@ def test_the_call_free_dice_helpers_agree_with_the_one_liners_they_stand_for():
                         dice._pair_alloc([v + bonus for v in values], 0, targets, pairs, pie)
 
 
+def test_canonical_plan_agrees_with_the_one_liner_it_stands_for():
+    """``canonical`` written with loops gives what the sorted-with-a-lambda one-liner gave: AP dice in index
+    order, pair allocations following them, one-die bonuses renumbered to the new places."""
+    from itertools import permutations, product
+    for m in (1, 2, 3):
+        for ap in permutations((0, 2, 3, 5), m):
+            for pa in product(range(3), repeat=m):
+                for sa in ((), *((j,) for j in range(m)), *product(range(m), repeat=2)):
+                    plan = ((1, 4), ap, pa, tuple(sa), ())
+                    for spec in (Spec(m=m), Spec(prompts=((RED, 4),) * m)):
+                        assert dice.canonical(spec, plan) == _canonical_one_liner(spec, plan)
+
+
+def _canonical_one_liner(spec, plan):
+    """``canonical`` as written before."""
+    removed, ap, pa, sa, rc = plan
+    if spec.prompts or len(ap) < 2:
+        return plan
+    order = sorted(range(len(ap)), key=lambda j: ap[j])
+    pos = {old: new for new, old in enumerate(order)}
+    return removed, tuple(ap[j] for j in order), tuple(pa[j] for j in order), tuple(pos[j] for j in sa), rc
+
+
 def _removal_sets_one_liner(spec, vals):
     """``removal_sets`` as written before (a generator inside sorted per combination)."""
     from itertools import product
