@@ -16,7 +16,7 @@ from collections import deque
 from . import metroidvania_dice as dice
 from .metroidvania import (DMG, DONE, END, ENDT, FLOWER, GO, LEVEL, MOVE, PEEK, PICK, PICK_A, PLACE, PLACE_A, PLAN,
                            POST, PRE, REROLL, ROLL, SKIP, SUCC, TOP, USE)
-from ..state import setup_memo
+from ..state import memo_table, setup_memo
 from .metroidvania_effects import num
 from .metroidvania_powers import _ANY_MID
 from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, WIL
@@ -127,7 +127,9 @@ class HeuristicAgent:
         rooms = state.setup.rooms
         key = ("mrv", state.crit, state.danger, state.stat(s, WIL), state.stat(s, PIE), state.mod_sum(s, "crit"),
                state.life[s] >= state.max_life[s])   # (Will gives her die size)
-        return setup_memo(state.setup, "_mrv", key, self._mean_room_value_now, state, s, rooms)
+        found = memo_table(state.setup, "_mrv").get(key)   # a hit without setup_memo's call (hits: most asks)
+        return found if found is not None else \
+            setup_memo(state.setup, "_mrv", key, self._mean_room_value_now, state, s, rooms)
 
     def _mean_room_value_now(self, state, s, rooms) -> float:
         # The chance is the dear part and the shipped map's 60 rooms have 19 checks: one estimate per check.
@@ -145,7 +147,9 @@ class HeuristicAgent:
         """(P(success), expected slate/threat damage) of each boss action for maiden ``s`` now; cached for the
         process by everything it reads (``_boss_actions_key``; read-only result)."""
         key = _boss_actions_key(state, s, b)
-        return setup_memo(state.setup, "_boss_actions", key, self._boss_actions_now, state, s, b)
+        found = memo_table(state.setup, "_boss_actions").get(key)   # a hit without setup_memo's call
+        return found if found is not None else \
+            setup_memo(state.setup, "_boss_actions", key, self._boss_actions_now, state, s, b)
 
     def _boss_actions_now(self, state, s, b) -> tuple:
         boss = state.setup.bosses[b]
@@ -262,7 +266,9 @@ class HeuristicAgent:
         """``_goal_route_now``, cached for the process: once the fight-Urza decision is made, the rest reads only
         the map as she can walk it (``_goal_key``; the steps from the goal's room read no more than that)."""
         key = _goal_key(state, s, self._for_final(state, s))
-        return setup_memo(state.setup, "_goal", key, self._goal_route_now, state, s, key[0])
+        found = memo_table(state.setup, "_goal").get(key)   # a hit without setup_memo's call
+        return found if found is not None else \
+            setup_memo(state.setup, "_goal", key, self._goal_route_now, state, s, key[0])
 
     def _goal_route_now(self, state, s, for_final) -> tuple:
         goal = self._goal_now(state, s, for_final)

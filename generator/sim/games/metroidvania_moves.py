@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..state import setup_memo
+from ..state import memo_table, setup_memo
 from .metroidvania_checks import Check
 from .metroidvania_flow import ST_DMG, ST_END
 from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, REST
@@ -120,7 +120,8 @@ class Movement:
     def adjacency(self, s: int) -> list:
         """Neighbours over the passages open to maiden ``s`` (hidden ones by her Ins, opened sealed ones)."""
         key = (self.stat(s, INS), self.opened_key)
-        return setup_memo(self.setup, "_adj", key, _adjacency_now, self.setup, *key)
+        found = memo_table(self.setup, "_adj").get(key)   # a hit without setup_memo's call (hits: most asks)
+        return found if found is not None else setup_memo(self.setup, "_adj", key, _adjacency_now, self.setup, *key)
 
     def _passable(self, s: int) -> list:
         """Per node: may a path go on through it (explored, or passable unexplored)? Cached for the process
@@ -129,7 +130,8 @@ class Movement:
         if not setup.rules["move.pass_through_unexplored"]:
             return list(self.explored)
         key = (self.explored_bits & setup.blocker_bits, self.has_mod(s, "passkey"))
-        return setup_memo(setup, "_passable", key, _passable_now, setup, *key)
+        found = memo_table(setup, "_passable").get(key)   # a hit without setup_memo's call
+        return found if found is not None else setup_memo(setup, "_passable", key, _passable_now, setup, *key)
 
     def _neighbours(self, s: int, v: int) -> list:
         return self.adjacency(s)[v]
@@ -156,7 +158,9 @@ class Movement:
         everything they read (``_moves_key``; read-only results): a maiden often stands where she stood
         a turn before with the same map open to her (a boss fight, the rooms the others did not open)."""
         key = self._moves_key(s, here)
-        return setup_memo(self.setup, "_moves", key, self._moves_now, s, here, key[1])
+        found = memo_table(self.setup, "_moves").get(key)   # a hit without setup_memo's call
+        return found if found is not None else \
+            setup_memo(self.setup, "_moves", key, self._moves_now, s, here, key[1])
 
     def _moves_key(self, s: int, here: int) -> tuple:
         """What ``_moves_now`` reads: her move points, the explored rooms, her stats (hidden passages by

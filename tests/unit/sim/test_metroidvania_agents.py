@@ -277,3 +277,28 @@ def test_mean_room_value_estimates_each_check_once_and_equals_the_per_room_mean(
         seat = state.current_player()
         state.apply_action(agents[seat].choose(state, rngs[seat]))
     assert looked > 100
+
+
+def test_the_hottest_estimates_answer_a_hit_without_setup_memo(setups, monkeypatch):
+    """Moves, passages, passability, the goal, the mean room value and the boss actions are asked hundreds of
+    times a game and mostly remembered: a remembered one is read from its table without setup_memo's call,
+    and is the very value remembered."""
+    setup = setups[0]
+    state = mv.new_game(setup, 3, deal_rng("hits", 0))
+    agents = [make_agent(mv, "heuristic", setup, s) for s in range(3)]
+    rngs = [agent_rng("hits", 0, s) for s in range(3)]
+    for _ in range(60):
+        seat = state.current_player()
+        state.apply_action(agents[seat].choose(state, rngs[seat]))
+    probe, s = agents[0], state.active
+    asks = [lambda: state.moves(s, state.pos[s]), lambda: state.adjacency(s), lambda: state._passable(s),
+            lambda: probe._goal(state, s), lambda: probe.mean_room_value(state, s),
+            lambda: probe.boss_actions(state, s, 0)]
+    first = [ask() for ask in asks]
+
+    def no_call(*args):
+        raise AssertionError("setup_memo called on a hit")
+    monkeypatch.setattr(moves_mod, "setup_memo", no_call)
+    monkeypatch.setattr(agents_mod, "setup_memo", no_call)
+    for ask, remembered in zip(asks, first):
+        assert ask() is remembered
