@@ -29,8 +29,9 @@ FOLDS = ("vertical", "horizontal")
 @click.option("--sheet", default=None,
               help="Sheet profile for --gutterfold/--calibration (layouts/profiles/<name>.yaml; default: the game's).")
 @click.option("--dpi", type=click.IntRange(18, 1200), default=None,
-              help="PNG resolution (overrides the export profile) / the TTS resolution cap (default 300) /"
-                   " the showcase resolution (default 150).")
+              help="PNG resolution (overrides the export profile; PNGs at another dpi than the profile's go to"
+                   " png/<profile>-<dpi>dpi/, png-300's to png/png-<dpi>dpi/, beside the profile's own) / the TTS"
+                   " resolution cap (default 300) / the showcase resolution (default 150).")
 @click.option("--component", "components", multiple=True, metavar="ID", help="Only this component (repeatable).")
 @click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output directory (default: output/<game>/).")

@@ -51,8 +51,14 @@ def drawn_by(version_of=None) -> str:
     return ", ".join([f"pnp {__version__}", *(f"{name} {version(name)}" for name in _PIXEL_PACKAGES)])
 
 
-def png_dir(out_dir: Path, profile_name: str) -> Path:
-    return Path(out_dir) / "png" / profile_name
+def png_dir(out_dir: Path, profile_name: str, dpi: int | None = None, profile_dpi: int | None = None) -> Path:
+    """``png/<profile>/``; at a ``dpi`` other than the profile's, ``png/<profile>-<dpi>dpi/`` (a profile
+    named after its dpi drops it: ``png-300`` at 60 dpi is ``png-60dpi``), so that an export at another
+    resolution does not replace the images at the profile's own (each re-export would redraw them all)."""
+    if dpi is None or dpi == profile_dpi:
+        return Path(out_dir) / "png" / profile_name
+    base = profile_name.removesuffix(f"-{profile_dpi}")
+    return Path(out_dir) / "png" / f"{base}-{dpi}dpi"
 
 
 def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: int | None = None,
@@ -64,7 +70,7 @@ def export_png(path: Path, out_dir: Path, *, profile: str | None = None, dpi: in
         return result
     prof = load_export_profile(profile, game.root)
     dpi = dpi or prof.dpi
-    target_dir = png_dir(out_dir, prof.name)
+    target_dir = png_dir(out_dir, prof.name, dpi, prof.dpi)
     lang = game.meta.get("lang", "ja")
 
     hasher = FaceHasher(cards)

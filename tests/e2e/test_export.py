@@ -72,15 +72,29 @@ def test_png_px_follow_the_formula_for_other_profiles(tiny, tmp_path):
     proc = pnp("export", tiny, "--png", "--dpi", "100", "-o", tmp_path)
     assert proc.returncode == 0, proc.stderr
     # png-300 at --dpi 100: poker 63x88 + 2 x 3 mm -> round(69/25.4*100) x round(94/25.4*100)
-    assert Image.open(tmp_path / "png/png-300/heroes/mage.png").size == (272, 370)
-    assert Image.open(tmp_path / "png/png-300/coins/coin1.png").size == (102, 102)       # 26 mm
+    assert Image.open(tmp_path / "png/png-100dpi/heroes/mage.png").size == (272, 370)
+    assert Image.open(tmp_path / "png/png-100dpi/coins/coin1.png").size == (102, 102)       # 26 mm
+
+
+def test_pngs_at_another_dpi_go_beside_the_profiles_own_and_leave_them_as_they_were(tiny, tmp_path):
+    assert pnp("export", tiny, "--png", "--profile", "tgc-poker", "--component", "heroes", "-o", tmp_path).returncode == 0
+    own = tmp_path / "png/tgc-poker/heroes/mage.png"
+    before = own.stat().st_mtime_ns
+    low = pnp("export", tiny, "--png", "--profile", "tgc-poker", "--component", "heroes", "--dpi", "40", "-o", tmp_path)
+    assert low.returncode == 0, low.stderr
+    assert "removed" not in low.stderr and own.stat().st_mtime_ns == before
+    assert Image.open(own).size == (825, 1125)
+    assert Image.open(tmp_path / "png/tgc-poker-40dpi/heroes/mage.png").size == (110, 150)
+    # the profile's own dpi, given: its own folder
+    same = pnp("export", tiny, "--png", "--profile", "tgc-poker", "--component", "heroes", "--dpi", "300", "-o", tmp_path)
+    assert "unchanged" in same.stderr and not (tmp_path / "png/tgc-poker-300dpi").exists()
 
 
 def test_png_component_export_keeps_the_other_components_images(tiny, tmp_path):
     """--component re-exports that component only: the other components' images and index
     entries are not "no longer a face of the game" (they were all deleted)."""
     assert pnp("export", tiny, "--png", "--dpi", "30", "-o", tmp_path).returncode == 0
-    folder = tmp_path / "png" / "png-300"
+    folder = tmp_path / "png" / "png-30dpi"
     before = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.png"))
     index = json.loads((folder / "index.json").read_text())
     assert any(p.startswith("coins/") for p in before) and any(p.startswith("heroes/") for p in before)
@@ -104,7 +118,7 @@ def test_acceptance_fatal_fight_png_tgc_poker(tmp_path):
     assert {Image.open(p).size for p in enemies} == {(825, 1125)}
     proc = pnp("export", "fatal-fight", "--png", "--profile", "tgc-poker", "--dpi", "30", "-o", tmp_path / "low")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    folder = tmp_path / "low" / "png" / "tgc-poker"
+    folder = tmp_path / "low" / "png" / "tgc-poker-30dpi"
     poker = [c for c in game.components if c.kind == "card" and c.size_pt == pytest.approx((178.58, 249.45), abs=0.1)]
     assert poker
     index = json.loads((folder / "index.json").read_text())

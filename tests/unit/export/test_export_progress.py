@@ -10,7 +10,7 @@ def test_png_and_tts_exports_advance_a_bar_each_to_its_whole(tiny, tmp_path):
     result = run_export(tiny, tmp_path, png=True, tts=True, dpi=20, reporter=reporter)
     assert result.ok
     png, tts = reporter.bars
-    faces = len([p for p in result.written if p.suffix == ".png" and p.parent.parent.name == "png-300"])
+    faces = len([p for p in result.written if p.suffix == ".png" and p.parent.parent.name == "png-20dpi"])
     decks = len(json.loads((tmp_path / "tts" / "tiny.json").read_text())["ObjectStates"])
     assert (png["label"], png["length"], sum(png["updates"])) == ("PNG faces", faces, faces) and faces > 1
     assert (tts["label"], tts["length"], tts["updates"]) == ("TTS decks", decks, [1] * decks) and decks > 1

@@ -13,14 +13,14 @@ def _export(tiny, out, **options):
 
 def test_an_unchanged_face_is_reused_by_the_same_pnp_and_redrawn_by_another(tiny, tmp_path, monkeypatch):
     first = _export(tiny, tmp_path)
-    index = json.loads((png_dir(tmp_path, "png-300") / INDEX).read_text())
+    index = json.loads((png_dir(tmp_path, "png-300", 20, 300) / INDEX).read_text())
     assert {e["drawn_by"] for e in index["faces"]} == {png.drawn_by()}
     again = _export(tiny, tmp_path)
     assert again.unchanged == len(index["faces"]) and len(again.written) == 1  # the index only
     monkeypatch.setattr(png, "drawn_by", lambda: "pnp 99.0")
     upgraded = _export(tiny, tmp_path)
     assert upgraded.unchanged == 0 and len(upgraded.written) == len(first.written)
-    index = json.loads((png_dir(tmp_path, "png-300") / INDEX).read_text())
+    index = json.loads((png_dir(tmp_path, "png-300", 20, 300) / INDEX).read_text())
     assert {e["drawn_by"] for e in index["faces"]} == {"pnp 99.0"}
 
 
@@ -31,7 +31,7 @@ def test_a_component_export_by_another_pnp_leaves_the_others_to_be_redrawn_later
     _export(tiny, tmp_path)
     monkeypatch.setattr(png, "drawn_by", lambda: "pnp 99.0")
     _export(tiny, tmp_path, components=["heroes"])
-    index = json.loads((png_dir(tmp_path, "png-300") / INDEX).read_text())
+    index = json.loads((png_dir(tmp_path, "png-300", 20, 300) / INDEX).read_text())
     assert {(e["component"], e["drawn_by"]) for e in index["faces"]} == {("heroes", "pnp 99.0"), ("coins", older)}
     full = _export(tiny, tmp_path)
     assert full.unchanged == sum(1 for e in index["faces"] if e["component"] == "heroes")

@@ -8,18 +8,18 @@ from generator.export.png import export_png, png_dir
 DPI = 254
 
 
-def _export(tiny, out, profile):
+def _export(tiny, out, profile, profile_dpi):
     result = export_png(tiny, out, profile=profile, dpi=DPI, components=["heroes"])
     assert result.ok, result.problems
-    return Image.open(png_dir(out, profile) / "heroes" / "knight.png").convert("RGB")
+    return Image.open(png_dir(out, profile, DPI, profile_dpi) / "heroes" / "knight.png").convert("RGB")
 
 
 def test_the_trim_area_of_a_wider_bleed_export_is_the_one_of_the_painted_bleed(tiny, tmp_path):
     profiles = tiny / "layouts" / "profiles" / "export"
     profiles.mkdir(parents=True)
     (profiles / "wide.yaml").write_text("description: wider bleed\ndpi: 254\nbleed: 4mm\nproducts: []\n")
-    painted = _export(tiny, tmp_path / "a", "png-300")          # 3 mm: the bleed the faces paint
-    wide = _export(tiny, tmp_path / "b", "wide")
+    painted = _export(tiny, tmp_path / "a", "png-300", 300)          # 3 mm: the bleed the faces paint
+    wide = _export(tiny, tmp_path / "b", "wide", DPI)
     trim, extra = (30, 30, 660, 910), 10                        # 3 mm to 63 + 3 mm; 1 mm more a side
     assert wide.size == (painted.width + 2 * extra, painted.height + 2 * extra)
     inner = wide.crop((trim[0] + extra, trim[1] + extra, trim[2] + extra, trim[3] + extra))
