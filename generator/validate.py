@@ -52,10 +52,11 @@ def check_content(path: Path, check_faces: bool = True, lang: str | None = None)
 
 def validate_game(path: Path, *, balance: bool = True, workers: int | None = None, reporter=None,
                   output_dir: Path | None = None, lang: str | None = None,
-                  lock_dir: Path | None = None) -> ValidateResult:
+                  lock_dir: Path | None = None, unchecked: str = "asked with --no-balance") -> ValidateResult:
     """Content, layouts, fit and (``balance``) the simulated verdict, whose report goes to
     ``output_dir`` (default output/<game>); ``lang``: of that edition's texts, whose last build (its
-    print lock, for the drift check) is in ``lock_dir`` (default ``output_dir``)."""
+    print lock, for the drift check) is in ``lock_dir`` (default ``output_dir``). ``unchecked``: why the
+    summary says the balance was not checked without ``balance`` (as ``build_game``'s)."""
     game, cards, _ = check_content(path, check_faces=False, lang=lang)
     problems, safe_zone = [], None
     try:
@@ -83,7 +84,7 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
         result.problems.extend(static_problems(game))  # a map no one can play is no balance question
     if not result.passed or not balance:
         if not balance:
-            result.summary += ", balance not checked"
+            result.summary += f", balance not checked: {unchecked}"
         return result
     verdict = run_balance(game, workers=workers, reporter=reporter, output_dir=output_dir)
     result.problems.extend(verdict.problems)
