@@ -85,8 +85,38 @@ def test_a_failed_write_leaves_neither_folder_nor_staging_behind(tmp_path, monke
 def test_a_name_that_is_no_folder_name_is_a_usage_error(tmp_path, name):
     proc = pnp("new", name, cwd=tmp_path)
     assert proc.returncode == 2
-    assert "Invalid value for 'NAME': use lower-case letters, digits" in proc.stderr
+    assert f"Invalid value for 'NAME': {name!r}: a game's name is the name of its folders content/NAME/ and" \
+           " layouts/NAME/: lower-case letters, digits, '-' and '_', first a letter or a digit;" in proc.stderr
     assert not (tmp_path / "content").exists()
+
+
+@pytest.mark.parametrize("name, instead", [
+    ("My Game", 'pnp new my-game --title "My Game"'),
+    ("Kitsune", 'pnp new kitsune --title "Kitsune"'),
+    ("狐", 'pnp new my-game --title "狐"'),
+    ("Bob's $5 game", "pnp new bob-s-5-game --title 'Bob'\"'\"'s $5 game'"),
+    ("_x", "pnp new x"),
+])
+def test_a_title_given_as_the_name_is_told_the_command_that_takes_it(tmp_path, name, instead):
+    proc = pnp("new", name, cwd=tmp_path)
+    assert proc.returncode == 2
+    suggestion = f"; for a title, e.g.: {instead}\n" if "--title" in instead else f"; e.g. {instead}\n"
+    assert proc.stderr.endswith(suggestion), proc.stderr
+    assert not (tmp_path / "content").exists()
+
+
+def test_the_title_suggested_makes_the_game_with_that_title(tmp_path):
+    proc = pnp("new", "my-game", "--title", "My Game", "--lang", "en", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert yaml.safe_load((tmp_path / "content/my-game/game.yaml").read_text())["title"] == "My Game"
+
+
+def test_new_help_gives_the_name_rules_and_examples(tmp_path):
+    said = " ".join(pnp("new", "--help", cwd=tmp_path).stdout.split())
+    assert "NAME names those folders and the game in every command (pnp build NAME): lower-case letters," \
+           " digits, '-' and '_', first a letter or a digit. The title printed on the cards and the rulebook" \
+           " is --title, any text." in said
+    assert 'Examples: pnp new my-game --title "My Game" --lang en pnp new kitsune --title "狐の森"' in said
 
 
 def test_an_english_games_print_pages_say_front_and_back_in_english(tmp_path):
