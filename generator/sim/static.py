@@ -8,7 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import Location, Problem, ProblemsError
+from ..content.yamlload import _yaml_error as yaml_error
+from ..errors import ContentError, Location, Problem, ProblemsError
 from . import games as registry
 from . import local
 from .compile import played_tables, where_of
@@ -21,9 +22,16 @@ def balance_of(game) -> tuple[dict | None, Path, dict]:
     if not path.is_file():
         return config, path, {}
     text = path.read_text(encoding="utf-8")
-    if config is None:
-        config = yaml.safe_load(text) or {}
-    return config, path, _key_lines(yaml.compose(text))
+    try:  # a file no schema reads (a game need not list it in game.yaml): its mistakes located here
+        tree = yaml.compose(text)
+        if config is None:
+            config = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        raise yaml_error(exc, text, str(path)) from None
+    if not isinstance(config, dict):
+        raise ContentError([Problem(Location(str(path), tree.start_mark.line + 1 if tree else 0), "",
+                                    "expected a mapping of settings and bands (engine:, players:, win_rate: ...)")])
+    return config, path, _key_lines(tree)
 
 
 def _key_lines(node, prefix="") -> dict:

@@ -29,6 +29,7 @@ from pathlib import Path
 from ..errors import Location, Problem, ProblemsError
 from ..outputs import VERDICT_FILE, output_dir_of
 from . import known, metrics
+from .band_types import untyped_bands
 from .agents import agent_names
 from ..content.tabular import is_editor_lock
 from ..export.restates import played_views
@@ -437,10 +438,14 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         problem = Problem(Location(str(Path(game.root) / "game.yaml"), 0), "", "no balance.yaml: balance not checked",
                           "warning")
         return BalanceResult(passed=True, problems=[problem], table="balance: no balance.yaml", checked=False)
-    missing = [key for key in REQUIRED if _lookup(config, key) is None]
-    if missing:  # balance.yaml is not always schema-checked (a game may not list it in game.yaml)
-        return BalanceResult(passed=False, problems=_missing_bands(config, missing, path, lines),
-                             table="balance: incomplete balance.yaml")
+    # balance.yaml is not always schema-checked (a game may not list it in game.yaml)
+    untyped = untyped_bands(config, REQUIRED, path, lines)
+    missing = [key for key in REQUIRED if _lookup(config, key) is None
+               and not any(key.startswith(f"{p.field}.") for p in untyped)]  # in a section said to be no mapping
+    if untyped or missing:
+        problems = untyped + (_missing_bands(config, missing, path, lines) if missing else [])
+        return BalanceResult(passed=False, problems=problems,
+                             table=f"balance: {'incomplete' if missing else 'mistyped'} balance.yaml")
     inverted = inverted_bands(config, path, lines)
     if inverted:  # found before a minute of games that every count would then fail
         return BalanceResult(passed=False, problems=inverted, table="balance: a band with min above max")

@@ -88,6 +88,7 @@ def test_validate_plays_the_sample_and_passes_then_fails_it_on_a_doubled_target(
     passed = pnp("validate", "fox", "--workers", "1", cwd=tmp_path)
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "balance passed" in passed.stderr and "M1 win rate (greedy)" in passed.stdout
+    assert " warning: " not in passed.stdout + passed.stderr  # the sample's bands are of their types, all used
     rules_file = tmp_path / "content/fox/rules.yaml"
     rules = yaml.safe_load(rules_file.read_text())
     rules_file.write_text(yaml.safe_dump({**rules, "target": {n: 2 * score for n, score in rules["target"].items()}}))
@@ -304,3 +305,23 @@ def test_a_simulator_that_raises_is_named_first_among_the_next_steps(tmp_path):
     assert failed.returncode == 1 and "M0 integrity: greedy game 0 (2 players, seed 0): error: KeyError" in said, said
     assert re.search(r"; next:\n  first the error the simulator raised \(M0 integrity above; its `replay:` command "
                      r"plays up to it\): the other bands are judged on the games it ended\n  every metric", said), said
+
+
+def test_a_band_of_the_sample_written_untyped_is_an_error_at_its_line_and_nothing_is_played(tmp_path):
+    """The sample's balance.yaml is read by the validator itself (no schema types it): a band written
+    `[a, 0.7]` was called missing, and `{min: a, ...}` ended validate with a TypeError."""
+    new_game("fox", tmp_path, lang="en", simulator=True)
+    bands = tmp_path / "content/fox/balance.yaml"
+    text = bands.read_text()
+    as_list = re.sub(r"win_rate: .*\n(  .*\n)*", "win_rate: [a, 0.7]\n", text)
+    assert as_list != text
+    bands.write_text(as_list)
+    proc = pnp("validate", "fox", "--workers", "1", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[0] == "content/fox/balance.yaml:14: win_rate: expected a mapping of its bands" \
+                                          " (count_spread_max:, max:, min:), got a list [a, 0.7]"
+    assert "games played" not in proc.stdout + proc.stderr
+    bands.write_text(text.replace("  min: 0.40", "  min: a"))
+    proc = pnp("validate", "fox", "--workers", "1", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[0] == "content/fox/balance.yaml:15: win_rate.min: expected a number, got 'a'"

@@ -3,6 +3,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from generator.errors import ProblemsError
 from generator.sim import verdict
 
 import engine_checks
@@ -207,6 +208,49 @@ def test_a_band_with_min_above_max_is_a_located_problem_before_any_game_is_playe
     assert shown["win_rate.min"] == (lines.index("  min: 0.75") + 1, "min 0.75 is above max 0.7: no value can pass "
                                                                         "this band")
     assert "length.stage_rounds.min" in shown
+
+
+def _said_of(tmp_path, monkeypatch, edit):
+    """The problems, as printed, of the verdict on BALANCE's balance.yaml edited as text by ``edit``."""
+    game = game_dir(tmp_path, ff_tables.tables())
+    bands = game.root / "balance.yaml"
+    bands.write_text(edit(bands.read_text()))
+    monkeypatch.setattr(verdict, "_simulate", lambda *a, **k: pytest.fail("games were played"))
+    result = verdict.check_balance(game, workers=1, write_report=False)
+    assert not result.passed
+    return [p.display() for p in result.problems], bands
+
+
+def test_a_band_of_the_wrong_type_is_a_located_problem_not_a_crash(tmp_path, monkeypatch):
+    """`win_rate: {min: a}` ended validate with a TypeError; `win_rate: [a, 0.7]` was called missing."""
+    said, bands = _said_of(tmp_path, monkeypatch, lambda text: text.replace("min: 0.35", "min: a").replace(
+        "random_games: 40", "random_games: 40.5").replace("looks:\n  - 40\n", "looks:\n  - forty\n"))
+    lines = bands.read_text().splitlines()
+    assert said == [f"{bands}:{lines.index('  - forty') + 1}: sampling.looks: expected whole numbers of games, got 'forty'",
+                    f"{bands}:{lines.index('  random_games: 40.5') + 1}: integrity.random_games: expected an integer,"
+                    " got 40.5",
+                    f"{bands}:{lines.index('  min: a') + 1}: win_rate.min: expected a number, got 'a'"]
+
+
+def test_a_band_written_as_a_list_is_one_problem_at_its_line(tmp_path, monkeypatch):
+    def as_list(text):
+        start = text.index("win_rate:\n")
+        end = text.index("skill:")
+        return text[:start] + "win_rate: [a, 0.7]\n" + text[end:]
+
+    said, bands = _said_of(tmp_path, monkeypatch, as_list)
+    line = bands.read_text().splitlines().index("win_rate: [a, 0.7]") + 1
+    assert said == [f"{bands}:{line}: win_rate: expected a mapping of its bands (count_spread_max:, max:, min:),"
+                    " got a list [a, 0.7]"]
+
+
+def test_a_yaml_mistake_in_balance_yaml_is_located(tmp_path, monkeypatch):
+    with pytest.raises(ProblemsError) as caught:
+        _said_of(tmp_path, monkeypatch, lambda text: text.replace("softlocks:\n", "softlocks: 0.5\n"))
+    line = (tmp_path / "fatal-fight/balance.yaml").read_text().splitlines().index("  stalls_max: 0.5") + 1
+    assert [p.display() for p in caught.value.problems] == [
+        f"{tmp_path}/fatal-fight/balance.yaml:{line}: YAML syntax error: mapping values are not allowed here: a key"
+        " indented more than the keys beside it, or a text with ': ' in it not quoted (write it in \"...\")"]
 
 
 def test_a_dead_card_is_shown_with_its_file_and_line(tmp_path):
