@@ -30,6 +30,7 @@ from ..errors import Location, Problem, ProblemsError
 from ..outputs import VERDICT_FILE, output_dir_of
 from . import known, metrics
 from .band_types import untyped_bands
+from .crash_site import crash_site
 from .agents import agent_names
 from ..content.tabular import is_editor_lock
 from ..export.restates import played_views
@@ -107,10 +108,11 @@ class _Judge:
         self.rows.append((metric, str(players), value, band, status))
 
     def problem(self, key, metric, message, severity="error", players=None, agent="greedy", games=None,
-                seed=None, options="", card=None):
+                seed=None, options="", card=None, at=None):
         """``seed`` and ``options`` (e.g. ``--difficulty easy``) for a sample not played with the
         run's own seed and settings, so that the reproduce command plays the very same games;
-        ``card``: the id of the card the problem is about, shown with its file and line."""
+        ``card``: the id of the card the problem is about, shown with its file and line; ``at``: a
+        Location other than the band's (the simulator's line that raised)."""
         how = ""
         if players is not None:
             how = (f"; reproduce: {self.command} --players {players} --agent {agent} "
@@ -120,7 +122,7 @@ class _Judge:
         message = f"{metric}: {message}{how}"
         if severity == "warning":
             severity, message = known.demote(self.accepted, key, players, message) or (severity, message)
-        self.problems.append(Problem(self.loc(key), key, message, severity, card=where,
+        self.problems.append(Problem(at or self.loc(key), key, message, severity, card=where,
                                      card_field=card if where else ""))
 
     def band(self, key, metric, players, value, ci, lo, hi, what, *, hard=False, games=None, label=None,
@@ -699,10 +701,12 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra, cou
                       f"{judge.count(n)} stall (a stage outlasts the round cap)", players=n, agent=agent, games=m)
     for r, alike in _failure_groups(metrics.failures(everything))[:5]:
         more = f" (and {alike} more {r['agent']} games the same)" if alike else ""
+        why = metrics.failure_line(r)
+        at, why = crash_site(getattr(judge.game, "root", None), why) or (None, why)
         judge.problem("integrity", "M0 integrity", f"{r['agent']} game {r['index']} ({judge.count(n)}, seed "
-                      f"{r['seed']}): {r['outcome']}: {metrics.failure_line(r)}{more}"
+                      f"{r['seed']}): {r['outcome']}: {why}{more}"
                       f"; replay: {judge.command} --players {n} --agent {r['agent']} --seed {r['seed']} "
-                      f"--game {r['index']} --trace")
+                      f"--game {r['index']} --trace", at=at)
     fails = len(metrics.failures(everything))
     judge.row("M0 integrity (errors+timeouts)", n, f"{fails} in {len(everything)} games", "0",
               "pass" if not fails else "FAIL")
