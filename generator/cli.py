@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -22,6 +23,7 @@ class Reporter:
     def __init__(self, verbosity: int = 0):
         self.verbosity = verbosity
         self.failed = False
+        self.task = ""  # what a progress line in a pipe is about: "validate valheim"
 
     def problems(self, problems) -> int:
         """Print the problems, one line per group; the number of error lines printed (what a
@@ -52,9 +54,11 @@ class Reporter:
             click.echo(message, err=True)
 
     def progress(self, iterable, label: str, length: int | None = None):
-        """A progress bar on a terminal only (none in pipes, CI or when quiet)."""
-        if self.verbosity < 0 or not sys.stderr.isatty():
+        """A progress bar on a terminal; in a pipe (CI, a log) a plain line now and then; none when quiet."""
+        if self.verbosity < 0:
             return _NullBar(iterable)
+        if not sys.stderr.isatty():
+            return _LineBar(iterable, f"{self.task}: {label}" if self.task else label, length)
         return click.progressbar(iterable, label=label, length=length, file=sys.stderr)
 
 
@@ -68,6 +72,38 @@ def _grouped(problems):
     for members in groups.values():
         first = min(members, key=Problem.card_key)
         yield first, len(members) - 1
+
+
+class _LineBar:
+    """A progress bar for a pipe: a minute of work there printed nothing, which reads as a hang in a CI
+    log. A plain line (no bar, no carriage return: a log keeps every character) at most every
+    ``EVERY`` seconds, none for work shorter than that: ``validate valheim: simulating 3200/9600...``."""
+
+    EVERY = 15.0
+    clock = staticmethod(time.monotonic)
+
+    def __init__(self, iterable, label: str, length: int | None = None):
+        self.iterable, self.label = iterable, label
+        self.length = length if length is not None else len(iterable)
+        self.done = 0
+        self.said = self.clock()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __iter__(self):
+        for item in self.iterable:
+            yield item
+            self.update(1)
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if self.clock() - self.said >= self.EVERY:
+            self.said = self.clock()
+            click.echo(f"{self.label} {self.done}/{self.length}\u2026", err=True)
 
 
 class _NullBar:
@@ -277,6 +313,7 @@ def validate(games, no_balance, workers, output_dir, lang):
     failed = False
     for path in resolve_games(games):
         rep.info(f"validating {path} ...")
+        rep.task = f"validate {path.name}"
         # as `pnp build` names them; every edition's (--lang) balance is the game's, in the game's folder
         out = _output_dir(output_dir, path, several=len(games) != 1)
         edition = _output_dir(output_dir, path, several=len(games) != 1, lang=lang)  # its last build's lock
@@ -332,6 +369,7 @@ def build(games, output_dir, profile, no_validate, workers, proof, changed_since
         game_dir = _output_dir(output_dir, path, several=len(games) != 1)  # where every edition's verdict is
         out = _output_dir(output_dir, path, several=len(games) != 1, lang=lang)
         rep.info(f"building {path} -> {out}")
+        rep.task = f"build {path.name}"
         result = each_game(lambda: build_game(path, out, profile=profile, validate=not no_validate,
                                               workers=workers, reporter=rep, proof=proof,
                                               changed_since=changed_since, paper_sized=paper_sized, lang=lang,

@@ -56,6 +56,7 @@ def export(game, png, profile, tts, tts_base_url, gutterfold, calibration, showc
     if components:
         _check_components(path, components)
     rep.info(f"exporting {path} -> {out}")
+    rep.task = f"export {path.name}"
     result = each_game(lambda: run_export(path, out, png=png, tts=tts, gutterfold=gutterfold,
                                           calibration=calibration, profile=profile, sheet=sheet, dpi=dpi,
                                           components=components, base_url=tts_base_url, showcase=showcase,

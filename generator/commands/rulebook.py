@@ -34,6 +34,7 @@ def rulebook(game, booklet, sheet, paper, output_dir, lang):
     path = resolve_game(game)
     out = _output_dir(output_dir, path, several=False, lang=lang)
     rep = reporter()
+    rep.task = f"rulebook {path.name}"
     warnings: list = []
     with progress_callback(rep, "laying out chapters") as progress:
         written = run_reporting(lambda: build_rulebook(path, out, booklet=booklet, paper=paper, sheet=sheet,

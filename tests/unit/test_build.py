@@ -114,6 +114,7 @@ def test_rendering_the_print_sheets_advances_a_progress_bar_per_page(tiny, tmp_p
 
 
 def test_without_a_terminal_or_with_quiet_there_is_no_bar(monkeypatch):
+    """(A pipe gets no bar either: plain lines, tests/unit/test_progress_lines.py.)"""
     import sys
 
     from generator.cli import Reporter
@@ -130,8 +131,8 @@ def test_without_a_terminal_or_with_quiet_there_is_no_bar(monkeypatch):
     monkeypatch.setattr(sys, "stderr", Terminal())
     assert hasattr(Reporter(0).progress(range(3), "rendering", 3), "update")
     assert not hasattr(Reporter(-1).progress(range(3), "rendering", 3), "update")
-    monkeypatch.setattr(Terminal, "isatty", lambda self: False)
-    assert not hasattr(Reporter(0).progress(range(3), "rendering", 3), "update")
+    monkeypatch.setattr(Terminal, "isatty", lambda self: False)  # a pipe: plain lines now and then (test_progress_lines)
+    assert not hasattr(Reporter(-1).progress(range(3), "rendering", 3), "update")
 
 
 def test_progress_callback_opens_the_bar_at_the_first_call_and_advances_it_by_the_difference():
