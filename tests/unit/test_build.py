@@ -131,7 +131,7 @@ def test_without_a_terminal_or_with_quiet_there_is_no_bar(monkeypatch):
     monkeypatch.setattr(sys, "stderr", Terminal())
     assert hasattr(Reporter(0).progress(range(3), "rendering", 3), "update")
     assert not hasattr(Reporter(-1).progress(range(3), "rendering", 3), "update")
-    monkeypatch.setattr(Terminal, "isatty", lambda self: False)  # a pipe: plain lines now and then (test_progress_lines)
+    monkeypatch.setattr(Terminal, "isatty", lambda self: False)  # a pipe: lines now and then, no bar
     assert not hasattr(Reporter(-1).progress(range(3), "rendering", 3), "update")
 
 

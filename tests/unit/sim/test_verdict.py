@@ -226,7 +226,8 @@ def test_a_band_of_the_wrong_type_is_a_located_problem_not_a_crash(tmp_path, mon
     said, bands = _said_of(tmp_path, monkeypatch, lambda text: text.replace("min: 0.35", "min: a").replace(
         "random_games: 40", "random_games: 40.5").replace("looks:\n  - 40\n", "looks:\n  - forty\n"))
     lines = bands.read_text().splitlines()
-    assert said == [f"{bands}:{lines.index('  - forty') + 1}: sampling.looks: expected whole numbers of games, got 'forty'",
+    assert said == [f"{bands}:{lines.index('  - forty') + 1}: sampling.looks: expected whole numbers of games,"
+                    " got 'forty'",
                     f"{bands}:{lines.index('  random_games: 40.5') + 1}: integrity.random_games: expected an integer,"
                     " got 40.5",
                     f"{bands}:{lines.index('  min: a') + 1}: win_rate.min: expected a number, got 'a'"]
