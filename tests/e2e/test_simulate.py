@@ -127,7 +127,7 @@ def test_set_plays_the_same_deals_with_the_change_and_pairs_the_difference(in_re
     same = run("fatal-fight", "--players", "2", "--games", "12", "--seed", "7", "--json", "--workers", "1",
                "--set", "rules.gym_size=4")  # the value the content has: the very same games
     assert same.exit_code == 0, same.output
-    out = json.loads(same.output)
+    out = json.loads(same.stdout)  # stderr notes that the value is the content's own
     assert out["variant"]["set"] == {"rules.gym_size": 4}
     assert out["variant"]["wins"] == out["wins"] == plain["wins"] and out["paired"]["games_differing"] == 0
     assert out["paired"]["diff"] == 0
