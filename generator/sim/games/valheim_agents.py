@@ -141,7 +141,10 @@ def map_tally(state) -> MapTally:
 def plan_for(state) -> Plan:
     """The team's plan, recomputed only when something it reads has changed: a new cycle, a craft,
     an avatar, or a new slot — a base or any tile (the key counts the slots that are no base: the
-    map tally's signature alone would let most tiles of a walk pass, but that changes the games)."""
+    map tally's signature alone would let most tiles of a walk pass, but that changes the games).
+
+    When the key changes but everything the plan is made from is as it was (``_same_reading``),
+    the plan made now would be the kept one: it is kept (about half the recomputes of a game)."""
     memo = state.memo
     logged = len(state.log)
     if memo.get("plan_logged") == logged:
@@ -155,9 +158,64 @@ def plan_for(state) -> Plan:
     memo["plan_logged"] = logged
     if memo.get("plan_key") == key:
         return memo["plan"]
+    memo["plan_key"] = key
+    p = memo.get("plan")
+    if p is not None and _same_reading(state, p, memo["plan_read"], tally):
+        return p  # what it was made from still holds for it: compared with that again next time
     p = _make_plan(state)
-    memo["plan_key"], memo["plan"] = key, p
+    memo["plan"], memo["plan_read"] = p, _reading(state, tally)
     return p
+
+
+def _pool_masks(pool, p, r_cost) -> tuple[int, int]:
+    """The resources in ``pool`` (bit mask) and those short of the plan's gear (``_biome_wants``)."""
+    held = missing = 0
+    for x, k in enumerate(pool):
+        if k > 0:
+            held |= 1 << x
+    for r in p.gear:
+        for x, k in r_cost[r]:
+            if pool[x] < k:
+                missing |= 1 << x
+    return held, missing
+
+
+def _reading(state, tally) -> tuple:
+    """What ``_make_plan`` read, as far as ``_same_reading`` compares it (lists copied: the
+    rules change theirs in place)."""
+    return (list(state.r_left), len(state.bases()), tally.sig, tally.on_map, len(tally.dungeons),
+            state.defeated.count(True), state.demon_hp, list(state.s_level), list(state.pool))
+
+
+def _same_reading(state, p, read, tally) -> bool:
+    """Would ``_make_plan`` now make the plan ``p``, made when it read ``read``? Yes when every input
+    it reads is as it was: the recipes left (every craft changes them; they fix the gear, the
+    facilities and so the power and links), the levels (a new slot is appended as no base), the
+    avatars, the map's make-up as the plan reads it (resources, tiles per biome up to 4, dungeons)
+    and which resources the pool holds or lacks for the gear. The one input left is the distances
+    from the bases to the target's dungeons, which a new tile may shorten: then the dive is planned
+    again (``_plan_boss``) and a changed one makes a new plan. Cheapest tests first: most fail."""
+    r_left, nbases, sig, on_map, ndungeons, defeated, demon_hp, levels, pool = read
+    if (state.r_left != r_left or len(state.bases()) != nbases or tally.sig != sig or tally.on_map != on_map
+            or len(tally.dungeons) != ndungeons or state.defeated.count(True) != defeated
+            or state.demon_hp != demon_hp):
+        return False
+    s_level = state.s_level
+    grew = len(s_level) != len(levels)
+    # new slots: with as many bases as before none of them is one (levels only rise)
+    if (s_level[:len(levels)] if grew else s_level) != levels:
+        return False
+    if state.pool != pool:
+        r_cost = state.setup.r_cost
+        if _pool_masks(state.pool, p, r_cost) != _pool_masks(pool, p, r_cost):
+            return False
+    if grew and p.target is not None and not p.final:
+        twin = Plan()
+        twin.final, twin.target, twin.fighter = p.final, p.target, p.fighter
+        _plan_boss(state, twin, tally)
+        if twin.boss_dungeon != p.boss_dungeon or twin.boss_p != p.boss_p:
+            return False
+    return True
 
 
 def _make_plan(state) -> Plan:
