@@ -46,7 +46,7 @@ def list_lines(diff: LockDiff, since: str) -> list[str]:
         return lines + ["Nothing changed: no card to reprint."]
     if diff.changed:
         lines.append("Changed — replace every copy with the new print:")
-        lines += [f"    {key}   ({', '.join(reasons)})" for key, reasons in diff.changed]
+        lines += [f"    {key}   ({', '.join(reasons)}){diff.edited(key)}" for key, reasons in diff.changed]
         lines.append("")
     if diff.new:
         lines.append("New — add to the game:")

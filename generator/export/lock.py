@@ -9,7 +9,9 @@ ops (see ``digest``). ``pnp build GAME --changed-since OLD.lock.json`` compares:
 card of a component draws exactly what a removed one of it drew (same ops and assets on both sides,
 same copies): an id changed, nothing to reprint. Editing a layout changes the layout part of every
 card drawn with it, so all of them are changed. A card whose text restates played fields also keeps
-``restated``: the digests the next build compares (``restates.py``).
+``restated``: the digests the next build compares (``restates.py``). ``fields`` keeps a short digest
+of each of the record's top-level fields, so that a changed card names what was edited
+(``changed bosses/b01 (front: record+ops): life``); a lock without them names none.
 
 A lock is one edition's (``lang``): records and layouts are hashed as that edition reads them, their
 texts in its language, so adding an English text leaves the Japanese lock as it was (format 2).
@@ -24,7 +26,7 @@ from pathlib import Path
 
 from ..content.game import text_in
 from ..errors import BuildError
-from .digest import combine
+from .digest import combine, data_digest
 from .faces import FaceHasher, copies, record_id, record_name
 from .restates import restated_digests
 
@@ -41,6 +43,7 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
     hasher = hasher or FaceHasher(cards)
     entries = {}
     restated = restated_digests(game)  # text vs played fields, for the next build's drift check
+    files = hasher.files
     shared: dict = {}  # equal back parts (a shared back) are one object: a large deck's lock stays small
     for faces in cards.faces:
         component = faces.component
@@ -64,6 +67,9 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
                 "back": back_hash,
                 "parts": {"front": front, "back": back},
             }
+            record = faces.records[i]
+            if isinstance(record, dict):  # 8 digits: enough to tell which field changed, and a small lock
+                entries[key]["fields"] = {str(k): data_digest(v, files)[:8] for k, v in record.items()}
             if key in restated:
                 entries[key]["restated"] = restated[key]
     return {
@@ -123,6 +129,7 @@ class LockDiff:
     renamed: list = field(default_factory=list)     # (old key, new key): the same printed card
     old_game: str = ""
     notes: list = field(default_factory=list)       # how the comparison was made, when not exactly
+    fields: dict = field(default_factory=dict)      # key -> the record fields edited (added, removed)
 
     @property
     def reprint(self) -> list:
@@ -137,9 +144,14 @@ class LockDiff:
         renamed = f", {len(self.renamed)} renamed" if self.renamed else ""
         return f"{len(self.changed)} changed, {len(self.new)} new, {len(self.removed)} removed{renamed}"
 
+    def edited(self, key: str) -> str:
+        """``": life, text"``: the record fields edited on a changed card ("" when not known)."""
+        names = self.fields.get(key)
+        return f": {', '.join(names)}" if names else ""
+
     def lines(self) -> list[str]:
         out = [f"errata: {self.counts()}", *(f"  ({note})" for note in self.notes)]
-        out += [f"  changed {key} ({', '.join(reasons)})" for key, reasons in self.changed]
+        out += [f"  changed {key} ({', '.join(reasons)}){self.edited(key)}" for key, reasons in self.changed]
         out += [f"  new     {key}" for key in self.new]
         out += [f"  removed {key} ({name}, {n} cop{'y' if n == 1 else 'ies'})" for key, name, n in self.removed]
         out += [f"  renamed {old} -> {new} (the same print: nothing to reprint)" for old, new in self.renamed]
@@ -173,6 +185,9 @@ def diff_locks(old: dict, new: dict) -> LockDiff:
                 reasons.append(f"{side}: {'+'.join(parts)}")
         if reasons:
             diff.changed.append((key, reasons))
+            edited = _edited_fields(before.get("fields"), entry.get("fields"))
+            if edited:
+                diff.fields[key] = edited
     gone = [key for key in old_cards if key not in new_cards]
     for key in list(diff.new):
         was = next((old for old in gone if _same_print(old_cards[old], new_cards[key])), None)
@@ -184,6 +199,14 @@ def diff_locks(old: dict, new: dict) -> LockDiff:
         entry = old_cards[key]
         diff.removed.append((key, str(entry.get("name", "")), int(entry.get("copies", 1) or 1)))
     return diff
+
+
+def _edited_fields(was, now) -> list:
+    """The top-level record fields whose digest differs, in the new record's order, then those
+    removed; none when either lock did not keep them (a lock written before they were)."""
+    if not isinstance(was, dict) or not isinstance(now, dict):
+        return []
+    return [k for k in now if was.get(k) != now[k]] + [k for k in was if k not in now]
 
 
 def _same_print(old: dict, new: dict) -> bool:

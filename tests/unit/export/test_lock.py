@@ -11,7 +11,7 @@ import pytest
 from generator.layout.instantiate import Op
 
 from generator.export.digest import FileHashes, canonical, ops_digest
-from generator.export.errata import errata_cards
+from generator.export.errata import errata_cards, list_lines
 from generator.export.lock import compute_lock, diff_locks, lock_json, read_lock
 from generator.errors import BuildError
 from generator.validate import check_content
@@ -78,6 +78,17 @@ def test_editing_one_record_changes_only_that_card(tiny):
     diff = changed(tiny, before)
     assert diff.changed == [("heroes/thief", ["front: record+ops"])]
     assert diff.new == [] and diff.removed == []
+
+
+def test_a_changed_card_names_the_fields_edited(tiny):
+    before, _ = lock_of(tiny)
+    edit(tiny / "heroes.yaml", "life: 9", "life: 10")
+    diff = changed(tiny, before)
+    assert "  changed heroes/thief (front: record+ops): life" in diff.lines()
+    assert "    heroes/thief   (front: record+ops): life" in list_lines(diff, "x.lock.json")  # errata.pdf's list
+    for entry in before["cards"].values():  # a lock written before fields were kept: none named
+        entry.pop("fields", None)
+    assert "  changed heroes/thief (front: record+ops)" in changed(tiny, before).lines()
 
 
 def test_a_layout_change_marks_every_card_using_it(tiny):
