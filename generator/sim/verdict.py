@@ -383,10 +383,12 @@ def refusal(game, result: BalanceResult, report_dir: Path, outcome: str = "so no
     game from print: how it was judged, where the whole story is and what a designer does next (the
     problems above say what failed)."""
     judged = how_judged(result)
-    if not result.played:  # refused before any game: the problems above are all there is
-        return f"the balance verdict failed before any game was played, {outcome}; `pnp build --no-balance` prints anyway"
-    report = Path(report_dir) / "balance.pdf"
     simulate = _command(game)
+    # this game's build: a bare `pnp build` builds every game under ./content, not the one refused
+    build = simulate.replace("simulate", "build", 1) + " --no-balance"
+    if not result.played:  # refused before any game: the problems above are all there is
+        return f"the balance verdict failed before any game was played, {outcome}; `{build}` prints anyway"
+    report = Path(report_dir) / "balance.pdf"
     raised = any(p.field == "integrity" and ": error: " in p.message for p in result.problems)
     return "\n".join([
         f"the balance verdict failed{f' ({judged})' if judged else ''}, {outcome}; next:",
@@ -396,7 +398,7 @@ def refusal(game, result: BalanceResult, report_dir: Path, outcome: str = "so no
         f"  every metric at every count: {simulate.replace('simulate', 'validate', 1)}",
         "  the games behind a problem: its `reproduce:` command; add --game I --trace to follow one of them",
         f"  a number tried at several values on the same deals: {simulate} --players N --sweep PATH=A..B",
-        "  to print anyway: pnp build --no-balance"])
+        f"  to print anyway: {build}"])
 
 
 def no_simulator(game, path: Path, lines: dict, name: str) -> BalanceResult:

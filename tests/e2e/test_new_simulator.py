@@ -117,7 +117,8 @@ def test_build_says_whether_it_played_or_kept_the_verdict_and_what_to_do_when_it
         assert refused.returncode == 1 and re.search(rf"the balance verdict failed \({judged}\), so nothing was "
                                                      "printed; next:", said), said
         assert f"every metric at every count: {Path('output/fox/balance.pdf')}" in said
-        assert "pnp simulate fox --players N --sweep PATH=A..B" in said and "--no-balance" in said
+        assert "pnp simulate fox --players N --sweep PATH=A..B" in said
+        assert "  to print anyway: pnp build fox --no-balance\n" in said  # this game, not every game
 
 
 def test_simulate_traces_a_sample_game_in_the_engines_words_and_refuses_a_count_without_a_target(tmp_path):

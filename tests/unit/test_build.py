@@ -39,7 +39,8 @@ def test_a_failed_balance_verdict_says_how_to_print_anyway(tiny, tmp_path, monke
 
     monkeypatch.setattr(build, "run_balance", lambda *a, **k: BalanceResult(passed=False))
     result = build.build_game(tiny, tmp_path / "out")
-    assert not result.written and any("`pnp build --no-balance` prints anyway" in note for note in result.notes)
+    assert not result.written and any(f"`pnp build {tiny} --no-balance` prints anyway" in note
+                                         for note in result.notes)
 
 
 @pytest.mark.parametrize("failing", ["rulebook", "boards", "errata"])
