@@ -92,3 +92,17 @@ def test_map_tile_edge_pills_stay_inside_the_safe_zone(game):
         half = op.style["stroke_width"] / 2
         inset = min(op.x, op.y, width - op.x - op.w, height - op.y - op.h) - half
         assert inset >= SAFE_INSET - 1e-9, inset
+
+
+def _typeline(game, component, index) -> str:
+    faces = CardBuilder(game).component_faces(component, [])
+    return " ".join(op.payload.text for op in faces.fronts[index] if op.id == "typeline")
+
+
+def test_an_enemy_prints_round_plus_k_only_when_its_row_keeps_it():
+    game = load_game(GAME)
+    component = game.component("enemies")
+    hare = next(i for i, r in enumerate(component.records) if r["id"] == "en_fang_hare")
+    assert _typeline(game, component, hare) == "弱い敵 ・ 戦闘力＝ラウンド＋3"
+    component.records[hare]["strength_by_round"][6] = 11  # a designer's edit of round 7 only
+    assert _typeline(game, component, hare) == "弱い敵"  # "round + 3" would contradict its 11 in round 7
