@@ -139,10 +139,25 @@ def print_sweep(s: dict, seats: str) -> None:
     if band:
         inside = [_shown(row["value"]) for row in sweep["rows"] if row["band"] == "inside"]
         click.echo(f"whole interval inside the win-rate band {band_text(band['min'], band['max'])} with {s['players']} "
-                   f"{seat_word(seats, s['players'])}: {', '.join(inside) or 'none'}")
+                   f"{seat_word(seats, s['players'])}: {', '.join(inside) or 'none'}{_beyond(sweep['rows'], band)}")
         # a value inside M1 may still fail another band (a hero spread, a dead card): said, not implied
         click.echo("only the win-rate band is judged here: write the value in its file, and pnp validate judges "
                    "every band")
+
+
+def _beyond(rows: list, band: dict) -> str:
+    """When every value's interval lies on one side of the band: which way, the nearest value and,
+    when it is the first or last of the numbers tried, to try past it (a sweep that ends in "none"
+    otherwise leaves the designer with no next value)."""
+    below = band["min"] is not None and all(row["ci95"][1] < band["min"] for row in rows)
+    above = band["max"] is not None and all(row["ci95"][0] > band["max"] for row in rows)
+    if not rows or not (below or above):
+        return ""
+    nearest = (max if below else min)(rows, key=lambda row: row["win_rate"])
+    said = f"; every value's is {'below' if below else 'above'} it, the nearest {_shown(nearest['value'])}"
+    if len(rows) > 1 and all(_number(row["value"]) for row in rows) and nearest in (rows[0], rows[-1]):
+        said += f", the {'lowest' if nearest is rows[0] else 'highest'} tried: sweep past it"
+    return said
 
 
 def _cells(row: dict, games: int, band) -> list[str]:

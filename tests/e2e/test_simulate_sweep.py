@@ -148,3 +148,22 @@ def test_a_sweep_row_shows_no_negative_zero():
            "paired": {"diff": -1e-17, "ci95": [-0.2, -1e-17], "games_differing": 4},
            "rounds": {"median": 20, "p95": 24}, "errors": 0, "timeouts": 0}
     assert _cells(row, 12, None)[2] == "+0.000 [-0.200, +0.000]"
+
+
+def test_a_sweep_with_no_value_inside_says_which_way_and_where_to_look_next(capsys):
+    from generator.commands.sweep import print_sweep
+
+    def row(value, rate, current=False):
+        return {"value": value, "current": current, "win_rate": rate, "ci95": [rate - 0.02, rate + 0.02], "wins": 1,
+                "paired": {"diff": 0.0, "ci95": [0.0, 0.0]}, "rounds": {"median": 8, "p95": 8}, "errors": 0,
+                "timeouts": 0, "band": "outside"}
+    band = {"min": 0.35, "max": 0.75}
+    summary = {"players": 2, "games": 1000, "sweep": {"path": "rules.hunt.strength_by_players.2", "band": band,
+                                                      "rows": [row(-3, 0.09), row(-2, 0.06, True), row(0, 0.02)]}}
+    print_sweep(summary, "players")
+    assert capsys.readouterr().out.splitlines()[-2] == (
+        "whole interval inside the win-rate band [0.35, 0.75] with 2 players: none; every value's is below it, "
+        "the nearest -3, the lowest tried: sweep past it")
+    summary["sweep"]["rows"] = [row(-3, 0.02), row(-2, 0.09, True), row(0, 0.35)]  # one straddles it: as before
+    print_sweep(summary, "players")
+    assert capsys.readouterr().out.splitlines()[-2].endswith("with 2 players: none")
