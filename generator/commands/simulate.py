@@ -90,6 +90,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         tables = _tables(game_data, engine, difficulty)
         variant = _variant(tables, sets, game_data)
         _say_unchanged(tables, variant, sets)
+        _say_other_count(tables, [*sets, *sweeps], players, config, getattr(engine, "SEATS", "players"))
         if filler:
             from .filler import filled
             variant = filled(engine, tables, filler)
@@ -252,6 +253,22 @@ def _say_unchanged(tables: dict, variant: dict, sets) -> None:
     if same:
         click.echo(f"note: {', '.join(same)}: already the content's value, it changes nothing"
                    + ("" if len(same) < len(sets) else " (the run with it plays the same games)"), err=True)
+
+
+def _say_other_count(tables: dict, texts, players: int, config, seats: str) -> None:
+    """A ``--set``/``--sweep`` of a number set per player count (``rules.boss_life_bonus.2``) at another
+    count than the run's is said on stderr: its games never read it, and the comparison reads
+    "difference +0.000" as if the value did not matter."""
+    from ..sim.verdict import count_keyed, seat_word
+
+    counts = (config or {}).get("players") or []
+    keyed = count_keyed(tables.get("rules"), counts) if counts else {}
+    for text in texts:
+        path = text.partition("=")[0].strip()
+        prefix, _, count = path.rpartition(".")
+        if prefix in keyed and count != str(players) and count in {str(n) for n in keyed[prefix]}:
+            click.echo(f"note: {path} is the value with {count} {seat_word(seats, int(count))} and this run plays "
+                       f"{players}: it changes nothing here (--players {count} plays it)", err=True)
 
 
 def _sweep(tables: dict, sweeps, game):

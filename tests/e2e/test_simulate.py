@@ -272,6 +272,20 @@ def test_a_set_of_the_content_s_own_value_is_said_to_change_nothing(in_repo):
     assert other.exit_code == 0 and "note:" not in other.stderr
 
 
+
+def test_a_number_set_per_player_count_changed_at_another_count_is_said_to_change_nothing(in_repo):
+    """``--set rules.boss_life_bonus.2=0`` in a 3-player run (the default) compared the same games
+    ("difference +0.000") as if the 2-player bonus did not matter; it is said, on stderr."""
+    args = ("metroidvania", "--games", "2", "--workers", "1")
+    other = CliRunner().invoke(main, ["simulate", *args, "--players", "3", "--set", "rules.boss_life_bonus.2=0"])
+    assert other.exit_code == 0, other.output
+    assert other.stderr.strip() == ("note: rules.boss_life_bonus.2 is the value with 2 players and this run plays 3: "
+                                    "it changes nothing here (--players 2 plays it)")
+    swept = CliRunner().invoke(main, ["simulate", *args, "--players", "1", "--sweep", "rules.boss_life_bonus.4=0..1"])
+    assert "note: rules.boss_life_bonus.4 is the value with 4 players and this run plays 1" in swept.stderr
+    same = CliRunner().invoke(main, ["simulate", *args, "--players", "2", "--set", "rules.boss_life_bonus.2=0"])
+    assert same.exit_code == 0 and "note:" not in same.stderr
+
 def test_one_game_that_ended_differently_is_one_game(in_repo):
     """40 Valheim deals with mk_mid_scouting as the filler: one ends differently ("1 games" before)."""
     import re
