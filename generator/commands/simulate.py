@@ -130,8 +130,9 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         from ..sim.stats import plain_zeros
         click.echo(json.dumps(plain_zeros(summary), ensure_ascii=False))
     elif reporter().verbosity >= 0:  # -q: only failures
+        from ..sim.verdict import stage_rounds_of
         _print_summary(summary, getattr(engine, "SEATS", "players"), follow, _spread_max(config),
-                       _agent_shown(engine, agent, reference))
+                       _agent_shown(engine, agent, reference), stage_rounds_of(engine))
     for line in failed:
         click.echo(line, err=True)
     raise SystemExit(1 if summary["errors"] else 0)
@@ -436,7 +437,13 @@ def _follow_one(wins: list, replay: str) -> str:
             f"{replay} --game {lost[0]} --trace")
 
 
-def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None, agent_shown=None) -> None:
+def _stage(stage_rounds: str) -> str:
+    """After "rounds median ...": the default's "per stage", a game's own words whole ("cycles per round")."""
+    return stage_rounds.removeprefix("rounds ")
+
+
+def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None, agent_shown=None,
+                   stage_rounds: str = "rounds per stage") -> None:
     from ..sim.stats import interval_text
     from ..sim.verdict import seat_word
 
@@ -452,7 +459,7 @@ def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None, agent
     if follow:
         click.echo(follow)
     click.echo(f"  rounds     median {s['rounds']['median']:g}, p95 {s['rounds']['p95']:g}; "
-               f"per stage median {s['stage_rounds_median']:g}")
+               f"{_stage(stage_rounds)} median {s['stage_rounds_median']:g}")
     click.echo(f"  speed      {s['games_per_second']} games/s")
     if "heroes" in s:
         _print_heroes(s["heroes"], spread_max)
@@ -463,7 +470,7 @@ def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None, agent
         click.echo(f"with {v['filler']} as a neutral filler (M5's paired check):" if "filler" in v else f"with {changes}:")
         click.echo(f"  win rate   {v['win_rate']:.3f} [{vlo:.3f}, {vhi:.3f}] ({v['wins']}/{s['games']})")
         click.echo(f"  rounds     median {v['rounds']['median']:g}, p95 {v['rounds']['p95']:g}; "
-                   f"per stage median {v['stage_rounds_median']:g}")
+                   f"{_stage(stage_rounds)} median {v['stage_rounds_median']:g}")
         lo, hi = p["ci95"]
         differing = f"{p['games_differing']} game{'' if p['games_differing'] == 1 else 's'} ended differently"
         if "filler" in v:  # the card's effect (``_compare``), signed as M5 reports it

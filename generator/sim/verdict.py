@@ -70,6 +70,15 @@ class BalanceResult:
 
 # ---- balance.yaml ---------------------------------------------------------------------------------
 
+STAGE_ROUNDS = "rounds per stage"  # what M3's median counts, unless the engine names it (STAGE_ROUNDS)
+
+
+def stage_rounds_of(engine) -> str:
+    """M3's median in the game's words: Valheim's "stage" is a round, counted in cycles; a game whose
+    stage is not one says so (``STAGE_ROUNDS``), or its table reads "rounds per stage" of something else."""
+    return getattr(engine, "STAGE_ROUNDS", STAGE_ROUNDS)
+
+
 def seat_word(seats: str, n) -> str:
     """The game's word for its seats (``players``, ``characters``) for ``n`` of them."""
     return seats.removesuffix("s") if n == 1 else seats
@@ -84,6 +93,7 @@ class _Judge:
         self.game = game  # its schema checks a value a next step suggests (a sweep's range), as --set would
         self.accepted = list(accepted)  # balance.yaml's known findings (``known``): warnings shown with -v only
         self.seats = seats  # what a player count counts in the game's words (Fatal Fight: characters)
+        self.stage_rounds = STAGE_ROUNDS  # M3's median in the game's words (engine's STAGE_ROUNDS)
         self.cards = cards or {}  # record id -> Location: a problem naming a card also says where it is
         self.rows: list[tuple] = []
         self.problems: list[Problem] = []
@@ -359,6 +369,11 @@ def _command(game) -> str:
     return f"pnp simulate {shown}"
 
 
+def _cleared(stage_rounds: str) -> str:
+    """The M3 median in a sentence: the default's "rounds per cleared stage", a game's own words as they are."""
+    return "rounds per cleared stage" if stage_rounds == STAGE_ROUNDS else stage_rounds
+
+
 def how_judged(result: BalanceResult) -> str:
     """Whether the verdict was kept or played, for the line that gives it: a designer who edited a
     card's name or text wants to know whether that cost a minute of games."""
@@ -473,6 +488,7 @@ def check_balance(game, *, workers: int | None = None, progress=None, executor=N
         return BalanceResult(passed=False, problems=first_games, table="balance: games that do not repeat or do not end")
     judge = _Judge(path, lines, _command(game), config.get("seed", 0), getattr(engine, "SEATS", "players"),
                    _record_locations(game), accepted, game)
+    judge.stage_rounds = stage_rounds_of(engine)
     judge.problems += getattr(engine, "__pnp_warnings__", [])  # a game's own engine's parts it does not use
     started = time.perf_counter()
     own_pool = executor is None and (workers or os.cpu_count() or 1) > 1
@@ -674,10 +690,10 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra, cou
     ok = band["min"] <= s["stage_rounds_median"] <= band["max"]
     cleared = s["stage_rounds_median"] > 0  # a cleared stage lasts a round at least; 0 = none was cleared
     shown = f"{s['stage_rounds_median']:.1f}" if cleared else "none cleared"
-    judge.row("M3 rounds per stage (median)", n, shown, band_text(band["min"], band["max"]), "pass" if ok else "FAIL")
+    judge.row(f"M3 {judge.stage_rounds} (median)", n, shown, band_text(band["min"], band["max"]), "pass" if ok else "FAIL")
     if not ok:
         judge.problem("length.stage_rounds", "M3 length",
-                      (f"median rounds per cleared stage with {judge.count(n)} is {shown}, outside "
+                      (f"median {_cleared(judge.stage_rounds)} with {judge.count(n)} is {shown}, outside "
                        f"{band_text(band['min'], band['max'])}" if cleared else
                        f"no stage was cleared in {m} games with {judge.count(n)}"), players=n, agent=agent, games=m)
     p95_ok = s["rounds"]["p95"] <= length["p95_rounds_max"]

@@ -294,3 +294,13 @@ def test_one_game_that_ended_differently_is_one_game(in_repo):
     counted = re.search(r"\((\d+) (games?) ended differently\)", text)
     assert counted and counted[2] == ("game" if counted[1] == "1" else "games"), text
     assert counted[1] == "1", "the case this test was written for"
+
+
+@pytest.mark.parametrize("game, said", [("valheim", "; cycles per round median "),
+                                        ("metroidvania", "; per won game median "),
+                                        ("fatal-fight", "; per stage median ")])
+def test_the_rounds_line_names_each_games_stage(in_repo, game, said):
+    """The summary's "per stage median" read the same in three games where it counts three things."""
+    out = run(game, "--players", "2", "--games", "2", "--workers", "1").output
+    line = next(line for line in out.splitlines() if line.lstrip().startswith("rounds "))
+    assert said in line, line

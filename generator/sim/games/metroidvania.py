@@ -35,6 +35,7 @@ NAME = "metroidvania"
 VERSION = "6"   # eng-mv, fid-mv: rules fixes (see git log); 4: the heuristic's spare EASY rest rooms;
 # 5: a memory flower is offered mid-check only for a derived event that can change the check;
 # 6: a reroll of any dice offers each choice once (dice of the same value and colour are alike)
+STAGE_ROUNDS = "rounds per won game"  # M3's "stage" here is the whole crawl, counted in won games only
 
 
 _LISTS = ("pos", "came", "life", "max_life", "servant", "deaths", "b_dead", "b_life", "b_ptr", "b_start", "b_active",

@@ -30,6 +30,7 @@ NAME = "valheim"
 VERSION = "5"  # 2: the enemy is shown before the fighter is chosen; 3: nobody fights twice in a row;
 # 4: not even the card drawn again after a failed avatar fight; the Cart keeps the free steps it would waste;
 # the planner picks its fighter by the odds against the card face up; 5: the oracle commits for the whole team
+STAGE_ROUNDS = "cycles per round"  # M3's "stage" here is a round, its length the cycles it takes (report.py)
 
 _LISTS = ("pool", "supply", "marker", "commits", "exiled", "s_tile", "s_pos", "s_rot", "s_level", "s_dives", "row",
           "mout", "edeck", "ediscard", "defeated", "facilities", "r_left", "n_act", "p_act", "pays", "drawn", "log",

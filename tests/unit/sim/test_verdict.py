@@ -436,6 +436,20 @@ def test_count_messages_use_the_games_word_for_seats_and_say_when_no_stage_was_c
         assert "M2 skill gap (heuristic-random)" in rows
 
 
+
+def test_m3_names_the_stage_in_the_engines_words(tmp_path):
+    """Valheim's "stage" is a round counted in cycles, Metroidvania's the whole crawl: "rounds per stage"
+    read as something neither game has; an engine's ``STAGE_ROUNDS`` names it in the row and the message."""
+    long = [{"index": i, "agent": "greedy", "outcome": "win", "rounds": 8, "decisions": 10, "multi": 8,
+             "stage_rounds": [20], "violations": [], "error": None} for i in range(40)]
+    judge = verdict._Judge(tmp_path / "balance.yaml", {}, "pnp simulate valheim")
+    judge.stage_rounds = verdict.stage_rounds_of(SimpleNamespace(STAGE_ROUNDS="cycles per round"))
+    verdict._judge_count(judge, BALANCE, 3, "greedy", long, long, "inside", 1.96, "inside", 1.96, {})
+    assert {row[0]: row for row in judge.rows}["M3 cycles per round (median)"][2] == "20.0"
+    m3 = next(p.message for p in judge.problems if p.field == "length.stage_rounds")
+    assert m3.startswith("M3 length: median cycles per round with 3 players is 20.0, outside ")
+    assert verdict.stage_rounds_of(SimpleNamespace()) == "rounds per stage"  # an engine that says nothing
+
 def test_the_p95_length_judged_and_shown_is_a_length_some_game_had(tmp_path):
     """38 games of 24 rounds and two of 25: an interpolated p95 (24.05) failed a cap of 24 while the
     table and the message printed it as 24; nearest rank's 24 (the 38th game) passes."""
