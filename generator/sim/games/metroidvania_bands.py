@@ -181,7 +181,8 @@ def _judge_content(judge, band, setup, ref, out) -> None:
         for d, m, slate, qte, prompts in kinds:
             p = _p(setup, wil, pie, c, d, m, slate, qte, prompts)
             if p < ub["room_min"]:
-                bad.append(f"C{c} {_kind_text(d, m, slate, qte, prompts)}: {p:.2f} (Wil {wil}/Pie {pie})")
+                bad.append(f"room cards C{c} {_kind_text(d, m, slate, qte, prompts)}: success {_below(p, ub['room_min'])} "
+                           f"with round {rnd}'s median build (Wil {wil}/Pie {pie}), below room_min {ub['room_min']}")
     strong = ub["strong_build"]
     top_c = crit0 + (rules["rounds"] - 1) // every
     weak = []   # slate, double/triple and QTE cards: the spec's own mix cannot reach strong_min at the top C
@@ -206,7 +207,8 @@ def _judge_content(judge, band, setup, ref, out) -> None:
             extra = sum(int(p.get("n") or 0) for op, p in boss["trait"] if op == "criterion")
             p = _p(setup, wil, pie, c + extra, d, m, slate >= 0, False, ())
             if p < ub["boss_min"]:
-                bad.append(f"{boss['id']} action {i + 1} at round {rnd} (Wil {wil}/Pie {pie}): {p:.2f}")
+                bad.append(f"{boss['id']} action {i + 1}: success {_below(p, ub['boss_min'])} at round {rnd} with its "
+                           f"median build (Wil {wil}/Pie {pie}), below boss_min {ub['boss_min']}")
     judge.row("§5.6 unbeatable content (exact)", "all", f"{len(bad)} case(s)", "0", _status(not bad))
     for text in bad[:12]:
         judge.problem("crawl.unbeatable", "§5.6 unbeatable content", text)
@@ -260,6 +262,14 @@ def _judge_boss_fights(judge, group, bosses, ref) -> dict:
         judge.problem("crawl.boss_fights", "§5.7 boss fights", "fights started (a reset restarts the fight) "
                       f"that end in a kill, wholly below {kmin} over {len(ref)} games: " + ", ".join(low), sev)
     return {b["id"]: [fights.get(b["id"], 0), kills.get(b["id"], 0)] for b in bosses}
+
+
+def _below(p: float, limit: float) -> str:
+    """``p`` with the digits that show it below ``limit``: 0.1497 against 0.15 read "0.15", as if it passed."""
+    digits = 2
+    while float(f"{p:.{digits}f}") >= limit and digits < 6:
+        digits += 1
+    return f"{p:.{digits}f}"
 
 
 def _kind_text(d, m, slate, qte, prompts) -> str:

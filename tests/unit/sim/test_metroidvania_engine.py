@@ -778,3 +778,22 @@ def test_a_memory_flower_is_offered_mid_check_only_for_a_derived_event_that_can_
     state.apply_action(HeuristicAgent(setup, 0).choose(state, None))                     # a failure, 3 damage
     assert state.phase == mv.DMG and state.lethal_now()
     assert [a for a in state.legal_actions() if a[0] == mv.FLOWER] == [(mv.FLOWER, 1)]   # the heal only
+
+
+def test_an_unbeatable_room_says_its_chance_below_the_band_with_the_build_and_round():
+    """§5.6 printed "C5 d4: 0.15 (Wil 2/Pie 1)" for a chance of 0.1497 under a room_min of 0.15: a
+    failure that read as a pass, with neither the band nor the round its build is the median of."""
+    import yaml
+
+    from generator.sim import verdict
+    from generator.sim.games import metroidvania_bands as bands
+
+    setup = mv.compile_setup(played_tables(load_game(CONTENT)))
+    crawl = yaml.safe_load((CONTENT / "balance.yaml").read_text(encoding="utf-8"))["crawl"]
+    crawl["unbeatable"]["room_min"] = 0.0741  # a double d2 at C4 with Wil 1/Pie 0 succeeds 2/27 = 0.074074...
+    judge = verdict._Judge(CONTENT / "balance.yaml", {}, "pnp simulate metroidvania")
+    bands._judge_content(judge, crawl, setup, [], {})  # no games: every round's build is Wil 1/Pie 0
+    said = [p.message for p in judge.problems if p.field == "crawl.unbeatable"]
+    assert ("§5.6 unbeatable content: room cards C4 d2 double: success 0.07 with round 7's median build "
+            "(Wil 1/Pie 0), below room_min 0.0741") in said
+    assert bands._below(0.1497, 0.15) == "0.1497" and bands._below(0.07407, 0.0741) == "0.07"
