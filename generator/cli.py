@@ -279,9 +279,17 @@ def manifest(game, as_json, profile):
 
     path = resolve_game(game)
     data = run_reporting(lambda: manifest_of(path, profile))
+    counts = data.pop("_problems")  # after the table: the counts it shows are what a designer compares
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-        return
+    else:
+        _print_manifest(data)
+    if counts:
+        _report_failure(ProblemsError(counts))
+        raise SystemExit(1)
+
+
+def _print_manifest(data: dict) -> None:
     click.echo(f"{data['game']}")
     sizes = [f"{w:g}x{h:g} mm" for w, h in (c["size_mm"] for c in data["components"])]
     size_width = max(map(len, sizes), default=0)  # a board's 420x297 mm beside a card's 63x88 mm

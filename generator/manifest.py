@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .content import load_game
+from .content.game import count_problems
 from .units import to_mm
 
 
@@ -11,7 +12,7 @@ def manifest_of(path: Path, profile_name: str | None = None) -> dict:
     from .sheets import pages_for, print_pages
     from .profiles import game_profile
 
-    game = load_game(path)
+    game = load_game(path, check_counts=False)  # the table shows a count that differs: said after it
     loaded = game_profile(game, profile_name)
     _note_round_reach(game)  # a round piece's bleed disc takes room on the sheet, as in a build
     components = []
@@ -33,6 +34,7 @@ def manifest_of(path: Path, profile_name: str | None = None) -> dict:
         "total_cards": sum(c.found for c in game.components if c.kind == "card"),
         # a page small components share counts once here, and for each of them in their "pages"
         "print_pages": print_pages([c for c in game.components if c.layout], loaded.profile),
+        "_problems": count_problems(game.components),
     }
 
 

@@ -182,9 +182,11 @@ class _Loader:
         return value
 
 
-def load_game(directory, lang: str | None = None) -> Game:
+def load_game(directory, lang: str | None = None, check_counts: bool = True) -> Game:
     """Load and check a game directory; raise ContentError listing every problem. ``lang`` (two
-    letters) prints another edition: it stands for game.yaml's ``lang:`` wherever that is read."""
+    letters) prints another edition: it stands for game.yaml's ``lang:`` wherever that is read.
+    ``check_counts=False``: a component's found count other than its ``expected`` is left to the
+    caller (``pnp manifest`` shows both, which is what a designer wants when they differ)."""
     root = Path(directory)
     game_file = root / "game.yaml"
     if not game_file.is_file():
@@ -233,7 +235,8 @@ def load_game(directory, lang: str | None = None) -> Game:
     _check_unique_ids(loader)
     declared = {c.get("id") for c in listed if isinstance(c, dict)}
     _check_refs(loader, tables, unloaded=(declared - set(tables)) | loader.unreadable)
-    _check_counts(loader, components)
+    if check_counts:
+        loader.problems.extend(count_problems(components))
     if loader.problems:
         # the run stops here: a misspelt sheet profile, checked only once the game loads, is said now
         # too, not after the designer has fixed everything else
@@ -573,11 +576,10 @@ def _check_refs(loader, tables, unloaded=frozenset()):
                                            f"no {'/'.join(use.targets)} record with id {use.value!r}{did_you_mean(use.value, ids)}"))
 
 
-def _check_counts(loader, components):
-    for c in components:
-        if c.expected is not None and c.found != c.expected:
-            loader.problems.append(Problem(c.location, f"{c.id}.expected",
-                                           f"game.yaml declares {c.expected} but the data yields {c.found}"))
+def count_problems(components) -> list[Problem]:
+    """A component whose records yield another count than game.yaml's ``expected``, at that line."""
+    return [Problem(c.location, f"{c.id}.expected", f"game.yaml declares {c.expected} but the data yields {c.found}")
+            for c in components if c.expected is not None and c.found != c.expected]
 
 
 def load_checked(path: Path, schema_name: str, type_name: str, root: Path | None = None):

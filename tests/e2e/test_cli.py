@@ -79,6 +79,21 @@ def test_manifest_json_shape_and_counts(tiny):
     }
 
 
+
+def test_manifest_shows_a_count_that_differs_from_expected_then_fails_on_it(tiny):
+    """The one command that lists declared against found refused to when they differed: it printed the
+    count problem alone, and its "<-- mismatch" mark could not show."""
+    game = tiny / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("expected: 4", "expected: 5", 1), encoding="utf-8")
+    proc = pnp("manifest", tiny)
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert any(re.fullmatch(r"  heroes +card +63x88 mm +expected +5 +found +4 +pages 2   <-- mismatch", line)
+               for line in lines), proc.stdout
+    said = proc.stdout + proc.stderr
+    assert re.search(r"game\.yaml:\d+: heroes\.expected: game\.yaml declares 5 but the data yields 4", said), said
+    assert said.index("<-- mismatch") < said.index("declares 5")  # the table first, then what fails
+
 def test_invalid_value_exits_1_with_located_message_and_keeps_outputs(tiny, tmp_path):
     out = tmp_path / "out"
     assert pnp("build", tiny, "-o", out, "--no-validate").returncode == 0
