@@ -377,12 +377,25 @@ def _check_bool(node, spec, ctx, field_path):
     return value
 
 
-def _check_len(value, spec, ctx, node, field_path, what="characters", lang=None):
+def _check_len(value, spec, ctx, node, field_path, what="characters", lang=None, printed=False):
+    """``printed``: a card text's length as it prints (``**`` and escapes are not characters, an icon
+    is one), so that making a word bold or naming an icon does not push a text over its limit."""
     lo, hi = (_limit_in(spec.options.get(key), lang) for key in ("min_len", "max_len"))
-    if lo is not None and len(value) < lo:
-        ctx.problem(node, field_path, f"has {len(value)} {what}; at least {lo} required")
-    if hi is not None and len(value) > hi:
-        ctx.problem(node, field_path, f"has {len(value)} {what}; at most {hi} allowed")
+    if lo is None and hi is None:
+        return
+    n = printed_length(value) if printed else len(value)
+    if lo is not None and n < lo:
+        ctx.problem(node, field_path, f"has {n} {what}; at least {lo} required")
+    if hi is not None and n > hi:
+        ctx.problem(node, field_path, f"has {n} {what}; at most {hi} allowed")
+
+
+def printed_length(value: str) -> int:
+    """The characters a card text prints: its markup's text, an inline icon counted as one, a line
+    break as none."""
+    from ..text.markup import Icon, Text, parse_markup
+
+    return sum(len(t.text) if isinstance(t, Text) else 1 if isinstance(t, Icon) else 0 for t in parse_markup(value))
 
 
 def text_in(value, lang: str = "ja", fallback: str = "ja"):
@@ -401,7 +414,7 @@ def _limit_in(limit, lang):
     return text_in(limit, lang or "ja")
 
 
-def _check_str(node, spec, ctx, field_path, lang=None):
+def _check_str(node, spec, ctx, field_path, lang=None, printed=False):
     value = _scalar(node, ctx, field_path, "a string")
     if value is MISSING:
         return None
@@ -411,7 +424,7 @@ def _check_str(node, spec, ctx, field_path, lang=None):
         else:
             ctx.problem(node, field_path, f"expected a string, got {value!r}")
             return None
-    _check_len(value, spec, ctx, node, field_path, lang=lang)
+    _check_len(value, spec, ctx, node, field_path, lang=lang, printed=printed)
     pattern = spec.options.get("pattern")
     if pattern and not re.fullmatch(pattern, value):  # the spec's doc says it in words
         ctx.problem(node, field_path, f"{value!r} does not match the pattern {pattern}"
@@ -427,7 +440,7 @@ def _check_text(node, spec, ctx, field_path):
             if not isinstance(key, str) or not LANG.fullmatch(key):
                 ctx.problem(key_node, sub, "text languages are two-letter codes such as 'ja' or 'en'")
                 continue
-            value = _check_str(value_node, Spec("str", options=spec.options), ctx, sub, lang=key)
+            value = _check_str(value_node, Spec("str", options=spec.options), ctx, sub, lang=key, printed=True)
             if value is not None:
                 result[key] = value
         if ctx.lang and result and ctx.lang not in result:
@@ -442,7 +455,7 @@ def _check_text(node, spec, ctx, field_path):
         ctx.problem(node, field_path, f"expected text (a string or {{ja: ..., en: ...}}), got {value!r}")
         return None
     value = value if isinstance(value, str) else str(node.value)
-    _check_len(value, spec, ctx, node, field_path, lang=ctx.written_lang)
+    _check_len(value, spec, ctx, node, field_path, lang=ctx.written_lang, printed=True)
     ctx.languages[()] += 1
     if ctx.lang and ctx.written_lang and ctx.lang != ctx.written_lang and has_words_of(value, ctx.written_lang):
         # another edition prints it as written: right, but not in silence

@@ -429,3 +429,14 @@ def test_a_texts_length_limit_may_be_given_per_language(tiny):
     assert [p for p in problems_of(tiny) if p[0] == "schema.yaml"] == [
         ("schema.yaml", 5, "types.hero.fields.name.max_len",
          "expected a whole number of 0 or more (or, for a text, one per language: {ja: 60, en: 120}), got {'ja': 12, 'en': 'many'}")]
+
+
+def test_a_texts_length_limit_counts_what_prints(tiny):
+    """``**`` around a word and an icon's name made a text "longer" than it prints: a designer who made
+    one word bold saw "has 14 characters; at most 12" for a name of 10 printed characters."""
+    heroes = tiny / "heroes.yaml"
+    text = heroes.read_text(encoding="utf-8")
+    heroes.write_text(text.replace("name: 盗賊", "name: \"**夜市**の盗賊団:coin:の頭目\""), encoding="utf-8")
+    load_game(tiny)  # no problem: 10 printed (the icon is one), 16 as written
+    heroes.write_text(text.replace("name: 盗賊", "name: {ja: 盗賊, en: \"**Thief** of the Market\"}"), encoding="utf-8")
+    assert problems_of(tiny) == [("heroes.yaml", 14, "heroes[2].name.en", "has 19 characters; at most 12 allowed")]
