@@ -77,7 +77,8 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
 
     result.problems.extend(drift_since_last_build(game, lock_dir or output_dir_of(game, output_dir)))
     n = len(game.components)
-    result.summary = f"{n} component{'s' if n != 1 else ''}, {faces} printed face{'s' if faces != 1 else ''}"
+    # pieces, as `pnp list` counts them: every copy once (a card's back is not another)
+    result.summary = f"{n} component{'s' if n != 1 else ''}, {faces} piece{'s' if faces != 1 else ''}"
     if result.passed and not balance:
         from .sim.static import static_problems
 

@@ -394,7 +394,7 @@ def test_a_broken_field_spec_is_reported_once_not_once_per_record(tiny):
 def test_a_game_without_a_simulator_does_not_say_balance_passed(tiny):
     proc = pnp("validate", tiny)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert f"{tiny}: ok (2 components, 10 printed faces, balance not checked)" in proc.stderr
+    assert f"{tiny}: ok (2 components, 10 pieces, balance not checked)" in proc.stderr
     assert "balance passed" not in proc.stdout + proc.stderr
 
 
@@ -402,7 +402,7 @@ def test_validate_no_balance_ends_with_why_the_balance_was_not_checked(tiny):
     proc = pnp("validate", tiny, "--no-balance")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stderr.rstrip().splitlines()[-1] == \
-        f"{tiny}: ok (2 components, 10 printed faces, balance not checked: asked with --no-balance)"
+        f"{tiny}: ok (2 components, 10 pieces, balance not checked: asked with --no-balance)"
 
 
 def test_a_layout_mistake_every_card_shares_is_one_line_naming_the_first_card_and_the_count(tiny, tmp_path):
@@ -413,7 +413,7 @@ def test_a_layout_mistake_every_card_shares_is_one_line_naming_the_first_card_an
     lines = [line for line in proc.stdout.splitlines() if "lief" in line]
     assert len(lines) == 1, proc.stdout
     assert proc.stderr.rstrip().splitlines()[-1] == \
-        f"{tiny}: FAILED (1 error(s) above; 2 components, 10 printed faces, balance not checked:" \
+        f"{tiny}: FAILED (1 error(s) above; 2 components, 10 pieces, balance not checked:" \
         " asked with --no-balance)"
     assert re.search(r"layouts/tiny/hero\.yaml:29: .*'dict object' has no attribute 'lief' \(did you mean 'life'\?\) "
                      r"\(card \S+/heroes\.yaml:1 heroes\[0\]\.lief; and 2 more card\(s\) with the same problem\)$",

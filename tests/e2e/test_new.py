@@ -27,7 +27,7 @@ def test_a_new_game_validates_and_builds_its_print_file_and_rulebook(tmp_path):
     assert pnp("list", cwd=tmp_path).stdout.split()[0] == "kitsune"
     checked = pnp("validate", "kitsune", cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "content/kitsune: ok (1 component, 3 printed faces" in checked.stderr
+    assert "content/kitsune: ok (1 component, 3 pieces" in checked.stderr
     built = pnp("build", "kitsune", cwd=tmp_path)
     assert built.returncode == 0, built.stdout + built.stderr
     out = tmp_path / "output" / "kitsune"

@@ -260,7 +260,7 @@ def test_validate_judges_the_bands_with_the_games_engine_and_a_crash_names_its_l
     project = game_dir.parents[1]
     ok = pnp("validate", "race", "--workers", "1", cwd=project)
     assert ok.returncode == 0, ok.stderr
-    assert re.search(r"content/race: ok \(1 component, 3 printed faces, balance passed: \d+ games played in \d+ s\)", ok.stderr)
+    assert re.search(r"content/race: ok \(1 component, 3 pieces, balance passed: \d+ games played in \d+ s\)", ok.stderr)
     assert "M1 win rate (greedy)" in ok.stdout
     write_balance(game_dir, win_max=0.3)  # a band the race cannot meet: M1 fails, naming the replay command
     failed = pnp("validate", "race", "--workers", "1", cwd=project)
