@@ -481,7 +481,7 @@ class Instantiator:
             if len(self._text_cache) >= TEXT_CACHE_SIZE:  # bounded: unique texts must not pile up
                 self._text_cache.pop(next(iter(self._text_cache)))
             self._text_cache[key] = block
-        self._text_problems(block, scope, source, box_id, min_size < size)
+        self._text_problems(block, scope, source, box_id, min_size < size, text)
         return block
 
     def _unknown_icon_hint(self, name: str) -> str:
@@ -495,10 +495,10 @@ class Instantiator:
         return (f" (define it under icons: in {Location(str(self.game_root / 'icons.yaml')).display()}, "
                 f"docs/layouts.md \"Icons\"; the icons known: {listed or 'none'})")
 
-    def _text_problems(self, block, scope, source, box_id, shrinks):
+    def _text_problems(self, block, scope, source, box_id, shrinks, text=""):
         if block.fits and not block.unknown_icons and not block.missing_glyphs:
             return
-        card_field = _card_field(source)
+        card_field = _card_field(source) or _field_printing(scope.ctx.values.get("card"), text, block.unknown_icons)
         field_path = f"{scope.ctx.field_prefix}.{card_field}" if card_field else scope.ctx.field_prefix
         layout_name = _display_path(scope.layout.path)
         where = scope.ctx.at(card_field)
@@ -573,6 +573,17 @@ def _guard_hint(source) -> str:
     """How to draw an image box only on the cards that name a file, for a src read from a card field."""
     card_field = _card_field(source)
     return f' (draw the box only on cards that have one: when: "card.{card_field}")' if card_field else ""
+
+
+def _field_printing(card, text: str, icons=()) -> str | None:
+    """The card field a text box prints when its template names none (Valheim's ``{{ v.body }}``, a var
+    that reads ``card.text``): the field whose value is the box's text, else the one holding its unknown
+    icon; so the problem is said at that field's line, as for a box that names ``card.text``."""
+    if not isinstance(card, dict):
+        return None
+    fields = [(key, value) for key, value in card.items() if isinstance(key, str) and isinstance(value, str) and value]
+    return next((key for key, value in fields if value == text), None) or \
+        next((key for name in icons for key, value in fields if f":{name}:" in value), None)
 
 
 def _card_field(source) -> str | None:

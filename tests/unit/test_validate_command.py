@@ -93,3 +93,19 @@ def test_a_profile_mistake_is_said_with_the_content_errors_of_a_load_that_fails(
     shown = [p.display() for p in failed.value.problems]
     assert any(s.startswith(f"{mine}:{line}: crop_marks: print-shop pages") for s in shown), shown
     assert any("heroes[0].life: expected an integer" in s for s in shown), shown
+
+
+def test_a_text_a_box_prints_through_a_var_is_said_at_its_own_line(tiny):
+    """Valheim's body box prints ``{{ v.body }}`` (a var reading card.text): its unknown icon was said at
+    the record's first line as ``bosses[0]``, where a box naming ``card.text`` says ``bosses[0].text``
+    at the text's line; both now say the text's."""
+    from generator.validate import validate_game
+
+    hero = tiny / "layouts/tiny/hero.yaml"
+    hero.write_text(hero.read_text().replace('  accent: "{{ card.color }}"', '  accent: "{{ card.color }}"\n'
+                                             '  body: "card.text"').replace('text: "{{ card.text }}"',
+                                                                             'text: "{{ v.body }}"'))
+    heroes = tiny / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace(":guard:", ":gaurd:", 1))
+    shown = [p.display() for p in validate_game(tiny, balance=False).problems]
+    assert any(s.startswith(f"{heroes}:5: heroes[0].text: unknown icon ':gaurd:' in box 'body'") for s in shown), shown
