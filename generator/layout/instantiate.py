@@ -22,6 +22,7 @@ from .template import Layout
 
 __all__ = ["Op", "LayoutBox", "CardContext", "Instantiator", "box_location"]
 
+_VAR_NAME = re.compile(r"\bv\.([A-Za-z_][A-Za-z0-9_]*)")
 _CARD_FIELD = re.compile(r"card\.([A-Za-z_][A-Za-z0-9_]*)|card\[['\"]([^'\"]+)['\"]\]")
 MAX_REPEAT = 500
 MM = 72 / 25.4
@@ -498,7 +499,8 @@ class Instantiator:
     def _text_problems(self, block, scope, source, box_id, shrinks, text=""):
         if block.fits and not block.unknown_icons and not block.missing_glyphs:
             return
-        card_field = _card_field(source) or _field_printing(scope.ctx.values.get("card"), text, block.unknown_icons)
+        card_field = _card_field(source) or _field_printing(scope.ctx.values.get("card"), text, block.unknown_icons,
+                                                            _var_sources(source, scope.layout.vars))
         field_path = f"{scope.ctx.field_prefix}.{card_field}" if card_field else scope.ctx.field_prefix
         layout_name = _display_path(scope.layout.path)
         where = scope.ctx.at(card_field)
@@ -575,14 +577,24 @@ def _guard_hint(source) -> str:
     return f' (draw the box only on cards that have one: when: "card.{card_field}")' if card_field else ""
 
 
-def _field_printing(card, text: str, icons=()) -> str | None:
+def _var_sources(source, layout_vars) -> list[str]:
+    """The sources of the layout vars a box's template reads (``{{ v.body }}`` -> ``card.text``)."""
+    return [str(layout_vars[name]) for name in _VAR_NAME.findall(str(source)) if name in layout_vars]
+
+
+def _field_printing(card, text: str, icons=(), var_sources=()) -> str | None:
     """The card field a text box prints when its template names none (Valheim's ``{{ v.body }}``, a var
-    that reads ``card.text``): the field whose value is the box's text, else the one holding its unknown
-    icon; so the problem is said at that field's line, as for a box that names ``card.text``."""
+    that reads ``card.text``; its typeline's ``'「' ~ card.title ~ '」'``): the field a var it reads
+    names, when the box's text shows that field's value; else the field whose value is the text, else
+    the one holding its unknown icon. So the problem is said at that field's line, as for a box that
+    names ``card.text`` itself."""
     if not isinstance(card, dict):
         return None
+    named = (_card_field(var) for var in var_sources)
     fields = [(key, value) for key, value in card.items() if isinstance(key, str) and isinstance(value, str) and value]
-    return next((key for key, value in fields if value == text), None) or \
+    return next((key for key in named if key and isinstance(card.get(key), str) and card[key]
+                 and card[key] in text), None) or \
+        next((key for key, value in fields if value == text), None) or \
         next((key for name in icons for key, value in fields if f":{name}:" in value), None)
 
 

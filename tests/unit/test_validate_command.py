@@ -109,3 +109,17 @@ def test_a_text_a_box_prints_through_a_var_is_said_at_its_own_line(tiny):
     heroes.write_text(heroes.read_text().replace(":guard:", ":gaurd:", 1))
     shown = [p.display() for p in validate_game(tiny, balance=False).problems]
     assert any(s.startswith(f"{heroes}:5: heroes[0].text: unknown icon ':gaurd:' in box 'body'") for s in shown), shown
+
+
+def test_a_field_a_box_prints_inside_a_var_s_words_is_said_at_its_line(tiny):
+    """Valheim's boss typeline prints ``'「' ~ card.title ~ '」'`` through a var: a title too long for it
+    was said at the record's first line (``bosses[0]: overflows box 'typeline'``)."""
+    from generator.validate import validate_game
+
+    hero = tiny / "layouts/tiny/hero.yaml"
+    hero.write_text(hero.read_text().replace('  accent: "{{ card.color }}"', '  accent: "{{ card.color }}"\n'
+                                             '  named: "\'「\' ~ card.name ~ \'」\'"')
+                    .replace('    h: 8mm\n    text: "{{ card.name }}"', '    h: 2mm\n    text: "{{ v.named }}"'))
+    heroes = tiny / "heroes.yaml"
+    shown = [p.display() for p in validate_game(tiny, balance=False).problems]
+    assert any(s.startswith(f"{heroes}:2: heroes[0].name: overflows box 'title'") for s in shown), shown
