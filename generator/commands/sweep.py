@@ -154,9 +154,9 @@ def _beyond(rows: list, band: dict) -> str:
     if not rows or not (below or above):
         return ""
     nearest = (max if below else min)(rows, key=lambda row: row["win_rate"])
-    said = f"; every value's is {'below' if below else 'above'} it, the nearest {_shown(nearest['value'])}"
+    said = f"; every interval lies {'below' if below else 'above'} it, the nearest at {_shown(nearest['value'])}"
     if len(rows) > 1 and all(_number(row["value"]) for row in rows) and nearest in (rows[0], rows[-1]):
-        said += f", the {'lowest' if nearest is rows[0] else 'highest'} tried: sweep past it"
+        said += f", the {'lowest' if nearest is rows[0] else 'highest'} value tried: sweep past it"
     return said
 
 

@@ -162,8 +162,8 @@ def test_a_sweep_with_no_value_inside_says_which_way_and_where_to_look_next(caps
                                                       "rows": [row(-3, 0.09), row(-2, 0.06, True), row(0, 0.02)]}}
     print_sweep(summary, "players")
     assert capsys.readouterr().out.splitlines()[-2] == (
-        "whole interval inside the win-rate band [0.35, 0.75] with 2 players: none; every value's is below it, "
-        "the nearest -3, the lowest tried: sweep past it")
+        "whole interval inside the win-rate band [0.35, 0.75] with 2 players: none; every interval lies below it, "
+        "the nearest at -3, the lowest value tried: sweep past it")
     summary["sweep"]["rows"] = [row(-3, 0.02), row(-2, 0.09, True), row(0, 0.35)]  # one straddles it: as before
     print_sweep(summary, "players")
     assert capsys.readouterr().out.splitlines()[-2].endswith("with 2 players: none")
