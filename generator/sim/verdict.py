@@ -690,7 +690,8 @@ def _judge_count(judge, config, n, agent, ref, rnd, dec, z, rdec, rz, extra, cou
     ok = band["min"] <= s["stage_rounds_median"] <= band["max"]
     cleared = s["stage_rounds_median"] > 0  # a cleared stage lasts a round at least; 0 = none was cleared
     shown = f"{s['stage_rounds_median']:.1f}" if cleared else "none cleared"
-    judge.row(f"M3 {judge.stage_rounds} (median)", n, shown, band_text(band["min"], band["max"]), "pass" if ok else "FAIL")
+    judge.row(f"M3 {judge.stage_rounds} (median)", n, shown, band_text(band["min"], band["max"]),
+              "pass" if ok else "FAIL")
     if not ok:
         judge.problem("length.stage_rounds", "M3 length",
                       (f"median {_cleared(judge.stage_rounds)} with {judge.count(n)} is {shown}, outside "

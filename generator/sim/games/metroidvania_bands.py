@@ -181,8 +181,9 @@ def _judge_content(judge, band, setup, ref, out) -> None:
         for d, m, slate, qte, prompts in kinds:
             p = _p(setup, wil, pie, c, d, m, slate, qte, prompts)
             if p < ub["room_min"]:
-                bad.append(f"room cards C{c} {_kind_text(d, m, slate, qte, prompts)}: success {_below(p, ub['room_min'])} "
-                           f"with round {rnd}'s median build (Wil {wil}/Pie {pie}), below room_min {ub['room_min']}")
+                kind = _kind_text(d, m, slate, qte, prompts)
+                bad.append(f"room cards C{c} {kind}: success {_below(p, ub['room_min'])} with round {rnd}'s "
+                           f"median build (Wil {wil}/Pie {pie}), below room_min {ub['room_min']}")
     strong = ub["strong_build"]
     top_c = crit0 + (rules["rounds"] - 1) // every
     weak = []   # slate, double/triple and QTE cards: the spec's own mix cannot reach strong_min at the top C

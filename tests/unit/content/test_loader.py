@@ -438,5 +438,6 @@ def test_a_texts_length_limit_counts_what_prints(tiny):
     text = heroes.read_text(encoding="utf-8")
     heroes.write_text(text.replace("name: 盗賊", "name: \"**夜市**の盗賊団:coin:の頭目\""), encoding="utf-8")
     load_game(tiny)  # no problem: 10 printed (the icon is one), 16 as written
-    heroes.write_text(text.replace("name: 盗賊", "name: {ja: 盗賊, en: \"**Thief** of the Market\"}"), encoding="utf-8")
+    heroes.write_text(text.replace("name: 盗賊", "name: {ja: 盗賊, en: \"**Thief** of the Market\"}"),
+                      encoding="utf-8")
     assert problems_of(tiny) == [("heroes.yaml", 14, "heroes[2].name.en", "has 19 characters; at most 12 allowed")]
