@@ -193,7 +193,12 @@ def register_font(path: Path | str) -> str:
         except OSError as exc:
             raise FontError(path, f"cannot read font file ({exc.strerror or exc})") from None
         _check_signature(path, data)
-        digest = hashlib.sha256(data).hexdigest()  # one pass over a 6 MB CJK font: its name and the lock's hash
+        # One pass over a 6 MB CJK font names it and gives the lock its hash; kept between runs. Looked
+        # up by a stat taken after the read (a write before it shows in its ctime), kept by the one before.
+        digest = fontcache.known_digest(key[0], path.stat())
+        if digest is None:
+            digest = hashlib.sha256(data).hexdigest()
+            fontcache.remember_digest(key[0], stat, digest)
         name = _font_name(path, digest)
         if name not in pdfmetrics.getRegisteredFontNames():
             font = fontcache.load(name, digest, data, str(path)) or _parse(name, path, data, digest)

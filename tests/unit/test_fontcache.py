@@ -90,3 +90,77 @@ def test_state_that_is_not_plain_data_is_not_cached(tmp_path, monkeypatch):
     del parsed.face.extra
     fontcache.save(parsed, digest)
     assert fontcache.load("parsed", digest, data, filename) is not None
+
+
+def _settled(path, seconds=10):
+    """Set the file's mtime back; its ctime (set by the kernel) stays now."""
+    old = path.stat().st_mtime_ns - seconds * 10**9
+    __import__("os").utime(path, ns=(old, old))
+
+
+def test_a_kept_font_digest_is_served_only_for_the_same_file(tmp_path, monkeypatch):
+    import os
+    import time
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(fontcache, "_SETTLE_NS", 0)  # the file is new; the settle rule has its own test
+    font = tmp_path / "f.ttf"
+    font.write_bytes(b"one")
+    stat = font.stat()
+    fontcache.remember_digest(str(font), stat, "a" * 64)
+    assert fontcache.known_digest(str(font), font.stat()) == "a" * 64
+    assert fontcache.known_digest(str(tmp_path / "g.ttf"), font.stat()) is None  # another path
+    time.sleep(0.05)  # past the file system's timestamp tick
+    font.write_bytes(b"two")  # same size, mtime put back: only the ctime tells
+    os.utime(font, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert font.stat().st_size == stat.st_size and font.stat().st_mtime_ns == stat.st_mtime_ns
+    assert fontcache.known_digest(str(font), font.stat()) is None
+    fontcache.remember_digest(str(font), font.stat(), "b" * 64)  # replaces the entry: one per path
+    assert fontcache.known_digest(str(font), font.stat()) == "b" * 64
+    assert len(list((tmp_path / "cache" / "fonts").iterdir())) == 1
+    entry = next((tmp_path / "cache" / "fonts").iterdir())
+    entry.write_text(entry.read_text().replace("b" * 64, "not a digest"))
+    assert fontcache.known_digest(str(font), font.stat()) is None
+
+
+def test_a_font_digest_is_not_kept_while_the_file_may_still_be_written(tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    font = tmp_path / "f.ttf"
+    font.write_bytes(b"one")
+    fontcache.remember_digest(str(font), font.stat(), "a" * 64)  # its ctime is now: a write may follow in the tick
+    assert fontcache.known_digest(str(font), font.stat()) is None
+    monkeypatch.setenv("PNP_CACHE_DIR", "")
+    monkeypatch.setattr(fontcache, "_SETTLE_NS", 0)
+    fontcache.remember_digest(str(font), font.stat(), "a" * 64)  # and nothing is kept with the cache off
+    assert fontcache.known_digest(str(font), font.stat()) is None
+
+
+def test_a_registered_font_is_named_by_its_bytes_with_the_digest_kept(tmp_path, monkeypatch):
+    import shutil
+    import time
+    from generator import fonts
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(fontcache, "_SETTLE_NS", 0)
+    font = tmp_path / "copy.ttf"
+    shutil.copyfile(default_font_path(), font)
+    data = font.read_bytes()
+    first = fonts.register_font(font)
+    assert first.endswith(hashlib.sha256(data).hexdigest()[:10])
+    monkeypatch.setattr(fonts, "_registered", {})  # a new run: the digest comes from the cache, unhashed
+    real = hashlib.sha256
+
+    def small_only(data=b""):
+        assert len(data) < 1000, "the font was hashed again"
+        return real(data)
+
+    monkeypatch.setattr(hashlib, "sha256", small_only)
+    assert fonts.register_font(font) == first
+    monkeypatch.undo()
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(fonts, "_registered", {})
+    time.sleep(0.05)
+    changed = bytearray(data)
+    changed[-1] ^= 1  # the same size and mtime, other bytes
+    stat = font.stat()
+    font.write_bytes(bytes(changed))
+    __import__("os").utime(font, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert fonts.register_font(font).endswith(hashlib.sha256(bytes(changed)).hexdigest()[:10])
