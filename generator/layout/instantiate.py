@@ -188,17 +188,28 @@ class Instantiator:
         return points
 
     def _color(self, raw, scope, label, where):
+        colour = _COLOURS.get(raw, _UNSET) if isinstance(raw, str) else _UNSET
+        if colour is not _UNSET:  # a spelling seen before (a template never is: it does not enter)
+            return colour
         try:
             value = self.expr.render(raw, scope.values) if is_template(raw) else raw
         except ExprError as exc:
             self._report(scope, exc.location or where, label, exc.message, exc.source)
             return None
+        if isinstance(value, str):  # a template's value, e.g. "#229954", is a spelling too
+            colour = _COLOURS.get(value, _UNSET)
+            if colour is not _UNSET:
+                return colour
         if value in (None, "", "none", "None"):
-            return None
-        try:
-            return _colour_of(str(value).strip())
-        except ValueError as exc:  # at the literal's own line: a parent layout's, for an inherited colour
-            raise _BadValue(str(exc), raw) from None
+            colour = None
+        else:
+            try:
+                colour = normal_colour(str(value).strip())
+            except ValueError as exc:  # at the literal's own line: a parent layout's, for an inherited colour
+                raise _BadValue(str(exc), raw) from None
+        if isinstance(value, str) and len(_COLOURS) < MAX_COLOURS and not is_template(value):
+            _COLOURS[str(value)] = colour  # a plain str: a layout's LocatedStr would keep its location
+        return colour
 
     # -- boxes ----------------------------------------------------------------------------
     def _boxes(self, boxes: list, scope: _Scope, out: list, field_path: str, origin=(0.0, 0.0)):
@@ -568,7 +579,12 @@ def _length_of(text: str) -> float:
     return parse_length(text)
 
 
-_colour_of = lru_cache(maxsize=1024)(normal_colour)
+#: a colour's spelling -> its one spelling for the painters (``normal_colour``; None for none), filled as
+#: literals and templates' values are read: ~8 colours a face, a handful of spellings a deck. Templates
+#: never enter it (a value that is itself a template neither): what they give depends on the card.
+_COLOURS: dict = {None: None}
+_colour_of = lru_cache(maxsize=1024)(normal_colour)  # icons' colours
+MAX_COLOURS = 4096  # as _POINTS: values come from layouts and records; the bound guards a long `pnp watch`
 
 
 def _guard_hint(source) -> str:

@@ -296,6 +296,31 @@ def test_box_lengths_read_from_the_memo_of_literals_are_those_parsed_and_templat
     assert lives == [parse_length(f"{life}mm") for life in (12, 8, 9)]
 
 
+def test_colours_read_from_the_memo_of_spellings_are_those_checked_and_templates_stay_per_card(tiny, monkeypatch):
+    # A colour's spelling is checked once and then read from a memo; a template's colour depends on the
+    # card (never served by its source), a bad colour is said on every card, and the memo is bounded.
+    from generator.layout import instantiate
+
+    layout = """\
+        boxes:
+          - {id: lit, type: rect, w: 1mm, h: 1mm, fill: "#abc", stroke: none}
+          - {id: tpl, type: rect, w: 1mm, h: 1mm, fill: "#{{ card.life }}{{ card.life }}{{ card.life }}"}
+          - {id: bad, type: rect, w: 1mm, h: 1mm, fill: "#{{ card.life }}"}
+        """
+    for _ in range(2):  # the second pass reads what the first one filled
+        for record, colour in enumerate(("#121212", "#888888", "#999999")):
+            ops, problems = faces_of(tiny, layout, record)
+            styles = {op.id: op.style for op in ops}
+            assert (styles["lit"]["fill"], styles["lit"]["stroke"], styles["tpl"]["fill"]) == ("#aabbcc", None, colour)
+            assert len(problems) == 1 and f"'#{(12, 8, 9)[record]}' is not a colour" in problems[0].message
+    assert instantiate._COLOURS["#abc"] == "#aabbcc" and instantiate._COLOURS["#888"] == "#888888"
+    assert not [key for key in instantiate._COLOURS if key and "{{" in key]
+    monkeypatch.setattr(instantiate, "_COLOURS", {None: None})
+    monkeypatch.setattr(instantiate, "MAX_COLOURS", 2)
+    faces_of(tiny, layout, 0)
+    assert len(instantiate._COLOURS) == 2
+
+
 @pytest.mark.parametrize("value, message", [("[1, 2]", "w: expected a length"),
                                             ("true", "w: expected a length"), ("3", "w: a length needs a unit")])
 def test_a_length_that_is_a_list_a_mapping_or_a_bare_number_is_a_located_problem_on_every_card(tiny, value, message):
