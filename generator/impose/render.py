@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Callable, Sequence, Union
 
-from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from ..fpstr import FP
 from .page import Mark, SheetPage, Slot
 
 DrawFace = Callable[[object, int, str], None]
@@ -69,7 +69,7 @@ def _draw_slot(canvas, slot: Slot, side: str, draw_face: DrawFace) -> None:
     # settings (cap, join, alpha) that faces always change inside a save/restore.
     canvas.addLiteral("q")
     x0, y0, x1, y1 = slot.bleed_box
-    canvas.addLiteral(f"n {fp_str(x0, y0, x1 - x0, y1 - y0)} re W* n")
+    canvas.addLiteral(f"n {FP[x0, y0, x1 - x0, y1 - y0]} re W* n")
     if slot.rotation == 90:        # card's up points to the page's left
         canvas.translate(slot.x + slot.w, slot.y)
         canvas.rotate(90)

@@ -12,6 +12,7 @@ from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
 
 from generator.fonts import FontSet
+from generator.fpstr import FP
 from generator.text.layout import TextBlock, text_width
 
 __all__ = ["draw_text_block", "IconDrawer"]
@@ -174,11 +175,11 @@ def _block_operators(canvas, block: TextBlock, x: float, y_top: float, fonts: Fo
     shown_runs = _SHOWN.get(doc)
     if shown_runs is None:
         shown_runs = _SHOWN[doc] = {}
-    size = fp_str(block.size)
+    size = FP[block.size]
     synthetic = fonts.synthetic_bold
     parts = ["q", colour]
     if synthetic:
-        parts.append(f"{fp_str(fonts.bold_stroke * block.size)} w 1 j 1 J")
+        parts.append(f"{FP[fonts.bold_stroke * block.size]} w 1 j 1 J")
     parts.append("BT")
     start = len(parts)
     selected = mode = None
@@ -195,7 +196,7 @@ def _block_operators(canvas, block: TextBlock, x: float, y_top: float, fonts: Fo
             if run_mode != mode:
                 mode = run_mode
                 parts.append(f"{mode} Tr")
-            parts.append(f"1 0 0 1 {fp_str(left + run.x, baseline)} Tm")
+            parts.append(f"1 0 0 1 {FP[left + run.x, baseline]} Tm")
             shown = shown_runs.get((font, run.text))
             if shown is None:  # a text not drawn yet in this document: encoded once (and its codes assigned)
                 if len(shown_runs) >= SHOWN_RUNS:
