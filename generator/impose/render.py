@@ -93,7 +93,13 @@ def _draw_lines(canvas, lines: tuple[Mark, ...], width: float) -> None:
     canvas.setLineWidth(width)
     canvas.setLineCap(0)
     canvas.setDash()
-    canvas.lines([(m.x0, m.y0, m.x1, m.y1) for m in lines])
+    # canvas.lines' operators, one code entry a line as it writes them, the numbers through the memo:
+    # every page of a sheet repeats the same marks
+    add = canvas.addLiteral
+    add("n")
+    for m in lines:
+        add(f"{FP[m.x0, m.y0]} m {FP[m.x1, m.y1]} l")
+    add("S")
     canvas.restoreState()
 
 

@@ -279,3 +279,22 @@ def test_a_label_no_edge_holds_drops_its_leading_parts_until_one_does(font_name)
     box, text = label_box((0, 0, mm(14), 7), (), full, font_name)
     assert text == "1/1 · 表 (front)"
     assert label_box(boxes[0], (), "short", font_name) == (boxes[0], "short")
+
+
+def test_marks_are_written_as_canvas_lines_writes_them():
+    # _draw_lines writes the marks' operators itself (through the number memo): the same code as ReportLab's
+    from generator.impose.page import Mark
+    from generator.impose.render import _draw_lines
+
+    marks = (Mark(0, 0.0, 12.5, -0.0), Mark(1e-7, 99.123456789, 100, 200.5), Mark(595.2756, 20.0, 595.2756, 8.5))
+    ours, theirs = Canvas(io.BytesIO()), Canvas(io.BytesIO())
+    for _ in range(2):  # the second time from the memo
+        _draw_lines(ours, marks, 0.25)
+        theirs.saveState()
+        theirs.setStrokeColorCMYK(0, 0, 0, 1)
+        theirs.setLineWidth(0.25)
+        theirs.setLineCap(0)
+        theirs.setDash()
+        theirs.lines([(m.x0, m.y0, m.x1, m.y1) for m in marks])
+        theirs.restoreState()
+    assert ours._code == theirs._code and "0 0 m 12.5 0 l" in ours._code
