@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import marshal
 from pathlib import Path
 
 from ..errors import Location
@@ -106,6 +107,32 @@ def _dumps(value) -> bytes:
     return _ENCODER.encode(value).encode("utf-8")
 
 
+#: an op's form, as ``marshal`` writes it -> the form's JSON. The frame, the panel and the discs of a
+#: deck's faces make the same forms card after card, and JSON spends most of a face's hash writing
+#: floats. Keyed by marshal's bytes, not by the form: equal bytes are the same values of the same types
+#: (``==`` would take ``True`` for ``1`` and ``1.0``, which JSON writes apart). Cleared when full.
+_ENCODED: dict = {}
+MAX_ENCODED = 4096
+
+
+def _form_json(form) -> str:
+    try:
+        key = marshal.dumps(form)
+    except ValueError:  # a type marshal does not write (a layout's located string): encoded each time
+        return _ENCODER.encode(form)
+    text = _ENCODED.get(key)
+    if text is None:
+        if len(_ENCODED) >= MAX_ENCODED:
+            _ENCODED.clear()
+        text = _ENCODED[key] = _ENCODER.encode(form)
+    return text
+
+
+def _forms_dumps(forms: list) -> bytes:
+    """``_dumps(forms)``, each form's JSON from the memo (a list's JSON is its items' joined by ",")."""
+    return f"[{','.join([_form_json(form) for form in forms])}]".encode("utf-8")
+
+
 class _Rounded(dict):
     """``_R[value]``: ``value`` to 4 decimals (-0.0 -> 0.0). Memoised: a deck repeats the same
     coordinates on every card, a correctly rounded ``round`` costs three times a dict look-up, and a
@@ -152,7 +179,7 @@ def _op_form(op, files: FileHashes, icons: set, images: set):
         payload = [[_R[v] for v in point] if isinstance(point, (list, tuple)) else _R[point] for point in payload]
     style = sorted((k, _R[v] if isinstance(v, float) else v) for k, v in op.style.items())
     children = [_op_form(child, files, icons, images) for child in op.children]
-    return (op.kind, op.id, _R[op.x], _R[op.y], _R[op.w], _R[op.h], style, payload, _R[op.rotate],
+    return (str(op.kind), op.id, _R[op.x], _R[op.y], _R[op.w], _R[op.h], style, payload, _R[op.rotate],
             _R[op.opacity], children)
 
 
@@ -184,7 +211,7 @@ def ops_digest(ops, files: FileHashes, icon_set=None) -> tuple[str, str]:
                 icon = icon_set.get(name)
                 definitions[name] = canonical(icon, files) if icon is not None else None
         assets = files.assets[key] = sha(_dumps({"images": list(key[1]), "icons": definitions}))
-    return sha(_dumps(form)), assets
+    return sha(_forms_dumps(form)), assets
 
 
 def _image_hashes(form):
