@@ -116,6 +116,15 @@ MAX_ENCODED = 4096
 
 
 def _form_json(form) -> str:
+    """The JSON of an op's form: ``(kind, id, x, y, w, h, style, payload, rotate, opacity, children)``.
+    A text's words change from card to card and its box does not: its payload is written each time,
+    the rest of it from the memo (a tuple's JSON is its items' joined by "," in brackets)."""
+    if form[0] == "text":
+        return f"{_memo_json(form[:7])[:-1]},{_ENCODER.encode(form[7])},{_memo_json(form[8:])[1:]}"
+    return _memo_json(form)
+
+
+def _memo_json(form) -> str:
     try:
         key = marshal.dumps(form)
     except ValueError:  # a type marshal does not write (a layout's located string): encoded each time
