@@ -91,6 +91,11 @@ def lock_json(lock: dict) -> str:
     return "".join(lock_lines(lock))
 
 
+# json.dumps with options makes an encoder per call: two per card line
+_ENTRY = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+_KEY = json.JSONEncoder(ensure_ascii=False)
+
+
 def lock_lines(lock: dict):
     """The lock as JSON text, one card per line (a reprint shows as one changed line in a
     diff), produced piece by piece so a large deck is never one big string in memory."""
@@ -100,9 +105,9 @@ def lock_lines(lock: dict):
         yield f" {json.dumps(key)}: {json.dumps(head[key], ensure_ascii=False)},\n"
     yield ' "cards": {'
     cards = lock.get("cards", {})
+    entry_json, key_json = _ENTRY.encode, _KEY.encode
     for n, key in enumerate(sorted(cards)):
-        entry = json.dumps(cards[key], ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        yield f"{',' if n else ''}\n  {json.dumps(key, ensure_ascii=False)}: {entry}"
+        yield f"{',' if n else ''}\n  {key_json(key)}: {entry_json(cards[key])}"
     yield "\n }\n}\n"
 
 
