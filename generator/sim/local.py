@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..errors import Location, Problem, ProblemsError
+from .games import is_local  # noqa: F401 - its home was here
 
 KEY_PREFIX = "file:"
 #: what every engine must define (generator/sim/api.py)
@@ -43,12 +44,6 @@ def _no_problems(*_args) -> list:
 
 def _describe(_state, event) -> str:
     return str(event)
-
-
-def is_local(value: str) -> bool:
-    """Whether balance.yaml's ``engine:`` value is a path (``sim.py``, ``sim/``, ``engines/dice``)
-    rather than the name of a simulator pnp ships."""
-    return value.endswith((".py", "/")) or "/" in value or "\\" in value
 
 
 def resolve(root: Path, value: str) -> Path:

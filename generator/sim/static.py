@@ -11,7 +11,6 @@ import yaml
 from ..content.yamlload import _yaml_error as yaml_error
 from ..errors import ContentError, Location, Problem, ProblemsError
 from . import games as registry
-from . import local
 from .compile import played_tables, where_of
 
 
@@ -56,10 +55,12 @@ def engine_of(game, config: dict | None, lines: dict | None = None) -> tuple[str
     cannot be used raises ``ProblemsError`` at balance.yaml's ``engine:`` line or in its code."""
     name = str((config or {}).get("engine") or game.id)
     where = Location(str(Path(game.root) / "balance.yaml"), (lines or {}).get("engine", 0))
-    if name in registry.ENGINES or not (local.is_local(name) or (Path(game.root) / name).exists()):
+    if name in registry.ENGINES or not (registry.is_local(name) or (Path(game.root) / name).exists()):
         if name != game.id and name not in registry.ENGINES:  # written, and names nothing: `sim.yp`
             raise ProblemsError([Problem(where, "engine", _names_no_engine(name, Path(game.root)))])
         return name, registry.engine_for(name)
+    from . import local  # a game's own engine: not imported by a build of a game without one
+
     try:
         path = local.resolve(Path(game.root), name)
     except LookupError as exc:

@@ -290,7 +290,8 @@ def test_a_mistyped_command_is_offered_the_close_one_among_commands_not_imported
 
 def test_a_build_imports_neither_the_other_commands_nor_the_simulator(tiny, tmp_path):
     # Start-up counts at every build (bench/render.py): the commands' modules are imported when run,
-    # and the simulator (runner, verdict, agents, statistics) only by simulate and validate.
+    # and the simulator (runner, verdict, agents, statistics) only by simulate and validate; the loader
+    # of a game's own engine (sim.local, with traceback) only for a game that has one.
     script = (
         "import sys\n"
         "from generator.cli import main\n"
@@ -303,7 +304,8 @@ def test_a_build_imports_neither_the_other_commands_nor_the_simulator(tiny, tmp_
     assert proc.returncode == 0, proc.stderr
     imported = set(proc.stdout.split())
     assert "generator.build" in imported and (tmp_path / "print-a4.pdf").is_file()
-    simulator = {f"generator.sim.{m}" for m in ("api", "agents", "runner", "verdict", "stats", "metrics", "report")}
+    simulator = {f"generator.sim.{m}" for m in ("api", "agents", "runner", "verdict", "stats", "metrics", "report",
+                                                "local")}
     assert not {m for m in imported if m.startswith("generator.commands")} | (imported & simulator)
 
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import importlib
 
-from .. import local
-
 ENGINES = {
     "fatal-fight": "generator.sim.games.fatal_fight",
     "metroidvania": "generator.sim.games.metroidvania",
@@ -27,6 +25,14 @@ def engine_for(game_name: str):
 def engine_by_module(module: str):
     """The engine a worker process is handed by name: a module of pnp's, or a game's own
     (its ``__pnp_key__``, see ``local``: loaded from its file)."""
+    from .. import local  # a game's own engine only (and traceback, difflib with it): not at every build
+
     if module.startswith(local.KEY_PREFIX):
         return local.load_key(module)
     return importlib.import_module(module)
+
+
+def is_local(value: str) -> bool:
+    """Whether balance.yaml's ``engine:`` value is a path (``sim.py``, ``sim/``, ``engines/dice``)
+    rather than the name of a simulator pnp ships."""
+    return value.endswith((".py", "/")) or "/" in value or "\\" in value
