@@ -142,6 +142,8 @@ def plan_for(state) -> Plan:
     """The team's plan, recomputed only when something it reads has changed: a new cycle, a craft,
     an avatar, or a new slot — a base or any tile (the key counts the slots that are no base: the
     map tally's signature alone would let most tiles of a walk pass, but that changes the games).
+    The key holds the recipes left one by one, not their sum: replaced equipment goes back to the
+    display, so such a craft leaves the sum as it was.
 
     When the key changes but everything the plan is made from is as it was (``_same_reading``),
     the plan made now would be the kept one: it is kept (about half the recomputes of a game)."""
@@ -153,7 +155,7 @@ def plan_for(state) -> Plan:
     if tally is None or tally.seen != len(state.s_tile):
         tally = map_tally(state)
     # slots that are no base: s_level.count(-1), read from the kept list of bases
-    key = (state.round_id, state.cycle, tally.sig, sum(state.r_left), len(state.s_level) - len(state.bases()),
+    key = (state.round_id, state.cycle, tally.sig, tuple(state.r_left), len(state.s_level) - len(state.bases()),
            state.defeated.count(True), state.demon_hp)
     memo["plan_logged"] = logged
     if memo.get("plan_key") == key:

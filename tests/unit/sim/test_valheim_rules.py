@@ -885,6 +885,32 @@ def test_a_plan_kept_where_the_key_changed_is_the_plan_made_afresh(S):
     assert kept > 500 and made > 500
 
 
+def test_after_a_craft_that_replaces_equipment_the_plan_is_made_for_the_new_gear(S):
+    """A replaced piece of equipment goes back to the display (G15), so such a craft leaves as many
+    recipes as before: the plan must still be remade, or the team keeps gathering for the sword the
+    fighter has just made."""
+    from generator.sim.games import valheim_agents as A
+    st = game(S)
+    for name, n in (("wood", 3), ("copper", 2)):
+        r = S.res.index(name)
+        st.supply[r] -= n
+        st.pool[r] = n
+    spear, sword = (S.r_id.index(x) for x in ("cr_stone_spear", "cr_copper_sword"))
+    st.equip[0][0] = spear
+    st.r_left[spear] -= 1
+    set_hand(st, 0, [red("craft"), red("craft")])
+    set_hand(st, 1, [blue("craft")])
+    commit_all(st, {0: [(red("craft"), "craft"), (red("craft"), "craft")], 1: [(blue("craft"), "craft")]})
+    before = A.plan_for(st)
+    assert before.fighter == 0 and sword in before.gear
+    left = sum(st.r_left)
+    st.apply_action((R.MAKE, sword, 0))
+    assert st.phase == R.P_CRAFT and sum(st.r_left) == left  # same action, as many recipes left
+    p = A.plan_for(st)
+    assert sword not in p.gear
+    assert [getattr(p, f) for f in A.Plan.__slots__] == [getattr(A._make_plan(st), f) for f in A.Plan.__slots__]
+
+
 def test_a_reroll_card_offers_each_lost_fight_a_reroll_until_the_rerolls_are_spent(S):
     # 不屈: 「このフェイズ、戦闘のダイスを合計2回まで振り直せる。すべての戦闘で戦力+1。」
     st, d = _hunt_state(S, rolls=(1, 6, 1, 2), enemies=("en_horned_bear", "en_grey_wolf"))
