@@ -58,3 +58,13 @@ def _own_cache_dir(tmp_path_factory):
         os.environ.pop("PNP_CACHE_DIR", None)
     else:
         os.environ["PNP_CACHE_DIR"] = saved
+
+
+@pytest.fixture(autouse=True)
+def _no_progress_lines(monkeypatch):
+    """In a test a command runs in a pipe, where it prints a progress line every 15 s: a slow CI host
+    would then mix one into the output a test reads (a JSON document, an exact message). The pipe's clock
+    stands still unless a test moves it (tests/unit/test_progress_lines.py's ``clock``)."""
+    from generator import cli
+
+    monkeypatch.setattr(cli._LineBar, "clock", staticmethod(lambda: 0.0))

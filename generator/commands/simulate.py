@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
 import time
 from contextlib import contextmanager
 
@@ -106,7 +105,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
         if game_index is not None:  # with --set, the changed game is the one replayed
             _replay(engine, setup, players, agent, seed, game_index, trace, as_json, sets)
             return
-        with _progress(games * (1 + len(changes))) as progress:
+        with _progress(games * (1 + len(changes)), f"simulate {path.name}") as progress:
             parts = {"cards": cards, "heroes": heroes}
             summary = _run(engine, game_data, tables, players, games, seed, agent, workers, parts, progress())
             runs = [_run(engine, game_data, changed, players, games, seed, agent, workers, parts, progress(), said,
@@ -340,13 +339,17 @@ def _compare(summary: dict, changed: dict, sets, filler=None) -> None:
 
 
 @contextmanager
-def _progress(total: int):
-    """``progress()`` gives each run of the command its ``run_games`` progress callback: on a terminal,
-    one bar across every run (the content as it is, then each change), else None (no bar)."""
-    if not sys.stderr.isatty():
+def _progress(total: int, task: str):
+    """``progress()`` gives each run of the command its ``run_games`` progress callback: one bar across
+    every run (the content as it is, then each change) as the reporter draws it (a bar on a terminal, a
+    plain line now and then in a pipe), else None (-q)."""
+    from ..cli import reporter
+    rep = reporter()
+    if rep.verbosity < 0:
         yield lambda: None
         return
-    with click.progressbar(length=total, label="simulating", file=sys.stderr) as bar:
+    rep.task = task
+    with rep.progress(None, "simulating", length=total) as bar:
         def one_run():
             done = [0]
 

@@ -52,3 +52,17 @@ def test_a_build_in_a_pipe_says_its_rendering_in_lines_with_no_carriage_return(t
     assert result.ok
     said = capsys.readouterr().err
     assert said.startswith("build tiny: rendering 1/") and "\r" not in said and said.endswith("\u2026\n")
+
+
+def test_simulate_in_a_pipe_says_its_games_in_lines_and_nothing_with_q(in_repo, clock):
+    from click.testing import CliRunner
+
+    ticks = iter(range(0, 100_000, 20))
+    clock_moves = staticmethod(lambda: next(ticks))  # 20 s between looks: a line at every look
+    cli._LineBar.clock = clock_moves
+    result = CliRunner().invoke(cli.main, ["simulate", "fatal-fight", "--players", "2", "--games", "8", "--json"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("simulate fatal-fight: simulating ") and "/8\u2026\n" in result.stderr
+    assert "\r" not in result.stderr and result.stdout.lstrip().startswith("{")
+    quiet = CliRunner().invoke(cli.main, ["-q", "simulate", "fatal-fight", "--players", "2", "--games", "8", "--json"])
+    assert quiet.exit_code == 0 and quiet.stderr == ""
