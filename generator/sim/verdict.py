@@ -783,14 +783,20 @@ def count_lever(judge, n, counts, why="") -> str:
     keyed = count_keyed(tables.get("rules"), counts)
     if not keyed:
         return ""
-    path, values = next(iter(keyed.items()))
-    value = values[n]
+    # one sweep per number: rules.yaml's order says nothing of which number the designer tunes
+    # (Metroidvania sets turns_per_round before boss_life_bonus, its README's lever)
+    first, *others = [f"--sweep {path}.{n}={_near(judge, tables, f'{path}.{n}', values[n])}"
+                      for path, values in keyed.items()]
+    return (f"; numbers set per {judge.seat} count: {', '.join(keyed)}; try one at {judge.count(n)}{why}: "
+            f"{judge.command} --players {n} {first}" + "".join(f" (or {sweep})" for sweep in others))
+
+
+def _near(judge, tables, path: str, value) -> str:
+    """A sweep's values around ``value``, within the schema's bounds: ``A..B`` for a whole number."""
     near = [value + step for step in (-2, -1, 0, 1, 2)] if isinstance(value, int) else \
         [round(value * share, 6) for share in (0.8, 0.9, 1, 1.1, 1.2)]
-    tried = [v for v in near if v == value or _settable(judge, tables, f"{path}.{n}={v}")]  # the schema's bounds
-    written = f"{tried[0]}..{tried[-1]}" if isinstance(value, int) else ",".join(f"{v:g}" for v in tried)
-    return (f"; numbers set per {judge.seat} count: {', '.join(keyed)}; try one at {judge.count(n)}{why}: "
-            f"{judge.command} --players {n} --sweep {path}.{n}={written}")
+    tried = [v for v in near if v == value or _settable(judge, tables, f"{path}={v}")]
+    return f"{tried[0]}..{tried[-1]}" if isinstance(value, int) else ",".join(f"{v:g}" for v in tried)
 
 
 def _settable(judge, tables, text: str) -> bool:

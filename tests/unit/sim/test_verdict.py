@@ -743,7 +743,8 @@ def test_the_spread_warning_names_the_sweep_of_a_number_set_per_count_within_its
     [spread] = [p.message for p in judge.problems if p.field == "win_rate.count_spread_max"]
     assert spread.endswith("; numbers set per player count: rules.hunt.strength_by_players, "
                            "rules.final_battle.strength_by_players; try one at 2 players, the furthest from the "
-                           "others: pnp simulate valheim --players 2 --sweep rules.hunt.strength_by_players.2=-3..0")
+                           "others: pnp simulate valheim --players 2 --sweep rules.hunt.strength_by_players.2=-3..0 "
+                           "(or --sweep rules.final_battle.strength_by_players.2=1..5)")
 
 
 def test_a_win_rate_outside_its_band_names_the_sweep_of_a_number_set_per_count():
@@ -762,6 +763,8 @@ def test_a_win_rate_outside_its_band_names_the_sweep_of_a_number_set_per_count()
     [m1] = [p.message for p in judge.problems if p.field == "win_rate"]
     assert ("outside the band [0.35, 0.6]; numbers set per player count: rules.turns_per_round, rules.boss_life_bonus; "
             "try one at 2 players: pnp simulate metroidvania --players 2 --sweep rules.turns_per_round.2=") in m1
+    # the README's lever is the second number rules.yaml sets per count: offered too, not only the first
+    assert " (or --sweep rules.boss_life_bonus.2=0..3); reproduce:" in m1
     assert m1.endswith("; reproduce: pnp simulate metroidvania --players 2 --agent heuristic --seed 0 --games 400")
 
 
