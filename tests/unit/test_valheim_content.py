@@ -106,3 +106,28 @@ def test_an_enemy_prints_round_plus_k_only_when_its_row_keeps_it():
     assert _typeline(game, component, hare) == "弱い敵 ・ 戦闘力＝ラウンド＋3"
     component.records[hare]["strength_by_round"][6] = 11  # a designer's edit of round 7 only
     assert _typeline(game, component, hare) == "弱い敵"  # "round + 3" would contradict its 11 in round 7
+
+
+def _faq_strength_answer(game, lang: str) -> str:
+    from generator.rulebook.config import load_config
+    from generator.rulebook.context import RulebookData
+    from generator.rulebook.source import render_file
+
+    faq = GAME / "rulebook" / ("08-faq.md" if lang == "ja" else "en/08-faq.md")
+    problems: list = []
+    context = RulebookData(game, CardBuilder(game), load_config(GAME, problems, lang, "ja")).context()
+    rendered = render_file(faq, str(faq), context, problems)
+    assert not problems, problems
+    return next(line for line in rendered.text.splitlines() if "弱い敵は" in line or "weak enemy's" in line)
+
+
+def test_the_faq_quotes_round_plus_k_only_while_every_enemy_of_a_profile_keeps_it():
+    """The FAQ took "round + k" from the first weak enemy: after an uneven edit it misquoted the rest."""
+    game = load_game(GAME)
+    assert _faq_strength_answer(game, "ja") == ("> A. 弱い敵は「ラウンド＋3」、普通の敵は「ラウンド＋4」、"
+                                                 "強い敵は「ラウンド＋6」の戦闘力です。")
+    weak = [r for r in game.component("enemies").records if r.get("profile") == "weak"]
+    weak[-1]["strength_by_round"][6] = 11  # the last weak enemy only: the first still reads round + 3
+    assert _faq_strength_answer(game, "ja").startswith("> A. 弱い敵はカードの表に書かれた値、普通の敵は「ラウンド＋4」")
+    english = load_game(GAME, "en")
+    assert "A weak enemy's strength is \"round + 3\", a normal enemy's \"round + 4\"" in _faq_strength_answer(english, "en")
