@@ -246,10 +246,9 @@ def _variant(tables: dict, sets, game) -> dict:
 def _say_unchanged(tables: dict, variant: dict, sets) -> None:
     """A ``--set`` of the value the content already has is said on stderr: the comparison below it
     plays the same games twice and reads "difference +0.000", as if the change did nothing."""
-    from ..sim.overrides import value_at
-    from .sweep import _same
+    from ..sim.overrides import same_value, value_at
 
-    same = [text for text in sets if _same(value_at(variant, text), value_at(tables, text))]
+    same = [text for text in sets if same_value(value_at(variant, text), value_at(tables, text))]
     if same:
         click.echo(f"note: {', '.join(same)}: already the content's value, it changes nothing"
                    + ("" if len(same) < len(sets) else " (the run with it plays the same games)"), err=True)

@@ -60,7 +60,7 @@ def swept(tables: dict, text: str, game) -> Sweep:
     """The arms of ``--sweep text``: each value once, the content's own value as the current arm
     (added when no value is it), in the order written or by value when all are numbers. Raises
     ``OverrideError`` as ``--set`` would for the first value it refuses."""
-    from ..sim.overrides import apply_sets, described, parse_sweep, value_at
+    from ..sim.overrides import apply_sets, described, parse_sweep, same_value, value_at
 
     path, written = parse_sweep(text)
     current = value_at(tables, f"{path}={written[0]}")  # a path it cannot find: as --set says it
@@ -69,9 +69,9 @@ def swept(tables: dict, text: str, game) -> Sweep:
         change = f"{path}={raw}"
         changed = apply_sets(tables, [change], game)
         played = value_at(changed, change)
-        if any(_same(played, arm.played) for arm in arms):
+        if any(same_value(played, arm.played) for arm in arms):
             continue
-        is_current = _same(played, current)
+        is_current = same_value(played, current)
         arms.append(Arm(described([change])[path], played, None if is_current else change,
                         None if is_current else changed))
     if not any(arm.tables is None for arm in arms):
@@ -79,11 +79,6 @@ def swept(tables: dict, text: str, game) -> Sweep:
     if all(_number(arm.played) for arm in arms):
         arms.sort(key=lambda arm: arm.played)
     return Sweep(path, current, arms)
-
-
-def _same(a, b) -> bool:
-    """Equal and of one kind (``true`` is not ``1``)."""
-    return type(a) is type(b) and a == b
 
 
 def _number(value) -> bool:

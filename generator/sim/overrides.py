@@ -111,6 +111,11 @@ def value_at(tables: dict, text: str):
 
 # ---- which value a path names --------------------------------------------------------------------
 
+def same_value(a, b) -> bool:
+    """Equal and of one kind (``true`` is not ``1``): whether a set value changes the content."""
+    return type(a) is type(b) and a == b
+
+
 def _target(tables: dict, keys: list[str], text: str):
     """``(container, key, shown path, steps)`` of the value a path names; ``steps`` is the way there
     from the table: ``[("table", name), ("record", id) | ("field", key), ...]``."""
