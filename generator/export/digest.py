@@ -22,6 +22,7 @@ import dataclasses
 import hashlib
 import json
 import marshal
+from json.encoder import encode_basestring
 from pathlib import Path
 
 from ..errors import Location
@@ -236,6 +237,51 @@ def _image_hashes(form):
 
 def data_digest(record, files: FileHashes | None = None) -> str:
     return sha(_dumps(canonical(record, files or FileHashes())))
+
+
+#: values one build's record digests keep at most (cleared when full): a 5,400-card deck's unique
+#: texts are not all kept until its lock is written
+MAX_VALUES = 4096
+
+
+def record_digests(record, files: FileHashes, memo: dict) -> tuple[str, dict | None]:
+    """``(data_digest(record), {field: data_digest(value)[:8]})``: a record's digest and its top-level
+    fields' (the print lock's ``fields``; None when the record is not a mapping), each field's JSON
+    written once for both. ``memo`` (one build's) keeps each value's JSON and digest: a deck repeats a
+    cost, a colour, a kind on card after card, and a SHA-256 call costs more than the JSON it hashes.
+    A str is its own key; another value is keyed by ``marshal``'s bytes (equal bytes are the same
+    values of the same types: ``==`` would take ``True`` for ``1`` and ``1.0``, which JSON writes
+    apart); a value marshal does not write (a path, a located string) is written each time."""
+    if not isinstance(record, dict) or any(type(key) is not str for key in record):
+        fields = {str(k): data_digest(v, files)[:8] for k, v in record.items()} if isinstance(record, dict) else None
+        return data_digest(record, files), fields
+    fields, members = {}, []
+    for key in sorted(record):  # as the encoder's sort_keys orders a mapping's str keys
+        text, digest = _value_json(record[key], files, memo)
+        fields[key] = digest
+        members.append(f"{encode_basestring(key)}:{text}")
+    return sha(f"{{{','.join(members)}}}".encode("utf-8")), {key: fields[key] for key in record}
+
+
+def _value_json(value, files: FileHashes, memo: dict) -> tuple[str, str]:
+    """A field value's JSON as the record's JSON writes it, and its 8-digit digest."""
+    if type(value) is str:
+        key = value
+    else:
+        try:
+            key = marshal.dumps(value)
+        except ValueError:
+            key = None
+    known = memo.get(key) if key is not None else None
+    if known is None:
+        # a str's form is itself and its JSON encode_basestring's, as JSONEncoder.encode writes a str
+        text = encode_basestring(value) if key is value else _ENCODER.encode(canonical(value, files))
+        known = (text, sha(text.encode("utf-8"))[:8])
+        if key is not None:
+            if len(memo) >= MAX_VALUES:
+                memo.clear()
+            memo[key] = known
+    return known
 
 
 def resolved_layout_digest(layout, files: FileHashes | None = None) -> str:

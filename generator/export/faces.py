@@ -99,8 +99,9 @@ class FaceHasher:
             hashes[1][index] = sys.intern(assets)  # most faces use the same assets: one string
         return observe
 
-    def parts(self, faces, side: str, record: int) -> dict | None:
-        """The hashed inputs of one face: record, layout, assets, ops (None if there is no face)."""
+    def parts(self, faces, side: str, record: int, record_digest: str | None = None) -> dict | None:
+        """The hashed inputs of one face: record, layout, assets, ops (None if there is no face);
+        ``record_digest``: the front's record part when the caller has it (``digest.record_digests``)."""
         component = faces.component
         if side == "back" and faces.backs is None:
             return None
@@ -119,7 +120,7 @@ class FaceHasher:
         # the record's own data belongs to the front, so editing a card's text flags its front only
         # both in the edition's language: a text added in another language leaves this edition's lock as it was
         return {
-            "record": data_digest(faces.records[record], self.files) if side == "front" else None,
+            "record": (record_digest or data_digest(faces.records[record], self.files)) if side == "front" else None,
             "layout": self.layout_digest(faces.layouts[0 if side == "front" else 1]),
             "assets": self._assets[assets],
             "ops": ops_hash,

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ..content.game import text_in
 from ..errors import BuildError
-from .digest import combine, data_digest
+from .digest import combine, record_digests
 from .faces import FaceHasher, copies, record_id, record_name
 from .restates import restated_digests
 
@@ -44,11 +44,13 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
     entries = {}
     restated = restated_digests(game)  # text vs played fields, for the next build's drift check
     files = hasher.files
+    memo: dict = {}  # this build's field values, their JSON and digests (``record_digests``)
     shared: dict = {}  # equal back parts (a shared back) are one object: a large deck's lock stays small
     for faces in cards.faces:
         component = faces.component
         for i in range(len(component.records)):
-            front = hasher.parts(faces, "front", i)
+            record, fields = record_digests(faces.records[i], files, memo)
+            front = hasher.parts(faces, "front", i, record)
             back = hasher.parts(faces, "back", i) if faces.backs is not None else None
             back_hash = None
             if back:  # a shared back: one parts dict and one hash for every card
@@ -67,9 +69,8 @@ def compute_lock(cards, hasher: FaceHasher | None = None) -> dict:
                 "back": back_hash,
                 "parts": {"front": front, "back": back},
             }
-            record = faces.records[i]
-            if isinstance(record, dict):  # 8 digits: enough to tell which field changed, and a small lock
-                entries[key]["fields"] = {str(k): data_digest(v, files)[:8] for k, v in record.items()}
+            if fields is not None:  # 8 digits: enough to tell which field changed, and a small lock
+                entries[key]["fields"] = fields
             if key in restated:
                 entries[key]["restated"] = restated[key]
     return {

@@ -40,3 +40,42 @@ def test_the_memo_of_forms_is_bounded(monkeypatch):
         form = ("rect", "a", n / 3, 0.0, 1.0, 1.0, [], None, 0.0, 1.0, [])
         assert digest._forms_dumps([form]) == digest._dumps([form])
         assert len(digest._ENCODED) <= 10
+
+
+RECORDS = [
+    {"id": "c1", "title": "カード 1", "cost": 1, "rare": True, "weight": 1.0, "art": None},
+    {"id": "c2", "title": "カード 1", "cost": True, "rare": 1, "weight": 1, "art": None},      # == the values above
+    {"weight": -0.0, "id": "c3", "text": 'a "quoted"\\ line\nand\ttab \x01', "cost": 0.000049},  # unsorted, escapes
+    {"id": "c4", "effect": {"b": [1, 2.5, {"z": None, "a": "x"}], "a": "攻撃"}, "tags": ["x", "y"], "t": ("a", 1)},
+    {"id": "c5", "title": _located("カード 1"), "effect": {"b": [1, 2.5, {"z": None, "a": "x"}], "a": "攻撃"}},
+    {},
+]
+
+
+def test_a_records_digest_and_its_fields_digests_are_data_digests_whatever_the_memo_holds(monkeypatch, tmp_path):
+    art = tmp_path / "art.png"
+    art.write_bytes(b"png")
+    records = RECORDS + [{"id": "c6", "art": art}]
+    files = digest.FileHashes()
+    for order in (records, records[::-1], records + records):
+        memo: dict = {}
+        for record in order:
+            expected = (digest.data_digest(record, files),
+                        {str(k): digest.data_digest(v, files)[:8] for k, v in record.items()})
+            assert digest.record_digests(record, files, memo) == expected
+            assert list(digest.record_digests(record, files, memo)[1]) == list(record)  # the record's order
+    assert digest.record_digests(["not", "a", "mapping"], files, {}) == (
+        digest.data_digest(["not", "a", "mapping"], files), None)
+    mixed = {1: "one", "1": "uno"}  # keys that are not all str: digested as a whole, as before
+    assert digest.record_digests(mixed, files, {}) == (digest.data_digest(mixed, files),
+                                                       {"1": digest.data_digest("uno", files)[:8]})
+
+
+def test_the_memo_of_field_values_is_bounded(monkeypatch):
+    monkeypatch.setattr(digest, "MAX_VALUES", 10)
+    memo: dict = {}
+    files = digest.FileHashes()
+    for n in range(100):
+        record = {"id": f"c{n}", "cost": n, "weight": n / 3}
+        assert digest.record_digests(record, files, memo)[0] == digest.data_digest(record, files)
+        assert len(memo) <= 10
