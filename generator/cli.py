@@ -45,6 +45,13 @@ class Reporter:
             click.echo(f"not listed: {counts} of balance.yaml's known: (their reasons are in balance.pdf; -v lists them)")
         return errors
 
+    def begin(self, command: str, doing: str, path: Path, out: Path) -> None:
+        """The line a command that writes a game's files starts with, ``building content/x -> output/x``
+        (which game, and where its files go: -o and --lang move them), and the task its progress lines in
+        a pipe name (``build x``)."""
+        self.info(f"{doing} {path} -> {out}")
+        self.task = f"{command} {path.name}"
+
     def info(self, message: str) -> None:
         if self.verbosity >= 0:
             click.echo(message, err=True)
@@ -376,8 +383,7 @@ def build(games, output_dir, profile, no_validate, workers, proof, changed_since
     for path in paths:
         game_dir = _output_dir(output_dir, path, several=len(games) != 1)  # where every edition's verdict is
         out = _output_dir(output_dir, path, several=len(games) != 1, lang=lang)
-        rep.info(f"building {path} -> {out}")
-        rep.task = f"build {path.name}"
+        rep.begin("build", "building", path, out)
         result = each_game(lambda: build_game(path, out, profile=profile, validate=not no_validate,
                                               workers=workers, reporter=rep, proof=proof,
                                               changed_since=changed_since, paper_sized=paper_sized, lang=lang,

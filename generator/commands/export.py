@@ -55,8 +55,7 @@ def export(game, png, profile, tts, tts_base_url, gutterfold, calibration, showc
     rep = reporter()
     if components:
         _check_components(path, components)
-    rep.info(f"exporting {path} -> {out}")
-    rep.task = f"export {path.name}"
+    rep.begin("export", "exporting", path, out)
     result = each_game(lambda: run_export(path, out, png=png, tts=tts, gutterfold=gutterfold,
                                           calibration=calibration, profile=profile, sheet=sheet, dpi=dpi,
                                           components=components, base_url=tts_base_url, showcase=showcase,

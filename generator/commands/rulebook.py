@@ -34,14 +34,14 @@ def rulebook(game, booklet, sheet, paper, output_dir, lang):
     path = resolve_game(game)
     out = _output_dir(output_dir, path, several=False, lang=lang)
     rep = reporter()
-    rep.task = f"rulebook {path.name}"
+    rep.begin("rulebook", "writing the rulebook of", path, out)
     warnings: list = []
     with progress_callback(rep, "laying out chapters") as progress:
         written = run_reporting(lambda: build_rulebook(path, out, booklet=booklet, paper=paper, sheet=sheet,
                                                        problems=warnings, progress=progress, lang=lang))
     rep.problems(warnings)
     for item in written:
-        rep.info(f"wrote {item}")
+        rep.info(f"  wrote {item}")  # under its header, as build's
     # an earlier run's booklet (on this paper when this run made none, on another when it did)
     if note := stale_booklet_note(out, written[1].name if booklet and len(written) > 1 else None):
         click.echo(note)
