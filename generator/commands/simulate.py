@@ -315,11 +315,17 @@ def _where_in(game, variant: dict):
 
 def paired(changed: dict, plain: dict) -> dict:
     """The paired difference of two runs' win rates, changed minus plain (game i of both runs is
-    dealt from the same seed), with its interval and how many games ended differently."""
-    from ..sim.stats import paired_wins
+    dealt from the same seed), with its interval and how many games ended differently. When none did,
+    the interval is +-``bound``, how far apart the rates could still be (``stats.none_differ_bound``),
+    not the paired interval's [0, 0]; a run against itself (a sweep's current value) keeps [0, 0]."""
+    from ..sim.stats import none_differ_bound, paired_wins
 
     diff, lo, hi, differing = paired_wins(changed["_wins"], plain["_wins"])
-    return {"diff": round(diff, 6), "ci95": [round(lo, 6), round(hi, 6)], "games_differing": differing}
+    said = {"diff": round(diff, 6), "ci95": [round(lo, 6), round(hi, 6)], "games_differing": differing}
+    if not differing and changed is not plain:
+        bound = round(none_differ_bound(min(len(changed["_wins"]), len(plain["_wins"]))), 6)
+        said.update(ci95=[0.0 - bound, bound], bound=bound)
+    return said
 
 
 def _compare(summary: dict, changed: dict, sets, filler=None) -> None:
@@ -335,6 +341,8 @@ def _compare(summary: dict, changed: dict, sets, filler=None) -> None:
     if filler:  # signed as M5 reports it: with the card minus with the filler (0.0 - x: no -0.000)
         d, (lo, hi) = summary["paired"]["diff"], summary["paired"]["ci95"]
         summary["card_effect"] = {"diff": 0.0 - d, "ci95": [0.0 - hi, 0.0 - lo]}
+        if "bound" in summary["paired"]:
+            summary["card_effect"]["bound"] = summary["paired"]["bound"]
 
 
 @contextmanager
@@ -475,7 +483,12 @@ def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None, agent
                    f"{_stage(stage_rounds)} median {v['stage_rounds_median']:g}")
         lo, hi = p["ci95"]
         differing = f"{p['games_differing']} game{'' if p['games_differing'] == 1 else 's'} ended differently"
-        if "filler" in v:  # the card's effect (``_compare``), signed as M5 reports it
+        if "bound" in p:  # no game ended differently: how far apart the arms could still be, not [0, 0]
+            label, what = (("card's effect", "with the card and with the filler, the win rates") if "filler" in v
+                           else ("difference", "the win rates"))
+            click.echo(f"  {label} none seen: no game ended differently on the same {s['games']} deals; {what} may "
+                       f"still differ by up to ±{p['bound']:.3f} (95%)")
+        elif "filler" in v:  # the card's effect (``_compare``), signed as M5 reports it
             effect, (low, high) = s["card_effect"]["diff"], s["card_effect"]["ci95"]
             shown = interval_text(effect, low, high, None, "{:+.3f}")
             click.echo(f"  card's effect {shown} in win rate, with it minus with the "

@@ -163,7 +163,8 @@ def _cells(row: dict, games: int, band) -> list[str]:
     dlo, dhi = p["ci95"]
     return [_shown(row["value"]) + (" (current)" if row["current"] else ""),
             f"{row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] ({row['wins']}/{games})",
-            "-" if row["current"] else interval_text(p["diff"], dlo, dhi, None, "{:+.3f}"),
+            "-" if row["current"] else f"within ±{p['bound']:.3f} (no game differs)" if "bound" in p
+            else interval_text(p["diff"], dlo, dhi, None, "{:+.3f}"),
             f"{row['rounds']['median']:g} / {row['rounds']['p95']:g}",
             f"{row['errors']}+{row['timeouts']}"] + ([row["band"]] if band else [])
 

@@ -102,6 +102,14 @@ def paired_wins(first, second) -> tuple[float, float, float, int]:
     return d, lo, hi, only_first + only_second
 
 
+def none_differ_bound(n: int, z: float = Z95) -> float:
+    """How far apart two arms' win rates could still be when none of ``n`` paired games ended differently:
+    a paired difference is at most the share of pairs that differ, here 0 of n, whose Wilson upper bound is
+    z^2 / (n + z^2) (0.161 at 20 games, 0.0095 at 400; the rule of three's 3/n, Wilson's way). The paired
+    (Wald) interval of no differing pair is [0, 0], which claims the arms certainly play alike."""
+    return wilson(0, n, z)[1]
+
+
 def ratio_interval(nums, dens, z: float = Z95, proportion: bool = False) -> tuple[float, float]:
     """Interval for a ratio of sums over games, R = sum(nums) / sum(dens) (a share of rounds, a mean
     per game, ...), with the game as the sampling unit: rounds of one game are not independent, so a

@@ -240,7 +240,7 @@ def test_filler_plays_the_verdicts_m5_paired_check_on_any_card(in_repo):
     from generator.sim.compile import played_tables
     from generator.sim.games import engine_for
     from generator.sim.runner import run_games
-    from generator.sim.stats import paired_wins
+    from generator.sim.stats import paired_wins, wilson
 
     args = ("metroidvania", "--players", "2", "--games", "40", "--seed", "3", "--workers", "1")
     out = json.loads(run(*args, "--filler", "d09", "--json").output)
@@ -249,7 +249,9 @@ def test_filler_plays_the_verdicts_m5_paired_check_on_any_card(in_repo):
     arms = [[r["outcome"] == "win" for r in run_games(engine, t, players=2, games=40, seed=3, agent="heuristic",
                                                            workers=1, checked_below=100)]
             for t in (tables, engine.ablate(tables, "d09"))]
-    d, lo, hi, _ = paired_wins(*arms)
+    d, lo, hi, differing = paired_wins(*arms)
+    if not differing:  # (d09's 40 deals: none) not the paired interval's [0, 0], how far apart they could be
+        lo, hi = -wilson(0, 40)[1], wilson(0, 40)[1]
     assert out["variant"]["filler"] == "d09" and out["card_effect"]["diff"] == pytest.approx(d, abs=1e-6)
     assert out["card_effect"]["ci95"] == pytest.approx([lo, hi], abs=1e-6)
     text = run(*args, "--filler", "d09").output
@@ -294,6 +296,26 @@ def test_one_game_that_ended_differently_is_one_game(in_repo):
     counted = re.search(r"\((\d+) (games?) ended differently\)", text)
     assert counted and counted[2] == ("game" if counted[1] == "1" else "games"), text
     assert counted[1] == "1", "the case this test was written for"
+
+
+def test_a_change_no_game_ended_differently_with_says_how_far_apart_the_rates_could_still_be(in_repo):
+    """It read "difference +0.000 [+0.000, +0.000] ... (0 games ended differently)": an interval of no
+    width, as if 4 deals proved the change does nothing. The bound is Wilson's on 0 differing of 4."""
+    from generator.sim.stats import wilson
+
+    args = ("fatal-fight", "--players", "2", "--games", "4", "--workers", "1")
+    out = json.loads(run(*args, "--set", "boss_garon.life=5", "--json").output)
+    assert out["paired"]["games_differing"] == 0, "the case this test was written for"
+    bound = round(wilson(0, 4)[1], 6)
+    assert out["paired"] == {"diff": 0.0, "ci95": [-bound, bound], "games_differing": 0, "bound": bound}
+    text = run(*args, "--set", "boss_garon.life=5").output
+    assert ("  difference none seen: no game ended differently on the same 4 deals; the win rates may still "
+            "differ by up to \u00b10.490 (95%)") in text.splitlines()
+    swept = run(*args, "--sweep", "boss_garon.life=5,7").output
+    row = next(line for line in swept.splitlines() if line.lstrip().startswith("5 "))
+    assert "within \u00b10.490 (no game differs)" in row and "+0.000" not in row
+    differs = json.loads(run(*args, "--set", "boss_garon.life=7", "--json").output)["paired"]
+    assert differs["games_differing"] and "bound" not in differs  # games that differ: the paired interval
 
 
 @pytest.mark.parametrize("game, said", [("valheim", "; cycles per round median "),
