@@ -25,6 +25,9 @@ class Flow:
         self.boss_placed, self.boss_alive = False, True
         boss = setup.bosses[stage]
         self.elife[setup.boss] = boss["life"] + self.boss_bonus(boss)
+        # X3 sets up the next boss: the GP the last one's skill gave it does not carry over (a pierce kill
+        # leaves it; so far always cleared by a normal round's enemy phase before this boss is placed)
+        self.xgp[setup.boss] = 0
         self.boss_deck = list(range(len(boss["skills"])))
         shuffle(self.boss_deck, rng)
         pool = self.enemy_deck + self.enemy_discard

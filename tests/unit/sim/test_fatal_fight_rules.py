@@ -182,6 +182,15 @@ def test_stage_clear_splits_gold(setup, pool, players, share, left):
     assert st.pool == left and st.stage == 2
 
 
+def test_the_next_stage_s_boss_starts_without_the_last_boss_s_skill_gp(setup):
+    """Skill GP lasts until the next enemy phase; a boss killed by a pierce hit kept it, and the next stage's
+    boss held it until the enemy phase of the stage's first round (before the boss enters: no game changed)."""
+    st = fresh(setup)
+    st.xgp[setup.boss] = 3  # given by the stage-1 boss's skill last enemy phase, not spent
+    st.clear_stage()
+    assert st.stage == 2 and st.xgp[setup.boss] == 0
+
+
 def test_killing_the_boss_clears_the_stage(setup):
     st = fresh(setup)
     st.groups[4] = [setup.boss]
