@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ..state import memo_table, setup_memo
 from . import metroidvania_dice as dice
 from .metroidvania_flow import ST_DMG, ST_END, ST_NEXT, ST_POST, ST_PRE, ST_SUCC
 from .metroidvania_setup import PIE, WHITE
@@ -145,12 +146,24 @@ class Checks:
         self.step = ST_POST
 
     def spec(self) -> dice.Spec:
-        """What the current roll must achieve, with every modifier of the turn player: built once per
-        decision (the agent and the legality check both ask; ``apply_action`` forgets it). Read-only:
-        ``copy()`` it to try changes."""
+        """What the current roll must achieve, with every modifier of the turn player: asked once per
+        decision (the agent and the legality check both ask; ``apply_action`` forgets it) and shared for the
+        process by everything it reads (``_spec_key``): most rolls are a check seen before (the same room or
+        boss action, danger and build), and building a Spec costs ~5x its key. Read-only: ``copy()`` it to
+        try changes."""
         if self._spec is None:
-            self._spec = self._spec_now()
+            key = self._spec_key()
+            found = memo_table(self.setup, "_spec").get(key)   # a hit without setup_memo's call (~90 % of rolls)
+            self._spec = found if found is not None else setup_memo(self.setup, "_spec", key, self._spec_now)
         return self._spec
+
+    def _spec_key(self) -> tuple:
+        """What ``_spec_now`` reads besides the rules: the check's terms, the round's criterion, danger, her Pie
+        and her modifiers (criterion, AP bonuses, recolours, the threat ward: all of them, as they stand)."""
+        s, chk = self.active, self.check
+        mods = self.mods[s]
+        return (chk.d, chk.multi, chk.slate, chk.prompts, chk.asc, chk.threats, chk.fail, chk.crit, self.crit,
+                self.danger, len(self.stacks[s][PIE]), tuple(mods) if mods else ())
 
     def _spec_now(self) -> dice.Spec:
         s, chk, r = self.active, self.check, self.setup.rules
