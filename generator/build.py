@@ -16,7 +16,7 @@ from .export.restates import drift_since_last_build
 from .export.safe_zone import print_safe_zone
 from .heap import few_collections
 
-from .outputs import VERDICT_FILE, older_output_note, output_dir_of, write_atomic
+from .outputs import SOURCE_FILE, VERDICT_FILE, older_output_note, output_dir_of, write_atomic
 from .profiles import game_profile
 from .progress import progress_callback
 from .sheets import paper_sized_warnings, render_full_size_boards, render_print_pdf
@@ -137,6 +137,7 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
     outputs.append((LOCK_NAME, lock_lines(lock)))
     for name, data in outputs:
         result.written.append(write_atomic(Path(out_dir) / name, data))
+    write_atomic(Path(out_dir) / SOURCE_FILE, f"{Path(path).resolve()}\n")  # whose lock it is (not listed)
     made = []
     for name, data in sorted(outputs, key=lambda out: not out[0].startswith("print-")):  # print file first
         shown = f"{{}} {'proof' if proof else 'print'} pages" if name.startswith("print-") else \

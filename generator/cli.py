@@ -420,8 +420,26 @@ def _output_dir(option: Path | None, game_path: Path, several: bool, lang: str |
         from .content.game import written_lang
 
         game_dir = Path("output") / name
-        return game_dir / lang if lang and lang != written_lang(game_path) else game_dir
-    return option / name if several else option
+        out = game_dir / lang if lang and lang != written_lang(game_path) else game_dir
+    else:
+        out = option / name if several else option
+    _refuse_another_games(out, game_path)
+    return out
+
+
+def _refuse_another_games(out: Path, game_path: Path) -> None:
+    """Outputs are named by the game folder's name: a copy of a game in a folder of the same name would
+    replace the other's files, and its builds would be compared with the other's print lock (the drift
+    check, the "last build"). Refused, naming both folders; a game folder that moved takes its outputs."""
+    from .outputs import SOURCE_FILE, other_source
+
+    other = other_source(out, game_path)
+    if other is not None:
+        raise click.UsageError(
+            f"{out} holds the last build of {other} ({out / SOURCE_FILE}), another game folder named "
+            f"{other.name!r}: {game_path}'s files would replace that game's and its cards would be compared with "
+            f"that game's print lock. Give this one a folder of its own with -o DIR, or delete {out} if the "
+            f"outputs of {other} are not needed")
 
 
 #: commands in modules of their own (generator/commands/<module>.py), command -> module: imported when

@@ -13,12 +13,29 @@ from .errors import BuildError
 
 
 VERDICT_FILE = ".verdict.json"  # in output_dir_of(game): the last balance verdict, kept by its content key
+# in a build's output folder: the game folder it built. Outputs are named by the folder's name alone, so
+# two copies of a game (/a/foo, /b/foo) would share output/foo and its print lock, the "last build" the
+# drift check and an errata are compared with
+SOURCE_FILE = ".source"
 
 
 def output_dir_of(game, output_dir=None) -> Path:
     """A game's output folder for what is not an edition's (its verdict, balance.pdf, the last build's
     lock): ``output_dir`` when given, else ``output/<game>``."""
     return Path(output_dir) if output_dir else Path("output") / game.id
+
+
+def other_source(out: Path, game_path: Path) -> Path | None:
+    """The game folder whose build ``out`` holds, when it is not ``game_path`` and is still a game folder;
+    None when it is this one, when none is recorded, or when the recorded one is gone or holds no game
+    any more (a game folder moved or renamed: its outputs are this one's)."""
+    try:
+        recorded = Path((Path(out) / SOURCE_FILE).read_text(encoding="utf-8").strip())
+        if recorded.is_absolute() and (recorded / "game.yaml").is_file() and not recorded.samefile(game_path):
+            return recorded
+    except (OSError, UnicodeDecodeError):  # none recorded, or this folder is not there yet
+        pass
+    return None
 
 
 def write_atomic(path: Path, data: bytes | str | Iterable[bytes | str]) -> Path:

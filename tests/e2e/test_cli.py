@@ -105,7 +105,7 @@ def test_invalid_value_exits_1_with_located_message_and_keeps_outputs(tiny, tmp_
         assert proc.returncode == 1
         assert f"{tiny}/heroes.yaml:3: heroes[0].life: expected an integer, got 'three'" in proc.stdout
     assert (out / "print-a4.pdf").read_bytes() == before
-    assert sorted(p.name for p in out.iterdir()) == ["print-a4.pdf", "print.lock.json"], \
+    assert sorted(p.name for p in out.iterdir()) == [".source", "print-a4.pdf", "print.lock.json"], \
         "no temporary files left behind"
 
 

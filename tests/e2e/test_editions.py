@@ -45,7 +45,7 @@ def test_each_edition_prints_its_words_into_its_own_folder_with_the_games_verdic
     assert "目次" in pdf_text(out / "rulebook.pdf") and "Contents" in pdf_text(out / "en/rulebook.pdf")
     lock = json.loads((out / "en/print.lock.json").read_text(encoding="utf-8"))
     assert lock["cards"]["cards/kitsunebi"]["name"] == "Foxfire"
-    assert sorted(p.name for p in (out / "en").iterdir()) == ["print-a4.pdf", "print.lock.json", "rulebook.pdf"]
+    assert sorted(p.name for p in (out / "en").iterdir()) == [".source", "print-a4.pdf", "print.lock.json", "rulebook.pdf"]
 
 
 def test_validate_counts_per_file_the_texts_the_edition_lacks_and_lists_them_when_verbose(project):

@@ -436,7 +436,7 @@ def test_watch_stops_cleanly_on_ctrl_c(tiny, tmp_path):
             watcher.kill()
             watcher.wait()
     assert watcher.returncode == 0 and "stopped" in rest and "Traceback" not in rest
-    assert sorted(p.name for p in out.iterdir()) == ["print-a4.pdf", "print.lock.json"], "no temporary files"
+    assert sorted(p.name for p in out.iterdir()) == [".source", "print-a4.pdf", "print.lock.json"], "no temporary files"
 
 
 def test_an_unknown_component_is_a_usage_error_found_before_any_face_is_built(tiny, tmp_path):

@@ -77,7 +77,8 @@ def test_a_failure_while_rendering_leaves_every_earlier_output_byte_identical(ti
     monkeypatch.undo()
     result = build.build_game(tiny, out, validate=False, changed_since=old_lock)
     assert [p.name for p in result.written] == ["rulebook.pdf", "print-a4.pdf", "errata.pdf", "print.lock.json"]
-    assert all((out / name).read_bytes() != data for name, data in before.items())
+    assert all((out / name).read_bytes() != data for name, data in before.items()
+               if name != ".source")  # (the game folder built, the same)
 
 
 class _Bars:

@@ -107,3 +107,35 @@ def test_the_temporary_file_is_a_hidden_name_in_the_targets_folder(tmp_path, mon
     (src, dst), = renames
     assert os.path.dirname(src) == str(tmp_path / "out") and dst == path
     assert os.path.basename(src).startswith(".print.pdf.") and src.endswith(".tmp")
+
+
+def test_a_copy_of_a_game_in_a_folder_of_the_same_name_is_not_built_over_the_others_last_build(tiny, tmp_path,
+                                                                                                 monkeypatch):
+    """/a/foo and /b/foo both went to output/foo: the second build replaced the first's print file and lock,
+    and the next build of either compared its cards with the other's lock (drift check, --changed-since)."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    first, second = tmp_path / "a" / "foo", tmp_path / "b" / "foo"
+    shutil.copytree(tiny, first)
+    shutil.copytree(tiny, second)
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    assert CliRunner().invoke(main, ["build", str(first), "--no-validate"]).exit_code == 0
+    lock = project / "output" / "foo" / "print.lock.json"
+    built = lock.read_bytes()
+    refused = CliRunner().invoke(main, ["build", str(second), "--no-validate"])
+    assert refused.exit_code == 2 and lock.read_bytes() == built
+    said = " ".join(refused.output.split())
+    assert (f"output/foo holds the last build of {first} (output/foo/.source), another game folder named 'foo': "
+            f"{second}'s files would replace that game's") in said and "with -o DIR" in said
+    assert CliRunner().invoke(main, ["validate", str(second), "--no-balance"]).exit_code == 2  # its reports too
+    assert CliRunner().invoke(main, ["build", str(second), "--no-validate", "-o", "output/foo-b"]).exit_code == 0
+    moved = tmp_path / "c" / "foo"  # the first game moved: its outputs are the moved folder's
+    first.parent.rename(moved.parent)
+    assert CliRunner().invoke(main, ["build", str(moved), "--no-validate"]).exit_code == 0
+    assert (project / "output" / "foo" / ".source").read_text(encoding="utf-8") == f"{moved.resolve()}\n"
