@@ -423,23 +423,22 @@ def _output_dir(option: Path | None, game_path: Path, several: bool, lang: str |
         out = game_dir / lang if lang and lang != written_lang(game_path) else game_dir
     else:
         out = option / name if several else option
-    _refuse_another_games(out, game_path)
+    _note_another_games(out, game_path)
     return out
 
 
-def _refuse_another_games(out: Path, game_path: Path) -> None:
-    """Outputs are named by the game folder's name: a copy of a game in a folder of the same name would
-    replace the other's files, and its builds would be compared with the other's print lock (the drift
-    check, the "last build"). Refused, naming both folders; a game folder that moved takes its outputs."""
+def _note_another_games(out: Path, game_path: Path) -> None:
+    """Outputs are named by the game folder's name, so a copy of a game in a folder of the same name
+    (/a/foo, then /b/foo: a sabotaged copy, an experiment) writes where the other's last build is. Said,
+    not refused: the copy's run is what the user asked for, and outputs are rebuilt from content; the
+    other's print lock is not compared with this game's cards (``drift_since_last_build``)."""
     from .outputs import SOURCE_FILE, other_source
 
     other = other_source(out, game_path)
     if other is not None:
-        raise click.UsageError(
-            f"{out} holds the last build of {other} ({out / SOURCE_FILE}), another game folder named "
-            f"{other.name!r}: {game_path}'s files would replace that game's and its cards would be compared with "
-            f"that game's print lock. Give this one a folder of its own with -o DIR, or delete {out} if the "
-            f"outputs of {other} are not needed")
+        click.echo(f"note: {out} holds the last build of {other} ({out / SOURCE_FILE}), another game folder "
+                   f"named {other.name!r}: this run of {game_path} replaces its files there and is not compared "
+                   f"with its print lock; give -o DIR to keep both", err=True)
 
 
 #: commands in modules of their own (generator/commands/<module>.py), command -> module: imported when

@@ -73,9 +73,13 @@ def drift_since_last_build(game, out_dir: Path, digests: dict | None = None) -> 
     that cannot be read: nothing to compare, no warning)."""
     from .lock import LOCK_NAME, read_lock
 
+    from ..outputs import other_source
+
     digests = restated_digests(game) if digests is None else digests
     path = Path(out_dir) / LOCK_NAME
     if not digests or not path.is_file():  # a game no text of which restates anything reads no lock
+        return []
+    if other_source(out_dir, game.root) is not None:  # another folder's copy of the game built there last
         return []
     try:
         old = read_lock(path)

@@ -2,6 +2,7 @@
 import errno
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -109,15 +110,18 @@ def test_the_temporary_file_is_a_hidden_name_in_the_targets_folder(tmp_path, mon
     assert os.path.basename(src).startswith(".print.pdf.") and src.endswith(".tmp")
 
 
-def test_a_copy_of_a_game_in_a_folder_of_the_same_name_is_not_built_over_the_others_last_build(tiny, tmp_path,
-                                                                                                 monkeypatch):
-    """/a/foo and /b/foo both went to output/foo: the second build replaced the first's print file and lock,
-    and the next build of either compared its cards with the other's lock (drift check, --changed-since)."""
+def test_a_copy_of_a_game_in_a_folder_of_the_same_name_is_said_and_not_compared_with_the_others_lock(
+        tiny, tmp_path, monkeypatch):
+    """/a/foo and /b/foo both go to output/foo: the second build replaced the first's print file and lock
+    without a word, and compared its cards with the other's lock (the drift check). A copy is the usual
+    experiment (a sabotaged copy's validate must still exit 1 on its band), so it is said, not refused."""
     import shutil
 
     from click.testing import CliRunner
 
     from generator.cli import main
+    from generator.content import load_game
+    from generator.export import restates
 
     first, second = tmp_path / "a" / "foo", tmp_path / "b" / "foo"
     shutil.copytree(tiny, first)
@@ -126,16 +130,23 @@ def test_a_copy_of_a_game_in_a_folder_of_the_same_name_is_not_built_over_the_oth
     project.mkdir()
     monkeypatch.chdir(project)
     assert CliRunner().invoke(main, ["build", str(first), "--no-validate"]).exit_code == 0
-    lock = project / "output" / "foo" / "print.lock.json"
-    built = lock.read_bytes()
-    refused = CliRunner().invoke(main, ["build", str(second), "--no-validate"])
-    assert refused.exit_code == 2 and lock.read_bytes() == built
-    said = " ".join(refused.output.split())
-    assert (f"output/foo holds the last build of {first} (output/foo/.source), another game folder named 'foo': "
-            f"{second}'s files would replace that game's") in said and "with -o DIR" in said
-    assert CliRunner().invoke(main, ["validate", str(second), "--no-balance"]).exit_code == 2  # its reports too
-    assert CliRunner().invoke(main, ["build", str(second), "--no-validate", "-o", "output/foo-b"]).exit_code == 0
-    moved = tmp_path / "c" / "foo"  # the first game moved: its outputs are the moved folder's
-    first.parent.rename(moved.parent)
-    assert CliRunner().invoke(main, ["build", str(moved), "--no-validate"]).exit_code == 0
-    assert (project / "output" / "foo" / ".source").read_text(encoding="utf-8") == f"{moved.resolve()}\n"
+    out = project / "output" / "foo"
+    assert (out / ".source").read_text(encoding="utf-8") == f"{first.resolve()}\n"
+    compared = []
+    monkeypatch.setattr(restates, "drift_problems", lambda *a: compared.append(a) or [])
+    restates.drift_since_last_build(load_game(first), Path("output/foo"), {"x": "1"})
+    assert len(compared) == 1  # its own last build: compared
+    restates.drift_since_last_build(load_game(second), Path("output/foo"), {"x": "1"})
+    assert len(compared) == 1  # the other copy's: not
+    again = CliRunner().invoke(main, ["build", str(second), "--no-validate"])
+    said = " ".join(again.output.split())
+    assert again.exit_code == 0, said
+    assert (f"note: output/foo holds the last build of {first} (output/foo/.source), another game folder named "
+            f"'foo': this run of {second} replaces its files there") in said and "give -o DIR to keep both" in said
+    assert (out / ".source").read_text(encoding="utf-8") == f"{second.resolve()}\n"
+    quiet = CliRunner().invoke(main, ["build", str(second), "--no-validate"])
+    assert "note:" not in quiet.output  # now its own last build
+    moved = tmp_path / "c" / "foo"  # a game folder that moved: its outputs are the moved folder's, nothing said
+    second.parent.rename(moved.parent)
+    assert "note:" not in CliRunner().invoke(main, ["build", str(moved), "--no-validate"]).output
+    assert (out / ".source").read_text(encoding="utf-8") == f"{moved.resolve()}\n"
