@@ -79,12 +79,15 @@ class Movement:
                         push(w)
         return dist
 
-    def _levels(self, s: int, dist: list, first, passable: list, limit: int, reached: list) -> list:
+    def _levels(self, s: int, dist: list, first, passable: list, limit: int, reached: list, ends: bool = False) -> list:
         """``distances`` when explored rooms cost 0 and unexplored ones 1, level by level: a room costs
         what entering it costs, so the level that first reaches a room gives its cost (nothing to relax).
         A room that ends a path gets its cost but is never queued (explored rooms never end one).
         The unexplored rooms of cost up to ``limit`` are appended to ``reached`` (the move's end points:
-        a few, where the costs list every room)."""
+        a few, where the costs list every room). ``ends``: only the end points and the steps into them are
+        wanted (``_moves_now``, ``entry_side``), so the level at ``limit`` is not expanded: it would only cost
+        rooms beyond the limit and explored rooms at it, where no move ends (~1/4 of a move search's steps).
+        Costs below ``limit`` stay exact; at ``limit`` only the unexplored rooms are given theirs."""
         explored, inf = self.explored, _INF
         adj = self.adjacency(s)
         here, later = [], []
@@ -100,7 +103,8 @@ class Movement:
                     if passable[w]:
                         later.append(w)
         d = 0
-        while (here or later) and d <= limit:
+        stop = limit if ends else limit + 1   # (the last level expanded)
+        while (here or later) and d < stop:
             while here:   # the rooms at cost d, and the explored rooms they lead to (cost 0 more)
                 for w in adj[here.pop()]:
                     if dist[w] == inf:
@@ -148,7 +152,8 @@ class Movement:
         if self._dest is None:
             s = self.active
             here = self.pos[s]
-            # entry_side() reuses these costs (exact up to mp: all a move and its entry step can need)
+            # entry_side() reuses these costs (exact below mp, and for the end points: all a move and its entry
+            # step can need)
             dist, self._dest = self.moves(s, here)
             self._dist = (s, here, dist)
         return self._dest
@@ -179,7 +184,7 @@ class Movement:
             # A move ends in an unexplored room or a boss room: the search lists the unexplored rooms in
             # reach, the boss rooms are few; both in room order (the order the agent weighs them in).
             reached = []
-            dist = self._levels(s, *self._search_start(s, here), mp, reached)
+            dist = self._levels(s, *self._search_start(s, here), mp, reached, ends=True)
             explored = self.explored
             for v in setup.boss_rooms:   # (an unexplored one but her own is among the reached rooms)
                 if dist[v] <= mp and (explored[v] or v == here):

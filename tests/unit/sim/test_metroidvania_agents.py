@@ -168,6 +168,13 @@ def scanned_moves(state, s, here, mp):
     return dist, out
 
 
+def entry_side_on(state, s, origin, node, dist):
+    """``entry_side`` read from these costs (the full search's, not the move search's)."""
+    twin = state.clone()
+    twin._dest, twin._dist = [], (s, origin, dist)
+    return twin.entry_side(s, origin, node)
+
+
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("difficulty", [0, 1])
 def test_move_end_points_from_the_rooms_in_reach_are_those_a_scan_of_every_room_finds(setups, players, difficulty):
@@ -189,7 +196,18 @@ def test_move_end_points_from_the_rooms_in_reach_are_those_a_scan_of_every_room_
                     assert sorted(reached) == [v for v, d in enumerate(dist)
                                                if d <= limit and not state.explored[v] and v != here]
                     assert len(set(reached)) == len(reached)
-                assert state._moves_now(s, here, mp) == scanned_moves(state, s, here, mp)
+                dist, ends = state._moves_now(s, here, mp)
+                full, scanned = scanned_moves(state, s, here, mp)
+                assert ends == scanned
+                # the search stops before expanding the level at mp: every cost it gives is exact, every room
+                # below mp has one, and so has every end point (a boss room's entry step reads them)
+                assert all(d == f for d, f in zip(dist, full) if d < moves_mod._INF)
+                assert all(d == f for d, f in zip(dist, full) if f < mp)
+                assert all(dist[v] == full[v] for v, _ in ends)
+                assert all(d <= mp for d in dist if d < moves_mod._INF)   # nothing beyond her move points was costed
+                for v, _ in ends:
+                    if setup.kind[v] == mv.BOSS and v != here:
+                        assert entry_side_on(state, s, here, v, dist) == entry_side_on(state, s, here, v, full)
                 looked += 1
             seat = state.current_player()
             state.apply_action(agents[seat].choose(state, rngs[seat]))
