@@ -49,7 +49,7 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
     __slots__ = ("setup", "rng", "n", *_LISTS, *_NESTED, "skills", "held", "opened", "round", "crit", "danger",
                  "tpos", "seat", "active", "phase", "step", "turn_serial", "check", "outcome", "_legal", "_spec",
                  "_usable", "_dest", "_dist", "_judged", "markers_max", "skipped", "built", "explored_bits",
-                 "opened_key", "dead_key")
+                 "opened_key", "dead_key", "marks")
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -155,14 +155,10 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
                     self.log.append(("area_clear", a))
 
     def markers(self) -> int:
-        """Exploration markers on the board: rooms, skill levels, event levels, boss pointers."""
-        count = self.explored_bits.bit_count() + self.b_active.count(True)   # (asked every turn: plain loops)
-        for mine in self.skills:
-            for sk in mine:
-                count += sk[1]
-        for h in self.held:
-            count += h[2]
-        return count
+        """Exploration markers on the board: rooms, skill levels, event levels, boss pointers. (Asked at every
+        turn: the skill and event levels are kept as one count, ``marks``, raised where a level is gained, a thorn
+        and a memory flower, the only two; ``check_invariants`` recounts it.)"""
+        return self.explored_bits.bit_count() + self.b_active.count(True) + self.marks
 
     # (most of the time a maiden has no modifier at all: the empty case returns at once; plain loops, no
     # generator per call, for the others)
@@ -242,7 +238,7 @@ def new_game(setup, players: int, rng) -> State:
     s.opened_key, s.dead_key = (), tuple(s.b_dead)   # as the caches' keys use them (kept up to date)
     s.log, s.outcome, s.check, s._legal, s._dest, s._dist, s._judged = [], None, None, None, None, None, None
     s._spec = s._usable = None
-    s.round, s.turn_serial, s.skipped, s.markers_max, s.built = 1, 0, 0, 0, 0
+    s.round, s.turn_serial, s.skipped, s.markers_max, s.built, s.marks = 1, 0, 0, 0, 0, 0
     s.danger = r["danger.start"]
     s.crit = r["criterion.start"]
     s.order, s.tpos, s.active, s.seat, s.step = [0], 0, 0, 0, ST_MOVE

@@ -124,6 +124,7 @@ class Decisions:
         elif kind == LEVEL_A:
             task = self.tasks.pop(0)
             self.skills[task[1]][a[1]][1] += 1
+            self.marks += 1   # a skill level is a marker (``markers``)
             self.log.append(("thorn", task[1], self.setup.skills[self.skills[task[1]][a[1]][0]]["id"]))
         elif kind == TOP:   # 好きな順で戻す: the peeked cards are put back one place at a time, from the top
             task = self.tasks.pop(0)

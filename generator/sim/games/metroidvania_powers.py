@@ -217,6 +217,7 @@ class Powers:
             self.room_disc.append(card)
         entry = self.held[h]
         entry[2] += 1
+        self.marks += 1   # an event level is a marker (``markers``)
         ev = self.setup.events[entry[0]]
         d = ev["derived"][entry[2] - 1]
         der = self.setup.derived[d]

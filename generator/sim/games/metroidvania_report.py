@@ -146,6 +146,8 @@ def check_invariants(state) -> list[str]:
         out.append("explored rooms and their bit mask disagree")
     if state.opened_key != tuple(sorted(state.opened)) or state.dead_key != tuple(state.b_dead):
         out.append("opened passages or defeated bosses and their cache keys disagree")
+    if state.marks != sum(sk[1] for mine in state.skills for sk in mine) + sum(h[2] for h in state.held):
+        out.append("skill and event levels and their marker count disagree")
     r = setup.rules
     if not r["danger.min"] <= state.danger <= r["danger.max"]:
         out.append(f"danger level {state.danger} off the track")
