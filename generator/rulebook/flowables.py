@@ -532,11 +532,11 @@ MIN_FIGURE_SHRINK = 0.8
 
 
 class CardGrid(Flowable):
-    """Card figures in rows, centred; splits between rows.
+    """Card figures in rows, centred, spread evenly over the rows; splits between rows.
 
-    A grid none of whose rows fits the rest of the page is drawn smaller instead, down to
-    ``MIN_FIGURE_SHRINK`` of its size, when that makes it fit (captions keep their size);
-    only below that does it move to the next page.
+    A grid that does not fit the rest of the page is drawn smaller instead, down to
+    ``MIN_FIGURE_SHRINK`` of its size, when that makes all of it fit (captions keep their
+    size); only below that does it split between rows, or move to the next page.
     """
 
     def __init__(self, figures: list, env: Env, gap: float | None = None):
@@ -547,6 +547,20 @@ class CardGrid(Flowable):
         self.spaceAfter = env.theme.body * 0.9
 
     def _rows(self, availWidth):
+        """As many rows as a greedy fill needs, the figures spread evenly over them (4 as 2 + 2,
+        7 as 3 + 2 + 2): a last row of one card under a full row reads as a separate figure."""
+        rows = self._greedy_rows(availWidth)
+        n, r = len(self.figures), len(rows)
+        if r < 2:
+            return rows
+        sizes = [n // r + (i < n % r) for i in range(r)]
+        starts = [sum(sizes[:i]) for i in range(r)]
+        even = [self.figures[s:s + k] for s, k in zip(starts, sizes)]
+        if all(sum(f.w for f in row) + self.gap * (len(row) - 1) <= availWidth + 1e-6 for row in even):
+            return even
+        return rows                # figures of unequal widths that only the greedy fill fits
+
+    def _greedy_rows(self, availWidth):
         rows, row, used = [], [], 0.0
         for f in self.figures:
             need = f.w if not row else used + self.gap + f.w
@@ -581,11 +595,13 @@ class CardGrid(Flowable):
                 break
             used += h
             k = i + 1
-        if k == 0:
-            shrunk = self._shrunk_to(availWidth, availHeight)
-            return [shrunk] if shrunk is not None else []
         if k == len(rows):
             return [self]
+        # the whole grid a little smaller rather than its last rows on the next page (narrower
+        # figures can also take fewer rows: 2 + 2 cards become one row of 4)
+        shrunk = self._shrunk_to(availWidth, availHeight)
+        if shrunk is not None or k == 0:
+            return [shrunk] if shrunk is not None else []
         first = [f for r in rows[:k] for f in r]
         second = [f for r in rows[k:] for f in r]
         a, b = CardGrid(first, self.env, self.gap), CardGrid(second, self.env, self.gap)

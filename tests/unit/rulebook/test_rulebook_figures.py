@@ -49,3 +49,32 @@ def test_rows_that_fit_still_split_between_rows_at_full_size():
     g = grid(n=6)                                             # 3 per row (90 + 10 + 90 + 10 + 90)
     first, second = g.split(WIDTH, 200)
     assert [f.scale for f in first.figures] == [1.0] * 3 and len(second.figures) == 3
+
+
+def rows_of(g, width=WIDTH):
+    g.wrap(width, 1e6)
+    return [len(r) for r in g._rowlist]
+
+
+def test_figures_are_spread_evenly_over_the_rows_they_need():
+    # 3 fit a row: 4 print as 2 + 2 (Metroidvania's action cards were 3 + a lone ガード),
+    # 7 as 3 + 2 + 2; a grid that fits one row keeps it
+    assert rows_of(grid(n=4)) == [2, 2]
+    assert rows_of(grid(n=7)) == [3, 2, 2]
+    assert rows_of(grid(n=3)) == [3]
+
+
+def test_unequal_figures_keep_the_greedy_rows_when_an_even_spread_would_not_fit():
+    narrow, wide = Fig(40, 110), Fig(280, 110)
+    g = CardGrid([narrow, narrow, narrow, wide], ENV, gap=10.0)     # 2 + 2 would need 40 + 10 + 280
+    assert rows_of(g) == [3, 1]
+
+
+def test_a_grid_that_fits_whole_a_little_smaller_is_not_split_over_two_pages():
+    # Fatal Fight's four characters under their table (rulebook p.32): 2 cards there, 2 alone
+    # on the next page; at 0.84 the four fit one row on the page
+    g = grid(n=4, w=80.0)                                     # 3 fit a row at full size, 4 at 0.84
+    assert g.wrap(WIDTH, 1e6)[1] > 150
+    [whole] = g.split(WIDTH, 150)
+    assert [f.scale for f in whole.figures] == [pytest.approx(0.84)] * 4
+    assert rows_of(whole) == [4] and whole.wrap(WIDTH, 150)[1] <= 150
