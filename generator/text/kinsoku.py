@@ -260,8 +260,15 @@ def _cut_after(lines: Sequence[tuple[str, bool, bool]]) -> list[bool]:
     for k, (text, forced, ends) in enumerate(lines):
         following = lines[k + 1][0] if k + 1 < len(lines) else ""
         cut.append(bool(forced and not ends and text and following and _word_char(text[-1])
-                        and _word_char(following[0]) and not url_break(text[-2:], following[:2])))
+                        and _word_char(following[0])
+                        and not url_break(text[-2:], following[:2], _is_path(_word_across(text, following)))))
     return cut
+
+
+def _word_across(text: str, following: str) -> str:
+    """The word a line break between ``text`` and ``following`` falls in."""
+    joined = text + following
+    return _word_at(lambda k: joined[k] if 0 <= k < len(joined) else "", len(text))
 
 
 def _as_cut_lines(lines: Sequence[WrappedLine]) -> list[tuple[str, bool, bool]]:
@@ -298,14 +305,20 @@ def widest_unbroken(lines: Sequence[WrappedLine]) -> float:
 _URL_SIGNS = frozenset("/.-_~?#%=&")
 
 
-def url_break(before: str, after: str) -> bool:
+def url_break(before: str, after: str, path: bool = True) -> bool:
     """May a word that is wider than the line (``https://example.com/rules_v2.pdf``) be broken between
     ``before`` and ``after`` (the two characters each side)? Before a single ``/`` or a ``.`` ``-``
     ``_`` ... and after ``//``; not inside a run of signs, nor in a number (``1.5``, ``3-4``). Only an
-    emergency break uses it: a word that fits its line is never broken."""
+    emergency break uses it: a word that fits its line is never broken.
+
+    A word that is no URL or path (``path`` false, see :func:`_is_path`: ``Rapid-combo``) breaks
+    only after a hyphen between letters, as English breaks a hyphenated word: ``Rapid-`` /
+    ``combo``, where the path rule printed ``Rapid`` / ``-combo``."""
     a, b = before[-1:], after[:1]
     if not a or not b:
         return False
+    if not path:
+        return a == "-" and before[-2:-1].isalpha() and b.isalpha()
     if before == "//":
         return b != "/"
     if b not in _URL_SIGNS or a in _URL_SIGNS or a == ":" or after[1:2] in _URL_SIGNS:
@@ -313,10 +326,33 @@ def url_break(before: str, after: str) -> bool:
     return not (a.isdigit() and after[1:2].isdigit())
 
 
+#: Signs that make a word a URL or a path when something follows them in the word (a word's
+#: last character is often its sentence's full stop or comma).
+_PATH_SIGNS = frozenset("/.:_~?#%=&@\\")
+
+
+def _is_path(word: str) -> bool:
+    """Is the word (a run of word characters) a URL, a path or a file name, rather than a word
+    such as ``Rapid-combo`` or ``Throw-and-pierce.``?"""
+    return any(ch in _PATH_SIGNS for ch in word.rstrip(".,;:!?)]}'\"’”"))
+
+
+def _word_at(char_at, b: int) -> str:
+    """The run of word characters around the boundary before ``b`` (``char_at`` gives "" past the text)."""
+    k = b
+    while (ch := char_at(k - 1)) and _word_char(ch):
+        k -= 1
+    e = b
+    while (ch := char_at(e)) and _word_char(ch):
+        e += 1
+    return "".join(char_at(j) for j in range(k, e))
+
+
 def _url_break_in(char_at, s: int, i: int) -> int | None:
     """The last :func:`url_break` in ``(s + 1, i]`` (a line keeps two characters), or None."""
     for b in range(i, s + 1, -1):
-        if url_break(char_at(b - 2) + char_at(b - 1), char_at(b) + char_at(b + 1)):
+        path = _is_path(_word_at(char_at, b))
+        if url_break(char_at(b - 2) + char_at(b - 1), char_at(b) + char_at(b + 1), path):
             return b
     return None
 

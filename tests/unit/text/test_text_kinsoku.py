@@ -247,6 +247,28 @@ def test_word_longer_than_line_is_broken_by_characters(fonts):
     assert wrapped.forced_breaks == 3 and wrapped.overfull_lines == 0
 
 
+@pytest.mark.parametrize("bold", [False, True])   # the one-style path and the general one
+def test_a_hyphenated_word_wider_than_the_line_breaks_after_its_hyphen(bold):
+    """The English Fatal Fight rulebook's character table printed 'Rapid' / '-combo kicker' and
+    'Throw-and' / '-pierce powerhouse': the URL rule (before a sign) broke plain words too."""
+    from generator.text.kinsoku import wrapped_cut_words
+
+    def m(tok):
+        return em_measure(tok.text) if isinstance(tok, Text) else 10.0
+
+    def lines(text, width):
+        toks = [Text(text[:1], bold), Text(text[1:])] if bold else [Text(text)]
+        wrapped = wrap(toks, m, width)
+        assert wrapped_cut_words(wrapped.lines) == []         # no word was cut: no warning
+        return [w.text for w in wrapped.lines]
+
+    assert lines("Rapid-combo kicker", 60) == ["Rapid-", "combo", "kicker"]
+    assert lines("Throw-and-pierce powerhouse", 100) == ["Throw-and-", "pierce", "powerhouse"]
+    assert lines("Throw-and-pierce.", 100) == ["Throw-and-", "pierce."]   # a full stop makes no path
+    # a URL or path still breaks before its signs, a hyphen included
+    assert lines("example.com/print-and-play", 120) == ["example.com", "/print-and", "-play"]
+
+
 def test_spaces_break_and_are_dropped_at_line_ends():
     lines = break_text("Attack the nearest enemy", em_measure, 100)
     assert lines == ["Attack the", "nearest", "enemy"]
