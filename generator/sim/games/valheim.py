@@ -27,10 +27,11 @@ from .valheim_rules import HANDLERS, P_COMMIT, P_OVER, Mods, Rules, seats_table
 from .valheim_setup import compile_setup  # noqa: F401  (module API)
 
 NAME = "valheim"
-VERSION = "6"  # 2: the enemy is shown before the fighter is chosen; 3: nobody fights twice in a row;
+VERSION = "7"  # 2: the enemy is shown before the fighter is chosen; 3: nobody fights twice in a row;
 # 4: not even the card drawn again after a failed avatar fight; the Cart keeps the free steps it would waste;
 # the planner picks its fighter by the odds against the card face up; 5: the oracle commits for the whole team;
-# 6: the planner plans again after a craft that replaced equipment
+# 6: the planner plans again after a craft that replaced equipment; 7: the planner's pace setter holds back
+# what its deck cannot refill (one more main phase for the team)
 STAGE_ROUNDS = "cycles per round"  # M3's "stage" here is a round, its length the cycles it takes (report.py)
 
 _LISTS = ("pool", "supply", "marker", "commits", "exiled", "s_tile", "s_pos", "s_rot", "s_level", "s_dives", "row",

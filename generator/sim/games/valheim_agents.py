@@ -410,6 +410,21 @@ def _plan_boss(state, p, tally) -> None:
             p.boss_dungeon, best = k, reach
 
 
+def pace_room(state, s, held: int) -> int:
+    """How many of its ``held`` cards seat s may reveal and still refill its hand at the next briefing
+    without a reshuffle, when s sets the round's pace: no marker yet and no player still without one
+    holds a thicker deck and hand (the round ends when the last of them needs a reshuffle). INF when
+    s does not set the pace or holding back cannot save the reshuffle (at least one card is revealed)."""
+    if state.marker[s]:
+        return INF
+    pace = len(state.deck[s]) + held
+    for x in range(state.n):
+        if x != s and not state.marker[x] and len(state.deck[x]) + len(state.hand[x]) > pace:
+            return INF
+    room = pace - state.setup.rules["deck.hand_size"] - state.fac.hand
+    return room if room > 0 else INF
+
+
 def _chance(state, s, strength, hand) -> float:
     """Exact chance that seat s beats ``strength`` holding ``hand`` cards (one die)."""
     rules = state.setup.rules
@@ -577,6 +592,20 @@ class GreedyAgent:
         return (COMMIT, ())
 
     def pick_cards(self, state, s, p, vals, hand, fighter) -> list[tuple]:
+        """The cards to reveal (``wanted_cards``), held back to what the deck can refill when this seat
+        sets the round's pace (``pace_room``): the round ends when its last player runs dry, so the
+        cards the pace setter keeps buy the whole team one more main phase (a 10-card deck and a hand of
+        6 revealed in full last one cycle, not two)."""
+        picks = self.wanted_cards(state, s, p, vals, hand, fighter)
+        room = pace_room(state, s, len(hand))
+        if room >= len(picks):
+            return picks
+        setup = state.setup
+        dive = s == fighter  # the fighter's hunt card stays in: the dive is why it reveals
+        picks.sort(key=lambda x: (not (dive and x[1] == HUNT), -vals[x[1]] * card_worth(setup, x[0]), x[0]))
+        return _canonical(setup, hand, picks[:room])
+
+    def wanted_cards(self, state, s, p, vals, hand, fighter) -> list[tuple]:
         """Reveal every card with a use. On an avatar hunt (``fighter`` is not None) the others keep
         their hunt cards, and the fighter reveals one hunt card and keeps just enough cards in hand to
         reach a good chance (power counts the unrevealed hand); a fighter without a hunt card plays
