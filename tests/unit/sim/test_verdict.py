@@ -726,25 +726,25 @@ def test_a_long_value_wraps_in_its_column_and_keeps_band_and_status_in_view():
 
 
 def test_the_spread_warning_names_the_sweep_of_a_number_set_per_count_within_its_schema():
-    """Valheim 2: 0.448, 3: 0.600, 4: 0.700 warned that 4 and 2 differ by 0.252 and said nothing of what
-    to change; its rules set the avatars' strength per player count (2: -2, the schema's minimum -3)."""
+    """Valheim 2: 0.700, 3: 0.600, 4: 0.448 warned that 2 and 4 differ by 0.252 and said nothing of what
+    to change; its rules set the avatars' strength per player count (4: +5, the schema's maximum 6)."""
     from pathlib import Path
 
     from generator.content import load_game
 
     game = load_game(Path(__file__).resolve().parents[3] / "content" / "valheim")
     judge = verdict._Judge(game.root / "balance.yaml", {}, "pnp simulate valheim", game=game)
-    runs = _ScriptedRuns(lambda n, i: i % 1000 < {2: 448, 3: 600, 4: 700}[n])
+    runs = _ScriptedRuns(lambda n, i: i % 1000 < {2: 700, 3: 600, 4: 448}[n])
     by_count = {n: {"reference": runs.collect((n, "greedy", 1000, 0, False))} for n in (2, 3, 4)}
-    data = {"per_players": {n: {"reference": {"win_rate": {2: 0.448, 3: 0.6, 4: 0.7}[n]}} for n in (2, 3, 4)}}
+    data = {"per_players": {n: {"reference": {"win_rate": {2: 0.7, 3: 0.6, 4: 0.448}[n]}} for n in (2, 3, 4)}}
     config = {**BALANCE, "win_rate": {"min": 0.35, "max": 0.75, "count_spread_max": 0.15}}
     records = [r for run in by_count.values() for r in run["reference"]]
     verdict._judge_pooled(judge, config, data, "greedy", records, [], [2, 3, 4], by_count)
     [spread] = [p.message for p in judge.problems if p.field == "win_rate.count_spread_max"]
     assert spread.endswith("; numbers set per player count: rules.hunt.strength_by_players, "
-                           "rules.final_battle.strength_by_players; try one at 2 players, the furthest from the "
-                           "others: pnp simulate valheim --players 2 --sweep rules.hunt.strength_by_players.2=-3..0 "
-                           "(or --sweep rules.final_battle.strength_by_players.2=1..5)")
+                           "rules.final_battle.strength_by_players; try one at 4 players, the furthest from the "
+                           "others: pnp simulate valheim --players 4 --sweep rules.hunt.strength_by_players.4=3..6 "
+                           "(or --sweep rules.final_battle.strength_by_players.4=13..17)")
 
 
 def test_a_win_rate_outside_its_band_names_the_sweep_of_a_number_set_per_count():
