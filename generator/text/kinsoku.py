@@ -9,6 +9,9 @@ priority:
 - 2: inside a word (between two katakana, ``ボス`` / ``ルーム``, and between a number and its
   counter, ``2`` / ``枚``): taken only when the normal break before it would leave the line
   less than :data:`WORD_KEEP` of the width (:data:`JUSTIFIED_WORD_KEEP` for justified text);
+  inside a katakana word, one before a katakana word of :data:`COUNTERS` first (``デンジャー`` /
+  ``レベル``), and one that leaves a single letter alone (``カー`` / ``ド``) only when no other
+  break fits (before the word, however short the line, or elsewhere inside it);
 - 1: allowed but avoided (right after an inline icon, so ``:guard:ガード2`` keeps the
   icon with at least the next character; on either side of a plus sign glued to its
   neighbours, so ``③+1`` is not split as ``③`` / ``+1`` nor ``+1+:lv:`` as ``+1+`` / ``:lv:``);
@@ -731,7 +734,7 @@ def _plain_spans(text, widths, kinds, width: float, least: float):
 def _plain_break(text, kinds, s: int, i: int, widths, least: float) -> int | None:
     """:func:`_best_break` for one-character atoms without icons or glue (:func:`_priority`
     inlined: it is on every line's end)."""
-    avoided = inside = None
+    avoided = inside = lone = known = None
     for b in range(i, s, -1):
         nxt_kind = kinds[b]
         if nxt_kind == SPACE:
@@ -758,14 +761,35 @@ def _plain_break(text, kinds, s: int, i: int, widths, least: float) -> int | Non
             avoided = avoided or b
             continue
         if (prev in _KATAKANA or prev in _DIGITS) and _inside_word(prev, nxt, lambda k: _char_at(text, b + k)):
-            inside = inside or b
+            char_at = lambda k: _char_at(text, k)  # noqa: E731
+            if prev in _KATAKANA and _lone_kana(char_at, b):
+                lone = lone or b
+            else:
+                inside = inside or b
+                known = known or (b if prev in _KATAKANA and _known_word_at(char_at, b) else None)
             continue
-        return b if inside is None or _keeps(widths.__getitem__, s, b, least) else inside
-    return inside or avoided
+        if inside is None or _keeps(widths.__getitem__, s, b, least):
+            return b
+        return _inside(inside, known, widths.__getitem__, s, least)
+    return (inside and _inside(inside, known, widths.__getitem__, s, least)) or lone or avoided
+
+
+def _inside(inside: int, known: int | None, width_at, s: int, least: float) -> int:
+    """The break inside a word to take: before a known word (``デンジャー`` / ``レベル``) when there is
+    one and the line keeps ``least`` of the width, else the last."""
+    return known if known is not None and _keeps(width_at, s, known, least) else inside
+
+
+def _known_word_at(char_at, b: int) -> bool:
+    """Does a katakana word of :data:`COUNTERS` (``レベル``, ``ダメージ``, ``ラウンド`` ...) start at
+    ``b`` inside a longer katakana run, so that a break before ``b`` falls between two words?"""
+    return any(all(char_at(b + k) == ch for k, ch in enumerate(word))
+               and char_at(b + len(word)) not in _KATAKANA
+               for word in _COUNTERS.get(char_at(b), ()) if word[0] in _KATAKANA)
 
 
 def _char_at(text, k: int) -> str:
-    return text[k] if k < len(text) else ""
+    return text[k] if 0 <= k < len(text) else ""
 
 
 def _plain_line(toks, widths, kinds, gaps, s, e, ends, forced, overfull) -> WrappedLine:
@@ -837,17 +861,34 @@ class _LazyPriority:
 def _best_break(prio, s: int, i: int, width_at, least: float) -> int | None:
     """The break for a line from atom ``s`` that atom ``i`` no longer fits on: the last normal
     one, unless a break inside a word comes after it and the normal one would leave the line
-    narrower than ``least``; else the last inside a word, else the last avoided one."""
-    inside = avoided = None
+    narrower than ``least``; else the last inside a word, else the last avoided one (inside a
+    word: see :func:`_inside` and :func:`_lone_kana`)."""
+    inside = lone = avoided = known = None
+    atoms = prio.atoms
+    char_at = lambda k: _atom_char(atoms, k) if k >= 0 else ""  # noqa: E731
     for p in range(i, s, -1):
         value = prio[p]
         if value == NORMAL:
-            return p if inside is None or _keeps(width_at, s, p, least) else inside
+            if inside is None or _keeps(width_at, s, p, least):
+                return p
+            return _inside(inside, known, width_at, s, least)
         if value == INSIDE_WORD:
-            inside = inside or p
+            if _lone_kana(char_at, p):
+                lone = lone or p
+            else:
+                inside = inside or p
+                known = known or (p if char_at(p - 1) in _KATAKANA and _known_word_at(char_at, p) else None)
         elif value == AVOIDED:
             avoided = avoided or p
-    return inside or avoided
+    return (inside and _inside(inside, known, width_at, s, least)) or lone or avoided
+
+
+def _lone_kana(char_at, b: int) -> bool:
+    """Would a break before ``b`` inside a katakana word leave one of its letters alone on a line
+    (``マップカー`` / ``ド``, ``デンジャーレベ`` / ``ル−1``, ``ス`` / ``レート``)? Such a break is taken
+    only when no other break fits: before the word, however short the line, or elsewhere in it."""
+    return ((char_at(b) in _KATAKANA and char_at(b + 1) not in _KATAKANA)
+            or (char_at(b - 1) in _KATAKANA and char_at(b - 2) not in _KATAKANA))
 
 
 def _keeps(width_at, s: int, p: int, least: float) -> bool:

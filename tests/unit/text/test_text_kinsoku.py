@@ -181,6 +181,21 @@ def test_a_katakana_word_is_still_broken_where_a_normal_break_would_leave_the_li
     assert wrapped.forced_breaks == 0
 
 
+def test_a_katakana_word_is_not_broken_to_leave_one_of_its_letters_alone():
+    # Valheim's market card printed 'マップカー' / 'ド', Metroidvania's skill cards 'スレー' / 'ト'
+    # and 'デンジャーレベ' / 'ル−1': another break inside the word, else the one before it
+    assert _both_paths("このフェイズでマップカードを引く", 120) == (["このフェイズでマップ", "カードを引く"],) * 2
+    assert _both_paths("あいうえスレートを", 70) == (["あいうえ", "スレートを"],) * 2
+    assert _both_paths("あいうえスレートを", 60) == (["あいうえ", "スレートを"],) * 2      # nor 'ス' / 'レート'
+    # before a known word (a katakana counter: レベル, ダメージ ...) rather than the last break inside
+    assert _both_paths("あいうえおデンジャーレベルを上げる", 120) == (["あいうえおデンジャー", "レベルを上げる"],) * 2
+    # the last other break inside the word is often where a compound's words meet
+    assert _both_paths("あいうえおかきくけこボスステージカードを", 180) == (["あいうえおかきくけこボスステージ", "カードを"],) * 2
+    # a lone letter is still better than a cut: the only break left
+    wrapped = wrap([Text("カード")], lambda t: em_measure(t.text), 20)
+    assert [line.text for line in wrapped.lines] == ["カー", "ド"] and wrapped.forced_breaks == 0
+
+
 def test_a_number_stays_with_its_counter():
     assert _both_paths("カードを2枚引く", 50) == (["カードを", "2枚引く"],) * 2
     assert _both_paths("山札の上から１０個", 80) == (["山札の上から", "１０個"],) * 2
