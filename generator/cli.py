@@ -330,7 +330,7 @@ def validate(games, no_balance, workers, output_dir, lang):
         rep.info(f"validating {path} ...")
         rep.task = f"validate {path.name}"
         # as `pnp build` names them; every edition's (--lang) balance is the game's, in the game's folder
-        out = _output_dir(output_dir, path, several=len(games) != 1)
+        out = _output_dir(output_dir, path, several=len(games) != 1, edition=False)
         edition = _output_dir(output_dir, path, several=len(games) != 1, lang=lang)  # its last build's lock
         result = each_game(lambda: validate_game(path, balance=not no_balance, workers=workers, reporter=rep,
                                                  output_dir=out, lang=lang, lock_dir=edition), path)
@@ -381,7 +381,7 @@ def build(games, output_dir, profile, no_validate, workers, proof, changed_since
     if changed_since and len(paths) != 1:
         raise click.UsageError("--changed-since compares one game's lock: name exactly one GAME")
     for path in paths:
-        game_dir = _output_dir(output_dir, path, several=len(games) != 1)  # where every edition's verdict is
+        game_dir = _output_dir(output_dir, path, several=len(games) != 1, edition=False)  # every edition's verdict
         out = _output_dir(output_dir, path, several=len(games) != 1, lang=lang)
         rep.begin("build", "building", path, out)
         result = each_game(lambda: build_game(path, out, profile=profile, validate=not no_validate,
@@ -411,10 +411,13 @@ def _kept(out: Path) -> str:
     return f" ({', '.join(earlier)}: left as {'it was' if len(earlier) == 1 else 'they were'})" if earlier else ""
 
 
-def _output_dir(option: Path | None, game_path: Path, several: bool, lang: str | None = None) -> Path:
+def _output_dir(option: Path | None, game_path: Path, several: bool, lang: str | None = None,
+                edition: bool = True) -> Path:
     """``-o DIR`` is the output folder of one game; with several games each gets DIR/<game>. Without
     it, an edition in another language than game.yaml's (``--lang``) gets output/<game>/<lang>, so that
-    the editions never overwrite each other."""
+    the editions never overwrite each other. ``edition``: the folder the command writes the edition's
+    files to, where another game folder's last build is said (``_note_another_games``); False for the
+    game's folder a command also asks for (where every edition's verdict is), so it is said once."""
     name = game_path.resolve().name
     if option is None:
         from .content.game import written_lang
@@ -423,7 +426,8 @@ def _output_dir(option: Path | None, game_path: Path, several: bool, lang: str |
         out = game_dir / lang if lang and lang != written_lang(game_path) else game_dir
     else:
         out = option / name if several else option
-    _note_another_games(out, game_path)
+    if edition:
+        _note_another_games(out, game_path)
     return out
 
 

@@ -32,7 +32,7 @@ def watch(game, interval, once, max_cycles, balance, profile, png, png_profile, 
 
     path = resolve_game(game)
     out = _output_dir(output_dir, path, several=False, lang=lang)
-    game_dir = _output_dir(output_dir, path, several=False)  # where every edition's verdict is
+    game_dir = _output_dir(output_dir, path, several=False, edition=False)  # where every edition's verdict is
     rep = reporter()
     state = {"lock": _read_lock(out), "failed": False, "warnings": SaidWarnings()}
 

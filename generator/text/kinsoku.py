@@ -735,6 +735,7 @@ def _plain_break(text, kinds, s: int, i: int, widths, least: float) -> int | Non
     """:func:`_best_break` for one-character atoms without icons or glue (:func:`_priority`
     inlined: it is on every line's end)."""
     avoided = inside = lone = known = None
+    char_at = lambda k: _char_at(text, k)  # noqa: E731  (the katakana checks' reader, made once a line)
     for b in range(i, s, -1):
         nxt_kind = kinds[b]
         if nxt_kind == SPACE:
@@ -761,7 +762,6 @@ def _plain_break(text, kinds, s: int, i: int, widths, least: float) -> int | Non
             avoided = avoided or b
             continue
         if (prev in _KATAKANA or prev in _DIGITS) and _inside_word(prev, nxt, lambda k: _char_at(text, b + k)):
-            char_at = lambda k: _char_at(text, k)  # noqa: E731
             if prev in _KATAKANA and _lone_kana(char_at, b):
                 lone = lone or b
             else:

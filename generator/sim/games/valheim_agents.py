@@ -379,8 +379,7 @@ def _edge_wants(want) -> list[float]:
 
 def _plan_boss(state, p, tally) -> None:
     """The avatar hunt: the fighter's chance and the dungeon of the target biome nearest a base."""
-    setup = state.setup
-    hand = setup.rules["deck.hand_size"] + state.fac.hand - 1
+    hand = state.hand_limit() - 1
     p.boss_dungeon = -1
     if p.final:
         p.boss_p = _chance(state, p.fighter, state.demon_str, hand)
@@ -421,7 +420,7 @@ def pace_room(state, s, held: int) -> int:
     for x in range(state.n):
         if x != s and not state.marker[x] and len(state.deck[x]) + len(state.hand[x]) > pace:
             return INF
-    room = pace - state.setup.rules["deck.hand_size"] - state.fac.hand
+    room = pace - state.hand_limit()
     return room if room > 0 else INF
 
 

@@ -187,8 +187,12 @@ class Flow:
                         self.supply[r] -= got
                     tok[r] += got
 
+    def hand_limit(self) -> int:
+        """The hand a briefing draws up to: the rules' hand size and the facilities' extra cards."""
+        return self.setup.rules["deck.hand_size"] + self.fac.hand
+
     def briefing(self) -> None:
-        limit = self.setup.rules["deck.hand_size"] + self.fac.hand
+        limit = self.hand_limit()
         for s in range(self.n):
             if not self.draw_up(s, limit):
                 self.end_round()
