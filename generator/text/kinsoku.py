@@ -750,7 +750,9 @@ def _plain_break(text, kinds, s: int, i: int, widths, least: float) -> int | Non
                 j -= 1
             if j < 0 or text[j] in NO_END:
                 continue
-            return b if inside is None or _keeps(widths.__getitem__, s, b, least) else inside
+            if inside is None or _keeps(widths.__getitem__, s, b, least):
+                return b
+            return _inside(inside, known, widths.__getitem__, s, least)
         prev = text[b - 1]
         if prev in NO_END or prev == "\u200d":
             continue

@@ -189,6 +189,8 @@ def test_a_katakana_word_is_not_broken_to_leave_one_of_its_letters_alone():
     assert _both_paths("あいうえスレートを", 60) == (["あいうえ", "スレートを"],) * 2      # nor 'ス' / 'レート'
     # before a known word (a katakana counter: レベル, ダメージ ...) rather than the last break inside
     assert _both_paths("あいうえおデンジャーレベルを上げる", 120) == (["あいうえおデンジャー", "レベルを上げる"],) * 2
+    # the same after a space (the plain path took the last break inside the word there: 'デンジャーレ' / 'ベル')
+    assert _both_paths("あい デンジャーレベルを上げる", 90) == (["あい デンジャー", "レベルを上げる"],) * 2
     # the last other break inside the word is often where a compound's words meet
     assert _both_paths("あいうえおかきくけこボスステージカードを", 180) == (["あいうえおかきくけこボスステージ", "カードを"],) * 2
     # a lone letter is still better than a cut: the only break left
