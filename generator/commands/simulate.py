@@ -316,15 +316,16 @@ def _where_in(game, variant: dict):
 def paired(changed: dict, plain: dict) -> dict:
     """The paired difference of two runs' win rates, changed minus plain (game i of both runs is
     dealt from the same seed), with its interval and how many games ended differently. When none did,
-    the interval is +-``bound``, how far apart the rates could still be (``stats.none_differ_bound``),
-    not the paired interval's [0, 0]; a run against itself (a sweep's current value) keeps [0, 0]."""
-    from ..sim.stats import none_differ_bound, paired_wins
+    the interval is +-``bound``, how far apart the rates could still be (``stats.none_differ_bound``);
+    a run against itself (a sweep's current value) is the same run: [0, 0]."""
+    from ..sim.stats import paired_wins
 
+    if changed is plain:
+        return {"diff": 0.0, "ci95": [0.0, 0.0], "games_differing": 0}
     diff, lo, hi, differing = paired_wins(changed["_wins"], plain["_wins"])
     said = {"diff": round(diff, 6), "ci95": [round(lo, 6), round(hi, 6)], "games_differing": differing}
-    if not differing and changed is not plain:
-        bound = round(none_differ_bound(min(len(changed["_wins"]), len(plain["_wins"]))), 6)
-        said.update(ci95=[0.0 - bound, bound], bound=bound)
+    if not differing:
+        said["bound"] = round(hi, 6)
     return said
 
 

@@ -79,13 +79,15 @@ def paired_diff_interval(both: int, only_first: int, only_second: int, n: int, z
     pairs where only the first arm won, ``only_second`` where only the second did (``both`` is
     for the caller's bookkeeping; concordant pairs carry no information on the difference).
     Wald interval of the paired difference; most paired games agree, so it is far narrower
-    than an interval for two independent samples of the same size."""
+    than an interval for two independent samples of the same size. Where the Wald interval has no
+    width (no pair differs, or every pair differs the same way) it would claim certainty: the bound
+    is then :func:`none_differ_bound`'s, 0 of ``n`` pairs ending otherwise."""
     if n <= 0:
         return 0.0, -1.0, 1.0
     b, c = only_first, only_second
     d = (b - c) / n
     var = max(0.0, (b + c) - (b - c) ** 2 / n) / (n * n)
-    half = z * math.sqrt(var) if var > 0 else 0.0
+    half = z * math.sqrt(var) if var > 0 else none_differ_bound(n, z)
     return d, max(-1.0, d - half), min(1.0, d + half)
 
 
@@ -105,8 +107,8 @@ def paired_wins(first, second) -> tuple[float, float, float, int]:
 def none_differ_bound(n: int, z: float = Z95) -> float:
     """How far apart two arms' win rates could still be when none of ``n`` paired games ended differently:
     a paired difference is at most the share of pairs that differ, here 0 of n, whose Wilson upper bound is
-    z^2 / (n + z^2) (0.161 at 20 games, 0.0095 at 400; the rule of three's 3/n, Wilson's way). The paired
-    (Wald) interval of no differing pair is [0, 0], which claims the arms certainly play alike."""
+    z^2 / (n + z^2) (0.161 at 20 games, 0.0095 at 400; the rule of three's 3/n, Wilson's way), where the
+    paired (Wald) interval would be [0, 0] and claim the arms certainly play alike."""
     return wilson(0, n, z)[1]
 
 

@@ -45,7 +45,7 @@ from .stats import (Z95, band_decision, band_status, band_text, diff_interval, i
 DEFAULT_COUNTS = (2, 3, 4)  # the player counts judged when balance.yaml lists none
 REPEATED_GAMES = 10  # a game's own engine's games played twice before its verdict: the same seed, the same game
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
-SIM_VERSION = "9"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
+SIM_VERSION = "10"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
 # more seeds; 3: M7, M9 and the engines' own bands (Judge.band) decided on intervals with the game as the unit;
 # 4: a share of exactly 0 or 1 bounded by its games, M7 above its maximum only as a point says so;
 # 5: the M5 screening row names the cards it flagged, a long value wraps in its column (a kept verdict
@@ -54,6 +54,7 @@ SIM_VERSION = "9"  # 2: pressure bands, the M1 spread and M5 decided on interval
 # 7: a known: entry on a band that failed as an error says so (a kept verdict said "did not warn");
 # 8: M1's failure and spread warning name the sweep of a number set per count (a kept verdict would not);
 # 9: M3's p95 (and Valheim's cycles p95) by nearest rank, no -0.000 (a kept verdict judged an interpolated p95);
+# 10: a paired interval with no width (no pair differs) is bounded like 0 of its pairs (M5, the oracle gap);
 # bump when the core (runner, metrics, verdict) changes what a verdict means or says
 
 

@@ -108,7 +108,18 @@ def test_paired_interval_uses_only_discordant_pairs():
     assert abs(lo - (0.05 - half)) < 1e-12 and abs(hi - (0.05 + half)) < 1e-12
     assert lo > 0                       # 20 more wins out of 400 pairs is clear when pairs agree
     assert diff_interval(330, 400, 310, 400)[0] < 0   # the same counts unpaired are not
-    assert paired_diff_interval(200, 0, 0, 400) == (0.0, 0.0, 0.0)
+
+
+def test_a_paired_interval_is_never_zero_wide():
+    """No pair differing (or every pair differing the same way) gives the Wald interval no width,
+    as if 400 deals proved the arms play alike: the bound is Wilson's on 0 of 400 pairs otherwise."""
+    from generator.sim.stats import paired_diff_interval
+
+    bound = wilson(0, 400)[1]
+    assert 0.009 < bound < 0.01
+    assert paired_diff_interval(200, 0, 0, 400) == (0.0, -bound, bound)
+    assert paired_diff_interval(0, 400, 0, 400) == (1.0, 1.0 - bound, 1.0)
+    assert paired_diff_interval(0, 0, 400, 400) == (-1.0, -1.0, -1.0 + bound)
 
 
 def test_ratio_interval_uses_the_game_as_the_unit():

@@ -86,7 +86,7 @@ def test_oracle_gap_pairs_the_oracle_with_the_reference_games_on_the_same_seeds(
     """spec §6 oracle - heuristic: game i of both runs is dealt from the same seed, so the gap is a
     paired difference with its interval (not two point estimates on 200 and 400+ games)."""
     from generator.sim.games.valheim_bands import oracle_gap
-    from generator.sim.stats import paired_diff_interval
+    from generator.sim.stats import paired_diff_interval, wilson
 
     def recs(wins, n):
         return [{"index": i, "outcome": "win" if i in wins else "loss"} for i in range(n)]
@@ -98,6 +98,7 @@ def test_oracle_gap_pairs_the_oracle_with_the_reference_games_on_the_same_seeds(
     assert (gap, lo, hi) == paired_diff_interval(100, 2, 0, 200)
     assert -0.01 < lo < gap < hi < 0.03  # paired: the 198 agreeing seeds carry no noise
     same = oracle_gap(ref, recs(set(range(0, 200, 2)), 200))
-    assert same == (0.0, 0.0, 0.0, 200)
+    bound = wilson(0, 200)[1]  # no seed ends otherwise: not [0, 0], how far apart they could still be
+    assert same == (0.0, -bound, bound, 200)
     timeouts = [dict(r, outcome="timeout") if r["index"] < 10 else r for r in oracle]
     assert oracle_gap(ref, timeouts)[3] == 190
