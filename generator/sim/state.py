@@ -16,13 +16,14 @@ def team_returns(outcome, seats: int) -> list[float]:
     return [1.0 if outcome == "win" else 0.0 if outcome is None else -1.0] * seats
 
 
-def twin_of(state, flat=(), nested=()):
+def twin_of(state, flat=(), nested=(), slots=None):
     """A new state of the same slotted class: every slot shared, the lists named in ``flat``
     copied, those in ``nested`` copied two levels deep, and its own random generator (same
-    position). The engine then copies whatever else it mutates in place (dicts, sets)."""
+    position). The engine then copies whatever else it mutates in place (dicts, sets).
+    ``slots``: the class's slots when it cannot tell them (compiled by mypyc)."""
     cls = type(state)
     twin = cls.__new__(cls)
-    for name in cls.__slots__:
+    for name in cls.__slots__ if slots is None else slots:
         setattr(twin, name, getattr(state, name))
     for name in flat:
         setattr(twin, name, list(getattr(state, name)))

@@ -45,11 +45,14 @@ _LISTS = ("pos", "came", "life", "max_life", "servant", "deaths", "b_dead", "b_l
 _NESTED = ("stacks", "flowers", "keys", "mods", "unlocked")
 
 
-class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
-    __slots__ = ("setup", "rng", "n", *_LISTS, *_NESTED, "skills", "held", "opened", "round", "crit", "danger",
-                 "tpos", "seat", "active", "phase", "step", "turn_serial", "check", "outcome", "_legal", "_spec",
-                 "_usable", "_dest", "_dist", "_judged", "markers_max", "skipped", "built", "explored_bits",
-                 "opened_key", "dead_key", "marks")
+_SLOTS = ("setup", "rng", "n", *_LISTS, *_NESTED, "skills", "held", "opened", "round", "crit", "danger",
+          "tpos", "seat", "active", "phase", "step", "turn_serial", "check", "outcome", "_legal", "_spec",
+          "_usable", "_dest", "_dist", "_judged", "markers_max", "skipped", "built", "explored_bits",
+          "opened_key", "dead_key", "marks")
+
+
+class State(Decisions):  # on TurnFlow, Checks, Movement, Bosses, Powers (see metroidvania_base)
+    __slots__ = _SLOTS   # (named: a class compiled by mypyc has no __slots__ to read back)
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -80,7 +83,7 @@ class State(TurnFlow, Decisions, Movement, Checks, Bosses, Powers):
         self._legal = self._spec = None
 
     def clone(self) -> "State":
-        twin = twin_of(self, _LISTS, _NESTED)
+        twin = twin_of(self, _LISTS, _NESTED, _SLOTS)
         twin.stacks = [[list(stack) for stack in mine] for mine in self.stacks]
         twin.skills = [[list(sk) for sk in mine] for mine in self.skills]
         twin.held = [list(h) for h in self.held]

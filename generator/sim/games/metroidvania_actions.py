@@ -7,17 +7,32 @@ become AP (``PLAN``, see ``metroidvania_dice``).
 """
 from __future__ import annotations
 
+from typing import Final
+
 from . import metroidvania_dice as dice
 from .metroidvania_flow import DMG, END, LEVEL, MOVE, OVER, PEEK, PICK, PLACE, POST, PRE, ST_APPLY, ST_DMG, ST_NEXT, SUCC
+from .metroidvania_powers import Powers
 from .metroidvania_setup import AGI
 
 # action kinds
-USE, FLOWER, GO, SKIP, ROLL, REROLL, PLAN, DONE, ENDT, PLACE_A, PICK_A, LEVEL_A, TOP = range(13)
+USE: Final = 0
+FLOWER: Final = 1
+GO: Final = 2
+SKIP: Final = 3
+ROLL: Final = 4
+REROLL: Final = 5
+PLAN: Final = 6
+DONE: Final = 7
+ENDT: Final = 8
+PLACE_A: Final = 9
+PICK_A: Final = 10
+LEVEL_A: Final = 11
+TOP: Final = 12
 # the action ``legal_unsorted`` lists first in every state of these phases
-_ALWAYS = {PRE: (ROLL,), SUCC: (DONE,), DMG: (DONE,), END: (ENDT,)}
+_ALWAYS: Final = {PRE: (ROLL,), SUCC: (DONE,), DMG: (DONE,), END: (ENDT,)}
 
 
-class Decisions:
+class Decisions(Powers):
     __slots__ = ()
 
     def legal_unsorted(self) -> list:
@@ -37,7 +52,7 @@ class Decisions:
             task = self.tasks[0]
             k = min(task[3], len(getattr(self, task[2] + "_deck"))) - (task[4] if len(task) > 4 else 0)
             return [(TOP, i) for i in range(k)]
-        out = []
+        out: list = []
         if phase == MOVE:
             out = [(GO, v, key) for v, key in self.destinations()]
             if not out:

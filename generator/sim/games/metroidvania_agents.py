@@ -12,39 +12,45 @@ whatever boss blocks the way (the anti-rush check of spec §5.3).
 from __future__ import annotations
 
 from collections import deque
+from typing import Final
 
 from . import metroidvania_dice as dice
 from .metroidvania import (DMG, DONE, END, ENDT, FLOWER, GO, LEVEL, MOVE, PEEK, PICK, PICK_A, PLACE, PLACE_A, PLAN,
-                           POST, PRE, REROLL, ROLL, SKIP, SUCC, TOP, USE)
+                           POST, PRE, REROLL, ROLL, SKIP, SUCC, TOP, USE, State)
 from ..state import memo_table, setup_memo
 from .metroidvania_effects import num
 from .metroidvania_powers import _ANY_MID
 from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, WIL
 
 # Stat placement priority (spec §5): Will to 2, Agi 1, Pie 1, Will to 4, then Pie and Ins alternately.
-PLACEMENT = ((WIL, 2), (AGI, 1), (PIE, 1), (WIL, 4))
-SUB_VALUE = {0: 0.0, 1: 0.3, 2: 0.3, 3: 0.3, 4: 0.3, 5: -0.5, 6: 0.3}   # none thorn flower sweets key up down
-SKILL_WORTH = {"ap_bonus": 3.0, "reroll": 2.5, "damage_reduce": 2.5, "heal": 2.0, "multi_minus": 2.0,
+PLACEMENT: Final = ((WIL, 2), (AGI, 1), (PIE, 1), (WIL, 4))
+SUB_VALUE: Final = {0: 0.0, 1: 0.3, 2: 0.3, 3: 0.3, 4: 0.3, 5: -0.5, 6: 0.3}   # none thorn flower sweets key up down
+SKILL_WORTH: Final = {"ap_bonus": 3.0, "reroll": 2.5, "damage_reduce": 2.5, "heal": 2.0, "multi_minus": 2.0,
                "ignore_slate": 2.0, "extra_dice": 2.5, "die_step": 2.5, "criterion": 2.0, "boss_damage": 2.5,
                "move_bonus": 1.0, "pass_key_rooms": 0.5, "teleport": 0.8, "peek_deck": 0.6, "danger": 1.5,
                "refresh_skills": 1.0, "recolour": 1.0, "ignore_threat": 1.0, "reveal_weakness": 1.0}
-FIGHT_BONUS = 8.0
-AVOID = -10.0
+FIGHT_BONUS: Final = 8.0
+AVOID: Final = -10.0
 # Rest rooms (spec §5): +5 for a hurt maiden, else -1 (saved for later). A rest room is used once, so saving
 # pays only while they are scarce: with more left unexplored than the map has on NORMAL (setup.normal_rests, 4 on
 # the shipped map), as on EASY (8), a healthy maiden takes one on her way (REST_SPARE) instead of walking round it. Hoarding EASY's extra rooms made
 # her detour (a2-04 is the only door to b02's room): EASY won 0.51 against NORMAL's 0.60 at 3p (same seeds).
 # NORMAL never has more than its own, so it plays exactly as before.
-REST_LOW, REST_HEALTHY, REST_SPARE = 5.0, -1.0, 0.5
-MIN_PRE_GAIN = 0.05  # a pre-roll skill or sefira is used only if it raises success by this much
-MID_ANY_OPS = _ANY_MID[POST]   # "any" effects worth using after a roll (the engine's window)
-PRE_ROLL_OPS = frozenset(("auto_success", "multi_minus", "ignore_slate", "extra_dice", "die_step", "criterion",
+REST_LOW: Final = 5.0
+REST_HEALTHY: Final = -1.0
+REST_SPARE: Final = 0.5
+MIN_PRE_GAIN: Final = 0.05  # a pre-roll skill or sefira is used only if it raises success by this much
+MID_ANY_OPS: Final = _ANY_MID[POST]   # "any" effects worth using after a roll (the engine's window)
+PRE_ROLL_OPS: Final = frozenset(("auto_success", "multi_minus", "ignore_slate", "extra_dice", "die_step", "criterion",
                           "ignore_threat"))   # the ops a pre-roll use is judged by (``_pre_worth``)
 
 
 def _room_checks(rooms) -> tuple:
     """``(check index of each room, first room of each check)``: rooms whose dice check reads the same
     (target, multi, slate or not, prompts: all ``chance`` reads of a room) share one chance."""
+    index: dict
+    checks: list
+    first: list
     index, checks, first = {}, [], []
     for c, room in enumerate(rooms):
         key = (room["d"], room["multi"], room["slate"] >= 0, room["prompts"])
@@ -55,7 +61,7 @@ def _room_checks(rooms) -> tuple:
     return tuple(checks), tuple(first)
 
 
-def _num(state, s, p, level=0) -> int:
+def _num(state: State, s: int, p, level=0) -> int:
     return num(state, s, p, {"level": level})
 
 
@@ -64,13 +70,16 @@ class HeuristicAgent:
 
     name = "heuristic"
     rush = False
+    seat: int
+    _stamp: tuple | None   # (state, turn, kills) of the goal routes in ``_memo``
+    _memo: dict
 
     def __init__(self, setup=None, seat: int = 0):
         self.seat = seat
         self._stamp, self._memo = None, {}
 
     # ---- dispatch -------------------------------------------------------------------------------
-    def choose(self, state, rng):
+    def choose(self, state: State, rng):
         phase = state.phase
         if phase == POST:
             return self.post_roll(state)
@@ -96,7 +105,7 @@ class HeuristicAgent:
 
     # ---- estimates ------------------------------------------------------------------------------
     @staticmethod
-    def chance(state, s, d, multi, slate, prompts=(), crit=0, asc=True, white=0, step=0, bonus=0) -> float:
+    def chance(state: State, s: int, d, multi, slate, prompts=(), crit=0, asc=True, white=0, step=0, bonus=0) -> float:
         r = state.setup.rules
         size = state.die_size(s, step)
         pie = state.stat(s, PIE)
@@ -107,7 +116,7 @@ class HeuristicAgent:
                                    r["ascension_max_pairs"])
         return dice.chance(size, k, c + d - bonus, multi, slate >= 0, asc, pie, r["ascension_max_pairs"])
 
-    def room_value(self, state, s, card, p=None) -> float:
+    def room_value(self, state: State, s: int, card, p=None) -> float:
         """What exploring room ``card`` is worth to maiden ``s``; ``p``, when given, is its check's chance."""
         room = state.setup.rooms[card]
         if p is None:
@@ -123,7 +132,7 @@ class HeuristicAgent:
             value = 0.0
         return p * (1 + value) - (1 - p) * dmg - side
 
-    def mean_room_value(self, state, s) -> float:
+    def mean_room_value(self, state: State, s: int) -> float:
         rooms = state.setup.rooms
         key = ("mrv", state.crit, state.danger, state.stat(s, WIL), state.stat(s, PIE), state.mod_sum(s, "crit"),
                state.life[s] >= state.max_life[s])   # (Will gives her die size)
@@ -131,7 +140,7 @@ class HeuristicAgent:
         return found if found is not None else \
             setup_memo(state.setup, "_mrv", key, self._mean_room_value_now, state, s, rooms)
 
-    def _mean_room_value_now(self, state, s, rooms) -> float:
+    def _mean_room_value_now(self, state: State, s: int, rooms) -> float:
         # The chance is the dear part and the shipped map's 60 rooms have 19 checks: one estimate per check.
         # The sum still runs room by room in deck order, so the float is the one a per-room sum gives.
         checks, first = setup_memo(state.setup, "_room_checks", 0, _room_checks, rooms)
@@ -139,11 +148,11 @@ class HeuristicAgent:
               for c in first]
         return sum(self.room_value(state, s, c, ps[checks[c]]) for c in range(len(rooms))) / max(1, len(rooms))
 
-    def boss_p(self, state, s, b) -> float:
+    def boss_p(self, state: State, s: int, b: int) -> float:
         """Mean success chance over the boss's actions at the current criterion (§5 boss timing)."""
         return _mean_chance(self.boss_actions(state, s, b))
 
-    def boss_actions(self, state, s, b) -> tuple:
+    def boss_actions(self, state: State, s: int, b: int) -> tuple:
         """(P(success), expected slate/threat damage) of each boss action for maiden ``s`` now; cached for the
         process by everything it reads (``_boss_actions_key``; read-only result)."""
         key = _boss_actions_key(state, s, b)
@@ -151,7 +160,7 @@ class HeuristicAgent:
         return found if found is not None else \
             setup_memo(state.setup, "_boss_actions", key, self._boss_actions_now, state, s, b)
 
-    def _boss_actions_now(self, state, s, b) -> tuple:
+    def _boss_actions_now(self, state: State, s: int, b: int) -> tuple:
         boss = state.setup.bosses[b]
         crit, asc, threats = 0, True, 0
         if state.trait_active(b, s):
@@ -178,10 +187,10 @@ class HeuristicAgent:
             out.append((p, side))
         return tuple(out)
 
-    def boss_damage_per_fail(self, state, b) -> int:
+    def boss_damage_per_fail(self, state: State, b: int) -> int:
         return state.danger + (0 if state.b_trait_off[b] else state.setup.bosses[b]["damage_plus"])
 
-    def win_chance(self, state, s, b) -> float:
+    def win_chance(self, state: State, s: int, b: int) -> float:
         """P(the boss's life in successes before the party runs out of life), negative binomial."""
         p = self.boss_p(state, s, b)
         life = state.b_life[b] if state.b_active[b] else state.boss_life_now(b)
@@ -195,7 +204,7 @@ class HeuristicAgent:
             return 0.0
         return setup_memo(state.setup, "_win", (p, life, fails), _wins_before, p, life, fails)
 
-    def should_fight(self, state, s, b, entering: bool) -> bool:
+    def should_fight(self, state: State, s: int, b: int, entering: bool) -> bool:
         boss = state.setup.bosses[b]
         r = state.round
         if boss["final"]:
@@ -216,7 +225,7 @@ class HeuristicAgent:
 
     # ---- map ------------------------------------------------------------------------------------
     @staticmethod
-    def steps_from(state, s, origin) -> list:
+    def steps_from(state: State, s: int, origin) -> list:
         """Plain steps from ``origin`` that do not pass undefeated boss rooms or closed key rooms."""
         setup = state.setup
         inf = 1 << 20
@@ -247,11 +256,11 @@ class HeuristicAgent:
             frontier = nxt
         return dist
 
-    def goal(self, state, s) -> int:
+    def goal(self, state: State, s: int) -> int:
         """The boss the party heads for: next by tier (then nearest to the party), or Urza."""
         return self._goal_route(state, s)[0]
 
-    def _goal_route(self, state, s) -> tuple:
+    def _goal_route(self, state: State, s: int) -> tuple:
         """``(goal, steps from the goal's room or None)`` (``_goal``), by maiden, cached this turn while no boss
         falls."""
         stamp = (id(state), state.turn_serial, len(state.kills))
@@ -262,7 +271,7 @@ class HeuristicAgent:
             route = self._memo[s] = self._goal(state, s)
         return route
 
-    def _goal(self, state, s) -> tuple:
+    def _goal(self, state: State, s: int) -> tuple:
         """``_goal_route_now``, cached for the process: once the fight-Urza decision is made, the rest reads only
         the map as she can walk it (``_goal_key``; the steps from the goal's room read no more than that)."""
         key = _goal_key(state, s, self._for_final(state, s))
@@ -270,12 +279,12 @@ class HeuristicAgent:
         return found if found is not None else \
             setup_memo(state.setup, "_goal", key, self._goal_route_now, state, s, key[0])
 
-    def _goal_route_now(self, state, s, for_final) -> tuple:
+    def _goal_route_now(self, state: State, s: int, for_final) -> tuple:
         goal = self._goal_now(state, s, for_final)
         node = state.setup.bosses[goal]["node"]
         return goal, (_route_steps(state, s, node) if node >= 0 else None)
 
-    def _for_final(self, state, s) -> bool:
+    def _for_final(self, state: State, s: int) -> bool:
         """Is Urza the goal, if she can be reached (unsealed, and rushing, late or a fair chance)?"""
         setup = state.setup
         final = setup.final_boss
@@ -284,7 +293,7 @@ class HeuristicAgent:
         return setup.bosses[final]["node"] >= 0 and not sealed and (
             self.rush or state.round >= 20 or self.win_chance(state, s, final) >= 0.4)
 
-    def _goal_now(self, state, s, for_final) -> int:
+    def _goal_now(self, state: State, s: int, for_final) -> int:
         setup = state.setup
         final = setup.final_boss
         inf = 1 << 20
@@ -305,7 +314,7 @@ class HeuristicAgent:
                 best, key = b, k
         return best
 
-    def _blocker(self, state, s, target) -> int:
+    def _blocker(self, state: State, s: int, target) -> int:
         """The first undefeated boss on a shortest plain path from S to ``target``."""
         setup = state.setup
         dist = _plain_steps(state, s, target)
@@ -325,12 +334,12 @@ class HeuristicAgent:
                 return -1
         return -1
 
-    def _from_start(self, state, s) -> list:
+    def _from_start(self, state: State, s: int) -> list:
         """Steps from S (bosses rank by tier, then by this distance: every maiden picks the same one)."""
         return _route_steps(state, s, state.setup.start)
 
     # ---- decisions ------------------------------------------------------------------------------
-    def move(self, state):
+    def move(self, state: State):
         s = state.active
         use = self.any_use(state, MOVE)
         if use is not None:
@@ -389,7 +398,7 @@ class HeuristicAgent:
                 best, best_score = (GO, v, key), score
         return best
 
-    def pick(self, state):
+    def pick(self, state: State):
         task = state.tasks[0]
         s, deck, drawn = task[1], task[2], task[3]
         if deck == "room":
@@ -402,7 +411,7 @@ class HeuristicAgent:
             values = [self.effect_value(state, s, state.setup.sefira[c]["effect"]) for c in drawn]
         return (PICK_A, max(range(len(drawn)), key=lambda i: (values[i], -i)))
 
-    def skill_value(self, state, s, skill) -> float:
+    def skill_value(self, state: State, s: int, skill) -> float:
         sk = state.setup.skills[skill]
         value = sum(SKILL_WORTH.get(op, 0.5) for op, _ in sk["effect"])
         tops = [0, 0, 0, 0]
@@ -413,11 +422,11 @@ class HeuristicAgent:
             value += 1.5
         return value
 
-    def effect_value(self, state, s, effect) -> float:
+    def effect_value(self, state: State, s: int, effect) -> float:
         return sum(SKILL_WORTH.get(op, 1.0) + (1.5 if op in ("boss_life", "heal_full", "auto_success") else 0.0)
                    for op, _ in effect)
 
-    def derived_value(self, state, s, d) -> float:
+    def derived_value(self, state: State, s: int, d) -> float:
         value = 0.0
         for op, p in state.setup.derived[d]["effect"]:
             boss = p.get("boss")
@@ -441,7 +450,7 @@ class HeuristicAgent:
                 value += 0.4
         return value
 
-    def place(self, state):
+    def place(self, state: State):
         task = state.tasks[0]
         s, drawn = task[1], task[2]
         stat = self.next_stat(state, s)
@@ -453,14 +462,14 @@ class HeuristicAgent:
         return best
 
     @staticmethod
-    def next_stat(state, s) -> int:
+    def next_stat(state: State, s: int) -> int:
         for stat, target in PLACEMENT:
             if state.stat(s, stat) < target:
                 return stat
         return PIE if state.stat(s, PIE) <= state.stat(s, INS) else INS
 
     @staticmethod
-    def conditions_after(state, s, stat, t) -> int:
+    def conditions_after(state: State, s: int, stat, t) -> int:
         tops = [0, 0, 0, 0]
         for k, stack in enumerate(state.stacks[s]):
             top = t if k == stat else (stack[-1] if stack else -1)
@@ -475,7 +484,7 @@ class HeuristicAgent:
                 met += 1
         return met
 
-    def level(self, state):
+    def level(self, state: State):
         s = state.tasks[0][1]
         legal = state.legal_actions()
 
@@ -485,7 +494,7 @@ class HeuristicAgent:
             return (per, state.condition_met(s, state.skills[s][a[1]][0]), -a[1])
         return max(legal, key=worth)
 
-    def peek(self, state):
+    def peek(self, state: State):
         task = state.tasks[0]
         s = task[1]
         deck = getattr(state, task[2] + "_deck")
@@ -497,10 +506,10 @@ class HeuristicAgent:
         return (TOP, max(range(k), key=lambda i: (values[i], -i)))
 
     # ---- skill, sefira and flower use -----------------------------------------------------------
-    def _uses(self, state, phase):
+    def _uses(self, state: State, phase):
         """(source, index, effect, ready, level, ops) for every usable skill/sefira of the turn player."""
         s = state.active
-        out = []
+        out: list = []
         usable = state.usable(phase)
         if not usable:
             return out
@@ -523,7 +532,7 @@ class HeuristicAgent:
             out.append((src, j, card["effect"], ready, level, ops))
         return out
 
-    def _arg(self, state, effect):
+    def _arg(self, state: State, effect):
         args = state._args(effect)
         if args == [-1]:
             return -1
@@ -533,12 +542,12 @@ class HeuristicAgent:
         goal = self.goal(state, s)
         return goal if goal in args else args[0]
 
-    def _near_goal(self, state, s, b) -> bool:
+    def _near_goal(self, state: State, s: int, b: int) -> bool:
         """She is in boss ``b``'s room or can enter it this turn."""
         node = state.setup.bosses[b]["node"] if b >= 0 else -1
         return node >= 0 and (state.pos[s] == node or any(v == node for v, _ in state.destinations()))
 
-    def _teleport_target(self, state, s):
+    def _teleport_target(self, state: State, s: int):
         """An explored room nearer to the goal than she is, when the goal is out of reach this turn."""
         if not self._far_from_goal(state, s):
             return None
@@ -548,14 +557,14 @@ class HeuristicAgent:
                    if state.explored[v] and v != state.pos[s])
         return best[1] if best[0] < here - 1 else None
 
-    def _closed_key_near(self, state, s) -> bool:
+    def _closed_key_near(self, state: State, s: int) -> bool:
         setup = state.setup
         dist = state.distances(s, state.pos[s])
         mp = state.move_points(s)
         return any(setup.kind[v] == KEY and not state.explored[v] and not state.key_ok(s, v) and dist[v] <= mp + 1
                    for v in setup.blockers)
 
-    def any_use(self, state, phase):
+    def any_use(self, state: State, phase):
         """Uses worth making in a free window (move, pre-roll or end of turn)."""
         s = state.active
         uses = self._uses(state, phase)
@@ -569,7 +578,7 @@ class HeuristicAgent:
                 return (FLOWER, best)
         return None
 
-    def _wanted_use(self, state, phase, s, uses):
+    def _wanted_use(self, state: State, phase, s: int, uses):
         """The first of these skill/sefira uses worth making now, as an action (or None)."""
         late = state.round >= 20
         missing = state.max_life[s] - state.life[s]
@@ -624,7 +633,7 @@ class HeuristicAgent:
                     return (USE, src, j, arg)
         return None
 
-    def flower_choice(self, state, s):
+    def flower_choice(self, state: State, s: int):
         """The event card whose next derived event is worth most (an opening row also counts half of
         the row it unlocks)."""
         limit = state.setup.rules["flowers_per_event"]
@@ -639,20 +648,20 @@ class HeuristicAgent:
                 best, best_value = h, value
         return best, best_value
 
-    def _far_from_goal(self, state, s) -> bool:
+    def _far_from_goal(self, state: State, s: int) -> bool:
         goal = self.goal(state, s)
         node = state.setup.bosses[goal]["node"]
         return node >= 0 and node != state.pos[s] and all(v != node for v, _ in state.destinations())
 
-    def _lethal(self, state, s) -> bool:
+    def _lethal(self, state: State, s: int) -> bool:
         chk = state.check
         return chk is not None and state.danger + chk.fail >= state.life[s]
 
-    def _boss_finisher(self, state) -> bool:
+    def _boss_finisher(self, state: State) -> bool:
         chk = state.check
         return chk is not None and chk.kind == "boss" and state.b_life[chk.boss] <= 1
 
-    def _pre_worth(self, state, s, effect, ready, src) -> bool:
+    def _pre_worth(self, state: State, s: int, effect, ready, src) -> bool:
         chk = state.check
         if chk is None or chk.kind == "danger":
             return False
@@ -679,7 +688,7 @@ class HeuristicAgent:
         after = self._check_p(state, s, chk, slate=slate, mm=mm, white=white, step=step, crit=crit)
         return after - base + (0.3 if slate != chk.slate else 0.0) >= MIN_PRE_GAIN
 
-    def _check_p(self, state, s, chk, slate=None, mm=0, white=0, step=0, crit=0) -> float:
+    def _check_p(self, state: State, s: int, chk, slate=None, mm=0, white=0, step=0, crit=0) -> float:
         slate = chk.slate if slate is None or state.has_mod(s, "noslate") else slate
         multi = chk.multi - state.mod_sum(s, "mminus") - mm
         multi = multi if multi > 1 else 1
@@ -688,13 +697,13 @@ class HeuristicAgent:
         return self.chance(state, s, chk.d, multi, slate, chk.prompts, crit=chk.crit + crit, asc=chk.asc,
                            white=white, step=step)
 
-    def pre_roll(self, state):
+    def pre_roll(self, state: State):
         use = self.any_use(state, PRE)
         if use is not None:
             return use
         return (ROLL,)
 
-    def post_roll(self, state):
+    def post_roll(self, state: State):
         s = state.active
         chk = state.check
         spec = state.spec()
@@ -733,7 +742,7 @@ class HeuristicAgent:
                 return (USE, src, j, -1)
         return (PLAN, plan)
 
-    def _any_worth(self, state, s, spec, key, effect, ready, src, urgent, uses) -> bool:
+    def _any_worth(self, state: State, s: int, spec, key, effect, ready, src, urgent, uses) -> bool:
         """After the roll: is this "any" effect (a danger or criterion cut, a threat ward, a refresh) worth
         using now, before AP is chosen? A cut or ward only if it saves damage or turns the check into a
         success, and then when it is free (a ready skill), she would die, the boss would fall, or it is a
@@ -769,7 +778,7 @@ class HeuristicAgent:
         return state.danger >= 3 or (state.round >= 20 and state.danger >= 2)
 
     @staticmethod
-    def _reroll_choice(state, spec):
+    def _reroll_choice(state: State, spec):
         chk = state.check
         options = state.reroll_options()
         n = chk.tokens[0][0] if chk.tokens[0][0] >= 0 else len(chk.cols)
@@ -783,7 +792,7 @@ class HeuristicAgent:
         pool = below or low
         return max(pool, key=lambda o: (len(o), -sum(chk.vals[i] for i in o)))
 
-    def on_success(self, state):
+    def on_success(self, state: State):
         s = state.active
         chk = state.check
         for src, j, effect, ready, level, ops in self._uses(state, SUCC):
@@ -794,7 +803,7 @@ class HeuristicAgent:
                 return (USE, src, j, -1)
         return (DONE,)
 
-    def on_damage(self, state):
+    def on_damage(self, state: State):
         s = state.active
         chk = state.check
         taken = chk.damage - state.mod_sum(s, "dred")   # what lands after the reductions so far
@@ -824,7 +833,7 @@ class HeuristicAgent:
                     return (FLOWER, h)
         return (DONE,)
 
-    def end(self, state):
+    def end(self, state: State):
         use = self.any_use(state, END)
         if use is not None:
             return use
@@ -841,7 +850,7 @@ def _wins_before(p, wins, fails) -> float:
     return min(1.0, total)
 
 
-def _heal_amount(state, s, effect, level) -> int:
+def _heal_amount(state: State, s: int, effect, level) -> int:
     """The life she would have gained from ``effect`` (heal, heal to full, more max life; capped at her max)."""
     gain, room = 0, state.max_life[s] - state.life[s]
     for op, p in effect:
@@ -856,7 +865,7 @@ def _heal_amount(state, s, effect, level) -> int:
     return min(gain, room)
 
 
-def _party_low(state) -> bool:
+def _party_low(state: State) -> bool:
     """Is a maiden down to 2 life or less?"""
     return any(state.life[o] <= 2 for o in range(state.n))
 
@@ -878,7 +887,7 @@ def _mean_chance(actions) -> float:
     return total / len(actions)
 
 
-def _unexplored(state, nodes) -> int:
+def _unexplored(state: State, nodes) -> int:
     """How many of these rooms are unexplored (a plain loop: asked at most move choices)."""
     count = 0
     for w in nodes:
@@ -887,7 +896,7 @@ def _unexplored(state, nodes) -> int:
     return count
 
 
-def _exhausted(state, s) -> int:
+def _exhausted(state: State, s: int) -> int:
     """How many of her skills are exhausted (a plain loop: asked at every move choice)."""
     count = 0
     for sk in state.skills[s]:
@@ -906,7 +915,7 @@ class RushAgent(HeuristicAgent):
     name = "rush_urza"
     rush = True
 
-    def move(self, state):
+    def move(self, state: State):
         s = state.active
         use = self.any_use(state, MOVE)
         if use is not None and use[0] != FLOWER:
@@ -925,7 +934,7 @@ class RushAgent(HeuristicAgent):
         return min(moves, key=lambda a: (dist[a[1]], a[2], a[1]))
 
 
-def _holds_refresh(state, s) -> bool:
+def _holds_refresh(state: State, s: int) -> bool:
     """Holding a ready "refresh your skills" card, exhausting another skill costs little: treat it as ready
     (one refresh readies them all, even if the refresh card itself is then exhausted)."""
     skills, serial = state.setup.skills, state.turn_serial
@@ -935,7 +944,7 @@ def _holds_refresh(state, s) -> bool:
     return False
 
 
-def _route_steps(state, s, origin) -> list:
+def _route_steps(state: State, s: int, origin) -> list:
     """``steps_from``, cached for the whole process by everything it depends on (read-only result)."""
     setup = state.setup
     stats = tuple(map(len, state.stacks[s]))
@@ -944,14 +953,14 @@ def _route_steps(state, s, origin) -> list:
     return setup_memo(setup, "_route_steps", key, HeuristicAgent.steps_from, state, s, origin)
 
 
-def _goal_key(state, s, for_final) -> tuple:
+def _goal_key(state: State, s: int, for_final) -> tuple:
     """What ``_goal_now`` reads besides ``for_final``: defeated bosses, opened passages, her stats (hidden
     passages, key conditions), explored key rooms and whether she holds a key."""
     return (for_final, state.dead_key, state.opened_key, tuple(map(len, state.stacks[s])),
             state.explored_bits & state.setup.key_room_bits, bool(state.keys[s]))
 
 
-def _boss_actions_key(state, s, b) -> tuple:
+def _boss_actions_key(state: State, s: int, b: int) -> tuple:
     """What ``boss_actions`` reads: the trait and weakness state (whether the trait is on follows from its
     switch and the weakness), the area, danger, criterion, her die size and Pie (by Will and Pie stacks),
     her criterion modifiers and the boss's action modifiers."""
@@ -969,13 +978,13 @@ def _key_rooms_open_now(setup, stats) -> int:
     return sum(1 << v for v in setup.key_rooms if all(stats[k] >= n for k, n in setup.key_cond[v]))
 
 
-def _plain_steps(state, s, origin) -> list:
+def _plain_steps(state: State, s: int, origin) -> list:
     """Steps ignoring every blocker except closed passages (the rush path); cached (read-only result)."""
     key = (origin, len(state.stacks[s][INS]), state.opened_key)
     return setup_memo(state.setup, "_plain_steps", key, _plain_steps_now, state, s, origin)
 
 
-def _plain_steps_now(state, s, origin) -> list:
+def _plain_steps_now(state: State, s: int, origin) -> list:
     setup = state.setup
     inf = 1 << 20
     dist = [inf] * len(setup.node_id)

@@ -1,10 +1,11 @@
 """Metroidvania: bosses (spec §3.5: life, pointer, weakness, trait, defeat, reset) as a State mixin."""
 from __future__ import annotations
 
+from .metroidvania_moves import Movement
 from .metroidvania_setup import INS
 
 
-class Bosses:
+class Bosses(Movement):
     __slots__ = ()
 
     def boss_life_now(self, b: int) -> int:

@@ -8,21 +8,55 @@ sub-event and death, in the spec's order.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 from ..state import memo_table, setup_memo
 from . import metroidvania_dice as dice
-from .metroidvania_flow import ST_DMG, ST_END, ST_NEXT, ST_POST, ST_PRE, ST_SUCC
+from .metroidvania_flow import ST_DMG, ST_END, ST_NEXT, ST_POST, ST_PRE, ST_SUCC, TurnFlow
 from .metroidvania_setup import PIE, WHITE
+
+
+_CHECK_SLOTS = ("kind", "node", "card", "boss", "action", "d", "multi", "slate", "prompts", "size", "vals", "cols",
+                "rolled", "success", "fail", "side", "damage", "plan", "auto", "sub", "spec", "area", "crit",
+                "threats", "asc", "noskills", "slate_dmg", "tokens", "reread")   # (a class compiled by mypyc has
+# no __slots__ to read back)
 
 
 class Check:
     """The check being resolved (a room card, a boss action, or a danger room's damage)."""
 
-    __slots__ = ("kind", "node", "card", "boss", "action", "d", "multi", "slate", "prompts", "size", "vals", "cols",
-                 "rolled", "success", "fail", "side", "damage", "plan", "auto", "sub", "spec", "area", "crit",
-                 "threats", "asc", "noskills", "slate_dmg", "tokens", "reread")
+    __slots__ = _CHECK_SLOTS
+    kind: str
+    node: int
+    card: int
+    boss: int
+    action: int
+    d: int
+    multi: int
+    slate: int
+    prompts: tuple
+    size: int
+    vals: list[int]
+    cols: list[int]
+    rolled: bool
+    success: bool
+    fail: int
+    side: int
+    damage: int
+    plan: tuple | None
+    auto: bool
+    sub: int
+    spec: Any
+    area: int
+    crit: int
+    threats: tuple
+    asc: bool
+    noskills: bool
+    slate_dmg: int
+    tokens: list[tuple]
+    reread: bool
 
-    def __init__(self, kind, node):
+    def __init__(self, kind: str = "", node: int = -1) -> None:   # (defaults: a compiled Check.__new__ calls it)
         self.kind, self.node = kind, node
         self.card = self.boss = self.action = -1
         self.d, self.multi, self.slate, self.prompts = 0, 1, -1, ()
@@ -36,13 +70,13 @@ class Check:
 
     def copy(self) -> "Check":
         twin = Check.__new__(Check)
-        for name in Check.__slots__:
+        for name in _CHECK_SLOTS:
             setattr(twin, name, getattr(self, name))
         twin.vals, twin.cols, twin.tokens = list(self.vals), list(self.cols), list(self.tokens)
         return twin
 
 
-class Checks:
+class Checks(TurnFlow):
     __slots__ = ()
 
     def start_room_check(self, card: int) -> None:
@@ -111,6 +145,7 @@ class Checks:
     def roll(self) -> None:
         """Roll the check's dice (§3.4.1-2), or succeed at once under auto_success."""
         s, chk, r = self.active, self.check, self.setup.rules
+        assert chk is not None
         chk.rolled = True
         if chk.kind == "boss" and chk.reread:  # only a use in the pre-roll window can change them
             self._boss_terms(chk)
@@ -199,6 +234,8 @@ class Checks:
         if n < 0:
             return [tuple(cands)]
         sets = [c for j in range(1, min(n, len(cands)) + 1) for c in combinations(cands, j)]
+        before: dict
+        last: dict
         before, last = {}, {}   # each die: the candidate before it with the same value and colour (or -1)
         for i in cands:
             face = (chk.vals[i], chk.cols[i])
@@ -252,6 +289,7 @@ class Checks:
     def apply_damage(self) -> None:
         """Damage after reductions, then the sub-event, then death (§3.4.9)."""
         s, chk = self.active, self.check
+        assert chk is not None
         self.step = ST_END
         taken = chk.damage - self.mod_sum(s, "dred")
         taken = taken if taken > 0 else 0   # max(0, ...) without a builtin call (every check)

@@ -23,17 +23,41 @@ from __future__ import annotations
 import math
 import random
 from itertools import combinations, combinations_with_replacement, product
+from typing import Final
 
 from .metroidvania_estimates import HISTOGRAMS
 
-RED, BLUE, BLACK, WHITE = range(4)
+RED: Final = 0
+BLUE: Final = 1
+BLACK: Final = 2
+WHITE: Final = 3
+
+
+_SPEC_SLOTS = ("target", "m", "slate", "prompts", "asc", "pie", "max_pairs", "single", "all_bonus", "recolour",
+               "fail", "slate_dmg", "threats", "threat_dmg", "below", "white_prompts")   # (a class compiled by
+# mypyc has no __slots__ to read back)
 
 
 class Spec:
     """What a check asks of the dice (built by the engine from the room/boss action and effects)."""
 
-    __slots__ = ("target", "m", "slate", "prompts", "asc", "pie", "max_pairs", "single", "all_bonus", "recolour",
-                 "fail", "slate_dmg", "threats", "threat_dmg", "below", "white_prompts")
+    __slots__ = _SPEC_SLOTS
+    target: int
+    m: int
+    slate: int
+    prompts: tuple
+    asc: bool
+    pie: int
+    max_pairs: int
+    single: tuple
+    all_bonus: int
+    recolour: tuple
+    fail: int
+    slate_dmg: int
+    threats: tuple
+    threat_dmg: int
+    below: int
+    white_prompts: bool
 
     def __init__(self, target=0, m=1, slate=-1, prompts=(), asc=True, pie=0, max_pairs=0, single=(), all_bonus=0,
                  recolour=(), fail=0, slate_dmg=0, threats=(), threat_dmg=0, below=0, white_prompts=False):
@@ -46,7 +70,7 @@ class Spec:
 
     def copy(self) -> "Spec":
         twin = Spec.__new__(Spec)
-        for name in Spec.__slots__:
+        for name in _SPEC_SLOTS:
             setattr(twin, name, getattr(self, name))
         return twin
 
@@ -84,7 +108,7 @@ def _recoloured(cols, recolour):
 
 
 def _recolour_options(spec: Spec, cols) -> list:
-    out = [None]
+    out: list = [None]
     for frm, to in spec.recolour:
         for i, c in enumerate(cols):
             if c == frm:
@@ -97,7 +121,7 @@ def _recolour_options(spec: Spec, cols) -> list:
 # The last plan ``best_plan`` found and its judgement: the engine judges the plan an agent chose right
 # after the agent found it, and ``outcome`` answers from here when asked about that very plan object for
 # the same (read-only) spec object and equal dice.
-_last_best = (None, None, None, None, None)
+_last_best: tuple = (None, None, None, None, None)
 
 
 def outcome(spec: Spec, vals, cols, plan):
@@ -422,6 +446,7 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
     all_pairs = _pairs_of(counts)
     most = min(all_pairs, max_pairs) if max_pairs else all_pairs
     gain = pie * most   # the most her lowest AP die can gain
+    fixed: tuple
     if slate_first:
         fixed = (vals[0],)
         choices = combinations(ranked[:m + 1], m - 1)
@@ -434,7 +459,7 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
         if low + gain <= best:
             continue   # even every pair on her lowest die would not beat the best so far
         pairs = all_pairs   # the pairs among the other dice: taking a die from an even count breaks one pair
-        taken = {}
+        taken: dict = {}
         for v in ap:
             k = taken.get(v, 0)
             pairs -= (counts[v] - k) % 2 == 0
@@ -449,8 +474,8 @@ def reach(vals, slate_first: bool, m: int, asc: bool, pie: int, max_pairs: int) 
 
 
 _CURVES: dict = {}
-EXACT_LIMIT = 1_500   # multisets enumerated exactly below this; Monte Carlo (fixed seed) above
-MC_SAMPLES = 2_000
+EXACT_LIMIT: Final = 1_500   # multisets enumerated exactly below this; Monte Carlo (fixed seed) above
+MC_SAMPLES: Final = 2_000
 
 
 def _multiset_weight(combo, k_fact) -> int:
@@ -584,7 +609,7 @@ def _pairs_ways(size: int, dice: int) -> dict:
     seen so far with ``p`` pairs among them, a face shown ``c`` times adding ``c // 2`` pairs."""
     ways = [{0: 1}] + [{} for _ in range(dice)]
     for _ in range(size):
-        nxt = [{} for _ in range(dice + 1)]
+        nxt: list[dict] = [{} for _ in range(dice + 1)]
         for k, row in enumerate(ways):
             for p, w in row.items():
                 for c in range(dice - k + 1):   # this face on c of the remaining dice

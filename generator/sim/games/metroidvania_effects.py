@@ -10,9 +10,11 @@ effects they do nothing.
 """
 from __future__ import annotations
 
+from typing import Final
+
 from .metroidvania_setup import COLOURS, STATS
 
-UNTIL = {"instant": "check", "this_check": "check", "this_turn": "turn", "this_round": "round",
+UNTIL: Final = {"instant": "check", "this_check": "check", "this_turn": "turn", "this_round": "round",
          "permanent": "perm", None: "check"}
 
 
@@ -247,7 +249,7 @@ def op_trait_only(state, user, p, ctx):
     """damage_plus, forbid, regen, threat: read from the boss card by the check."""
 
 
-OPS = {
+OPS: Final = {
     "heal": op_heal, "heal_full": op_heal_full, "max_life": op_max_life, "damage_reduce": op_damage_reduce,
     "damage_plus": op_trait_only, "danger": op_danger, "ap_bonus": op_ap_bonus, "reroll": op_reroll,
     "recolour": op_recolour, "extra_dice": op_extra_dice, "die_step": op_die_step, "ignore_slate": op_ignore_slate,
@@ -263,7 +265,7 @@ OPS = {
 
 # Which arguments a user must choose when using an effect list: "boss" (an undefeated boss, when the
 # effect names none and no boss is in context) or "node" (teleport destination).
-BOSS_OPS = ("boss_life", "boss_damage", "boss_skip_action", "boss_action_mod", "forbid_trait", "reveal_weakness")
+BOSS_OPS: Final = ("boss_life", "boss_damage", "boss_skip_action", "boss_action_mod", "forbid_trait", "reveal_weakness")
 
 
 def arg_kind(effect) -> str | None:

@@ -6,16 +6,36 @@ drawn card to keep, a thorn level, a peek) first, then the current step of the t
 """
 from __future__ import annotations
 
+from typing import Final
+
+from .metroidvania_base import StateBase
 from .metroidvania_setup import PIE, WIL
 
 # phases (what the current decision is about)
-PLACE, PICK, LEVEL, PEEK, MOVE, PRE, POST, SUCC, DMG, END, OVER = range(11)
+PLACE: Final = 0
+PICK: Final = 1
+LEVEL: Final = 2
+PEEK: Final = 3
+MOVE: Final = 4
+PRE: Final = 5
+POST: Final = 6
+SUCC: Final = 7
+DMG: Final = 8
+END: Final = 9
+OVER: Final = 10
 PHASES = ("place", "pick", "level", "peek", "move", "pre_roll", "post_roll", "on_success", "on_damage", "end", "over")
 # turn steps (where the turn continues when no task is pending)
-ST_MOVE, ST_PRE, ST_POST, ST_SUCC, ST_DMG, ST_APPLY, ST_END, ST_NEXT = range(8)
+ST_MOVE: Final = 0
+ST_PRE: Final = 1
+ST_POST: Final = 2
+ST_SUCC: Final = 3
+ST_DMG: Final = 4
+ST_APPLY: Final = 5
+ST_END: Final = 6
+ST_NEXT: Final = 7
 
 
-class TurnFlow:
+class TurnFlow(StateBase):
     __slots__ = ()
 
     def _advance(self) -> None:

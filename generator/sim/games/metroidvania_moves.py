@@ -7,16 +7,17 @@ path. Adjacency is cached per process by (Ins, opened edges).
 from __future__ import annotations
 
 from collections import deque
+from typing import Final
 
 from ..state import memo_table, setup_memo
-from .metroidvania_checks import Check
+from .metroidvania_checks import Check, Checks
 from .metroidvania_flow import ST_DMG, ST_END
 from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, REST
 
-_INF = 1 << 20   # the cost of a room out of reach
+_INF: Final = 1 << 20   # the cost of a room out of reach
 
 
-class Movement:
+class Movement(Checks):
     __slots__ = ()
 
     def move_points(self, s: int) -> int:
@@ -34,7 +35,7 @@ class Movement:
             return self._levels(s, *self._search_start(s, origin), limit, [])
         return self._relax(s, *self._search_start(s, origin), limit)
 
-    def _search_start(self, s: int, origin: int) -> tuple:
+    def _search_start(self, s: int, origin: int) -> tuple[list, list, list]:
         """``(costs, first, passable)``: the costs so far (the origin 0), the rooms a path enters first
         and per room whether a path may go on through it (the origin is left whatever it is)."""
         setup, r = self.setup, self.setup.rules
@@ -53,7 +54,7 @@ class Movement:
         r = self.setup.rules
         explored = self.explored
         c0, c1 = r["move.explored_step_cost"], r["move.unexplored_step_cost"]
-        dq = deque()
+        dq: deque = deque()
         for w in first:
             nd = c0 if explored[w] else c1
             if nd < dist[w]:
@@ -183,7 +184,7 @@ class Movement:
         if (r["move.explored_step_cost"], r["move.unexplored_step_cost"]) == (0, 1):
             # A move ends in an unexplored room or a boss room: the search lists the unexplored rooms in
             # reach, the boss rooms are few; both in room order (the order the agent weighs them in).
-            reached = []
+            reached: list = []
             dist = self._levels(s, *self._search_start(s, here), mp, reached, ends=True)
             explored = self.explored
             for v in setup.boss_rooms:   # (an unexplored one but her own is among the reached rooms)
@@ -277,7 +278,7 @@ class Movement:
             self.start_boss_check(self.setup.node_boss[node])
 
 
-def _adjacency_now(setup, ins: int, opened: tuple) -> list:
+def _adjacency_now(setup, ins: int, opened: tuple | set) -> list:
     opened = set(opened)
     return [plain + [w for w, h, sid in cond if (not h or ins >= h) and (sid < 0 or sid in opened)]
             for plain, cond in zip(setup.plain_adj, setup.cond_adj)]

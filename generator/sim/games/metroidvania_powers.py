@@ -5,6 +5,9 @@ and the use itself: the ``effect:`` ops run through ``metroidvania_effects.OPS``
 """
 from __future__ import annotations
 
+from typing import Final
+
+from .metroidvania_bosses import Bosses
 from .metroidvania_effects import OPS, arg_kind
 from .metroidvania_flow import DMG, END, MOVE, OVER, POST, PRE, SUCC
 
@@ -13,17 +16,17 @@ from .metroidvania_flow import DMG, END, MOVE, OVER, POST, PRE, SUCC
 # before the roll a weakness reveal on a boss check; after the roll (the dice seen, before AP is chosen)
 # a danger or criterion cut or a threat ward; before damage lands a heal that saves her from dying (heal
 # later otherwise: never worse); in each window a refresh that readies a skill of that window's timing.
-WINDOW = {MOVE: ("move", "any"), PRE: ("pre_roll", "any"), POST: ("post_roll", "any"), SUCC: ("on_success",),
+WINDOW: Final = {MOVE: ("move", "any"), PRE: ("pre_roll", "any"), POST: ("post_roll", "any"), SUCC: ("on_success",),
           DMG: ("on_damage", "any"), END: ("any",)}
-_ANY_MID = {PRE: frozenset(("reveal_weakness", "refresh_skills")),
+_ANY_MID: Final = {PRE: frozenset(("reveal_weakness", "refresh_skills")),
             POST: frozenset(("danger", "criterion", "ignore_threat", "refresh_skills")),
             DMG: frozenset(("heal", "heal_full", "max_life", "refresh_skills"))}
-_TIMING = {PRE: "pre_roll", POST: "post_roll", DMG: "on_damage"}
+_TIMING: Final = {PRE: "pre_roll", POST: "post_roll", DMG: "on_damage"}
 # effects that only make sense after the roll
-_POST_OPS = ("ap_bonus", "reroll", "recolour")
+_POST_OPS: Final = ("ap_bonus", "reroll", "recolour")
 
 
-class Powers:
+class Powers(Bosses):
     __slots__ = ()
 
     def condition_met(self, s: int, skill: int) -> bool:

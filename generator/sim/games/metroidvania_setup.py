@@ -16,17 +16,30 @@ The run parameter ``difficulty`` (``normal`` | ``easy``) is read from ``tables["
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from ...errors import Problem, ProblemsError
 from ..compile import SetupCompiler, unique_records
 
 STATS = ("pie", "wil", "agi", "ins")
-PIE, WIL, AGI, INS = range(4)
+PIE: Final = 0
+WIL: Final = 1
+AGI: Final = 2
+INS: Final = 3
 TYPES = ("dash", "jump", "play", "guard")
 COLOURS = ("red", "blue", "black", "white")
-RED, BLUE, BLACK, WHITE = range(4)
+RED: Final = 0
+BLUE: Final = 1
+BLACK: Final = 2
+WHITE: Final = 3
 KINDS = ("start", "normal", "rest", "event", "danger", "key", "boss")
-START, NORMAL, REST, EVENT, DANGER, KEY, BOSS = range(7)
+START: Final = 0
+NORMAL: Final = 1
+REST: Final = 2
+EVENT: Final = 3
+DANGER: Final = 4
+KEY: Final = 5
+BOSS: Final = 6
 SUBS = ("none", "thorn", "memory_flower", "sweets", "key", "danger_up", "danger_down")
 TIMINGS = ("move", "pre_roll", "post_roll", "on_success", "on_damage", "any")
 DIFFICULTIES = ("normal", "easy")

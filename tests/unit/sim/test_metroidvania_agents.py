@@ -65,7 +65,7 @@ def cache_mismatches(setup, agent_name, players, games, limit=1):
                     found.append(("passable", i, len(state.log), s, cached, fresh))
             if state.phase == mv.POST:   # the spec asked last decision (and kept) must not be seen stale now
                 fields = [(name, getattr(state.spec(), name), getattr(state._spec_now(), name))
-                          for name in dice.Spec.__slots__]
+                          for name in dice._SPEC_SLOTS]
                 found.extend(("spec", i, len(state.log), f) for f in fields if f[1] != f[2])
             found.extend(("usable", i, len(state.log), m) for m in usable_mismatches(state))
             if len(found) >= limit:

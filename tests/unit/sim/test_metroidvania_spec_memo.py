@@ -20,7 +20,7 @@ def setup():
 
 
 def fields(spec):
-    return tuple(getattr(spec, name) for name in dice.Spec.__slots__)
+    return tuple(getattr(spec, name) for name in dice._SPEC_SLOTS)
 
 
 def post_roll_state(setup, kind):
