@@ -19,7 +19,9 @@ def filled(engine, tables: dict, card: str) -> dict:
     if changed == tables:  # no record of that id, or one the filler leaves as it is
         from ..content.schema import did_you_mean
 
-        known = sorted(getattr(engine, "cards", lambda _setup: [])(engine.compile_setup(tables)))
+        setup = engine.compile_setup(tables)
+        known = sorted({*getattr(engine, "cards", lambda _setup: [])(setup),
+                        *getattr(engine, "fixtures", lambda _setup: {})(setup)})
         shown = ", ".join(known[:12]) + (" ..." if len(known) > 12 else "")
         raise click.BadParameter(f"{card!r} is no card the filler changes{did_you_mean(card, known)}"
                                  f" (the cards it tracks: {shown})", param_hint="--filler")

@@ -11,10 +11,10 @@ from ..errors import Location, Problem
 
 #: keys read as whole numbers (game counts); every other band named here is any number
 WHOLE = {"integrity.random_games", "length.p95_rounds_max", "dead_cards.min_exposures", "card_impact.min_games",
-         "card_impact.paired_cards", "card_impact.edited_cards", "card_impact.paired_games"}
+         "card_impact.paired_cards", "card_impact.edited_cards", "card_impact.paired_games", "card_impact.fixture_games"}
 #: read when written (the verdict has a default or skips the check without them)
 OPTIONAL = ("win_rate.count_spread_max", "card_impact.paired_cards", "card_impact.edited_cards",
-            "card_impact.paired_games")
+            "card_impact.paired_games", "card_impact.fixture_games")
 
 
 def untyped_bands(config: dict, required, path, lines: dict) -> list[Problem]:

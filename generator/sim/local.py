@@ -31,9 +31,10 @@ REQUIRED = {
     "summarize": "summarize(state), the finished game's record (rounds, stage_rounds, exposures, uses, party)",
 }
 #: the contract's optional parts (docs/simulator.md), left at their defaults when the engine has none
-OPTIONAL = ("check_invariants", "describe", "cards", "ablate", "static_checks", "located_checks", "judge_extra")
+OPTIONAL = ("check_invariants", "describe", "cards", "fixtures", "ablate", "static_checks", "located_checks",
+            "judge_extra")
 #: hooks run outside a game (whose exceptions would otherwise crash the command): located instead
-GUARDED = ("compile_setup", "static_checks", "located_checks", "cards", "ablate", "describe")
+GUARDED = ("compile_setup", "static_checks", "located_checks", "cards", "fixtures", "ablate", "describe")
 #: the keys of summarize's record that the metrics read, and their types; only ``rounds`` is required
 RECORD_TYPES = {"rounds": int, "stage_rounds": list, "exposures": dict, "uses": dict, "party": list}
 

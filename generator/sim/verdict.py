@@ -45,7 +45,7 @@ from .stats import (Z95, band_decision, band_status, band_text, diff_interval, i
 DEFAULT_COUNTS = (2, 3, 4)  # the player counts judged when balance.yaml lists none
 REPEATED_GAMES = 10  # a game's own engine's games played twice before its verdict: the same seed, the same game
 CHECKED_GAMES = 100  # reference-agent games per player count checked at every decision (M0, M9)
-SIM_VERSION = "10"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
+SIM_VERSION = "11"  # 2: pressure bands, the M1 spread and M5 decided on intervals, an unclear M5 check played on
 # more seeds; 3: M7, M9 and the engines' own bands (Judge.band) decided on intervals with the game as the unit;
 # 4: a share of exactly 0 or 1 bounded by its games, M7 above its maximum only as a point says so;
 # 5: the M5 screening row names the cards it flagged, a long value wraps in its column (a kept verdict
@@ -55,6 +55,8 @@ SIM_VERSION = "10"  # 2: pressure bands, the M1 spread and M5 decided on interva
 # 8: M1's failure and spread warning name the sweep of a number set per count (a kept verdict would not);
 # 9: M3's p95 (and Valheim's cycles p95) by nearest rank, no -0.000 (a kept verdict judged an interpolated p95);
 # 10: a paired interval with no width (no pair differs) is bounded like 0 of its pairs (M5, the oracle gap);
+# 11: M5 pairs the engine's fixtures (Valheim's crafts: edited ones, and its facilities at every verdict; a kept
+# verdict had no row for them);
 # bump when the core (runner, metrics, verdict) changes what a verdict means or says
 
 
@@ -584,7 +586,7 @@ def _simulate(engine, setup, tables, config, judge, workers, pool, progress, cha
     controls = config.get("controls") or {}
     total = len(counts) * (looks[0] * 2 + random_each + sum(controls.values()))
     data = {"seed": seed, "players": counts, "agent": agent, "looks": looks, "per_players": {}, "settings": config,
-            "tracked": engine.cards(setup)}
+            "tracked": engine.cards(setup), "fixtures": dict(getattr(engine, "fixtures", _none)(setup))}
     with _progress_bar(progress, total) as bar:
         runs = _Runs(engine, tables, seed, workers, pool, bar)
         streams = {}
@@ -900,6 +902,11 @@ PAIRED_GROWTH = 4  # an unclear paired check is played again on this many times 
 # Cards edited since the last verdict that passed are checked paired too, up to ``edited_cards`` of them:
 # the screening cannot see a card played whenever it is drawn (no "drawn and not played" games).
 EDITED_CARDS = 4
+# Cards always on offer (the engine's ``fixtures``: Valheim's facilities), which the screening cannot see, are
+# each paired on this many seeds at every verdict played (one that may lower the win rate by the swing, on
+# PAIRED_GROWTH times as many); balance.yaml's ``card_impact.fixture_games: 0`` pairs them only when edited.
+# Valheim (s18, seed 0): 8 facilities x 200 and the forge on to 800, 2,200 games on a verdict of 5,300.
+FIXTURE_GAMES = 200
 # The M5 screening row names this many flagged cards, the most swing first, with their screened
 # difference (a wider cell would widen the whole table); balance.json and balance.pdf list them all.
 SCREENING_NAMED = 2
@@ -924,14 +931,22 @@ def impact_verdict(d: float, lo: float, hi: float, swing: float) -> str | None:
     return None
 
 
+def _none(_setup) -> dict:
+    return {}
+
+
 def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count, agent, counts, changed=()):
     """M5 proper: the cards the screening flagged, and the cards edited since the last verdict that
     passed (``changed``), each replaced by a neutral filler and played again on the very same seeds
-    (paired), at the middle player count."""
+    (paired), at the middle player count. The engine's ``fixtures`` (``{card: screened}``, cards always on
+    offer, never drawn nor passed over, as Valheim's crafts: the screening cannot see them) are paired when
+    edited, and those it marks ``screened`` (Valheim's facilities) at every verdict played too, on
+    ``fixture_games`` seeds (0: only when edited); all are judged like the others."""
     ci = config["card_impact"]
     wanted = ci.get("paired_cards", PAIRED_CARDS)
     candidates = [card for card, _ in data.get("swingy_cards", [])][:wanted]
-    tracked = set(data.get("tracked") or ())
+    fixtures = data.get("fixtures") or {}
+    tracked = set(data.get("tracked") or ()) | set(fixtures)
     usage = data.get("card_usage") or {}
     edited = sorted((card for card in changed if card in tracked and card not in candidates),  # most swing first
                     key=lambda card: (-abs((usage.get(card) or {}).get("impact") or 0.0), card))
@@ -940,6 +955,9 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
         judge.row(f"M5 edited cards not paired (over {most})", "-", _first_and_more(edited[most:], 3), "-", "info")
         edited = edited[:most]
     candidates += edited
+    fixture_games = ci.get("fixture_games", FIXTURE_GAMES)
+    screened = [card for card, every in fixtures.items() if every and card not in candidates] if fixture_games else []
+    candidates += screened
     ablate = getattr(engine, "ablate", None)
     data["card_impact_paired"] = {}
     if not candidates or ablate is None:
@@ -948,15 +966,16 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
         return
     n = counts[len(counts) // 2]
     data["filler_command"] = f"{judge.command} --players {n} --filler CARD"  # the other cards, by hand (report)
-    first = ci.get("paired_games", PAIRED_GAMES)
+    paired_games = ci.get("paired_games", PAIRED_GAMES)
+    firsts = {card: fixture_games if card in screened else paired_games for card in candidates}
     reference = runs_by_count[n]["reference"]
     swing = ci["swing"]
-    # first look on `first` seeds; a card whose interval straddles +-swing is played again on
+    # first look on `firsts` seeds; a card whose interval straddles +-swing is played again on
     # PAIRED_GROWTH times as many seeds (VALIDATOR.md: decide by the interval, run more games when
     # it is unclear); at that last look the interval still decides (impact_verdict): a card beyond
     # the swing only as a point estimate is shown info? and raises no warning
     arms = {card: ([], []) for card in candidates}  # card -> (games with it, games with the filler)
-    wanted = {card: first for card in candidates}
+    wanted = dict(firsts)
     for look in (0, 1):
         todo = [card for card in candidates if len(arms[card][0]) < wanted[card]]
         if not todo:
@@ -974,29 +993,43 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
             arms[card] = (base[:len(arms[card][1])], arms[card][1])
             if look == 0:
                 d, lo, hi = _paired(*arms[card])
-                if interval_decision(lo, hi, -swing, swing) == "unclear":
-                    wanted[card] = first * PAIRED_GROWTH
+                # a screened fixture warns only as a trap: played on only when it may be one (its point estimate
+                # at or beyond -swing), not for every interval a short sample leaves straddling the swing
+                if interval_decision(lo, hi, -swing, swing) == "unclear" and (card not in screened or d <= -swing):
+                    wanted[card] = firsts[card] * PAIRED_GROWTH
     for card in candidates:
         d, lo, hi = _paired(*arms[card])
         won = arms[card][1]
         verdict_ = impact_verdict(d, lo, hi, swing)
         trap, swingy = verdict_ == "trap", verdict_ == "swingy"
+        # a screened fixture (a facility) is there to help the whole team: only harm is news, shown as info
+        # otherwise; edited, it is judged both ways like any card (what did the edit do)
+        helps = swingy and card in screened
+        swingy = swingy and not helps
         status = "warn" if trap or swingy else ("info?" if verdict_ == "unclear" else "info")
         why = " (edited)" if card in edited else ""
-        judge.row(f"M5 card impact (paired): {card}{why}", n, interval_text(d, lo, hi, len(won), "{:+.3f}"),
-                  f"|delta| < {swing}", status)
         data["card_impact_paired"][card] = {"players": n, "games": len(won), "delta": round(d, 4),
-                                            "ci95": [round(lo, 4), round(hi, 4)], "edited": card in edited}
+                                            "ci95": [round(lo, 4), round(hi, 4)], "edited": card in edited,
+                                            "fixture": card in fixtures}
+        if card not in screened or verdict_ is not None:  # a fixture within the swing: in the row below
+            judge.row(f"M5 card impact (paired): {card}{why}", n, interval_text(d, lo, hi, len(won), "{:+.3f}"),
+                      f"|delta| < {swing}", status)
+        how = f"--filler {card}" if card in fixtures else "--cards"  # a fixture is never drawn: --cards shows nothing
         if trap:
             judge.problem("card_impact", "M5 trap card", f"{card} lowers the team's win rate by "
                           f"{interval_text(-d, -hi, -lo)} against a neutral filler on the same {len(won)} seeds with "
                           f"{judge.count(n)}", "warning", players=n, agent=agent, card=card,
-                          games=len(won), options="--cards")
+                          games=len(won), options=how)
         elif swingy:
             judge.problem("card_impact", "M5 swingy card", f"{card} raises the team's win rate by "
                           f"{interval_text(d, lo, hi)} against a neutral filler on the same {len(won)} seeds with "
                           f"{judge.count(n)}", "warning", players=n, agent=agent, card=card,
-                          games=len(won), options="--cards")
+                          games=len(won), options=how)
+    if screened:  # the fixtures within the swing in one row; the others have a row each above
+        within = sum(impact_verdict(*_paired(*arms[card]), swing) is None for card in screened)
+        judge.row("M5 always-offered cards (paired)", n, f"{within} of {len(screened)} within the swing, "
+                  f"{fixture_games}+ paired seeds each ({', '.join(screened)})", f"|delta| < {swing}; only harm warns",
+                  "info")
 
 
 def _first_and_more(names: list[str], shown: int) -> str:

@@ -183,4 +183,5 @@ def new_game(setup, players: int, rng) -> State:
 
 from .valheim_agents import AGENTS  # noqa: E402,F401
 from .valheim_bands import judge_extra  # noqa: E402,F401
-from .valheim_report import ablate, cards, check_invariants, describe, static_checks, summarize  # noqa: E402,F401
+from .valheim_report import (ablate, cards, check_invariants, describe, fixtures, static_checks,  # noqa: E402,F401
+                             summarize)

@@ -259,9 +259,25 @@ def cards(setup) -> list[str]:
     return list(setup.tracked)
 
 
+def fixtures(setup) -> dict[str, bool]:
+    """The craft cards in play (always in the display, never drawn: M5's screening cannot see them), each
+    paired by M5 when edited; facilities (``True``) at every verdict too: their effects change how the game
+    runs (a bigger hand ends a round sooner) and can cost the team. Equipment only adds its level to
+    a fight, which by the rules never hurts it (what it costs is the planner's choice of what to craft)."""
+    return {setup.r_id[r]: setup.r_kind[r] == "facility" for r in range(len(setup.r_id)) if setup.r_active[r]}
+
+
 def ablate(tables: dict, card_id: str) -> dict:
-    """The same content with ``card_id`` replaced by a neutral filler (its action, no effect)."""
-    return with_record_changed(tables, card_id, without_effect)
+    """The same content with ``card_id`` replaced by a neutral filler: a market card keeps its action, a
+    facility its cost (still in the display, still craftable), each without its effect; a piece of
+    equipment keeps its slot, tier and cost at level 0 (it adds no power: the planner never crafts it)."""
+    return with_record_changed(tables, card_id, _neutral)
+
+
+def _neutral(record: dict) -> None:
+    without_effect(record)
+    if record.get("kind") == "equipment":
+        record["level"] = 0
 
 
 # ---- trace -------------------------------------------------------------------------------------

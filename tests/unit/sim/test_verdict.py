@@ -787,3 +787,99 @@ def test_a_shipped_games_kept_verdict_is_said_to_stand_by_the_key_it_was_kept_un
     enemies = root / "enemies.yaml"
     enemies.write_text(enemies.read_text(encoding="utf-8").replace("  life: 2\n", "  life: 3\n", 1), encoding="utf-8")
     assert "judged on other numbers" in verdict.kept_verdict_standing(load_game(root), out)
+
+
+def _with_fixtures(monkeypatch, fixtures, ablate=None):
+    """Fatal Fight with an engine that names ``fixtures`` (``{id: screened}``, as Valheim's crafts)."""
+    from generator.sim.games import fatal_fight as ff
+
+    monkeypatch.setattr(ff, "fixtures", lambda setup: dict(fixtures), raising=False)
+    monkeypatch.setattr(ff, "ablate", ablate or (lambda tables, card_id: tables))
+
+
+def test_an_edited_card_always_on_offer_is_paired_though_no_screening_tracks_it(tmp_path, monkeypatch):
+    """Valheim's crafts are never drawn nor passed over in a row (``cards`` does not track them): an
+    edited one was left out of M5 altogether; the engine's ``fixtures`` hands it to the changed path."""
+    enemy = ff_tables.tables()["enemies"][0]["id"]  # a record ``cards`` does not track
+    _with_fixtures(monkeypatch, {enemy: False})
+    balance = _paired_balance()
+    balance["card_impact"] = {**balance["card_impact"], "paired_cards": 0}
+    result = verdict.check_balance(game_dir(tmp_path, ff_tables.tables(), balance), workers=1, write_report=False,
+                                   changed_cards=[enemy])
+    assert list(result.report["card_impact_paired"]) == [enemy]
+    assert result.report["card_impact_paired"][enemy]["edited"] is True
+    assert f"M5 card impact (paired): {enemy} (edited)" in result.table
+    assert "M5 always-offered cards" not in result.table  # not screened: only when edited
+
+
+def test_screened_fixtures_are_paired_at_every_verdict_on_their_own_seeds(tmp_path, monkeypatch):
+    """The fixtures an engine marks screened (Valheim's facilities) are each played with their filler on
+    ``fixture_games`` seeds whether edited or not: paired, so not confounded as the screening's bought vs
+    not bought; those within the swing share one row."""
+    enemies = [e["id"] for e in ff_tables.tables()["enemies"][:2]]
+    _with_fixtures(monkeypatch, {enemies[0]: True, enemies[1]: False})
+    balance = _paired_balance()
+    balance["card_impact"] = {**balance["card_impact"], "paired_cards": 0, "swing": 0.2, "fixture_games": 24}
+    result = verdict.check_balance(game_dir(tmp_path, ff_tables.tables(), balance), workers=1, write_report=False)
+    assert result.report["card_impact_paired"] == {enemies[0]: {
+        "players": 2, "games": 24, "delta": 0, "ci95": [0, 0], "edited": False, "fixture": True}}
+    row = next(line for line in result.table.splitlines() if line.startswith("M5 always-offered cards (paired)"))
+    assert f"1 of 1 within the swing, 24+ paired seeds each ({enemies[0]})" in row
+    balance["card_impact"]["fixture_games"] = 0  # only when edited
+    (tmp_path / "off").mkdir()
+    result = verdict.check_balance(game_dir(tmp_path / "off", ff_tables.tables(), balance), workers=1,
+                                   write_report=False)
+    assert result.report["card_impact_paired"] == {}
+
+
+def test_a_screened_fixture_that_harms_the_team_warns_and_one_that_helps_is_shown(tmp_path, monkeypatch):
+    """A facility is built to help everyone: one that lowers the win rate against its filler is a trap
+    (Valheim's bed at 2 players); one that raises it is a row, no warning. Edited, it warns both ways."""
+    enemy = ff_tables.tables()["enemies"][0]["id"]
+    balance = _paired_balance()
+    balance["card_impact"] = {**balance["card_impact"], "paired_cards": 0, "fixture_games": 40}
+
+    def easier(tables, card_id):  # with the filler the team wins more: the card harms it
+        for boss in tables["boss_profiles"]:
+            boss["life"] = 1
+            boss.pop("min_life", None)
+        return tables
+    _with_fixtures(monkeypatch, {enemy: True}, lambda tables, card_id: easier(ff_tables.tables(), card_id))
+    result = verdict.check_balance(game_dir(tmp_path, tripled_life(ff_tables.tables()), balance), workers=1,
+                                   write_report=False)
+    (trap,) = [p for p in result.problems if "M5 trap card" in p.message]
+    assert enemy in trap.message and f"--filler {enemy} --games 40" in trap.message  # --cards shows nothing of it
+    _with_fixtures(monkeypatch, {enemy: True}, lambda tables, card_id: tripled_life(ff_tables.tables()))
+    (tmp_path / "helps").mkdir()
+    result = verdict.check_balance(game_dir(tmp_path / "helps", ff_tables.tables(), balance), workers=1,
+                                   write_report=False)
+    assert not [p for p in result.problems if p.field == "card_impact"]
+    assert result.report["card_impact_paired"][enemy]["ci95"][0] > 0
+    assert f"M5 card impact (paired): {enemy}" in result.table
+    (tmp_path / "edited").mkdir()
+    result = verdict.check_balance(game_dir(tmp_path / "edited", ff_tables.tables(), balance), workers=1,
+                                   write_report=False, changed_cards=[enemy])
+    (swingy,) = [p for p in result.problems if "M5 swingy card" in p.message]
+    assert f"--filler {enemy} --games 40" in swingy.message
+
+
+def test_a_screened_fixture_is_played_on_only_when_it_may_be_a_trap(tmp_path, monkeypatch):
+    """Only harm warns for a screened fixture, so a short sample that straddles the swing is played on
+    only when its point estimate lies at or beyond -swing (Valheim s18: four facilities within the swing
+    grew to 800 games each, +3,200 games for no possible warning)."""
+    enemies = [e["id"] for e in ff_tables.tables()["enemies"][:2]]
+    _with_fixtures(monkeypatch, {enemies[0]: True, enemies[1]: True})
+    sizes = {}
+
+    def paired(base, again):  # the first fixture reads -0.3, the second +0.3, both straddling at 24 games
+        card = enemies[len(sizes) % 2] if len(base) == 24 else enemies[0]
+        sizes.setdefault(card, []).append(len(base))
+        sign = -1 if card == enemies[0] else 1
+        return (sign * 0.3, sign * 0.3 - 0.25, sign * 0.3 + 0.25)
+
+    monkeypatch.setattr(verdict, "_paired", paired)
+    balance = _paired_balance()
+    balance["card_impact"] = {**balance["card_impact"], "paired_cards": 0, "swing": 0.2, "fixture_games": 24}
+    result = verdict.check_balance(game_dir(tmp_path, ff_tables.tables(), balance), workers=1, write_report=False)
+    games = {card: row["games"] for card, row in result.report["card_impact_paired"].items()}
+    assert games == {enemies[0]: 24 * verdict.PAIRED_GROWTH, enemies[1]: 24}
