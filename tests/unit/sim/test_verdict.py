@@ -822,7 +822,8 @@ def test_screened_fixtures_are_paired_at_every_verdict_on_their_own_seeds(tmp_pa
     balance["card_impact"] = {**balance["card_impact"], "paired_cards": 0, "swing": 0.2, "fixture_games": 24}
     result = verdict.check_balance(game_dir(tmp_path, ff_tables.tables(), balance), workers=1, write_report=False)
     assert result.report["card_impact_paired"] == {enemies[0]: {
-        "players": 2, "games": 24, "delta": 0, "ci95": [0, 0], "edited": False, "fixture": True}}
+        "players": 2, "games": 24, "delta": 0, "ci95": [-0.138, 0.138], "edited": False, "fixture": True}}
+    assert round(stats.wilson(0, 24)[1], 4) == 0.138  # no seed differs: bounded like 0 of 24
     row = next(line for line in result.table.splitlines() if line.startswith("M5 always-offered cards (paired)"))
     assert f"1 of 1 within the swing, 24+ paired seeds each ({enemies[0]})" in row
     balance["card_impact"]["fixture_games"] = 0  # only when edited
