@@ -37,10 +37,18 @@ def kept_on_setup(setup, name: str, compute):
     """``compute(setup)``, computed on first use and kept on the compiled ``setup`` as ``name``: a
     table derived from the data alone (card worths, an agent's traits), which lives as long as the
     data and which worker processes keep across games."""
-    value = setup.__dict__.get(name)
+    memos = _memos(setup)
+    value = memos.get(name)
     if value is None:
-        value = setup.__dict__[name] = compute(setup)
+        value = memos[name] = compute(setup)
     return value
+
+
+def _memos(setup) -> dict:
+    """Where ``setup`` keeps its memos: its ``memos`` table if it has one (a setup class compiled as a
+    native class has no ``__dict__``), else its ``__dict__``."""
+    memos = getattr(setup, "memos", None)
+    return memos if memos is not None else setup.__dict__
 
 
 MEMO_LIMIT = 4096
@@ -50,9 +58,10 @@ def memo_table(setup, name: str) -> dict:
     """The table ``setup_memo`` keeps as ``name`` on ``setup``: the same dict for the setup's life
     (entries are only added and forgotten), so a hot caller may keep it and read its hits
     directly, calling ``setup_memo`` on a miss."""
-    table = setup.__dict__.get(name)
+    memos = _memos(setup)
+    table = memos.get(name)
     if table is None:
-        table = setup.__dict__[name] = {}
+        table = memos[name] = {}
     return table
 
 

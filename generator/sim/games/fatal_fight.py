@@ -37,12 +37,15 @@ _LISTS = ("life", "max_life", "actions", "hand_size", "max_carry", "gold", "gold
          "partners", "shop_queue", "picks", "log", "gimmicks", "gauged", "chains_this_turn", "gifted")
 
 
+_SLOTS = ("setup", "rng", "n", "chars", *_NESTED, *_LISTS, "stage", "stage_drawn", "stage_card",
+          "round_in_stage", "round_id", "boss_placed", "boss_alive", "groups", "obstacles", "pool",
+          "pickups", "blocked", "phase", "seat", "turn_pos", "actions_left", "free_moves", "chain_ap",
+          "chain_flags", "chain_hits", "grapples", "partner_used", "strike_target", "picked_this_stage",
+          "dropping", "rage_to_remove", "outcome", "_legal")
+
+
 class State(Flow):
-    __slots__ = ("setup", "rng", "n", "chars", *_NESTED, *_LISTS, "stage", "stage_drawn", "stage_card",
-                 "round_in_stage", "round_id", "boss_placed", "boss_alive", "groups", "obstacles", "pool",
-                 "pickups", "blocked", "phase", "seat", "turn_pos", "actions_left", "free_moves", "chain_ap",
-                 "chain_flags", "chain_hits", "grapples", "partner_used", "strike_target", "picked_this_stage",
-                 "dropping", "rage_to_remove", "outcome", "_legal")
+    __slots__ = _SLOTS  # compiled (mypyc), a native class with the attributes Flow declares: no __slots__
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -59,12 +62,15 @@ class State(Flow):
             self._legal = sorted(self.legal_unsorted()) if self.phase != OVER else []
         return self._legal
 
-    legal_unsorted = actions.legal_unsorted
-    is_legal = actions.is_legal
+    def legal_unsorted(self) -> list[tuple]:
+        return actions.legal_unsorted(self)
+
+    def is_legal(self, action: tuple) -> bool:
+        return actions.is_legal(self, action)
 
     def apply_action(self, action: tuple) -> None:
         handler = actions.HANDLERS_BY_PHASE[self.phase].get(action[0])
-        if handler is None or not self.is_legal(action):
+        if handler is None or not actions.is_legal(self, action):
             raise IllegalActionError(f"{self.action_to_string(action)!s} is not legal now")
         self._legal = None
         self.log.append(("act", self.seat, action))
@@ -74,7 +80,7 @@ class State(Flow):
         self._legal = None
 
     def clone(self) -> "State":
-        twin = twin_of(self, _LISTS, _NESTED)
+        twin = twin_of(self, _LISTS, _NESTED, _SLOTS)
         twin.groups = [list(g) for g in self.groups]
         twin.partner_used = dict(self.partner_used)
         twin.obstacles = dict(self.obstacles)

@@ -14,6 +14,8 @@ applied here and logged, so every decision an agent sees is a real one.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Final, Optional
+
 from itertools import combinations
 
 from . import fatal_fight_combat as combat
@@ -22,18 +24,35 @@ from .fatal_fight_setup import CHAIN as CHAIN_FLAG, GRAPPLE, RANGE
 from .fatal_fight_shop import (BUY, CURE, DONE, GIVE, PICK_A, RAGE_A, UPGRADE, _buy, _cure, _done, _give, _pick, _rage,
                                _rages, _shop, _upgrade, can_buy)
 
-(END, PLAY, MOVE, PAID_MOVE, TAKE, ITEM, SAVE, GAUGE, MEGA, FINISH, JOIN, PASS, TARGET_A, NO_TARGET) = range(14)
-DROP_A = 19  # after the stage-start kinds 14-18 of fatal_fight_shop
+if TYPE_CHECKING:
+    from .fatal_fight import State
+
+END: Final = 0
+PLAY: Final = 1
+MOVE: Final = 2
+PAID_MOVE: Final = 3
+TAKE: Final = 4
+ITEM: Final = 5
+SAVE: Final = 6
+GAUGE: Final = 7
+MEGA: Final = 8
+FINISH: Final = 9
+JOIN: Final = 10
+PASS: Final = 11
+TARGET_A: Final = 12
+NO_TARGET: Final = 13
+DROP_A: Final = 19  # after the stage-start kinds 14-18 of fatal_fight_shop
 NEIGHBOURS = tuple(tuple(b for b in range(9) if abs(b // 3 - a // 3) + abs(b % 3 - a % 3) == 1) for a in range(9))
 
 
 # ---- legal actions ------------------------------------------------------------------------------
 
-def legal_unsorted(state) -> list[tuple]:
+def legal_unsorted(state: State) -> list[tuple]:
     phase = state.phase
     if phase == MAIN:
         return _main(state)
     s = state.seat
+    out: list[tuple]
     if phase == CHAIN:
         out = [(FINISH,)]
         if state.actions_left >= 1:
@@ -59,12 +78,12 @@ def legal_unsorted(state) -> list[tuple]:
     return []
 
 
-def _attack_ok(state, s, c) -> bool:
+def _attack_ok(state: State, s: int, c: int) -> bool:
     setup = state.setup
     return setup.c_attack[c] and state.life[s] > setup.c_life_cost[c]
 
 
-def _has_attack(state, s) -> bool:
+def _has_attack(state: State, s: int) -> bool:
     """Whether player ``s`` holds a card ``_attack_ok`` (a loop: no call per card)."""
     setup = state.setup
     attack, life_cost, life = setup.c_attack, setup.c_life_cost, state.life[s]
@@ -74,24 +93,24 @@ def _has_attack(state, s) -> bool:
     return False
 
 
-def _with_target(state, s, kind, c) -> list[tuple]:
+def _with_target(state: State, s: int, kind: int, c: int) -> list[tuple]:
     if not state.setup.c_strike[c]:
         return [(kind, c)]
     ks = combat.targets(state, state.pos[s], _strike_flags(state, c))
     return [(kind, c, k) for k in ks] or [(kind, c, -1)]
 
 
-def _strike_flags(state, c) -> int:
+def _strike_flags(state: State, c: int) -> int:
     for op, p in state.setup.c_effect[c]:
         if op == "strike":
             return 4 if p.get("launch") else 0
     return 0
 
 
-def _main(state) -> list[tuple]:
+def _main(state: State) -> list[tuple]:
     s, setup, rules = state.seat, state.setup, state.setup.rules
     hand, life = state.hand[s], state.life[s]
-    out = [(END,)]
+    out: list[tuple] = [(END,)]
     if state.gauged[s]:  # N8: feeding the gauge is the end of the turn; only more feeding is left
         if state.gauged[s] < rules["n8_feed"]:
             out.extend((GAUGE, c) for c in hand if setup.c_kind[c] != "wound")
@@ -130,13 +149,13 @@ def _main(state) -> list[tuple]:
     return out
 
 
-def has_pickup(state, s) -> bool:
+def has_pickup(state: State, s: int) -> bool:
     """Whether a pickup lies on ``s``'s square. A full carry does not stop taking it: a supply over
     ``max_carry`` is taken, then the player discards down (G3, ``discard_down``)."""
     return bool(state.pickups.get(state.pos[s]))
 
 
-def drop_options(state, q) -> list[int]:
+def drop_options(state: State, q: int) -> list[int]:
     """The supplies ``q`` may discard: one per kind (the newest), so a choice is offered only
     between different supplies."""
     c_id, newest = state.setup.c_id, {}
@@ -145,7 +164,7 @@ def drop_options(state, q) -> list[int]:
     return sorted(newest.values())
 
 
-def discard_down(state) -> None:
+def discard_down(state: State) -> None:
     """G3 (spec §5, rulebook 「超えた分を選んで捨てます」): a player holding more supplies than
     ``max_carry`` discards down to it, choosing what to keep. Called after the action that gave
     the supply: the decision (DROP) interrupts whatever came next and then gives it back; with
@@ -165,17 +184,17 @@ def discard_down(state) -> None:
     state.dropping = None
 
 
-def _discard_supply(state, q, c) -> None:
+def _discard_supply(state: State, q: int, c: int) -> None:
     state.carry[q].remove(c)  # back to the supply cards (not exiled: it was never used)
     state.log.append(("drop", q, c))
 
 
-def _drop(state, a):
+def _drop(state: State, a: tuple):
     _discard_supply(state, state.seat, a[1])
     discard_down(state)
 
 
-def is_legal(state, action) -> bool:
+def is_legal(state: State, action) -> bool:
     """Whether ``action`` is legal now: fast checks for the frequent kinds, else the full list."""
     kind, phase = action[0], state.phase
     if len(action) == 2 and (kind == PLAY or kind == JOIN) and not state.setup.c_strike[action[1]]:
@@ -203,7 +222,7 @@ def is_legal(state, action) -> bool:
     return action in (state._legal if state._legal is not None else legal_unsorted(state))
 
 
-def has_choice(state) -> bool:
+def has_choice(state: State) -> bool:
     """Whether the player in MAIN has anything to do but end the turn."""
     s = state.seat
     if state.gauged[s]:  # N8: the turn is ending (see _main)
@@ -223,13 +242,13 @@ def has_choice(state) -> bool:
 
 # ---- the action phase ---------------------------------------------------------------------------
 
-def _end(state, a):
+def _end(state: State, a: tuple):
     state.end_turn()
     if state.phase == MAIN:
         state.next_turn()
 
 
-def _play(state, a):
+def _play(state: State, a: tuple):
     s, c = state.seat, a[1]
     setup = state.setup
     state.hand[s].remove(c)
@@ -252,7 +271,7 @@ def _play(state, a):
     _after_card(state)
 
 
-def _open_chain(state):
+def _open_chain(state: State):
     state.phase = CHAIN
     state.chain, state.chain_mods = [], []
     state.chain_ap = state.chain_flags = state.chain_hits = state.grapples = 0
@@ -263,7 +282,7 @@ def _open_chain(state):
     state.chain.pop()
 
 
-def _add_to_chain(state, s, c):
+def _add_to_chain(state: State, s: int, c: int):
     setup = state.setup
     flags = setup.c_flags[c]
     if flags & CHAIN_FLAG and setup.rules["n5"] and state.chain:
@@ -277,7 +296,7 @@ def _add_to_chain(state, s, c):
         state.grapples += 1
 
 
-def _sub(state, s, c):
+def _sub(state: State, s: int, c: int):
     setup = state.setup
     if setup.c_guard[c]:
         state.gain_gp(s, setup.c_guard[c])
@@ -287,7 +306,7 @@ def _sub(state, s, c):
         state.heal(s, setup.c_heal[c])
 
 
-def _after_card(state):
+def _after_card(state: State):
     """After a card or item: a boss killed by a strike clears the stage; a chain nobody can
     extend closes by itself; a turn with nothing left ends by itself."""
     if state.phase == OVER:
@@ -303,7 +322,7 @@ def _after_card(state):
         state.settle()
 
 
-def _finish(state, a):
+def _finish(state: State, a: Optional[tuple]):
     s = state.turn_pos
     if state.status[s] != ACTIVE:  # the turn player fell to a life cost: the chain is lost
         state.chain = []
@@ -320,7 +339,7 @@ def _finish(state, a):
     _next_partner(state)
 
 
-def _next_partner(state):
+def _next_partner(state: State):
     while state.partners:
         q = state.partners[0]
         if state.partner_used.get(q, 0) < state.actions[q] and _has_attack(state, q):
@@ -331,7 +350,7 @@ def _next_partner(state):
     _to_target(state)
 
 
-def _to_target(state):
+def _to_target(state: State):
     s = state.seat = state.turn_pos
     # The owner's "when your chain resolves" Specials change the chain that resolves (そのチェーン):
     # fired now, while it is still open and before its target is chosen, since a launch widens the
@@ -349,7 +368,7 @@ def _to_target(state):
         _resolve(state, legal[0])
 
 
-def _join(state, a):
+def _join(state: State, a: tuple):
     q, c = state.seat, a[1]
     setup = state.setup
     state.hand[q].remove(c)
@@ -366,12 +385,12 @@ def _join(state, a):
     _next_partner(state)
 
 
-def _pass(state, a):
+def _pass(state: State, a: tuple):
     state.partners.pop(0)
     _next_partner(state)
 
 
-def _resolve(state, a):
+def _resolve(state: State, a: tuple):
     s = state.turn_pos
     rules = state.setup.rules
     k = a[1] if a[0] == TARGET_A else -1
@@ -397,12 +416,12 @@ def _resolve(state, a):
         state.settle()
 
 
-def _move(state, a):
+def _move(state: State, a: tuple):
     state.free_moves -= 1
     _arrive(state, state.seat, a[1])
 
 
-def _pay(state, s, c):
+def _pay(state: State, s: int, c: int):
     rules = state.setup.rules
     state.actions_left -= rules["move_actions"]
     if c >= 0:
@@ -410,18 +429,18 @@ def _pay(state, s, c):
         state.played_down[s].append(c)
 
 
-def _paid_move(state, a):
+def _paid_move(state: State, a: tuple):
     _pay(state, state.seat, a[2])
     _arrive(state, state.seat, a[1])
 
 
-def _arrive(state, s, sq):
+def _arrive(state: State, s: int, sq: int):
     state.pos[s] = sq
     state.log.append(("move", s, sq))
     state.settle()
 
 
-def _take(state, a):
+def _take(state: State, a: tuple):
     s = state.seat
     if a[1] == -1:
         state.free_moves -= state.setup.rules["pickup_move_cost"]
@@ -435,7 +454,7 @@ def _take(state, a):
     state.settle()
 
 
-def _item(state, a):
+def _item(state: State, a: tuple):
     s, c = state.seat, a[1]
     state.carry[s].remove(c)
     state.exiled.append(c)
@@ -445,7 +464,7 @@ def _item(state, a):
     _after_card(state)
 
 
-def _save(state, a):
+def _save(state: State, a: tuple):
     s, t = state.seat, a[1]
     for c in a[2:]:
         state.hand[s].remove(c)
@@ -455,7 +474,7 @@ def _save(state, a):
     state.settle()
 
 
-def _gauge(state, a):
+def _gauge(state: State, a: tuple):
     """N8: a hand card face down into the gauge, at the end of the turn (schema n8_power_gauge);
     the turn ends once ``feed_per_round`` cards are in or nothing else can go in."""
     s, c = state.seat, a[1]
@@ -466,7 +485,7 @@ def _gauge(state, a):
     state.settle()
 
 
-def _mega(state, a):
+def _mega(state: State, a: tuple):
     """N8: release the gauge; an attack mega art resolves as a one-card chain without Combination,
     a non-attack one (Marie's party heal) like a played support card: no chain, no HIT."""
     s = state.seat

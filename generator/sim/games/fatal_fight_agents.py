@@ -9,6 +9,8 @@ when two are down; end on the least threatened square, grouped up for the boss.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Optional
+
 from bisect import bisect_right
 
 from ..state import kept_on_setup, memo_table, setup_memo
@@ -19,13 +21,25 @@ from .fatal_fight_actions import (BUY, CURE, DONE, DROP_A, END, FINISH, GAUGE, I
 from .fatal_fight_effects import _who
 from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, PICK, RAGE, SHOP, TARGET
 from .fatal_fight_shop import GIVE, buys, offers
-from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, LOW_LIFE, _has_op, attack_value,
+from .fatal_fight_preview import (BOSS_VALUE, CARD_COST, DILUTION, Board, Chains, LOW_LIFE, _has_op, attack_value,
                                   card_worth, worths, chains_of, current_board, reach_table)
+
+if TYPE_CHECKING:
+    from .fatal_fight import State
+    from .fatal_fight_preview import Reach
+    from .fatal_fight_setup import Setup
 
 
 class GreedyAgent:
     name = "greedy"
     combo = True
+    setup: Setup
+    seat: int
+    plan: Any
+    moved: Any
+    chains: Chains
+    traits: _Traits
+    _attack_aps: dict
 
     def __init__(self, setup, seat: int):
         self.setup, self.seat = setup, seat
@@ -35,7 +49,7 @@ class GreedyAgent:
         self.traits = _traits(setup)
         self._attack_aps = memo_table(setup, "_attack_aps")
 
-    def choose(self, state, rng):
+    def choose(self, state: State, rng):
         phase = state.phase
         if phase == MAIN:
             return self.main(state)
@@ -60,7 +74,7 @@ class GreedyAgent:
         raise AssertionError(f"no decision in phase {phase}")
 
     # ---- the action phase -------------------------------------------------------------------
-    def main(self, state):
+    def main(self, state: State):
         setup, rules, s = self.setup, self.setup.rules, state.seat
         hand, acts = state.hand[s], state.actions_left
         traits = self.traits
@@ -86,7 +100,7 @@ class GreedyAgent:
                     return self.play(state, c)
         boss_k = state.boss_group()  # read by most of what follows; nothing here changes it
         rally = self.rally(state, boss_k)
-        keep = ()
+        keep: tuple = ()
         if rally is not None:
             later = ACTIVE in state.status[s + 1:]
             if state.pos[s] != rally and state.free_moves > 0:
@@ -145,14 +159,14 @@ class GreedyAgent:
             return self.feed(state, hand)
         return (END,)
 
-    def feed(self, state, hand):
+    def feed(self, state: State, hand: list[int]):
         """N8: the least valuable card into the gauge while more than two are in hand, else END."""
         gauge = [a for a in state.legal_actions() if a[0] == GAUGE]
         if gauge and len(hand) > 2:
             return min(gauge, key=lambda a: (card_worth(self.setup, a[1]), a[1]))
         return (END,)
 
-    def worth_taking(self, state, s) -> bool:
+    def worth_taking(self, state: State, s: int) -> bool:
         """A pickup here that adds something: gold, a supply with carry room, or (carry full, G3:
         take it and discard down) a supply worth more than the least one carried."""
         if not has_pickup(state, s):
@@ -162,14 +176,14 @@ class GreedyAgent:
             return True
         instances = self.setup.supplies.get(supply)
         worth = worths(self.setup)
-        return bool(instances) and worth[instances[0]] > min(worth[c] for c in state.carry[s])
+        return bool(instances) and worth[instances[0]] > min(worth[c] for c in state.carry[s])  # type: ignore[index]
 
-    def doomed(self, state, s) -> bool:
+    def doomed(self, state: State, s: int) -> bool:
         """The last one standing, about to fall to the coming enemy phase."""
         alone = state.status.count(ACTIVE) == 1
         return alone and combat.threat(state, state.pos[s]) - state.gp[s] >= state.life[s]
 
-    def support_value(self, state, s, c, danger) -> float:
+    def support_value(self, state: State, s: int, c: int, danger) -> float:
         """What a non-attack card does now: damage prevented, life restored, cards, gold, a save
         (``danger``: player ``s``'s threat less its GP, already known)."""
         setup = self.setup
@@ -203,7 +217,7 @@ class GreedyAgent:
                 value += 3
         return value
 
-    def play(self, state, c):
+    def play(self, state: State, c: int):
         """The PLAY action for card ``c`` (a strike card carries its best target)."""
         if not self.setup.c_strike[c]:
             return (PLAY, c)
@@ -214,7 +228,7 @@ class GreedyAgent:
         return max(options, key=lambda a: (attack_value(state, state.seat, state.pos[state.seat], a[2], ap, 0, 0)
                                            if a[2] >= 0 else -1, -a[2]))
 
-    def item(self, state, s):
+    def item(self, state: State, s: int):
         """The first carried item worth using now, as an action, or None: a strike item with a
         target it would kill something in, a heal item when 3 life or more are missing, a guard
         item when the player's square is threatened, any other item at once."""
@@ -238,7 +252,7 @@ class GreedyAgent:
             return (ITEM, c)
         return None
 
-    def rally(self, state, k):
+    def rally(self, state: State, k: Optional[int]):
         """Boss rounds: the square everyone gathers on — the boss's own square (CQB pierce carries
         through the grunts in front of it), or the centre of its line if that is blocked (``k``:
         the boss's group, or None)."""
@@ -247,7 +261,7 @@ class GreedyAgent:
         square = (0 if k < 3 else 2) * 3 + k % 3
         return square if square not in state.blocked else 3 + k % 3
 
-    def boss_reachable(self, state, k) -> bool:
+    def boss_reachable(self, state: State, k: int) -> bool:
         """Could the whole team's best attack cards, chained on the rally square, reach the boss
         through the grunts in front of it (CQB pierce) this round?"""
         setup = self.setup
@@ -261,28 +275,28 @@ class GreedyAgent:
                 potential += sum(self.attack_aps(state.hand[q])[:state.actions[q]])
         return potential >= need
 
-    def reserve(self, state, s):
+    def reserve(self, state: State, s: int):
         """The attack cards a partner would add to the boss chain (its best ``actions`` of them)."""
         return tuple(self.strongest(state, s)[:state.actions[s]])
 
-    def strongest(self, state, s) -> list:
+    def strongest(self, state: State, s: int) -> list[int]:
         """Player ``s``'s attack cards it can pay for, strongest first (AP, then card)."""
         setup, life = self.setup, state.life[s]
-        cards = []
+        cards: list[int] = []
         for c in state.hand[s]:  # a loop: a comprehension is a function frame a call in Python 3.11
             if setup.c_attack[c] and life > setup.c_life_cost[c]:
                 cards.append(c)
         cards.sort(key=self.traits.strength_rank)
         return cards
 
-    def attack_aps(self, hand) -> tuple[int, ...]:
+    def attack_aps(self, hand: list[int]) -> tuple[int, ...]:
         """The AP of the attack cards in ``hand``, highest first (allies' hands are read at most
         decisions of a turn and rarely change: remembered per setup by the hand's cards)."""
         key = tuple(hand)
         found = self._attack_aps.get(key)  # a hit without setup_memo's call
         return found if found is not None else setup_memo(self.setup, "_attack_aps", key, _attack_aps, self.setup, key)
 
-    def kept_search(self, state, s, keep, moved):
+    def kept_search(self, state: State, s: int, keep: tuple, moved):
         """``best_chain``'s answer without searching, right after the free MOVE it asked for (``moved``:
         ``(log, its length after the move, keep, answer)``, or None), or None.
 
@@ -300,7 +314,7 @@ class GreedyAgent:
             return None
         return answer
 
-    def best_chain(self, state, s, keep, boss_k):
+    def best_chain(self, state: State, s: int, keep: tuple, boss_k: Optional[int]):
         """The best (value, cards, target, square, raw) reachable this turn, or None (``boss_k``: the
         boss's group, or None); ``raw`` is the value before the move cost, or None when a later chain from
         the same square costed the same with another raw value (see ``kept_search``)."""
@@ -309,7 +323,7 @@ class GreedyAgent:
         if acts < 1:
             return None
         life = state.life[s]
-        attack = []
+        attack: list[int] = []
         for c in state.hand[s]:  # a loop, as in strongest
             if setup.c_attack[c] and life > setup.c_life_cost[c] and c not in keep:
                 attack.append(c)
@@ -320,9 +334,11 @@ class GreedyAgent:
         board = current_board(state)
         partner_ap = self.partner_potential(state, s) if boss_k is not None else {}
         every, first = reach_table(setup, state.pos[s], state.free_moves > 0, state.blocked)
-        best = tied = None  # tied: the best that a later chain from its square matched once costed, not raw
+        best: Any = None
+        tied: Any = None  # tied: the best that a later chain from its square matched once costed, not raw
         if partner_ap:  # help differs by square: the boss's group from every square, once per (reach kind, help)
-            by_sig = {}
+            by_sig: dict[tuple[int, int], Any] = {}
+            found: Any  # a search result, None, or False (not searched yet) from by_sig
             for square, move_cost, k, kind, leads in every:
                 if k != boss_k:
                     if not leads or not groups[k] or not by_reach[kind][0]:
@@ -354,11 +370,11 @@ class GreedyAgent:
                     tied = best
         return _with_cards(best, ordered, tied)
 
-    def partner_potential(self, state, s):
+    def partner_potential(self, state: State, s: int):
         """AP the allies on each square could add to a chain (for a boss kill)."""
         if not self.combo:
             return {}
-        out = {}
+        out: dict[int, int] = {}
         for q in range(state.n):
             if q == s or state.status[q] != ACTIVE:
                 continue
@@ -370,12 +386,12 @@ class GreedyAgent:
             out[state.pos[q]] = out.get(state.pos[q], 0) + (sum(aps[:usable]) if usable > 0 else 0)
         return out
 
-    def safest(self, state, s, boss_k, threat_here):
+    def safest(self, state: State, s: int, boss_k, threat_here):
         """The least threatened square within a free move (``threat_here``: ``combat.threat`` of
         the player's square, already known), grouped up with later allies for the boss."""
         best_sq, best_score = state.pos[s], None
         boss_on = boss_k is not None
-        threats = [None] * 3  # a square's threat depends on its line alone
+        threats: list[Any] = [None] * 3  # a square's threat depends on its line alone
         threats[best_sq % 3] = threat_here
         here = best_sq
         for sq in (here, *NEIGHBOURS[here]):  # stay, or an open neighbour (plain loops: no generator frames)
@@ -396,7 +412,7 @@ class GreedyAgent:
         return best_sq
 
     # ---- combination, target, shop ----------------------------------------------------------
-    def join(self, state):
+    def join(self, state: State):
         """Join with the strongest card when adding up to ``limit`` cards (strongest first) turns
         the chain's preview up by more than 0.5, or, for a player whose turn is over, when it
         reaches the combo bonus."""
@@ -440,14 +456,14 @@ class GreedyAgent:
                 return (JOIN, mine[0])
         return (PASS,)
 
-    def partners_ap(self, state) -> int:
+    def partners_ap(self, state: State) -> int:
         """AP the partners after this one could still add to the chain (their best cards)."""
         others = 0
         for p in state.partners[1:]:
             others += sum(self.attack_aps(state.hand[p])[:state.actions[p] - state.partner_used.get(p, 0)])
         return others
 
-    def target(self, state):
+    def target(self, state: State):
         s = state.turn_pos
         legal = state.legal_actions()
         if legal == [(NO_TARGET,)]:
@@ -455,7 +471,8 @@ class GreedyAgent:
         square = state.pos[s]
         planned = self.plan[1] if self.plan else None
         attack = current_board(state).attack
-        best = best_key = None
+        best: Any = None
+        best_key: Any = None
         for a in legal:  # the most valuable target, the planned one, the lowest (a loop, not max() with a key lambda)
             value = attack(state, square, a[1], state.chain_ap, state.chain_flags, state.grapples)
             key = (value, a[1] == planned, -a[1])
@@ -463,7 +480,7 @@ class GreedyAgent:
                 best, best_key = a, key
         return best
 
-    def shop(self, state, rng):
+    def shop(self, state: State, rng):
         """Buy by value per gold; among the buys within 50% of the best, pick at random (players
         differ in taste, and a fixed order would leave the same cards on the shelf every game)."""
         setup = self.setup
@@ -485,7 +502,7 @@ class GreedyAgent:
         near = _near_best(scored)
         return near[int(rng.random() * len(near))]
 
-    def gift(self, state):
+    def gift(self, state: State):
         """G21, with gold this player has no use for: 1 gold to the ally for whom it buys the best
         thing (value per gold) that ally cannot afford yet, or None."""
         s = state.seat
@@ -513,6 +530,13 @@ class _Traits:
     gives an action, draws (and strikes nobody), saves, powers a chain (chain_ap, chain_sub,
     add_hits; no strike), or supports (neither attack nor strike); and the strength order."""
 
+    gains_action: list[bool]
+    draws: list[bool]
+    saves: list[bool]
+    powers_chain: list[bool]
+    supports: list[bool]
+    strength_rank: Any
+
     def __init__(self, setup):
         cards = range(len(setup.c_id))
         other = [not setup.c_attack[c] for c in cards]
@@ -533,11 +557,11 @@ def _traits(setup) -> _Traits:
     return kept_on_setup(setup, "_traits", _Traits)
 
 
-def _attack_aps(setup, hand) -> tuple[int, ...]:
+def _attack_aps(setup: Setup, hand: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted([setup.c_ap[c] for c in hand if setup.c_attack[c]], reverse=True))
 
 
-def _rage_harm(state, top) -> float:
+def _rage_harm(state: State, top: int) -> float:
     """A rough harm of the final boss's rage card ``top`` (a boss-deck index): damage and discards
     count once per player they reach, each spawned enemy 1.5, boss guard 0.5 a point."""
     boss = state.setup.bosses[state.stage]
@@ -573,7 +597,8 @@ def _near_best(scored) -> list:
 def _step_towards(square: int, goal: int, blocked) -> int | None:
     """The open neighbour of ``square`` nearest ``goal`` (fewest steps, then the lowest square), or
     None (a loop: min() with a key lambda over a generator cost three calls a rally move)."""
-    best = best_steps = None
+    best: Any = None
+    best_steps: Any = None
     for q in NEIGHBOURS[square]:
         if q in blocked:
             continue
@@ -592,7 +617,7 @@ def _with_cards(best, ordered, tied):
     return value, list(map(ordered.__getitem__, positions)), k, square, raw if best is not tied else None
 
 
-def _best_on(board, k: int, reach, help_ap: int):
+def _best_on(board: Board, k: int, reach: Reach, help_ap: int) -> Optional[tuple[float, tuple[int, ...]]]:
     """``(value less card cost, positions)`` of the best chain of ``reach`` (a ``Chains.of``
     entry) on group ``k``, or None; ``help_ap`` is what partners could add for a boss kill."""
     chains, plain = reach
@@ -603,7 +628,9 @@ def _best_on(board, k: int, reach, help_ap: int):
                 return (head - cost, positions)
         return None
     value_of, ranged = board.value, board.ranged
-    thresholds = best_positions = None
+    thresholds: Optional[list[int]] = None
+    values: Optional[list[float]] = None
+    best_positions: Optional[tuple[int, ...]] = None
     best = 0.0
     for ap, pierce, rng, cost, positions in chains:  # range in one test, pierce alone (the most chains) in two
         if rng:  # Board.value's range case, without the call
@@ -612,7 +639,8 @@ def _best_on(board, k: int, reach, help_ap: int):
         elif pierce:  # the first few fall (Board.pierce_steps)
             if thresholds is None:
                 thresholds, values = board.steps[k] or board.pierce_steps(k)
-            value = values[bisect_right(thresholds, ap)] if thresholds is not None else value_of(k, ap, pierce, 0)
+            value = (values[bisect_right(thresholds, ap)] if thresholds is not None  # type: ignore[index]
+                     else value_of(k, ap, pierce, 0))
         else:  # the head falls or nothing happens
             value = head if ap >= need else 0.0
         if help_ap and value < BOSS_VALUE:  # help is rare: tested first

@@ -8,10 +8,16 @@ of a ``clone()``.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .fatal_fight_setup import LAUNCH, PIERCE, RANGE
 
+if TYPE_CHECKING:
+    from .fatal_fight import State
+    from .fatal_fight_flow import Flow
 
-def targets(state, square: int, flags: int) -> list[int]:
+
+def targets(state: State, square: int, flags: int) -> list[int]:
     """Respawn indices (0..5) of the groups an attack from ``square`` with ``flags`` may target."""
     groups = state.groups
     if flags & LAUNCH:
@@ -35,7 +41,7 @@ def is_cqb(square: int, k: int) -> bool:
     return square // 3 == (0 if k < 3 else 2)
 
 
-def effective(state, square: int, k: int, ap: int, flags: int, grapples: int) -> tuple[int, bool]:
+def effective(state: State, square: int, k: int, ap: int, flags: int, grapples: int) -> tuple[int, bool]:
     """AP and pierce after the close-quarters rule: CQB pierce (RAW) or grapple power (N2)."""
     pierce = bool(flags & PIERCE)
     if square // 3 == (0 if k < 3 else 2):  # is_cqb, inlined: the previews call this ~1,000 times a game
@@ -47,7 +53,7 @@ def effective(state, square: int, k: int, ap: int, flags: int, grapples: int) ->
     return ap, pierce
 
 
-def damage_plan(state, k: int, ap: int, pierce: bool, range_: bool) -> list[int]:
+def damage_plan(state: State, k: int, ap: int, pierce: bool, range_: bool) -> list[int]:
     """Positions (in group ``k``, ascending) of what this attack defeats."""
     group = state.groups[k]
     elife, egp, xgp = state.elife, state.egp, state.xgp
@@ -69,7 +75,7 @@ def damage_plan(state, k: int, ap: int, pierce: bool, range_: bool) -> list[int]
     return killed
 
 
-def spend_gp(state, k: int, ap: int, range_: bool) -> None:
+def spend_gp(state: State, k: int, ap: int, range_: bool) -> None:
     """A non-pierce hit spends the GP of what it reached (the head, or everyone with range)."""
     group = state.groups[k]
     egp, xgp = state.egp, state.xgp
@@ -80,7 +86,7 @@ def spend_gp(state, k: int, ap: int, range_: bool) -> None:
         egp[e] = left if left > 0 else 0
 
 
-def resolve(state, seat: int, k: int, ap: int, flags: int, grapples: int) -> int:
+def resolve(state: State, seat: int, k: int, ap: int, flags: int, grapples: int) -> int:
     """Apply an attack to group ``k``; return how many it defeated."""
     eff_ap, pierce = effective(state, state.pos[seat], k, ap, flags, grapples)
     range_ = bool(flags & RANGE)
@@ -101,7 +107,7 @@ def resolve(state, seat: int, k: int, ap: int, flags: int, grapples: int) -> int
     return len(gone)
 
 
-def group_size(state, group) -> int:
+def group_size(state: Flow, group: list[int]) -> int:
     """Combat damage of a group: its enemies, the boss's weight (G9), the head's strike."""
     boss = state.setup.boss
     size = 0
@@ -115,7 +121,7 @@ def group_size(state, group) -> int:
     return size
 
 
-def over_cap(state, group) -> int:
+def over_cap(state: Flow, group: list[int]) -> int:
     """Enemies beyond the group cap (mass damage); obstacles never count, the boss per G9."""
     rules = state.setup.rules
     if len(group) <= rules["group_cap"]:
@@ -129,7 +135,7 @@ def over_cap(state, group) -> int:
     return n - rules["group_cap"]
 
 
-def threat(state, square: int) -> int:
+def threat(state: State, square: int) -> int:
     """Expected damage on ``square`` next enemy phase before GP (spec §6 threat map)."""
     line = square % 3
     groups = state.groups

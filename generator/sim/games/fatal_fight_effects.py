@@ -16,10 +16,15 @@ file and line instead of crashing a simulation.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    from .fatal_fight import State
+
 _SUB_BITS = (("range", 1), ("pierce", 2), ("launch", 4))  # RANGE, PIERCE, LAUNCH of fatal_fight_setup
 
 
-def _who(state, seat, who):
+def _who(state: State, seat: Optional[int], who):
     if seat is None:
         return []
     if who == "self":
@@ -31,75 +36,75 @@ def _who(state, seat, who):
     return [min(allies, key=lambda s: (state.life[s], s))] if allies else []
 
 
-def op_gain_action(state, seat, p, ctx):
+def op_gain_action(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     if seat == state.turn_pos:
         state.actions_left += p["n"]
 
 
-def op_draw(state, seat, p, ctx):
+def op_draw(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     if seat is not None:
         state.draw(seat, p["n"])
 
 
-def op_heal(state, seat, p, ctx):
+def op_heal(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     for s in _who(state, seat, p.get("who", "self")):
         state.heal(s, p["n"])
 
 
-def op_guard(state, seat, p, ctx):
+def op_guard(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     for s in _who(state, seat, p.get("who", "self")):
         state.gain_gp(s, p["n"])
 
 
-def op_move_self(state, seat, p, ctx):
+def op_move_self(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     if seat == state.turn_pos:
         state.free_moves += p["n"]
 
 
-def op_gold(state, seat, p, ctx):
+def op_gold(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     state.add_gold(p["n"], "effect")
 
 
-def op_chain_ap(state, seat, p, ctx):
+def op_chain_ap(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     state.chain_mod(("ap", p["n"], p.get("when", "always")))
 
 
-def op_chain_sub(state, seat, p, ctx):
+def op_chain_sub(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     bits = sum(bit for name, bit in _SUB_BITS if p.get(name))
     state.chain_mod(("flags", bits, p.get("when", "always")))
 
 
-def op_add_hits(state, seat, p, ctx):
+def op_add_hits(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     state.chain_mod(("hits", p["n"], p.get("when", "always")))
 
 
-def op_strike(state, seat, p, ctx):
+def op_strike(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     bits = sum(bit for name, bit in _SUB_BITS if p.get(name))
     state.strike(seat, p["ap"], bits)
 
 
-def op_gain_supply(state, seat, p, ctx):
+def op_gain_supply(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     if seat is not None:
         for _ in range(p.get("n", 1)):
             state.give_supply(seat, p["supply"])
 
 
-def op_save(state, seat, p, ctx):
+def op_save(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     downed = [s for s in range(state.n) if state.is_down(s)]
     if downed:
         state.revive(seat, downed[0])
 
 
-def op_damage(state, seat, p, ctx):
+def op_damage(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     for s in targets(state, p):
         state.hurt(s, p["n"], pierce=bool(p.get("pierce")), cause="skill")
 
 
-def op_spawn(state, seat, p, ctx):
+def op_spawn(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     state.spawn(state.respawn_index(p["respawn"]), p["n"])
 
 
-def op_enemy_guard(state, seat, p, ctx):
+def op_enemy_guard(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     boss = state.setup.boss
     before = state.xgp[boss]
     if p["target"] == "boss":
@@ -113,24 +118,24 @@ def op_enemy_guard(state, seat, p, ctx):
         state.log.append(("boss_gp", before + state.egp[boss], state.xgp[boss] + state.egp[boss], "gains"))
 
 
-def op_discard(state, seat, p, ctx):
+def op_discard(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     for s in targets(state, p):
         state.discard_from_hand(s, p["n"])
 
 
-def op_boss_move(state, seat, p, ctx):
+def op_boss_move(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     state.boss_move()
 
 
-def op_block(state, seat, p, ctx):
+def op_block(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     state.block_square(p["square"])
 
 
-def op_breakable(state, seat, p, ctx):
+def op_breakable(state: State, seat: Optional[int], p: dict[str, Any], ctx):
     state.place_obstacle(state.respawn_index(p["respawn"]), p["life"], p["reward"], ctx)
 
 
-def targets(state, p) -> list[int]:
+def targets(state: State, p: dict[str, Any]) -> list[int]:
     """Players hit by an enemy-side effect (``player_target`` of the schema)."""
     seats = state.active_seats()
     target = p["target"]

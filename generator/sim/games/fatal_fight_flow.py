@@ -5,15 +5,125 @@ Each method is one step of the rules, in the spec's order, and logs what it does
 """
 from __future__ import annotations
 
+import random
+from typing import Any, Final, Optional
+
 from ...sim.rng import shuffle
 from .fatal_fight_combat import group_size, over_cap
+from .fatal_fight_setup import Setup
 from .fatal_fight_shop import has_shop_choice
 
-ACTIVE, DOWN, RETURNING = 0, 1, 2
-SHOP, MAIN, CHAIN, COMBO, TARGET, PICK, DROP, RAGE, OVER = range(9)
+# Final: mypyc compiles them in as constants (plain ints in Python)
+ACTIVE: Final = 0
+DOWN: Final = 1
+RETURNING: Final = 2
+SHOP: Final = 0
+MAIN: Final = 1
+CHAIN: Final = 2
+COMBO: Final = 3
+TARGET: Final = 4
+PICK: Final = 5
+DROP: Final = 6
+RAGE: Final = 7
+OVER: Final = 8
 
 
 class Flow:
+    # The State's attributes (``fatal_fight.State`` sets them in ``new_game``), declared here for the
+    # type checker (and mypyc): the steps below and the module functions taking a state read them.
+    setup: Setup
+    rng: random.Random
+    n: int
+    chars: list[int]
+    deck: list[list[int]]
+    hand: list[list[int]]
+    discard: list[list[int]]
+    played_up: list[list[int]]
+    played_down: list[list[int]]
+    carry: list[list[int]]
+    gauge: list[list[int]]
+    upgrades_left: list[list[int]]
+    life: list[int]
+    max_life: list[int]
+    actions: list[int]
+    hand_size: list[int]
+    max_carry: list[int]
+    gold: list[int]
+    gold_earned: list[int]
+    gp: list[int]
+    status: list[int]
+    pos: list[int]
+    mega_art: list[int]
+    taken: list[int]
+    stage_deck: list[int]
+    boss_deck: list[int]
+    enemy_deck: list[int]
+    enemy_discard: list[int]
+    escaped: list[int]
+    elife: list[int]
+    egp: list[int]
+    xgp: list[int]
+    gym_deck: list[int]
+    gym: list[int]
+    gym_gone: list[int]
+    exiled: list[int]
+    wound_pool: list[int]
+    chain: list[Any]  # (seat, card) pairs (a None placeholder while pending mods apply)
+    chain_mods: list[tuple]
+    pending_mods: list[tuple]
+    partners: list[int]
+    shop_queue: list[int]
+    picks: list[int]
+    log: list[tuple]
+    gimmicks: list[Any]
+    gauged: list[int]
+    chains_this_turn: list[int]
+    gifted: list[bool]
+    stage: int
+    stage_drawn: int
+    stage_card: Any
+    round_in_stage: int
+    round_id: int
+    boss_placed: bool
+    boss_alive: bool
+    groups: list[list[int]]
+    obstacles: dict[int, tuple]
+    pool: int
+    pickups: dict[int, list[tuple]]
+    blocked: set[int]
+    phase: int
+    seat: int
+    turn_pos: int
+    actions_left: int
+    free_moves: int
+    chain_ap: int
+    chain_flags: int
+    chain_hits: int
+    grapples: int
+    partner_used: dict[int, int]
+    strike_target: Optional[int]
+    picked_this_stage: bool
+    dropping: Any  # None, () (a discard-down is due) or the (phase, seat) a DROP decision interrupted
+    rage_to_remove: int
+    outcome: Optional[str]
+    _legal: Optional[list[tuple]]
+
+    # ---- the State's primitives these steps use (defined in ``fatal_fight.State``) -------------------
+    def draw(self, s: int, count: int) -> None:
+        raise NotImplementedError
+
+    def hurt(self, s: int, n: int, pierce: bool, cause: str) -> None:
+        raise NotImplementedError
+
+    def apply_effect(self, effect: Any, seat: Optional[int], ctx: Any) -> None:
+        raise NotImplementedError
+
+    def next_turn(self) -> None:
+        raise NotImplementedError
+
+    def add_wound(self, s: int) -> None:
+        raise NotImplementedError
+
     # ---- S, X3, P: stage setup and shopping --------------------------------------------------------
     def begin_stage(self, stage: int) -> None:
         setup, rng, rules = self.setup, self.rng, self.setup.rules

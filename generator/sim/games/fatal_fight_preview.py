@@ -4,34 +4,46 @@ and the distinct chains a hand can make.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Final, Optional, Sequence
+
 from bisect import bisect_right
 from operator import add
 
 from ..state import kept_on_setup, memo_table, setup_memo
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import NEIGHBOURS
-from .fatal_fight_setup import GRAPPLE, LAUNCH, PIERCE, RANGE
+from .fatal_fight_setup import GRAPPLE, LAUNCH, PIERCE, RANGE, Setup
 
-BOSS_VALUE = 1000.0
-OBSTACLE_VALUE = GRUNT_VALUE = 2.0   # kill values: a grunt gets the bonuses that apply
-CARRIER_BONUS, SWOLLEN_BONUS, SHIELD_BONUS = 2.5, 1.0, 1.5
+if TYPE_CHECKING:
+    from .fatal_fight import State
+
+    Chain = tuple[int, int, int, float, tuple[int, ...]]  # (ap, pierce, range, card cost, positions)
+    Reach = tuple[list[Chain], bool]                      # (chains, none has pierce or range)
+    Place = tuple[int, float, int, int, bool]             # (square, move cost, k, reach kind, leads)
+
+BOSS_VALUE: Final = 1000.0
+OBSTACLE_VALUE: Final = 2.0
+GRUNT_VALUE: Final = 2.0   # kill values: a grunt gets the bonuses that apply
+CARRIER_BONUS: Final = 2.5
+SWOLLEN_BONUS: Final = 1.0
+SHIELD_BONUS: Final = 1.5
 # Board.range_steps adds kill values out of position order: exact only while all are halves
 assert all((2 * v).is_integer() for v in (BOSS_VALUE, OBSTACLE_VALUE, GRUNT_VALUE, CARRIER_BONUS, SWOLLEN_BONUS,
                                           SHIELD_BONUS))
-CARD_COST = 0.6      # value of keeping a card in hand
-LOW_LIFE = 3         # defend when the predicted damage would leave this much life or less
+CARD_COST: Final = 0.6      # value of keeping a card in hand
+LOW_LIFE: Final = 3         # defend when the predicted damage would leave this much life or less
 _FLAG_WORTH = {RANGE: 1.5, PIERCE: 1.0, LAUNCH: 0.8}
 _OP_WORTH = {"draw": 1.2, "gain_action": 1.0, "chain_ap": 0.8, "heal": 0.6, "guard": 0.7, "gold": 1.0,
              "chain_sub": 0.8, "add_hits": 0.5, "move_self": 0.3, "strike": 1.5, "save": 1.0, "gain_supply": 1.5}
-DILUTION = 1.0       # what one more card in the deck costs (it waters down the draws)
+DILUTION: Final = 1.0       # what one more card in the deck costs (it waters down the draws)
 
 
-def card_worth(setup, c) -> float:
+def card_worth(setup: Setup, c: int) -> float:
     """A rough static value of a card (shopping and choosing what to spend), cached per setup."""
     return worths(setup)[c]
 
 
-def worths(setup) -> list[float]:
+def worths(setup: Setup) -> list[float]:
     """``card_worth`` of every card, computed once per setup."""
     return kept_on_setup(setup, "_worth", _all_worths)
 
@@ -40,14 +52,14 @@ def _all_worths(setup) -> list[float]:
     return [_worth(setup, i) for i in range(len(setup.c_id))]
 
 
-def _worth(setup, c) -> float:
+def _worth(setup, c: int) -> float:
     worth = setup.c_ap[c] + 0.7 * setup.c_guard[c] + 1.2 * setup.c_draw[c] + 0.6 * setup.c_heal[c]
     worth += sum(w for bit, w in _FLAG_WORTH.items() if setup.c_flags[c] & bit)
     worth += sum(_OP_WORTH.get(op, 0.3) * max(1, p.get("n", 1)) for op, p in setup.c_effect[c])
     return worth - (2.0 if setup.c_kind[c] == "wound" else 0.0) - setup.c_life_cost[c]
 
 
-def kill_value(state, k: int, killed: list[int], swollen: bool | None = None) -> float:
+def kill_value(state: State, k: int, killed: list[int], swollen: bool | None = None) -> float:
     setup, group = state.setup, state.groups[k]
     boss = setup.boss
     value = 0.0
@@ -67,7 +79,7 @@ def kill_value(state, k: int, killed: list[int], swollen: bool | None = None) ->
     return value
 
 
-def attack_value(state, seat: int, square: int, k: int, ap: int, flags: int, grapples: int, cache=None) -> float:
+def attack_value(state: State, seat: int, square: int, k: int, ap: int, flags: int, grapples: int, cache=None) -> float:
     eff, pierce = combat.effective(state, square, k, ap, flags, grapples)
     range_ = bool(flags & RANGE)
     if cache is not None:
@@ -84,7 +96,7 @@ def attack_value(state, seat: int, square: int, k: int, ap: int, flags: int, gra
 _KEPT: list = [None]  # the last Board made (holding its state: the state never points back, no cycle)
 
 
-def current_board(state) -> "Board":
+def current_board(state: State) -> "Board":
     """A ``Board`` of ``state``: the last one made, kept across decisions and seats (most
     decisions change no group, life or GP) and renewed in place when ``state`` changed it (the
     work on the groups that did not change is kept); a new one for another state."""
@@ -109,8 +121,17 @@ class Board:
     keeps it where those compare equal and forgets the rest."""
 
     __slots__ = ("state", "rows", "heads", "steps", "ranged", "groups", "elife", "egp", "xgp")
+    state: State
+    rows: list[Optional[tuple[list[int], list[int], list[float]]]]
+    heads: list[Optional[tuple[int, float]]]
+    steps: list[Optional[tuple[Optional[list[int]], Optional[list[float]]]]]
+    ranged: list[Optional[tuple[list[int], list[float]]]]
+    groups: list[list[int]]
+    elife: list[int]
+    egp: list[int]
+    xgp: list[int]
 
-    def __init__(self, state):
+    def __init__(self, state: State):
         self.state = state
         self.rows, self.heads, self.steps, self.ranged = [None] * 6, [None] * 6, [None] * 6, [None] * 12
         self.groups = [list(g) for g in state.groups]
@@ -136,19 +157,21 @@ class Board:
             rows[k] = heads[k] = steps[k] = ranged[2 * k] = ranged[2 * k + 1] = None
         old_life[:], old_egp[:], old_xgp[:] = elife, egp, xgp
 
-    def current(self, state) -> bool:
+    def current(self, state: State) -> bool:
         """Whether this snapshot still describes ``state`` (a few list comparisons in C)."""
         return state is self.state and state.groups == self.groups and state.elife == self.elife \
             and state.egp == self.egp and state.xgp == self.xgp
 
-    def row(self, k: int):
+    def row(self, k: int) -> tuple[list[int], list[int], list[float]]:
         state = self.state
         setup = state.setup
         boss = setup.boss
         g = state.groups[k]
         elife, egp, xgp, skill = state.elife, state.egp, state.xgp, setup.e_skill
         bonus = self._bonus(g)
-        lives, gps, values = [], [], []
+        lives: list[int] = []
+        gps: list[int] = []
+        values: list[float] = []
         for e in g:  # one loop, not three comprehensions (a function frame each in Python 3.11)
             lives.append(elife[e])
             gps.append(egp[e] + xgp[e])
@@ -157,7 +180,7 @@ class Board:
         row = self.rows[k] = (lives, gps, values)
         return row
 
-    def head(self, k: int):
+    def head(self, k: int) -> tuple[int, float]:
         """``(life + GP, kill value)`` of group ``k``'s head (the group is not empty)."""
         state = self.state
         g = state.groups[k]
@@ -168,13 +191,14 @@ class Board:
         head = self.heads[k] = (state.elife[e] + state.egp[e] + state.xgp[e], value)
         return head
 
-    def pierce_steps(self, k: int):
+    def pierce_steps(self, k: int) -> tuple[Optional[list[int]], Optional[list[float]]]:
         """``(thresholds, values)`` of a pierce attack without range on group ``k``: AP ``ap``
         defeats the first ``bisect_right(thresholds, ap)`` positions (running totals of their
         life) for ``values[that many]``. ``(None, None)`` if a position has no life left (the
         step rule does not hold there; ``value`` walks the group instead)."""
         lives, _, vals = self.rows[k] or self.row(k)
-        thresholds, values = [], [0.0]
+        thresholds: Optional[list[int]] = []
+        values: Optional[list[float]] = [0.0]
         total, value = 0, 0.0
         for life, val in zip(lives, vals):
             if life <= 0:
@@ -182,18 +206,20 @@ class Board:
                 break
             total += life
             value += val
-            thresholds.append(total)
-            values.append(value)
+            thresholds.append(total)  # type: ignore[union-attr]
+            values.append(value)  # type: ignore[union-attr]
         steps = self.steps[k] = (thresholds, values)
         return steps
 
-    def range_steps(self, k: int, pierce) -> tuple[list, list]:
+    def range_steps(self, k: int, pierce: int) -> tuple[list[int], list[float]]:
         """``(levels, values)`` of a range attack on group ``k`` (with pierce or not): AP ``ap``
         defeats every position whose life (plus GP without pierce) is at most ``ap``, worth
         ``values[bisect_right(levels, ap)]``. Kill values are halves (asserted with them), so
         their sums are exact in any order: the same floats as ``damage_plan`` walking the group."""
         lives, gps, vals = self.rows[k] or self.row(k)
-        levels, values, total = [], [0.0], 0.0
+        levels: list[int] = []
+        values: list[float] = [0.0]
+        total = 0.0
         for need, val in sorted(zip(lives if pierce else map(add, lives, gps), vals)):  # map: no comprehension frame
             total += val
             if levels and levels[-1] == need:
@@ -204,7 +230,7 @@ class Board:
         steps = self.ranged[2 * k + (1 if pierce else 0)] = (levels, values)
         return steps
 
-    def _bonus(self, g) -> float:
+    def _bonus(self, g: list[int]) -> float:
         """Kill value of a grunt in ``g`` before its own skill: more if the group is swollen
         (over the cap) or shields the boss."""
         state = self.state
@@ -212,21 +238,22 @@ class Board:
         swollen = len(g) > setup.rules["group_cap"] and combat.over_cap(state, g) > 0
         return GRUNT_VALUE + (SWOLLEN_BONUS if swollen else 0.0) + (SHIELD_BONUS if setup.boss in g else 0.0)
 
-    def value(self, k: int, ap: int, pierce, range_) -> float:
+    def value(self, k: int, ap: int, pierce: int, range_: int) -> float:
         """Kill value of an attack of ``ap`` on group ``k`` (``combat.damage_plan`` valued as
         ``kill_value`` does)."""
         if range_:
             levels, values = self.ranged[2 * k + (1 if pierce else 0)] or self.range_steps(k, pierce)
             return values[bisect_right(levels, ap)]
         if pierce:
-            thresholds, values = self.steps[k] or self.pierce_steps(k)
-            return values[bisect_right(thresholds, ap)] if thresholds is not None else self._pierce_walk(k, ap)
+            thresholds, totals = self.steps[k] or self.pierce_steps(k)
+            return (totals[bisect_right(thresholds, ap)] if thresholds is not None  # type: ignore[index]
+                    else self._pierce_walk(k, ap))
         lives, gps, vals = self.rows[k] or self.row(k)
         return vals[0] if lives and ap - gps[0] >= lives[0] else 0.0
 
     def _pierce_walk(self, k: int, ap: int) -> float:
         """A pierce attack position by position (when a position has no life left)."""
-        lives, _, vals = self.rows[k]
+        lives, _, vals = self.rows[k]  # type: ignore[misc]
         value, carry = 0.0, ap
         for life, val in zip(lives, vals):
             if carry < life:
@@ -237,11 +264,11 @@ class Board:
                 break
         return value
 
-    def attack(self, state, square: int, k: int, ap: int, flags: int, grapples: int) -> float:
+    def attack(self, state: State, square: int, k: int, ap: int, flags: int, grapples: int) -> float:
         """Kill value of an attack of ``ap`` with ``flags`` and ``grapples`` from ``square`` on group ``k``."""
         return self.best_attack(state, square, (k,), ap, flags, grapples)
 
-    def best_attack(self, state, square: int, ks, ap: int, flags: int, grapples: int) -> float:
+    def best_attack(self, state: State, square: int, ks: Sequence[int], ap: int, flags: int, grapples: int) -> float:
         """The most ``attack`` gives on any of the groups ``ks`` (0.0 without any; kill values
         are never negative). One loop rather than a call per group: joins ask ~280 times a 4-character
         game, about 900 groups in all."""
@@ -260,7 +287,7 @@ class Board:
         return best
 
 
-def _has_op(setup, c, name) -> bool:
+def _has_op(setup: Setup, c: int, name: str) -> bool:
     """Whether card ``c``'s effect holds op ``name`` (a set per card, computed once per setup)."""
     return name in kept_on_setup(setup, "_ops", _op_sets)[c]
 
@@ -269,7 +296,7 @@ def _op_sets(setup) -> list[frozenset]:
     return [frozenset(op for op, _ in effect) for effect in setup.c_effect]
 
 
-_CACHE_LIMIT = 4096  # entries of a per-setup cache (hands differ from game to game: keep it bounded)
+_CACHE_LIMIT: Final = 4096  # entries of a per-setup cache (hands differ from game to game: keep it bounded)
 
 
 class Chains:
@@ -286,18 +313,24 @@ class Chains:
     becomes the older one (the oldest is dropped), and an entry found in the older half moves
     back."""
 
-    def __init__(self, setup):
+    setup: Setup
+    rank: Any
+    profile: list[int]
+    new: dict[tuple[int, ...], dict[int, tuple[Reach, ...]]]
+    old: dict[tuple[int, ...], dict[int, tuple[Reach, ...]]]
+
+    def __init__(self, setup: Setup):
         self.setup = setup
         order = sorted(range(len(setup.c_id)), key=lambda c: (card_worth(setup, c), c))
         rank = [0] * len(order)
         for place, c in enumerate(order):
             rank[c] = place
         self.rank = rank.__getitem__
-        names = {}
+        names: dict[tuple[int, int], int] = {}
         self.profile = [names.setdefault((setup.c_ap[c], setup.c_flags[c]), len(names)) for c in range(len(order))]
         self.new, self.old = {}, {}
 
-    def of(self, attack, acts) -> tuple[list, tuple]:
+    def of(self, attack: list[int], acts: int) -> tuple[list[int], tuple[Reach, ...]]:
         """``(ordered, by_reach)``: the attack cards ``attack`` cheapest first (card worth, then
         card) and their distinct chains with ``acts`` actions by reach kind (``reach_table``):
         ``by_reach[2 * in normal reach + close quarters]`` is ``(chains, plain)``, ``(ap, pierce,
@@ -321,10 +354,13 @@ class Chains:
                                        self._by_reach(ordered, limit))
         return ordered, by_reach
 
-    def _by_reach(self, ordered, acts) -> tuple:
+    def _by_reach(self, ordered: list[int], acts: int) -> tuple[Reach, ...]:
         rules = self.setup.rules
         n2, bonus = rules["n2"], rules["n2_bonus"]
-        far, close, launch_far, launch_close = [], [], [], []  # close: in close quarters
+        far: list[Chain] = []
+        close: list[Chain] = []  # close: in close quarters
+        launch_far: list[Chain] = []
+        launch_close: list[Chain] = []
         special = launch_special = 0  # pierce or range in any chain (of a launcher)
         for ap, flags, grapples, positions in _subsets(self.setup, self.profile, ordered, acts):
             pierce, range_, cost = flags & PIERCE, flags & RANGE, CARD_COST * len(positions)
@@ -345,12 +381,12 @@ class Chains:
                 _entry(far, special), _entry(close, close_special))
 
 
-def _entry(chains: list, special) -> tuple[list, bool]:
+def _entry(chains: list[Chain], special: int) -> Reach:
     """A ``by_reach`` entry: ``chains`` and whether none of them has pierce or range (``special``: any has)."""
     return (chains, not special) if chains else _NONE
 
 
-def _with_plain(chains: list) -> tuple[list, bool]:
+def _with_plain(chains: list[Chain]) -> Reach:
     """``_entry`` of ``chains``, testing each for pierce and range."""
     special = 0
     for chain in chains:  # a loop, not any() over a generator
@@ -358,21 +394,21 @@ def _with_plain(chains: list) -> tuple[list, bool]:
     return _entry(chains, special)
 
 
-def _shorter(by_reach: tuple, limit: int) -> tuple:
+def _shorter(by_reach: tuple[Reach, ...], limit: int) -> tuple[Reach, ...]:
     """``by_reach`` of the same hand for a shorter chain length ``limit``: its chains of at most
     ``limit`` cards, in the same order."""
     return tuple(_with_plain([chain for chain in chains if len(chain[4]) <= limit]) for chains, _ in by_reach)
 
 
-_NONE = ([], True)  # no chain of that reach kind (shared: never changed)
+_NONE: Reach = ([], True)  # no chain of that reach kind (shared: never changed)
 
 
-def chains_of(setup) -> Chains:
+def chains_of(setup: Setup) -> Chains:
     """The setup's ``Chains`` (made on first use)."""
     return kept_on_setup(setup, "_chains", Chains)
 
 
-def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
+def reach_table(setup: Setup, here: int, moving: bool, blocked: Any) -> tuple[list[Place], list[Place]]:
     """Where a chain can hit from: entries ``(square, move cost, k, reach kind, leads)`` for
     ``here`` and, if a free move is left, each open neighbour square, times the six groups, in the
     chain search's order; the reach kind is ``2 * in normal reach + close quarters``
@@ -386,7 +422,7 @@ def reach_table(setup, here: int, moving: bool, blocked) -> tuple[list, list]:
     return found if found is not None else setup_memo(setup, "_reach", key, _reach_table_now, setup, *key)
 
 
-def _reach_table_now(setup, here: int, moving: bool, blocked: tuple) -> tuple[list, list]:
+def _reach_table_now(setup: Setup, here: int, moving: bool, blocked: tuple) -> tuple[list[Place], list[Place]]:
     squares = [here] + ([q for q in NEIGHBOURS[here] if q not in blocked] if moving else [])
     any_area = setup.rules["n1"]
     every, first, seen = [], [], set()
@@ -404,7 +440,8 @@ def _reach_table_now(setup, here: int, moving: bool, blocked: tuple) -> tuple[li
     return every, first
 
 
-def _subsets(setup, profile, ordered, acts) -> list[tuple]:
+def _subsets(setup: Setup, profile: list[int], ordered: list[int],
+             acts: int) -> list[tuple[int, int, int, tuple[int, ...]]]:
     """Distinct chains (ap, flags, grapples, positions) of up to ``acts`` of the cards
     ``ordered``, fewest cards first, then in ``combinations`` order: the first of each (AP,
     pierce/range/launch, grapples).
@@ -418,14 +455,17 @@ def _subsets(setup, profile, ordered, acts) -> list[tuple]:
     aps = [setup.c_ap[c] for c in ordered]
     flags_of = [setup.c_flags[c] for c in ordered]
     grapple = [1 if f & GRAPPLE else 0 for f in flags_of]
-    twins, last_seen = [], {}  # the previous position of a card with the same AP and flags, or -1
+    twins: list[int] = []
+    last_seen: dict[int, int] = {}  # the previous position of a card with the same AP and flags, or -1
     for i, c in enumerate(ordered):
         twins.append(last_seen.get(profile[c], -1))
         last_seen[profile[c]] = i
-    seen = {}  # (ap, pierce/range/launch, grapples) as one int -> the first chain with them
-    level = [((), 0, 0, 0)]  # (positions, ap, flags, grapples) of the chains of the last size kept
+    # (ap, pierce/range/launch, grapples) as one int -> the first chain with them
+    seen: dict[int, tuple[int, int, int, tuple[int, ...]]] = {}
+    # (positions, ap, flags, grapples) of the chains of the last size kept
+    level: list[tuple[tuple[int, ...], int, int, int]] = [((), 0, 0, 0)]
     for left in range(min(acts, n), 0, -1):  # sizes still to make, this one included
-        longer = []
+        longer: list[tuple[tuple[int, ...], int, int, int]] = []
         for positions, ap, flags, grapples in level:
             for i in range(positions[-1] + 1 if positions else 0, n):
                 twin = twins[i]

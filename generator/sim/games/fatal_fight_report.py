@@ -43,7 +43,8 @@ def summarize(state) -> dict:
     """Everything the metrics need, computed from ``state.log`` (and the party)."""
     setup = state.setup
     c_id = setup.c_id
-    exposed, used, gold_by = [], [], Counter()  # cards drawn or supplied, played or used, in log order
+    gold_by: Counter[str] = Counter()
+    exposed, used = [], []  # cards drawn or supplied, played or used, in log order
     offered, bought = set(), set()
     stage_rounds, rounds_mass, boss_rounds, combo_boss = [], set(), set(), set()
     downs = mass_events = reshuffles = empty = upgrades = forced = 0
@@ -135,7 +136,7 @@ def summarize(state) -> dict:
 
 def check_invariants(state) -> list[str]:
     setup, out = state.setup, []
-    seen = Counter()
+    seen: Counter[int] = Counter()
     zones = [state.exiled, state.gym, state.gym_deck, state.gym_gone, state.picks, state.wound_pool]
     for s in range(state.n):
         zones += [state.deck[s], state.hand[s], state.discard[s], state.played_up[s], state.played_down[s],

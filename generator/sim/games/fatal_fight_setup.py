@@ -12,6 +12,7 @@ does not implement is a located problem (``ProblemsError``), never a crash mid-g
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Final
 
 from ...content.game import copies_of
 from ...errors import ProblemsError
@@ -19,7 +20,11 @@ from ..compile import SetupCompiler, unique_records
 from .fatal_fight_effects import OPS
 
 # Attack sub-attribute bits (the chain takes their union).
-RANGE, PIERCE, LAUNCH, CHAIN, GRAPPLE = 1, 2, 4, 8, 16
+RANGE: Final = 1
+PIERCE: Final = 2
+LAUNCH: Final = 4
+CHAIN: Final = 8
+GRAPPLE: Final = 16
 FLAG_NAMES = {"range": RANGE, "pierce": PIERCE, "launch": LAUNCH, "chain": CHAIN, "grapple": GRAPPLE}
 SQUARES = [a + "-" + b for a in "LCR" for b in "UMD"]  # square index = area * 3 + line
 # What the engine supports of each proposal switch (anything else is reported, not guessed).
@@ -37,38 +42,40 @@ SUPPORTED = {
 
 @dataclass
 class Setup:
-    rules: dict                                     # normalised constants and switches (see _rules)
-    c_id: list = field(default_factory=list)        # card instances: arts, extra arts, supplies, wounds
-    c_kind: list = field(default_factory=list)      # initial | upgraded | extra | supply | wound
-    c_ap: list = field(default_factory=list)
-    c_attack: list = field(default_factory=list)
-    c_exile: list = field(default_factory=list)
-    c_flags: list = field(default_factory=list)
-    c_guard: list = field(default_factory=list)
-    c_draw: list = field(default_factory=list)
-    c_heal: list = field(default_factory=list)
-    c_effect: list = field(default_factory=list)
-    c_strike: list = field(default_factory=list)    # the card's effect holds a strike (needs a target)
-    c_life_cost: list = field(default_factory=list)
-    c_cost: list = field(default_factory=list)      # gold to buy (extra) or to upgrade (upgraded)
-    c_replaces: list = field(default_factory=list)  # upgraded: the initial instance it replaces
-    c_mega: list = field(default_factory=list)
-    characters: list = field(default_factory=list)  # dicts: id, order, life, actions, hand_size, ...
-    e_id: list = field(default_factory=list)        # enemy instances
-    e_name: list = field(default_factory=list)      # their printed names, for traces
-    e_stage: list = field(default_factory=list)
-    e_life: list = field(default_factory=list)
-    e_skill: list = field(default_factory=list)
-    e_guard: list = field(default_factory=list)
-    e_strike: list = field(default_factory=list)
-    e_call: list = field(default_factory=list)
-    bosses: dict = field(default_factory=dict)      # stage -> dict(id, life, min_life, skills, rage)
-    stages: dict = field(default_factory=dict)      # stage -> dict(normal=[...], boss=card)
-    extra_arts: list = field(default_factory=list)
-    supplies: dict = field(default_factory=dict)    # supply id -> instances
-    wounds: list = field(default_factory=list)
-    tracked: list = field(default_factory=list)     # card ids whose use M4 tracks
-    boss: int = 0                                   # the boss's index in a state's enemy arrays (= E)
+    rules: dict[str, Any]  # normalised constants and switches (see _rules)
+    c_id: list[str] = field(default_factory=list)  # card instances: arts, extra arts, supplies, wounds
+    c_kind: list[str] = field(default_factory=list)  # initial | upgraded | extra | supply | wound
+    c_ap: list[int] = field(default_factory=list)
+    c_attack: list[bool] = field(default_factory=list)
+    c_exile: list[bool] = field(default_factory=list)
+    c_flags: list[int] = field(default_factory=list)
+    c_guard: list[int] = field(default_factory=list)
+    c_draw: list[int] = field(default_factory=list)
+    c_heal: list[int] = field(default_factory=list)
+    c_effect: list[tuple] = field(default_factory=list)
+    c_strike: list[bool] = field(default_factory=list)  # the card's effect holds a strike (needs a target)
+    c_life_cost: list[int] = field(default_factory=list)
+    c_cost: list[int] = field(default_factory=list)  # gold to buy (extra) or to upgrade (upgraded)
+    c_replaces: list[int] = field(default_factory=list)  # upgraded: the initial instance it replaces
+    c_mega: list[bool] = field(default_factory=list)
+    characters: list[dict[str, Any]] = field(default_factory=list)  # dicts: id, order, life, actions, hand_size, ...
+    e_id: list[str] = field(default_factory=list)  # enemy instances
+    e_name: list[str] = field(default_factory=list)  # their printed names, for traces
+    e_stage: list[int] = field(default_factory=list)
+    e_life: list[int] = field(default_factory=list)
+    e_skill: list[str] = field(default_factory=list)
+    e_guard: list[int] = field(default_factory=list)
+    e_strike: list[int] = field(default_factory=list)
+    e_call: list[int] = field(default_factory=list)
+    bosses: dict[int, dict[str, Any]] = field(default_factory=dict)  # stage -> dict(id, life, min_life, skills, rage)
+    stages: dict[int, dict[str, Any]] = field(default_factory=dict)  # stage -> dict(normal=[...], boss=card)
+    extra_arts: list[int] = field(default_factory=list)
+    supplies: dict[str, list[int]] = field(default_factory=dict)  # supply id -> instances
+    wounds: list[int] = field(default_factory=list)
+    tracked: list[str] = field(default_factory=list)  # card ids whose use M4 tracks
+    boss: int = 0  # the boss's index in a state's enemy arrays (= E)
+    # what ``sim.state.kept_on_setup`` and ``memo_table`` keep, where the Setup has no ``__dict__`` (compiled)
+    memos: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
 
 def _rules(comp: SetupCompiler, raw: dict) -> dict:
@@ -244,16 +251,16 @@ def _compile_stages(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
             entry["normal"].append(compiled)
     n_stages = setup.rules.get("stages") or 0
     for stage in range(1, n_stages + 1):
-        entry = setup.stages.get(stage)
-        if not entry or entry["boss"] is None:
+        staged = setup.stages.get(stage)
+        if not staged or staged["boss"] is None:
             comp.problem("stages", f"stage {stage} has no boss stage card", tables.get("rules"))
-        elif entry["boss"]["boss_spawn"] is None:
+        elif staged["boss"]["boss_spawn"] is None:
             comp.problem("boss_spawn", f"boss stage card of stage {stage} has no boss_spawn", tables.get("rules"))
-        elif setup.rules.get("boss_respawn") and entry["boss"]["boss_spawn"][0] + 1 != setup.rules["boss_respawn"]:
+        elif setup.rules.get("boss_respawn") and staged["boss"]["boss_spawn"][0] + 1 != setup.rules["boss_respawn"]:
             # the stage card places the boss; rules.yaml names the same respawn for the rulebook: one
             # number written twice must agree, or the printed rules and the simulated game differ
             comp.problem("boss_spawn.respawn", f"the boss of stage {stage} enters at respawn "
-                         f"{entry['boss']['boss_spawn'][0] + 1}, but rules.yaml proposals.boss_entry_respawn says "
+                         f"{staged['boss']['boss_spawn'][0] + 1}, but rules.yaml proposals.boss_entry_respawn says "
                          f"{setup.rules['boss_respawn']}", _boss_card(tables, stage))
         if stage not in setup.bosses:
             comp.problem("boss_profiles", f"stage {stage} has no boss", tables.get("rules"))

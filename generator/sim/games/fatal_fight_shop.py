@@ -4,12 +4,22 @@ cards that gold removes (G1). Action kinds 14-18, 20 and 21 of ``fatal_fight_act
 """
 from __future__ import annotations
 
-UPGRADE, BUY, CURE, DONE, PICK_A = range(14, 19)
-RAGE_A = 20  # (RAGE_A, boss-deck card): after DROP_A = 19
-GIVE = 21    # (GIVE, seat): 1 gold to that player at stage start (G21)
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from .fatal_fight import State
+    from .fatal_fight_flow import Flow
+
+UPGRADE: Final = 14
+BUY: Final = 15
+CURE: Final = 16
+DONE: Final = 17
+PICK_A: Final = 18
+RAGE_A: Final = 20  # (RAGE_A, boss-deck card): after DROP_A = 19
+GIVE: Final = 21    # (GIVE, seat): 1 gold to that player at stage start (G21)
 
 
-def _rages(state) -> list[tuple]:
+def _rages(state: State) -> list[tuple]:
     """One RAGE action per distinct rage card left in the boss deck, its first copy: identical
     cards are one choice, so neither a random player nor a search weighs a card by its copies."""
     boss = state.setup.bosses[state.stage]
@@ -22,13 +32,13 @@ def _rages(state) -> list[tuple]:
     return out
 
 
-def _rage(state, a):
+def _rage(state: State, a: tuple):
     state.rage_out(a[1])
     if not state.remove_rage():
         state.start_round()
 
 
-def offers(state, s, gold) -> list[tuple]:
+def offers(state: State, s: int, gold: int) -> list[tuple]:
     """The upgrades and Gym cards player ``s`` could pay for with ``gold``."""
     setup, cost, deck = state.setup, state.setup.c_cost, state.deck[s]
     mega = state.mega_art[s]  # N8: the mega art waits beside the player, not in the deck, and upgrades too
@@ -42,7 +52,7 @@ def offers(state, s, gold) -> list[tuple]:
     return out
 
 
-def buys(state, s) -> list[tuple]:
+def buys(state: State, s: int) -> list[tuple]:
     """What player ``s`` can spend gold on now: the offers and (N11) curing a wound."""
     setup, rules = state.setup, state.setup.rules
     gold = state.gold[s]
@@ -52,7 +62,7 @@ def buys(state, s) -> list[tuple]:
     return out
 
 
-def can_buy(state, s, action) -> bool:
+def can_buy(state: State, s: int, action) -> bool:
     """Whether ``action`` (UPGRADE, BUY or CURE) is in ``buys(state, s)``, by its own rule alone."""
     if len(action) != 2:
         return False
@@ -67,7 +77,7 @@ def can_buy(state, s, action) -> bool:
     return rules["n11"] and gold >= rules["n11_cure"] and c in state.deck[s] and setup.c_kind[c] == "wound"
 
 
-def _shop(state) -> list[tuple]:
+def _shop(state: State) -> list[tuple]:
     s = state.seat
     gold = state.gold[s]
     out = [(DONE,)] + buys(state, s)
@@ -76,7 +86,7 @@ def _shop(state) -> list[tuple]:
     return out
 
 
-def has_shop_choice(state) -> bool:
+def has_shop_choice(state: Flow) -> bool:
     """Whether ``_shop`` lists more than ``(DONE,)``, without listing it: asked before every shop
     turn and after every purchase, and most often answered by the first affordable offer."""
     s, setup, rules = state.seat, state.setup, state.setup.rules
@@ -92,14 +102,14 @@ def has_shop_choice(state) -> bool:
     return False
 
 
-def _gift_buys(state, t, gold) -> bool:
+def _gift_buys(state: Flow, t: int, gold: int) -> bool:
     """Whether ``gold`` more would let player ``t`` pay for something they cannot now: gold is
     offered only where it buys something this stage start (no decision for a useless gift)."""
     have = state.gold[t]
     return _offered(state, t, have, have + gold)
 
 
-def _offered(state, t, above, gold) -> bool:
+def _offered(state: Flow, t: int, above: int, gold: int) -> bool:
     """Whether ``offers(state, t, gold)`` holds a card costing more than ``above`` (a loop that
     stops at the first: no list)."""
     setup = state.setup
@@ -114,7 +124,7 @@ def _offered(state, t, above, gold) -> bool:
     return False
 
 
-def _give(state, a):
+def _give(state: State, a: tuple):
     """G21: 1 gold to another player, who shops (again) after the others if they had already."""
     s, t = state.seat, a[1]
     state.gold[s] -= 1
@@ -126,7 +136,7 @@ def _give(state, a):
     _after_shop(state)
 
 
-def _upgrade(state, a):
+def _upgrade(state: State, a: tuple):
     s, u = state.seat, a[1]
     setup = state.setup
     state.gold[s] -= setup.c_cost[u]
@@ -142,7 +152,7 @@ def _upgrade(state, a):
     _after_shop(state)
 
 
-def _buy(state, a):
+def _buy(state: State, a: tuple):
     s, g = state.seat, a[1]
     state.gold[s] -= state.setup.c_cost[g]
     state.gym.remove(g)
@@ -151,7 +161,7 @@ def _buy(state, a):
     _after_shop(state)
 
 
-def _cure(state, a):
+def _cure(state: State, a: tuple):
     s, d = state.seat, a[1]
     state.gold[s] -= state.setup.rules["n11_cure"]
     state.deck[s].remove(d)
@@ -160,17 +170,17 @@ def _cure(state, a):
     _after_shop(state)
 
 
-def _after_shop(state):
+def _after_shop(state: State):
     state._legal = None
     if not has_shop_choice(state):
         state.next_shopper()
 
 
-def _done(state, a):
+def _done(state: State, a: tuple):
     state.next_shopper()
 
 
-def _pick(state, a):
+def _pick(state: State, a: tuple):
     s, c = state.seat, a[1]
     state.picks.remove(c)
     state.deck[s].append(c)
