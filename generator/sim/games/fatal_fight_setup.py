@@ -11,6 +11,7 @@ does not implement is a located problem (``ProblemsError``), never a crash mid-g
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -110,7 +111,7 @@ def _rules(comp: SetupCompiler, raw: dict) -> dict:
     return r
 
 
-def compile_setup(tables: dict, where=None) -> Setup:
+def compile_setup(tables: Mapping, where=None) -> Setup:
     """Compile the game's plain tables; raise ``ProblemsError`` listing what cannot be simulated."""
     comp = SetupCompiler(where, OPS, nested={"breakable": "reward"})
     setup = Setup(rules=_rules(comp, tables.get("rules") or {}))
@@ -187,7 +188,7 @@ def _add_card(setup: Setup, comp: SetupCompiler, record: dict, kind: str) -> int
     return len(setup.c_id) - 1
 
 
-def _compile_enemies(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
+def _compile_enemies(setup: Setup, comp: SetupCompiler, tables: Mapping) -> None:
     for enemy in unique_records(tables.get("enemies")):
         for _ in range(copies_of(enemy)):
             setup.e_id.append(enemy["id"])
@@ -241,7 +242,7 @@ def _compile_stage_card(comp: SetupCompiler, card: dict) -> dict:
             "boss_spawn": (spawn["respawn"] - 1, spawn.get("position", "tail")) if spawn else None}
 
 
-def _compile_stages(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
+def _compile_stages(setup: Setup, comp: SetupCompiler, tables: Mapping) -> None:
     for card in unique_records(tables.get("stages")):
         entry = setup.stages.setdefault(card["stage"], {"normal": [], "boss": None})
         compiled = _compile_stage_card(comp, card)
@@ -271,6 +272,6 @@ def _text(value) -> str:
     return str((value.get("ja") or value.get("en") or "") if isinstance(value, dict) else (value or ""))
 
 
-def _boss_card(tables: dict, stage: int):
+def _boss_card(tables: Mapping, stage: int):
     """The boss stage card of ``stage`` (to locate a problem at it)."""
     return next((c for c in tables.get("stages") or [] if c.get("stage") == stage and c.get("kind") == "boss"), None)
