@@ -250,8 +250,20 @@ class _Commands(click.Group):
         return super().get_command(ctx, name)
 
 
+def _print_version(ctx, _param, value):
+    """``pnp --version``: the version, and which engines run compiled (``pnp accelerate``)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from .sim.accelerate import version_note
+
+    click.echo(f"pnp, version {__version__}")
+    click.echo(version_note())
+    ctx.exit()
+
+
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="pnp")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version (and which simulators run compiled) and exit.")
 @common_options
 @click.pass_context
 def main(ctx):
@@ -448,7 +460,7 @@ def _note_another_games(out: Path, game_path: Path) -> None:
 #: commands in modules of their own (generator/commands/<module>.py), command -> module: imported when
 #: run or listed (`pnp --help`), not by every `pnp build` (the simulator's command among them)
 _LAZY = {"simulate": "simulate", "rulebook": "rulebook", "export": "export", "calibrate": "export",
-         "watch": "watch", "new": "new"}
+         "watch": "watch", "new": "new", "accelerate": "accelerate"}
 
 
 if __name__ == "__main__":  # pragma: no cover

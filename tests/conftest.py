@@ -1,7 +1,13 @@
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+
+# Compiled engines (``pnp accelerate``) never run under the suite, nor in the commands it starts: several
+# tests patch an engine's functions, which compiled code calls directly. Set before any test module
+# imports an engine; a test that wants them compiled sets its own subprocess's environment.
+os.environ["PNP_PURE_PYTHON"] = "1"
 
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).resolve().parents[1]

@@ -131,7 +131,7 @@ def simulate(game, players, games, seed, agent, workers, as_json, game_index, tr
     elif reporter().verbosity >= 0:  # -q: only failures
         from ..sim.verdict import stage_rounds_of
         _print_summary(summary, getattr(engine, "SEATS", "players"), follow, _spread_max(config),
-                       _agent_shown(engine, agent, reference), stage_rounds_of(engine))
+                       _agent_shown(engine, agent, reference), stage_rounds_of(engine), _compiled(engine))
     for line in failed:
         click.echo(line, err=True)
     raise SystemExit(1 if summary["errors"] else 0)
@@ -453,8 +453,15 @@ def _stage(stage_rounds: str) -> str:
     return stage_rounds.removeprefix("rounds ")
 
 
+def _compiled(engine) -> str:
+    """After the speed: whether the engine ran compiled (``pnp accelerate``); nothing when it ran as Python."""
+    from ..sim.accelerate import is_compiled
+
+    return " (compiled engine: pnp accelerate)" if is_compiled(engine) else ""
+
+
 def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None, agent_shown=None,
-                   stage_rounds: str = "rounds per stage") -> None:
+                   stage_rounds: str = "rounds per stage", compiled: str = "") -> None:
     from ..sim.stats import interval_text
     from ..sim.verdict import seat_word
 
@@ -471,7 +478,7 @@ def _print_summary(s: dict, seats: str, follow: str = "", spread_max=None, agent
         click.echo(follow)
     click.echo(f"  rounds     median {s['rounds']['median']:g}, p95 {s['rounds']['p95']:g}; "
                f"{_stage(stage_rounds)} median {s['stage_rounds_median']:g}")
-    click.echo(f"  speed      {s['games_per_second']} games/s")
+    click.echo(f"  speed      {s['games_per_second']} games/s{compiled}")
     if "heroes" in s:
         _print_heroes(s["heroes"], spread_max)
     if "variant" in s:

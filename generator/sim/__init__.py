@@ -12,4 +12,9 @@ Layout (each module small and single-purpose):
 - ``report``   balance.json and balance.pdf
 - ``trace``    a readable replay of one game
 - ``games``    the registry: game name -> engine module (``games/fatal_fight.py`` is the model)
+- ``accelerate`` compiled engines (opt in, ``pnp accelerate``): the import hook installed here, before
+  any engine module or the ``state``/``rng`` they share can be imported
 """
+from . import accelerate as _accelerate
+
+_accelerate.install()

@@ -1,0 +1,70 @@
+"""``pnp accelerate [GAME...]``: compile the engines that have a compiled list (mypyc) into the cache.
+
+    pnp accelerate              # every engine with a list; what is built already is not built again
+    pnp accelerate --status     # each engine: compiled, or Python and why
+
+Opt in and never stale: see ``generator/sim/accelerate.py``. Needs mypy (``pip install -e '.[fast]'``)
+and a C compiler; nothing else changes, and ``PNP_PURE_PYTHON=1`` runs everything as Python.
+"""
+from __future__ import annotations
+
+import click
+
+from ..cli import common_options, reporter, run_reporting
+
+
+@click.command()
+@click.argument("games", nargs=-1, metavar="[GAME]...")
+@click.option("--status", is_flag=True, help="Only say, for each engine, whether it runs compiled and why not.")
+@common_options
+def accelerate(games, status):
+    """Compile the simulators of GAMEs (default: every one that can be) with mypyc, for faster simulation."""
+    from ..sim import accelerate as acc
+    from ..sim.games import ENGINES as ALL
+
+    if status:
+        if games:
+            raise click.UsageError("--status reports every engine: give no GAME with it")
+        _print_status(acc, ALL)
+        return
+    unknown = [g for g in games if g not in ALL]
+    if unknown:
+        raise click.UsageError(f"no simulator named {unknown[0]} (simulators: {', '.join(sorted(ALL))})")
+    listless = [g for g in games if acc.engine_of(g) is None]
+    if listless:
+        raise click.UsageError(f"{listless[0]}'s simulator has no compiled list yet (engines that compile: "
+                               f"{', '.join(sorted(acc.ENGINES))})")
+    wanted = list(games) or sorted(acc.ENGINES)
+    rep = reporter()
+    rep.task = "accelerate"
+    from ..sim.accelerate_build import build, size
+
+    results = run_reporting(lambda: build(wanted, lambda engine, message: rep.info(f"{engine}: {message}")))
+    for built in results:
+        how = f"built in {built.seconds:.0f} s" if built.fresh else "already built for these sources"
+        click.echo(f"{built.engine}: compiled ({how}; {size(built.folder) / 1e6:.1f} MB in {built.folder})")
+    if acc.disabled():
+        click.echo(f"note: {acc.OFF}={acc.os.environ[acc.OFF]} is set, so every engine still runs as Python")
+    else:
+        others = sorted(set(ALL) - set(wanted))
+        tail = f"; {', '.join(others)} as Python" if others else ""
+        click.echo(f"pnp simulate and validate run {', '.join(wanted)} compiled{tail} ({acc.OFF}=1: all as Python)")
+
+
+def _print_status(acc, engines) -> None:
+    width = max(map(len, engines))
+    compiled = 0
+    for engine in sorted(engines):
+        if acc.engine_of(engine) is None:
+            click.echo(f"{engine:<{width}}  pure: no compiled list yet")
+            continue
+        decision = acc.decide(engine, loaded={})
+        compiled += decision.compiled
+        if decision.compiled:
+            modules = len(acc.ENGINES[engine])
+            click.echo(f"{engine:<{width}}  compiled: {decision.reason} ({modules} modules)")
+        else:
+            click.echo(f"{engine:<{width}}  pure: {decision.reason}")
+    folder = acc.compiled_folder()
+    if folder is not None:
+        click.echo(f"cache: {folder}")
