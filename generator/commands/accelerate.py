@@ -61,8 +61,10 @@ def _print_status(acc, engines) -> None:
         decision = acc.decide(engine, loaded={})
         compiled += decision.compiled
         if decision.compiled:
-            modules = len(acc.ENGINES[engine])
-            click.echo(f"{engine:<{width}}  compiled: {decision.reason} ({modules} modules)")
+            modules = acc.ENGINES[engine]
+            shared = [m.rsplit(".", 1)[1] for m in modules if not m.startswith("generator.sim.games.")]
+            every = f"; {' and '.join(shared)}, which every engine uses, with it" if shared else ""
+            click.echo(f"{engine:<{width}}  compiled: {decision.reason} ({len(modules)} modules{every})")
         else:
             click.echo(f"{engine:<{width}}  pure: {decision.reason}")
     folder = acc.compiled_folder()

@@ -186,6 +186,12 @@ def _prune(folder: Path, engine: str) -> None:
     mine.sort(key=lambda p: (p / "manifest.json").stat().st_mtime, reverse=True)
     for old in mine[KEEP:]:
         shutil.rmtree(old, ignore_errors=True)
+    for left in folder.glob(f".build-{engine}-*"):  # a build killed outright (SIGKILL, power) a day ago
+        try:
+            if time.time() - left.stat().st_mtime > 86400:
+                shutil.rmtree(left, ignore_errors=True)
+        except OSError:
+            pass
 
 
 def size(folder: Path) -> int:
