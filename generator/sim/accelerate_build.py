@@ -14,7 +14,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 from ..errors import GeneratorError
@@ -74,12 +73,12 @@ def build(engines, progress=None, *, root: Path = acc.ROOT, cache: Path | None =
         if acc.read_manifest(folder / name) is not None:
             results.append(Built(engine, folder / name, None, False))
             continue
-        results.append(_build_one(engine, name, mypy, root, folder, say))
+        results.append(_build_one(engine, mypy, root, folder, say))
         _prune(folder, engine)
     return results
 
 
-def _build_one(engine: str, name: str, mypy: str, root: Path, folder: Path, say) -> Built:
+def _build_one(engine: str, mypy: str, root: Path, folder: Path, say) -> Built:
     folder.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     work = Path(tempfile.mkdtemp(prefix=f".build-{engine}-", dir=folder))
@@ -87,6 +86,7 @@ def _build_one(engine: str, name: str, mypy: str, root: Path, folder: Path, say)
         src = work / "src"
         say(engine, "copying the sources")
         _copy_sources(root, src)
+        name = acc.key(engine, mypy, src)  # of what is compiled: an edit meanwhile only makes the entry unused
         files = [acc.relative_file(m, ".py") for m in acc.ENGINES[engine]]
         (src / "build" / "setup.py").write_text(_SETUP.format(options=_MYPY_OPTIONS, files=files,
                                                               group=acc.group_name(engine)))
@@ -108,8 +108,6 @@ def _build_one(engine: str, name: str, mypy: str, root: Path, folder: Path, say)
                     "sizes": {path: (entry / path).stat().st_size for path in modules.values()},
                     "sources": {m: str(acc.source_file(m, root)) for m in acc.ENGINES[engine]}}
         (entry / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
-        if acc.key(engine, mypy, root) != name:
-            raise AccelerateError("a source changed while it was compiled; run pnp accelerate again")
         target = folder / name
         try:
             os.rename(entry, target)
@@ -196,7 +194,3 @@ def _prune(folder: Path, engine: str) -> None:
 
 def size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
-
-
-def suffix() -> str:
-    return EXTENSION_SUFFIXES[0]

@@ -280,3 +280,7 @@ def test_compiled_metroidvania_plays_the_same_games(tmp_path):
     assert "metroidvania  compiled: built" in status.stdout
     again = pnp("accelerate", env={"PNP_CACHE_DIR": str(cache), acc.OFF: "0"})
     assert "already built for these sources" in again.stdout
+    assert "compiled simulators: metroidvania" in pnp("--version", env={"PNP_CACHE_DIR": str(cache), acc.OFF: "0"}).stdout
+    run = pnp("simulate", "metroidvania", "--players", "2", "--games", "20", "--workers", "2",
+              env={"PNP_CACHE_DIR": str(cache), acc.OFF: "0"})
+    assert run.returncode == 0 and "games/s (compiled engine: pnp accelerate)" in run.stdout, run.stdout + run.stderr
