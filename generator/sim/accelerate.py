@@ -36,6 +36,8 @@ ENGINES: dict[str, tuple[str, ...]] = {
     "metroidvania": tuple(f"generator.sim.games.metroidvania{part}" for part in (
         "", "_base", "_flow", "_checks", "_moves", "_bosses", "_powers", "_actions", "_dice", "_effects",
         "_agents")) + ("generator.sim.state", "generator.sim.rng"),
+    "fatal-fight": tuple(f"generator.sim.games.fatal_fight{part}" for part in (
+        "", "_setup", "_flow", "_actions", "_shop", "_combat", "_effects", "_preview", "_agents", "_report")),
 }
 FORMAT = 1            # of an entry's folder and manifest: a change makes every key new
 MYPY_TESTED = "2.4.1"  # the mypy the lists were built and checked with (pyproject's extra "fast")

@@ -141,7 +141,7 @@ def test_the_finder_serves_the_list_and_its_shared_library_from_the_entry(tree, 
         assert spec.origin.startswith(str(tmp_path / "cache" / "compiled"))
     assert calls == [ENGINE]  # decided once for the whole list
     assert finder.find_spec("generator.sim.games.metroidvania_setup") is None  # not in the list
-    assert finder.find_spec("generator.sim.games.fatal_fight") is None
+    assert finder.find_spec("generator.sim.games.valheim") is None
     assert finder.find_spec("json") is None
 
 
@@ -229,15 +229,16 @@ def test_status_and_version_say_python_and_why(tmp_path):
     proc = pnp("accelerate", "--status")
     assert proc.returncode == 0, proc.stderr
     assert "metroidvania  pure: disabled (PNP_PURE_PYTHON=1)" in proc.stdout
-    assert "fatal-fight   pure: no compiled list yet" in proc.stdout
+    assert "fatal-fight   pure: disabled (PNP_PURE_PYTHON=1)" in proc.stdout
+    assert "valheim       pure: no compiled list yet" in proc.stdout
     proc = pnp("--version")
     assert proc.returncode == 0 and "compiled simulators: none (PNP_PURE_PYTHON is set)" in proc.stdout
     proc = pnp("accelerate", "valheim")
     assert proc.returncode == 2 and "no compiled list yet" in proc.stderr
 
 
-def digests(env: dict, games: int = 3) -> str:
-    """samegames.py's digest of a few Metroidvania games of each agent at 2 and 4 players, and whether
+def digests(env: dict, games: int = 3, game: str = "metroidvania") -> str:
+    """samegames.py's digest of a few games of ``game``, each agent at 2 and 4 players, and whether
     the engine ran compiled, from a fresh process with ``env``."""
     script = f"""
 import sys
@@ -245,8 +246,8 @@ sys.path.insert(0, {str(REPO / 'bench')!r})
 from samegames import digest
 from simbench import load
 from generator.sim import accelerate, agents, games
-engine = games.engine_for("metroidvania")
-setup = engine.compile_setup(load("metroidvania")[1])
+engine = games.engine_for({game!r})
+setup = engine.compile_setup(load({game!r})[1])
 print("compiled" if accelerate.is_compiled(engine) else "pure")
 for agent in agents.agent_names(engine):
     for players in (2, 4):
@@ -259,8 +260,9 @@ for agent in agents.agent_names(engine):
 
 
 @pytest.mark.slow
-def test_compiled_metroidvania_plays_the_same_games(tmp_path):
-    """Builds Metroidvania into a cache of its own (minutes) and plays a few games compiled and pure."""
+@pytest.mark.parametrize("game", ["metroidvania", "fatal-fight"])
+def test_a_compiled_engine_plays_the_same_games(tmp_path, game):
+    """Builds the engine into a cache of its own (a minute or two) and plays a few games compiled and pure."""
     if acc.mypy_version() is None:
         pytest.skip("mypy is not installed (pip install -e '.[fast]')")
     try:
@@ -268,19 +270,19 @@ def test_compiled_metroidvania_plays_the_same_games(tmp_path):
     except accelerate_build.AccelerateError as exc:
         pytest.skip(str(exc))
     cache = tmp_path / "cache"
-    proc = pnp("accelerate", "metroidvania", env={"PNP_CACHE_DIR": str(cache), acc.OFF: "0"})
+    proc = pnp("accelerate", game, env={"PNP_CACHE_DIR": str(cache), acc.OFF: "0"})
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "metroidvania: compiled (built in" in proc.stdout
+    assert f"{game}: compiled (built in" in proc.stdout
     assert not list((REPO / "generator").rglob("*.so")), "a build wrote into the tree"
-    compiled = digests({"PNP_CACHE_DIR": str(cache), acc.OFF: "0"})
-    pure = digests({"PNP_CACHE_DIR": str(cache), acc.OFF: "1"})
+    compiled = digests({"PNP_CACHE_DIR": str(cache), acc.OFF: "0"}, game=game)
+    pure = digests({"PNP_CACHE_DIR": str(cache), acc.OFF: "1"}, game=game)
     assert compiled.splitlines()[0] == "compiled" and pure.splitlines()[0] == "pure"
     assert compiled.splitlines()[1:] == pure.splitlines()[1:]
     status = pnp("accelerate", "--status", env={"PNP_CACHE_DIR": str(cache), acc.OFF: "0"})
-    assert "metroidvania  compiled: built" in status.stdout
-    again = pnp("accelerate", env={"PNP_CACHE_DIR": str(cache), acc.OFF: "0"})
+    assert f"{game:<13} compiled: built" in status.stdout
+    again = pnp("accelerate", game, env={"PNP_CACHE_DIR": str(cache), acc.OFF: "0"})
     assert "already built for these sources" in again.stdout
-    assert "compiled simulators: metroidvania" in pnp("--version", env={"PNP_CACHE_DIR": str(cache), acc.OFF: "0"}).stdout
-    run = pnp("simulate", "metroidvania", "--players", "2", "--games", "20", "--workers", "2",
+    assert f"compiled simulators: {game}" in pnp("--version", env={"PNP_CACHE_DIR": str(cache), acc.OFF: "0"}).stdout
+    run = pnp("simulate", game, "--players", "2", "--games", "20", "--workers", "2",
               env={"PNP_CACHE_DIR": str(cache), acc.OFF: "0"})
     assert run.returncode == 0 and "games/s (compiled engine: pnp accelerate)" in run.stdout, run.stdout + run.stderr
