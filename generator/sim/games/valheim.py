@@ -40,13 +40,16 @@ _LISTS = ("pool", "supply", "marker", "commits", "exiled", "s_tile", "s_pos", "s
 _NESTED = ("deck", "hand", "discard", "played", "s_tok", "piles", "mpiles", "equip")
 
 
+_SLOTS = ("setup", "rng", "n", "people", "outcome", "phase", "seat", "round_id", "cycle", "markers_left", "kept",
+          "unlimited", "grid", "_dist", "mtier", "demon_hp", "demon_str", "fac", "mods", "act", "base", "ap",
+          "ap_start", "free", "walker", "yield_left", "trash_left", "reroll_left", "open_ctx", "fought",
+          "dungeon", "peeked", "dive_bonus", "pending", "foe", "fighter", "leveled", "extra_left", "boss_bonus",
+          "seats", "_legal", "memo", *_LISTS, *_NESTED)
+
+
 class State(Rules):
     # ``memo`` is scratch space for agents (caches of their own reading); the rules never read it.
-    __slots__ = ("setup", "rng", "n", "people", "outcome", "phase", "seat", "round_id", "cycle", "markers_left", "kept",
-                 "unlimited", "grid", "_dist", "mtier", "demon_hp", "demon_str", "fac", "mods", "act", "base", "ap",
-                 "ap_start", "free", "walker", "yield_left", "trash_left", "reroll_left", "open_ctx", "fought",
-                 "dungeon", "peeked", "dive_bonus", "pending", "foe", "fighter", "leveled", "extra_left", "boss_bonus",
-                 "seats", "_legal", "memo", *_LISTS, *_NESTED)
+    __slots__ = _SLOTS  # (named: a class compiled by mypyc has no __slots__ to read back; types: valheim_base)
 
     # ---- OpenSpiel contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -74,7 +77,7 @@ class State(Rules):
         self._legal = None
 
     def clone(self) -> "State":
-        twin = twin_of(self, _LISTS, _NESTED)
+        twin = twin_of(self, _LISTS, _NESTED, _SLOTS)
         twin.grid = dict(self.grid)
         twin.kept = set(self.kept)
         twin.leveled = dict(self.leveled)

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from .valheim_flow import (BASE, BUY, COMMIT, DONE, DUNGEON, FIGHTER, KEEP, LEVEL, MAKE, MOVE, NEWBASE, OPEN, ORDER,
                            P_HUNT, P_LEVEL, P_PICK, PAY, PICK, REROLL, REST, TAKE, TRASH)
+from .valheim_legal import Legal
 from .valheim_map import place_tile
 
 
-def h_commit(state, a) -> None:
+def h_commit(state: Legal, a: tuple) -> None:
     state.commits[state.seat] = a[1]
     state.next_committer()
 
 
-def h_rest(state, a) -> None:
+def h_rest(state: Legal, a: tuple) -> None:
     s, c = state.seat, a[1]
     state.hand[s].remove(c)
     state.discard[s].append(c)
@@ -24,7 +25,7 @@ def h_rest(state, a) -> None:
     state.next_committer()
 
 
-def h_pay(state, a) -> None:
+def h_pay(state: Legal, a: tuple) -> None:
     s, c, p = state.pays.pop(0)
     state.log.append(("pay", s, c, a[2]))
     if a[2]:
@@ -42,11 +43,11 @@ def h_pay(state, a) -> None:
     state.next_pay()
 
 
-def h_base(state, a) -> None:
+def h_base(state: Legal, a: tuple) -> None:
     state.begin_action(a[1])
 
 
-def h_move(state, a) -> None:
+def h_move(state: Legal, a: tuple) -> None:
     full = state.setup.rules["explore.move_cost"]
     waived = min(state.free, full)
     state.free -= waived
@@ -56,7 +57,7 @@ def h_move(state, a) -> None:
     state.settle()
 
 
-def h_open(state, a) -> None:
+def h_open(state: Legal, a: tuple) -> None:
     d = a[1]
     b, cost = state.edge_at(state.walker, d)
     state.ap -= cost
@@ -70,11 +71,11 @@ def h_open(state, a) -> None:
     place_tile(state, 0)
 
 
-def h_pick(state, a) -> None:
+def h_pick(state: Legal, a: tuple) -> None:
     place_tile(state, a[1])
 
 
-def h_take(state, a) -> None:
+def h_take(state: Legal, a: tuple) -> None:
     k, r = a[1], a[2]
     d = state.dist(state.base)
     cost, waived = state.gather_cost(k, d)
@@ -93,7 +94,7 @@ def h_take(state, a) -> None:
         state.settle()
 
 
-def h_buy(state, a) -> None:
+def h_buy(state: Legal, a: tuple) -> None:
     i, s = a[1], a[2]
     c = state.row[i]
     cost = state.buy_cost(c)
@@ -110,7 +111,7 @@ def h_buy(state, a) -> None:
     state.settle()
 
 
-def h_trash(state, a) -> None:
+def h_trash(state: Legal, a: tuple) -> None:
     s, c = a[1], a[2]
     if state.trash_left:
         state.trash_left -= 1
@@ -124,23 +125,23 @@ def h_trash(state, a) -> None:
     state.settle()
 
 
-def h_keep(state, a) -> None:
+def h_keep(state: Legal, a: tuple) -> None:
     state.ap -= state.setup.rules["inheritance.carry_cost_ap"]
     state.kept.add(a[2])
     state.log.append(("keep", a[1], a[2]))
     state.settle()
 
 
-def h_dungeon(state, a) -> None:
+def h_dungeon(state: Legal, a: tuple) -> None:
     state.enter_dungeon(a[1])
 
 
-def h_fighter(state, a) -> None:
+def h_fighter(state: Legal, a: tuple) -> None:
     if state.fight(a[1]):
         state.hunt_continue()
 
 
-def h_order(state, a) -> None:
+def h_order(state: Legal, a: tuple) -> None:
     perm = a[1]
     k = len(perm)
     state.edeck[-k:] = list(perm[::-1])  # perm is top first; the top of the deck is the list's end
@@ -149,7 +150,7 @@ def h_order(state, a) -> None:
     state.hunt_continue()
 
 
-def h_reroll(state, a) -> None:
+def h_reroll(state: Legal, a: tuple) -> None:
     if a[1]:
         state.reroll_left -= 1
         pend = state.pending
@@ -163,7 +164,7 @@ def h_reroll(state, a) -> None:
     state.hunt_continue()
 
 
-def h_newbase(state, a) -> None:
+def h_newbase(state: Legal, a: tuple) -> None:
     k = a[1]
     dist = state.dist(state.base)[k]
     waived = min(state.free, dist)
@@ -177,7 +178,7 @@ def h_newbase(state, a) -> None:
     state.settle()
 
 
-def h_make(state, a) -> None:
+def h_make(state: Legal, a: tuple) -> None:
     r, s = a[1], a[2]
     setup = state.setup
     cost = state.make_cost(r)
@@ -200,7 +201,7 @@ def h_make(state, a) -> None:
     state.settle()
 
 
-def h_level(state, a) -> None:
+def h_level(state: Legal, a: tuple) -> None:
     k = a[1]
     cost, kind = state.level_cost(k)
     state.pay(cost, "level")
@@ -213,7 +214,7 @@ def h_level(state, a) -> None:
         state.next_round()
 
 
-def h_done(state, a) -> None:
+def h_done(state: Legal, a: tuple) -> None:
     if state.phase == P_LEVEL:
         state.next_round()
     else:

@@ -15,29 +15,31 @@ numbers: every game number comes from ``state.setup``.
 """
 from __future__ import annotations
 
+from typing import Any, Final, Optional
+
 from ..state import kept_on_setup
 from .valheim_rules import (BASE, BUY, COMMIT, CRAFT, DONE, DUNGEON, EXPLORE, FIGHTER, GATHER, HUNT, KEEP, LEVEL,
                             MAKE, MOVE, NEWBASE, OPEN, ORDER, P_BASE, P_COMMIT, P_CRAFT, P_EXPLORE, P_FIGHTER,
                             P_GATHER, P_HUNT, P_LEVEL, P_ORDER, P_PAY, P_PICK, P_REROLL, P_TRAIN, PAY, PICK,
-                            REROLL, REST, TAKE, TRAIN, TRASH, WILD, gather_waive)
+                            REROLL, REST, TAKE, TRAIN, TRASH, WILD, Rules, gather_waive)
 from .valheim_setup import STEP
 
 _DONE = (DONE,)
-BOSS_HUNT_P = 0.5      # dive for the avatar when the fighter's exact win chance reaches this (spec §6)
-KEEP_FOR_P = 0.67      # the fighter keeps just enough cards in hand to reach this chance (or its best)
-GATHER_MIN = 0.12      # stop gathering when the best token is worth less than this per AP
-EXPLORE_MIN = 0.0      # open no edge worth no more than this (all useful tiles are worth opening: more tokens, more dungeons)
-TRASH_ABOVE = 14       # trash only when a deck exceeds this many cards (spec §6)
-DECK_MAX = 20          # stop buying for a player whose deck is this thick
-BUY_MIN = 0.25         # do not buy a card worth less than this per AP
-NEAR_BEST = 0.85       # shopping: random choice among buys worth at least this share of the best
+BOSS_HUNT_P: Final = 0.5      # dive for the avatar when the fighter's exact win chance reaches this (spec §6)
+KEEP_FOR_P: Final = 0.67      # the fighter keeps just enough cards in hand to reach this chance (or its best)
+GATHER_MIN: Final = 0.12      # stop gathering when the best token is worth less than this per AP
+EXPLORE_MIN: Final = 0.0  # open no edge worth no more than this (all useful tiles are worth opening: more tokens, more dungeons)
+TRASH_ABOVE: Final = 14       # trash only when a deck exceeds this many cards (spec §6)
+DECK_MAX: Final = 20          # stop buying for a player whose deck is this thick
+BUY_MIN: Final = 0.25         # do not buy a card worth less than this per AP
+NEAR_BEST: Final = 0.85       # shopping: random choice among buys worth at least this share of the best
 _OP_WORTH = {"extra_ap": 1.0, "free_steps": 0.5, "trash": 0.4, "market_discount": 0.6, "edge_discount": 0.8,
              "choose_tile": 0.6, "extra_yield": 0.8, "gather_discount": 0.8, "power": 0.9, "reroll": 0.7,
              "peek_enemy": 0.6, "gain": 0.8, "pay": 0.6, "craft_discount": 0.6, "draw": 1.2}
 _ACTION_WORTH = (1.2, 1.0, 0.6, 1.1, 0.9)  # explore, gather, train, hunt, craft (spec: favour hunt, explore)
 _FAC_WORTH = {"extra_ap": 3.0, "hand_size": 3.0, "gather_discount": 2.5, "power": 2.5, "craft_discount": 1.5,
               "extra_level_up": 1.5, "link_bases": 1.5}
-INF = 1 << 20
+INF: Final = 1 << 20
 
 
 def card_worth(setup, c) -> float:
@@ -79,6 +81,19 @@ class Plan:
 
     __slots__ = ("target", "fighter", "gear", "gear_need", "demand", "imp", "want", "edge_want", "boss_p",
                  "boss_dungeon", "final", "main", "dungeons")
+    target: Optional[int]
+    fighter: int
+    gear: list[int]
+    gear_need: list[int]
+    demand: list[int]
+    imp: list[float]
+    want: list[float]
+    edge_want: list[float]
+    boss_p: float
+    boss_dungeon: int
+    final: bool
+    main: int
+    dungeons: list[int]
 
 
 class MapTally:
@@ -88,14 +103,20 @@ class MapTally:
     of the map's make-up."""
 
     __slots__ = ("seen", "placed", "dungeons", "biome_dungeons", "on_map", "sig")
+    seen: int
+    placed: list[int]
+    dungeons: list[int]
+    biome_dungeons: list[list[int]]
+    on_map: int
+    sig: int
 
-    def __init__(self, setup):
+    def __init__(self, setup: Any) -> None:
         self.seen, self.sig, self.on_map = 0, 0, 0
         self.placed = [0] * len(setup.biomes)
         self.biome_dungeons = [[] for _ in setup.biomes]
         self.dungeons = []
 
-    def update(self, state) -> "MapTally":
+    def update(self, state: Rules) -> "MapTally":
         tiles = state.s_tile
         if self.seen == len(tiles):
             return self
@@ -129,7 +150,7 @@ def _reward_ids(setup) -> list[int]:
     return sorted({r for reward in setup.e_reward for r, _ in reward})
 
 
-def map_tally(state) -> MapTally:
+def map_tally(state: Rules) -> MapTally:
     tally = state.memo.get("tally")
     if tally is None:
         tally = state.memo["tally"] = MapTally(state.setup)
@@ -138,7 +159,7 @@ def map_tally(state) -> MapTally:
     return tally
 
 
-def plan_for(state) -> Plan:
+def plan_for(state: Rules) -> Plan:
     """The team's plan, recomputed only when something it reads has changed: a new cycle, a craft,
     an avatar, or a new slot — a base or any tile (the key counts the slots that are no base: the
     map tally's signature alone would let most tiles of a walk pass, but that changes the games).
@@ -169,7 +190,7 @@ def plan_for(state) -> Plan:
     return p
 
 
-def _pool_masks(pool, p, r_cost) -> tuple[int, int]:
+def _pool_masks(pool, p: Plan, r_cost) -> tuple[int, int]:
     """The resources in ``pool`` (bit mask) and those short of the plan's gear (``_biome_wants``)."""
     held = missing = 0
     for x, k in enumerate(pool):
@@ -182,14 +203,14 @@ def _pool_masks(pool, p, r_cost) -> tuple[int, int]:
     return held, missing
 
 
-def _reading(state, tally) -> tuple:
+def _reading(state: Rules, tally: MapTally) -> tuple:
     """What ``_make_plan`` read, as far as ``_same_reading`` compares it (lists copied: the
     rules change theirs in place)."""
     return (list(state.r_left), len(state.bases()), tally.sig, tally.on_map, len(tally.dungeons),
             state.defeated.count(True), state.demon_hp, list(state.s_level), list(state.pool))
 
 
-def _same_reading(state, p, read, tally) -> bool:
+def _same_reading(state: Rules, p: Plan, read, tally: MapTally) -> bool:
     """Would ``_make_plan`` now make the plan ``p``, made when it read ``read``? Yes when every input
     it reads is as it was: the recipes left (every craft changes them; they fix the gear, the
     facilities and so the power and links), the levels (a new slot is appended as no base), the
@@ -220,7 +241,7 @@ def _same_reading(state, p, read, tally) -> bool:
     return True
 
 
-def _make_plan(state) -> Plan:
+def _make_plan(state: Rules) -> Plan:
     setup = state.setup
     tally = map_tally(state)
     p = Plan()
@@ -255,6 +276,10 @@ class _Tables:
     """Per-setup constants the planner reads at every plan (resource sets as bit masks)."""
 
     __slots__ = ("slot_recipes", "facilities", "equipment", "biome_need")
+    slot_recipes: list[list[tuple]]
+    facilities: list[tuple[int, int]]
+    equipment: list[tuple]
+    biome_need: list[int]
 
     def __init__(self, setup):
         def mask(cost):
@@ -275,7 +300,7 @@ def _tables(setup) -> _Tables:
     return kept_on_setup(setup, "_vh_tables", _Tables)
 
 
-def _gear_plan(tables, state, f, have) -> list[int]:
+def _gear_plan(tables: _Tables, state: Rules, f, have) -> list[int]:
     """The next recipe per slot for the fighter: the best one whose resources can be had."""
     r_left, r_level, equip = state.r_left, state.setup.r_level, state.equip[f]
     plan = []
@@ -299,7 +324,7 @@ def _gear_plan(tables, state, f, have) -> list[int]:
     return plan
 
 
-def _next_facility(tables, state, have) -> int:
+def _next_facility(tables: _Tables, state: Rules, have) -> int:
     r_left = state.r_left
     for r, need in tables.facilities:
         if r_left[r] > 0 and not need & ~have:
@@ -307,7 +332,7 @@ def _next_facility(tables, state, have) -> int:
     return -1
 
 
-def _needs(tables, state, p, have) -> tuple[list, list]:
+def _needs(tables: _Tables, state: Rules, p: Plan, have) -> tuple[list, list]:
     """(demand, importance) per resource: the fighter's next gear (also kept as ``p.gear_need``),
     the main base's next level, the next facility and a new base."""
     setup = state.setup
@@ -339,7 +364,7 @@ def _needs(tables, state, p, have) -> tuple[list, list]:
     return demand, imp
 
 
-def _biome_wants(state, p, tally) -> list[float]:
+def _biome_wants(state: Rules, p: Plan, tally: MapTally) -> list[float]:
     """What a new tile of each biome is worth."""
     setup = state.setup
     nb = len(setup.biomes)
@@ -377,7 +402,7 @@ def _edge_wants(want) -> list[float]:
     return edge_want
 
 
-def _plan_boss(state, p, tally) -> None:
+def _plan_boss(state: Rules, p: Plan, tally: MapTally) -> None:
     """The avatar hunt: the fighter's chance and the dungeon of the target biome nearest a base."""
     hand = state.hand_limit() - 1
     p.boss_dungeon = -1
@@ -409,7 +434,7 @@ def _plan_boss(state, p, tally) -> None:
             p.boss_dungeon, best = k, reach
 
 
-def pace_room(state, s, held: int) -> int:
+def pace_room(state: Rules, s: int, held: int) -> int:
     """How many of its ``held`` cards seat s may reveal and still refill its hand at the next briefing
     without a reshuffle, when s sets the round's pace: no marker yet and no player still without one
     holds a thicker deck and hand (the round ends when the last of them needs a reshuffle). INF when
@@ -424,7 +449,7 @@ def pace_room(state, s, held: int) -> int:
     return room if room > 0 else INF
 
 
-def _chance(state, s, strength, hand) -> float:
+def _chance(state: Rules, s: int, strength, hand) -> float:
     """Exact chance that seat s beats ``strength`` holding ``hand`` cards (one die)."""
     rules = state.setup.rules
     power = state.fac.p_boss + state.fac.p_all
@@ -471,7 +496,7 @@ def _best_edge(edge_want, frontier) -> float:
     return best
 
 
-def _best_reach(state, bases, goal: int, links: bool) -> int:
+def _best_reach(state: Rules, bases, goal: int, links: bool) -> int:
     """The base with the most level left after the walk to slot ``goal``, the first among equals:
     ``max(bases, key=(level - distance, -slot))``. Distances are symmetric: the goal's distance is
     read from each base's cached search."""
@@ -516,7 +541,7 @@ class GreedyAgent:
     def __init__(self, setup, seat: int):
         self.setup, self.seat = setup, seat
 
-    def choose(self, state, rng):
+    def choose(self, state: Rules, rng):
         ph = state.phase
         if ph == P_COMMIT:
             return self.commit(state, rng)
@@ -547,7 +572,7 @@ class GreedyAgent:
         return state.legal_actions()[-1]
 
     # ---- commit (hidden, simultaneous) ------------------------------------------------------------
-    def action_values(self, state, p: Plan) -> list[float]:
+    def action_values(self, state: Rules, p: Plan) -> list[float]:
         memo = state.memo
         key = ("vals", state.round_id, state.cycle)
         if memo.get("vals_key") == key:
@@ -575,7 +600,7 @@ class GreedyAgent:
         memo["vals_key"], memo["vals"] = key, vals
         return vals
 
-    def commit(self, state, rng):
+    def commit(self, state: Rules, rng):
         s = state.seat  # this agent's deck (solo: one person commits for both decks)
         p = plan_for(state)
         vals = self.action_values(state, p)
@@ -590,7 +615,7 @@ class GreedyAgent:
             return (REST, min(x for x in hand if setup.c_id[x] == setup.c_id[c]))
         return (COMMIT, ())
 
-    def pick_cards(self, state, s, p, vals, hand, fighter) -> list[tuple]:
+    def pick_cards(self, state: Rules, s: int, p: Plan, vals, hand, fighter) -> list[tuple]:
         """The cards to reveal (``wanted_cards``), held back to what the deck can refill when this seat
         sets the round's pace (``pace_room``): the round ends when its last player runs dry, so the
         cards the pace setter keeps buy the whole team one more main phase (a 10-card deck and a hand of
@@ -604,7 +629,7 @@ class GreedyAgent:
         picks.sort(key=lambda x: (not (dive and x[1] == HUNT), -vals[x[1]] * card_worth(setup, x[0]), x[0]))
         return _canonical(setup, hand, picks[:room])
 
-    def wanted_cards(self, state, s, p, vals, hand, fighter) -> list[tuple]:
+    def wanted_cards(self, state: Rules, s: int, p: Plan, vals, hand, fighter) -> list[tuple]:
         """Reveal every card with a use. On an avatar hunt (``fighter`` is not None) the others keep
         their hunt cards, and the fighter reveals one hunt card and keeps just enough cards in hand to
         reach a good chance (power counts the unrevealed hand); a fighter without a hunt card plays
@@ -638,15 +663,15 @@ class GreedyAgent:
         # of identical cards reveal the lowest instances (the canonical commit)
         return _canonical(setup, hand, play)
 
-    def cards_to_keep(self, state, s, p, size) -> int:
-        strength = state.demon_str if p.final else state.avatar_strength(p.target)
+    def cards_to_keep(self, state: Rules, s: int, p: Plan, size) -> int:
+        strength = state.demon_str if p.final else state.avatar_strength(p.target)  # type: ignore[arg-type]
         for keep in range(size):
             if _chance(state, s, strength, keep) >= KEEP_FOR_P:
                 return keep
         return max(0, size - 1)
 
     # ---- bases ----------------------------------------------------------------------------------
-    def pick_base(self, state) -> int:
+    def pick_base(self, state: Rules) -> int:
         a = state.act
         bases = state.bases()
         level = state.s_level
@@ -665,7 +690,7 @@ class GreedyAgent:
             return _best_reach(state, bases, goal, False)
         return self.gather_base(state, p, bases)
 
-    def gather_base(self, state, p, bases) -> int:
+    def gather_base(self, state: Rules, p: Plan, bases) -> int:
         """The base whose level and distances give the most wanted tokens: from each base, the
         tokens within its AP taken best worth per AP first (dearer first among equals)."""
         level = state.s_level
@@ -699,12 +724,12 @@ class GreedyAgent:
                 best, best_score = b, score
         return best
 
-    def nearest_dungeon(self, state, p) -> int:
+    def nearest_dungeon(self, state: Rules, p: Plan) -> int:
         d = state.dist(p.main)
         return min(p.dungeons, key=lambda k: (d[k], k)) if p.dungeons else -1
 
     # ---- explore ----------------------------------------------------------------------------------
-    def best_frontier(self, state, p):
+    def best_frontier(self, state: Rules, p: Plan):
         best, best_score = None, 0.0
         want = p.edge_want
         for k, d, b, cost in state.frontier():
@@ -713,7 +738,7 @@ class GreedyAgent:
                 best, best_score = k, score
         return best
 
-    def explore(self, state):
+    def explore(self, state: Rules):
         """Walk to the most wanted affordable edge and open it; the walk is planned once per edge."""
         memo = state.memo
         key = (state.round_id, state.cycle, state.ap, state.walker, len(state.s_tile))
@@ -750,7 +775,8 @@ class GreedyAgent:
         # the path from the walker to k, as MOVE steps, then the OPEN
         dk = state.dist(k, False)
         grid, pos = state.grid, state.s_pos
-        steps, at = [], w
+        steps: list[tuple] = []
+        at = w
         while at != k:
             x, y = pos[at]
             nxt = None
@@ -771,7 +797,7 @@ class GreedyAgent:
         memo["walk"], memo["walk_key"] = steps, step[1]
         return step[0]
 
-    def pick_tile(self, state) -> int:
+    def pick_tile(self, state: Rules) -> int:
         p = plan_for(state)
         setup = state.setup
         scores = []
@@ -784,7 +810,7 @@ class GreedyAgent:
         return -max(scores)[1]
 
     # ---- gather (planned in one pass, replayed step by step) ---------------------------------------
-    def gather(self, state):
+    def gather(self, state: Rules):
         memo = state.memo
         key = (state.round_id, state.cycle, state.ap, state.free)
         if memo.get("gather_key") == key:
@@ -806,7 +832,7 @@ class GreedyAgent:
         memo["gather"], memo["gather_key"] = queue, step[1]
         return step[0]
 
-    def plan_gather(self, state) -> tuple[list, list]:
+    def plan_gather(self, state: Rules) -> tuple[list, list]:
         """The takes worth making, last first, and the pool they would leave."""
         p = plan_for(state)
         setup = state.setup
@@ -820,7 +846,7 @@ class GreedyAgent:
         worth = _worths(p, pool)  # one more token of each resource, now
         # [cost, resource, count, slot, dist] in slot order (ties go to the first); a token scoring
         # no more than GATHER_MIN never will (costs only rise, worth only falls as the pool grows)
-        tokens = []
+        tokens: list[list[int]] = []
         for k, (tok, t, dist) in enumerate(zip(state.s_tok, tiles, d)):
             if any(tok) and gate[t_biome[t]] <= level:
                 # min(raw, max(1, raw - gdisc)) without the calls (~28 slots a plan, each pass again)
@@ -836,28 +862,30 @@ class GreedyAgent:
         steps = []
         key = (state.round_id, state.cycle)
         while tokens:
-            best, best_score, live = None, GATHER_MIN, []
-            for t in tokens:
-                cost = t[0]
-                if cost > ap or not t[2]:
+            best: Optional[list[int]] = None
+            best_score = GATHER_MIN
+            live: list[list[int]] = []
+            for tk in tokens:
+                cost = tk[0]
+                if cost > ap or not tk[2]:
                     continue  # for good: AP only fall, costs only rise (free steps get spent)
-                w = worth[t[1]]
+                w = worth[tk[1]]
                 score = w / cost if cost > 0.5 else w * 2
                 if score <= GATHER_MIN:
                     continue  # for good too (see above)
-                live.append(t)
+                live.append(tk)
                 if score > best_score:
-                    best, best_score = t, score
+                    best, best_score = tk, score
             if best is None:
                 break
             tokens = live
             ap -= best[0]
             if free:
                 free -= gather_waive(best[4], free, base_cost, gdisc)[1]
-                for t in tokens:  # waived steps are spent: the rest cost their full distance again
-                    raw = (t[4] - free if t[4] > free else 0) + base_cost
+                for tk in tokens:  # waived steps are spent: the rest cost their full distance again
+                    raw = (tk[4] - free if tk[4] > free else 0) + base_cost
                     cost = raw - gdisc if raw - gdisc > 1 else 1
-                    t[0] = cost if cost < raw else raw
+                    tk[0] = cost if cost < raw else raw
             best[2] -= 1
             r = best[1]
             pool[r] += 1
@@ -867,13 +895,14 @@ class GreedyAgent:
         return steps, pool
 
     # ---- train ------------------------------------------------------------------------------------
-    def train(self, state, rng):
+    def train(self, state: Rules, rng):
         setup = state.setup
         who = state.train_revealers()
         ap = state.ap
         p = plan_for(state)
         sizes = {}
-        buyer = buyer_key = None  # who takes a card: the thinnest deck below DECK_MAX, the fighter's last
+        buyer: Optional[int] = None
+        buyer_key: Any = None  # who takes a card: the thinnest deck below DECK_MAX, the fighter's last
         for s in who:
             sizes[s] = len(state.deck[s]) + len(state.hand[s]) + len(state.discard[s]) + len(state.played[s])
             if sizes[s] < DECK_MAX and (buyer is None or (s == p.fighter, sizes[s], s) < buyer_key):
@@ -914,7 +943,7 @@ class GreedyAgent:
         return _DONE
 
     # ---- hunt -------------------------------------------------------------------------------------
-    def hunt(self, state):
+    def hunt(self, state: Rules):
         options = state.dungeon_options()
         if not options:
             return _DONE
@@ -935,7 +964,7 @@ class GreedyAgent:
                 best, best_score = k, score
         return (DUNGEON, best) if best is not None else _DONE
 
-    def fighter(self, state) -> int:
+    def fighter(self, state: Rules) -> int:
         """The hunter with the best odds against the card face up (public: it is shown before the
         fighter is chosen); among equal odds the weakest, so that the strongest may take the next
         card (nobody fights twice in a row)."""
@@ -948,7 +977,7 @@ class GreedyAgent:
         power = state.power
         return max(state.eligible(), key=lambda s: (odds(s, strength, vs, level), -power(s, vs, level), -s))
 
-    def order(self, state):
+    def order(self, state: Rules):
         setup = state.setup
         k = min(state.mods.peek, len(state.edeck))
         top = state.edeck[-k:][::-1]
@@ -966,7 +995,7 @@ class GreedyAgent:
         return (ORDER, tuple(sorted(top, key=key)))
 
     # ---- craft ------------------------------------------------------------------------------------
-    def craft(self, state):
+    def craft(self, state: Rules):
         setup = state.setup
         p = plan_for(state)
         ap = state.ap
@@ -998,7 +1027,7 @@ class GreedyAgent:
             return (NEWBASE, spot)
         return _DONE
 
-    def base_spot(self, state, p):
+    def base_spot(self, state: Rules, p: Plan):
         """A tile for a forward base: the target dungeon or a wanted resource tile 3+ steps away."""
         setup = state.setup
         bases = state.bases()
@@ -1034,7 +1063,7 @@ class GreedyAgent:
         return best
 
     # ---- round end ----------------------------------------------------------------------------------
-    def level(self, state):
+    def level(self, state: Rules):
         p = plan_for(state)
         options = state.level_options()
         if not options:
@@ -1045,7 +1074,7 @@ class GreedyAgent:
                 return (LEVEL, k)
         return _DONE
 
-    def pay(self, state):
+    def pay(self, state: Rules):
         s, c, q = state.pays[0]
         p = plan_for(state)
         pool = state.pool
@@ -1092,13 +1121,13 @@ class OracleAgent(GreedyAgent):
 
     name = "oracle"
 
-    def commit(self, state, rng):
+    def commit(self, state: Rules, rng):
         chosen = self.team_commit(state)[state.seat]
         if chosen:
             return (COMMIT, tuple(sorted(chosen)))
         return super().commit(state, rng)  # nothing to reveal: the planner's rest
 
-    def team_commit(self, state) -> list:
+    def team_commit(self, state: Rules) -> list:
         """Every seat's reveal for this cycle, chosen once (the first seat to commit) and shared."""
         memo = state.memo
         key = (state.round_id, state.cycle)
@@ -1114,7 +1143,7 @@ class OracleAgent(GreedyAgent):
         memo["team_key"], memo["team"] = key, team
         return team
 
-    def dive_team(self, state, p, vals, team, hands) -> list:
+    def dive_team(self, state: Rules, p: Plan, vals, team, hands) -> list:
         """The planner's commits ``team`` with the helpers that give the best chance to beat the avatar."""
         setup = state.setup
         act, weight = setup.c_action, setup.c_weight
@@ -1125,7 +1154,7 @@ class OracleAgent(GreedyAgent):
                    and any(act[c] in (HUNT, WILD) for c in hands[x]) and not any(a == HUNT for _, a in team[x])]
         if not helpers:
             return team
-        strength = state.avatar_strength(p.target)
+        strength = state.avatar_strength(p.target)  # type: ignore[arg-type]
         level = state.s_level
         reach = max(level[b] - state.dist(b)[p.boss_dungeon] for b in state.bases())
         deck = state.edeck or state.ediscard
@@ -1154,7 +1183,7 @@ class OracleAgent(GreedyAgent):
                 best, best_key = trial, key
         return best
 
-    def free_to_help(self, state, h, hands) -> bool:
+    def free_to_help(self, state: Rules, h, hands) -> bool:
         """Revealing one more card cannot end the round sooner: h has taken its marker, or another
         player still without one has a thicker deck and hand."""
         if state.marker[h]:
@@ -1163,7 +1192,7 @@ class OracleAgent(GreedyAgent):
         return any(not state.marker[x] and len(state.deck[x]) + len(hands[x]) > pace
                    for x in range(state.n) if x != h)
 
-    def helper_cards(self, state, s, p, vals, hand) -> list[tuple]:
+    def helper_cards(self, state: Rules, s: int, p: Plan, vals, hand) -> list[tuple]:
         """A helper's commit: every card with a use, its hunt card among them (a wild card named
         hunt if it holds no hunt card)."""
         named = self.pick_cards(state, s, p, vals, hand, None)
@@ -1184,7 +1213,7 @@ def _canonical(setup, hand, picks) -> list[tuple]:
     by_id: dict = {}
     for c, a in picks:
         by_id.setdefault(c_id[c], []).append(a)
-    out = []
+    out: list[tuple] = []
     for cid, acts in by_id.items():
         mine = sorted(c for c in hand if c_id[c] == cid)
         out.extend(zip(mine, sorted(acts)))

@@ -122,7 +122,7 @@ def _judge_count(j: _Rows, band, setup, ref, recs) -> dict:
     if worst_t is not None:
         j.share("tier_bought_min", f"   {tiers[worst_t]} cards bought", sum(worst_t in r["tiers_bought"] for r in ref),
                 m, band.get("tier_bought_min"), None, f"share of games buying a {tiers[worst_t]} market card")
-    made = {}
+    made: dict = {}
     for r in ref:
         for rid in r["crafts"]:
             made[rid] = made.get(rid, 0) + 1

@@ -14,8 +14,27 @@ class Mods:
 
     __slots__ = ("extra_ap", "free", "trash", "mdisc", "edisc", "choose", "yield_", "gdisc", "p_all", "p_enemy",
                  "p_boss", "p_raid", "reroll", "peek", "cd_equip", "cd_fac", "hand", "link", "extra_level")
+    extra_ap: list[int]
+    free: list[int]
+    trash: int
+    mdisc: int
+    edisc: int
+    choose: int
+    yield_: int
+    gdisc: int
+    p_all: int
+    p_enemy: int
+    p_boss: int
+    p_raid: int
+    reroll: int
+    peek: int
+    cd_equip: int
+    cd_fac: int
+    hand: int
+    link: int
+    extra_level: int
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.extra_ap = [0] * 5
         self.free = [0] * 5
         self.trash = self.mdisc = self.edisc = self.choose = self.yield_ = self.gdisc = 0

@@ -7,24 +7,60 @@ decisions themselves are listed by ``valheim_legal`` and applied by ``valheim_ac
 """
 from __future__ import annotations
 
-from ...sim.rng import shuffle
+from typing import Final
 
-# decision kinds
-COMMIT, REST, PAY, BASE, MOVE, OPEN, PICK, TAKE, BUY, TRASH, KEEP, DUNGEON, FIGHTER, ORDER, REROLL, NEWBASE, MAKE, \
-    LEVEL, DONE = range(19)
+from ...sim.rng import shuffle
+from .valheim_base import StateBase
+
+# decision kinds (Final: mypyc compiles them in as constants; plain ints in Python)
+COMMIT: Final = 0
+REST: Final = 1
+PAY: Final = 2
+BASE: Final = 3
+MOVE: Final = 4
+OPEN: Final = 5
+PICK: Final = 6
+TAKE: Final = 7
+BUY: Final = 8
+TRASH: Final = 9
+KEEP: Final = 10
+DUNGEON: Final = 11
+FIGHTER: Final = 12
+ORDER: Final = 13
+REROLL: Final = 14
+NEWBASE: Final = 15
+MAKE: Final = 16
+LEVEL: Final = 17
+DONE: Final = 18
 KIND_NAMES = ("commit", "rest", "pay", "base", "move", "open", "pick", "take", "buy", "trash", "keep", "dungeon",
               "fighter", "order", "reroll", "newbase", "make", "level", "done")
 
 # phases
-P_COMMIT, P_PAY, P_BASE, P_EXPLORE, P_PICK, P_GATHER, P_TRAIN, P_HUNT, P_FIGHTER, P_ORDER, P_REROLL, P_CRAFT, \
-    P_LEVEL, P_OVER = range(14)
+P_COMMIT: Final = 0
+P_PAY: Final = 1
+P_BASE: Final = 2
+P_EXPLORE: Final = 3
+P_PICK: Final = 4
+P_GATHER: Final = 5
+P_TRAIN: Final = 6
+P_HUNT: Final = 7
+P_FIGHTER: Final = 8
+P_ORDER: Final = 9
+P_REROLL: Final = 10
+P_CRAFT: Final = 11
+P_LEVEL: Final = 12
+P_OVER: Final = 13
 ACTION_PHASE = (P_EXPLORE, P_GATHER, P_TRAIN, P_HUNT, P_CRAFT)  # by action index 0..4 (resolution order)
-EXPLORE, GATHER, TRAIN, HUNT, CRAFT = range(5)
-WILD = -1
+EXPLORE: Final = 0
+GATHER: Final = 1
+TRAIN: Final = 2
+HUNT: Final = 3
+CRAFT: Final = 4
+WILD: Final = -1
 _DONE = (DONE,)
 
 
-def seats_table(n: int) -> tuple:
+def seats_table(n: int) -> tuple[tuple[int, ...], ...]:
     """For each mask of ``n`` seats, the seats whose bit is set (who revealed an action), ascending.
 
     Kept per seat count and read as ``state.seats[mask]``: the hunt and train ask it at most
@@ -35,11 +71,13 @@ def seats_table(n: int) -> tuple:
     return table
 
 
-_SEATS: dict = {}
+_SEATS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
 
-class Flow:
-    """Rounds, cycles and actions; mixed into ``valheim.State`` (which holds the slots)."""
+class Flow(StateBase):
+    """Rounds, cycles and actions; the first of the rules' line of classes (``valheim_base``)."""
+
+    __slots__ = ()
 
     # ---- small queries ---------------------------------------------------------------------------
     def rule(self, key):
@@ -215,7 +253,8 @@ class Flow:
         weight, effects = setup.c_weight, setup.c_effect
         n_act = [0] * 5
         p_act = [0] * 5
-        self.played = played = [[] for _ in range(self.n)]
+        played: list[list[tuple[int, int]]] = [[] for _ in range(self.n)]
+        self.played = played
         m = self.fac.copy()
         self.mods = m
         gains, pays = [], []

@@ -6,12 +6,17 @@ which fighter, the order of peeked enemies, a reroll); everything else is resolv
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from ...sim.rng import shuffle
 from .valheim_flow import HUNT, P_FIGHTER, P_HUNT, P_ORDER, P_OVER, P_REROLL
+from .valheim_map import Map
 
 
-class Hunt:
-    """Fights; mixed into ``valheim.State``."""
+class Hunt(Map):
+    """Fights; on ``Map`` in the rules' line of classes."""
+
+    __slots__ = ()
 
     def in_final(self) -> bool:
         return self.demon_hp is not None
@@ -48,14 +53,14 @@ class Hunt:
         self.log.append(("dungeon", k, cost - waived))
         self.hunt_continue()
 
-    def hunters(self) -> list[int]:
+    def hunters(self) -> Sequence[int]:
         return self.seats[self.p_act[HUNT]]
 
-    def eligible(self) -> list[int]:
+    def eligible(self) -> Sequence[int]:  # a tuple of seats_table, or a list
         mask = self.p_act[HUNT]
         if not self.setup.rules["hunt.fighter_rotation"]:
             return self.seats[mask]
-        left = self.seats[mask & ~self.fought]  # the hunters who have not fought yet
+        left: Sequence[int] = self.seats[mask & ~self.fought]  # the hunters who have not fought yet
         if not left:  # a new rotation, but still nobody twice in a row (seed 3-4; brainstorm: 2 players alternate)
             self.fought = 0
             hunters = self.seats[mask]

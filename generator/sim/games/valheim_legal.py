@@ -7,16 +7,20 @@ The costs that both the check and the handlers use (gather, buy, craft) are defi
 from __future__ import annotations
 
 from itertools import permutations
+from typing import Callable, Sequence
 
 from .valheim_flow import (BASE, BUY, COMMIT, CRAFT, DONE, DUNGEON, EXPLORE, FIGHTER, GATHER, KEEP, LEVEL, MAKE, MOVE,
                            NEWBASE, OPEN, ORDER, P_BASE, P_COMMIT, P_CRAFT, P_EXPLORE, P_FIGHTER, P_GATHER, P_HUNT,
                            P_LEVEL, P_ORDER, P_PAY, P_PICK, P_REROLL, P_TRAIN, PAY, PICK, REROLL, REST, TAKE, TRAIN,
                            TRASH, WILD, _DONE)
+from .valheim_hunt import Hunt
 from .valheim_setup import STEP
 
 
-class Legal:
-    """Options and costs; mixed into ``valheim.State``."""
+class Legal(Hunt):
+    """Options and costs; on ``Hunt`` in the rules' line of classes."""
+
+    __slots__ = ()
 
     # ---- affordability (auto-closing an action) --------------------------------------------------
     def can_act(self) -> bool:
@@ -35,8 +39,8 @@ class Legal:
         c = self.setup.rules["explore.move_cost"] - self.free
         return c if c > 0 else 0
 
-    def explore_options(self, first=False) -> list[tuple]:
-        out = []
+    def explore_options(self, first: bool = False) -> list[tuple]:
+        out: list[tuple] = []
         ap, w = self.ap, self.walker
         mc = self.move_cost()
         x, y = self.s_pos[w]
@@ -59,8 +63,8 @@ class Legal:
         """(AP, free steps waived) to take a token from slot k."""
         return gather_waive(b_dist[k], self.free, self.setup.rules["gather.base_cost"], self.mods.gdisc)
 
-    def gather_options(self, first=False) -> list[tuple]:
-        out = []
+    def gather_options(self, first: bool = False) -> list[tuple]:
+        out: list[tuple] = []
         ap = self.ap
         setup = self.setup
         free, base_cost, g = self.free, setup.rules["gather.base_cost"], self.mods.gdisc
@@ -83,15 +87,15 @@ class Legal:
                         return out
         return out
 
-    def train_revealers(self) -> list[int]:
+    def train_revealers(self) -> Sequence[int]:
         return self.seats[self.p_act[TRAIN]]
 
     def buy_cost(self, c: int) -> int:
         cost = self.setup.c_cost[c] - self.mods.mdisc
         return cost if cost > 1 else 1
 
-    def train_options(self, first=False) -> list[tuple]:
-        out = []
+    def train_options(self, first: bool = False) -> list[tuple]:
+        out: list[tuple] = []
         ap = self.ap
         who = self.train_revealers()
         for i, c in enumerate(self.row):
@@ -128,8 +132,8 @@ class Legal:
         disc = m.cd_equip if self.setup.r_kind[r] == "equipment" else m.cd_fac
         return max(0, self.setup.r_ap[r] - disc)
 
-    def craft_options(self, first=False) -> list[tuple]:
-        out = []
+    def craft_options(self, first: bool = False) -> list[tuple]:
+        out: list[tuple] = []
         setup, rules = self.setup, self.setup.rules
         ap = self.ap
         if len(self.bases()) < rules["craft.max_bases"] and self.has(setup.new_base_cost):
@@ -200,7 +204,7 @@ class Legal:
         groups: dict = {}
         for c in sorted(self.hand[s]):
             groups.setdefault(setup.c_id[c], []).append(c)
-        choices = [[()]]
+        choices: list[list[tuple]] = [[()]]
         for cards in groups.values():
             a = setup.c_action[cards[0]]
             acts = range(5) if a == WILD else (a,)
@@ -211,10 +215,10 @@ class Legal:
                 else:
                     opts.append(tuple((c, a) for c in cards[:k]))
             choices.append(opts)
-        out = [()]
+        out: list[tuple] = [()]
         for opts in choices[1:]:
             out = [x + y for x in out for y in opts]
-        result = [(COMMIT, tuple(sorted(x))) for x in out if x]
+        result: list[tuple] = [(COMMIT, tuple(sorted(x))) for x in out if x]
         if self.setup.rules["round.anti_stall_discard"] and self.hand[s]:
             result += [(REST, cards[0]) for cards in groups.values()]
         else:
@@ -354,7 +358,8 @@ class Legal:
         return True
 
 
-_INT_CHECKS = {(DUNGEON, P_HUNT, 2): Legal.dungeon_ok, (NEWBASE, P_CRAFT, 2): Legal.newbase_ok,
+_INT_CHECKS: dict[tuple[int, int, int], Callable[..., bool]] = {
+               (DUNGEON, P_HUNT, 2): Legal.dungeon_ok, (NEWBASE, P_CRAFT, 2): Legal.newbase_ok,
                (LEVEL, P_LEVEL, 2): Legal.level_ok, (PICK, P_PICK, 2): Legal.pick_ok,
                (FIGHTER, P_FIGHTER, 2): Legal.fighter_ok,
                (PAY, P_PAY, 3): Legal.pay_ok, (TRASH, P_TRAIN, 3): Legal.trash_ok}

@@ -10,15 +10,18 @@ other slots (a walker's) are dropped when a tile is laid.
 from __future__ import annotations
 
 from collections import deque
+from typing import Any, Final, Optional
 
-from .valheim_flow import P_EXPLORE
+from .valheim_flow import P_EXPLORE, Flow
 from .valheim_setup import STEP
 
-INF = 1 << 20  # the distance of an unreachable slot
+INF: Final = 1 << 20  # the distance of an unreachable slot
 
 
-class Map:
-    """Distances and edges; mixed into ``valheim.State``."""
+class Map(Flow):
+    """Distances and edges; on ``Flow`` in the rules' line of classes."""
+
+    __slots__ = ()
 
     # ---- distances -------------------------------------------------------------------------------
     def dist(self, origin: int, links: bool = True) -> list[int]:
@@ -55,19 +58,19 @@ class Map:
                         queue.append(j)
         else:
             bases = self.bases()
-            queue = deque([origin])
-            while queue:
-                k = queue.popleft()
+            todo = deque([origin])
+            while todo:
+                k = todo.popleft()
                 dk = d[k]
                 if self.s_level[k] >= 0:
                     for b in bases:
                         if d[b] > dk:
                             d[b] = dk
-                            queue.appendleft(b)
+                            todo.appendleft(b)
                 for j in adj[k]:
                     if d[j] > dk + 1:
                         d[j] = dk + 1
-                        queue.append(j)
+                        todo.append(j)
         cache[key] = d
         return d
 
@@ -87,7 +90,7 @@ class Map:
         updates the frontier; the searches from the slots a walk left would be kept exact for
         nothing, tile after tile; the walker's gives the new tile's, see ``_from_dead_end``)."""
         old = self._dist
-        cache = {}
+        cache: dict[Any, Any] = {}
         adj = old.get("adj")
         if adj is None:
             return cache
@@ -177,7 +180,7 @@ class Map:
         return b, edge[1]
 
 
-def _from_dead_end(origin: int, adj, level, cache, link: bool):
+def _from_dead_end(origin: int, adj: list[list[int]], level: list[int], cache: dict, link: int) -> Optional[list[int]]:
     """The distances from a slot that is no base and has a single neighbour, if the neighbour's are
     cached: every path leaves through the neighbour, so they are its distances plus one (else None)."""
     near = adj[origin]
@@ -209,7 +212,7 @@ def _relax(d: list[int], queue: list[int], adj, bases) -> None:
                 queue.append(j)
 
 
-def place_tile(state, i: int) -> None:
+def place_tile(state: Map, i: int) -> None:
     """Lay drawn tile i through the edge being opened (the others go under their pile)."""
     d, b, cost = state.open_ctx
     tile = state.drawn[i]
@@ -248,7 +251,7 @@ def place_tile(state, i: int) -> None:
     state.settle()
 
 
-def _frontier_after(state, old: list, k: int, cell, pile_out: bool) -> list:
+def _frontier_after(state: Map, old: list, k: int, cell: tuple[int, int], pile_out: bool) -> list:
     """The frontier after slot k was laid at ``cell``, from the one before (same order as a fresh
     scan: by slot, then direction): the old edges but those facing the cell, then the new tile's.
     When a pile ran out, every old edge is looked at again (an edge into it closes or turns to the

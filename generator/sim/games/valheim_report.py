@@ -138,7 +138,7 @@ def summarize(state) -> dict:
 
 def check_invariants(state) -> list[str]:
     setup, out = state.setup, []
-    seen = Counter()
+    seen: Counter = Counter()
     for s in range(state.n):
         seen.update(state.deck[s])
         seen.update(state.hand[s])

@@ -23,10 +23,12 @@ from .valheim_flow import (ACTION_PHASE, BASE, BUY, COMMIT, CRAFT, DONE, DUNGEON
                            P_BASE, P_COMMIT, P_CRAFT, P_EXPLORE, P_FIGHTER, P_GATHER, P_HUNT, P_LEVEL, P_ORDER,
                            P_OVER, P_PAY, P_PICK, P_REROLL, P_TRAIN, PAY, PICK, REROLL, REST, TAKE, TRAIN, TRASH,
                            WILD, _DONE, Flow, seats_table)
-from .valheim_hunt import Hunt
+from .valheim_hunt import Hunt  # noqa: F401
 from .valheim_legal import Legal, gather_waive  # noqa: F401
 from .valheim_map import INF, Map, place_tile  # noqa: F401
 
 
-class Rules(Flow, Map, Hunt, Legal):
-    """The rules; mixed into ``valheim.State`` (which holds the slots)."""
+class Rules(Legal):  # on Hunt, Map, Flow and valheim_base.StateBase, one line of classes
+    """The rules; the base of ``valheim.State`` (which holds the slots)."""
+
+    __slots__ = ()

@@ -13,6 +13,7 @@ An effect op, or a switch value, the engine does not implement is a located prob
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Optional
 
 from ...content.game import copies_of
 from ...errors import ProblemsError
@@ -92,59 +93,61 @@ RULE_KEYS = (
 
 @dataclass
 class Setup:
-    rules: dict                                     # dotted rules key -> value (RULE_KEYS)
-    actions: list = field(default_factory=list)     # the five actions in resolution order
-    res: list = field(default_factory=list)         # resource names; index = resource id
-    supply: list = field(default_factory=list)      # printed token count per resource
-    biomes: list = field(default_factory=list)      # biome ids in tier order; index = biome id
-    biome_res: list = field(default_factory=list)   # biome -> resource ids it yields
-    boss_id: list = field(default_factory=list)     # biome -> boss card id
-    boss_strength: list = field(default_factory=list)
-    level_cost: list = field(default_factory=list)  # level L -> ((res, n), ...) to reach L + 1
+    rules: dict[str, Any]  # dotted rules key -> value (RULE_KEYS)
+    actions: list[str] = field(default_factory=list)  # the five actions in resolution order
+    res: list[str] = field(default_factory=list)  # resource names; index = resource id
+    supply: list[int] = field(default_factory=list)  # printed token count per resource
+    biomes: list[str] = field(default_factory=list)  # biome ids in tier order; index = biome id
+    biome_res: list[tuple] = field(default_factory=list)  # biome -> resource ids it yields
+    boss_id: list[Optional[str]] = field(default_factory=list)  # biome -> boss card id
+    boss_strength: list[int] = field(default_factory=list)
+    level_cost: list[tuple] = field(default_factory=list)  # level L -> ((res, n), ...) to reach L + 1
     # map tiles
-    t_id: list = field(default_factory=list)
-    t_biome: list = field(default_factory=list)
-    t_res: list = field(default_factory=list)       # ((res, n), ...) printed
-    t_rids: list = field(default_factory=list)      # the printed resource ids, ascending (token loops)
-    t_dungeon: list = field(default_factory=list)
-    t_edges: list = field(default_factory=list)     # printed dir 0..3 -> (biome, cost) or None
+    t_id: list[str] = field(default_factory=list)
+    t_biome: list[int] = field(default_factory=list)
+    t_res: list[tuple] = field(default_factory=list)  # ((res, n), ...) printed
+    t_rids: list[tuple] = field(default_factory=list)  # the printed resource ids, ascending (token loops)
+    t_dungeon: list[bool] = field(default_factory=list)
+    t_edges: list[tuple] = field(default_factory=list)  # printed dir 0..3 -> (biome, cost) or None
     start_tile: int = 0
     start_level: int = 1
-    piles: list = field(default_factory=list)       # biome -> tile ids (setup order)
+    piles: list[list[int]] = field(default_factory=list)  # biome -> tile ids (setup order)
     # deck cards (basic sets then market cards)
-    c_id: list = field(default_factory=list)
-    c_action: list = field(default_factory=list)    # action index 0..4, or -1 for wild
-    c_weight: list = field(default_factory=list)
-    c_effect: list = field(default_factory=list)    # compiled ((op, params), ...)
-    c_tier: list = field(default_factory=list)      # -1 basic, else market tier index
-    c_cost: list = field(default_factory=list)      # market AP cost
-    sets: list = field(default_factory=list)        # seat -> basic card instances
-    set_names: list = field(default_factory=list)   # seat -> colour of its starting set
-    tiers: list = field(default_factory=list)       # market tier names in order
-    market: list = field(default_factory=list)      # tier -> market card instances
-    round_tier: list = field(default_factory=list)  # round r (1-based index r-1) -> tier index
+    c_id: list[str] = field(default_factory=list)
+    c_action: list[int] = field(default_factory=list)  # action index 0..4, or -1 for wild
+    c_weight: list[int] = field(default_factory=list)
+    c_effect: list[tuple] = field(default_factory=list)  # compiled ((op, params), ...)
+    c_tier: list[int] = field(default_factory=list)  # -1 basic, else market tier index
+    c_cost: list[int] = field(default_factory=list)  # market AP cost
+    sets: list[list[int]] = field(default_factory=list)  # seat -> basic card instances
+    set_names: list[str] = field(default_factory=list)  # seat -> colour of its starting set
+    tiers: list[str] = field(default_factory=list)  # market tier names in order
+    market: list[list[int]] = field(default_factory=list)  # tier -> market card instances
+    round_tier: list[int] = field(default_factory=list)  # round r (1-based index r-1) -> tier index
     # enemies
-    e_id: list = field(default_factory=list)
-    e_boss: list = field(default_factory=list)      # True for "boss appears"
-    e_strength: list = field(default_factory=list)  # tuple by round (index r-1)
-    e_reward: list = field(default_factory=list)
+    e_id: list[str] = field(default_factory=list)
+    e_boss: list[bool] = field(default_factory=list)  # True for "boss appears"
+    e_strength: list[tuple] = field(default_factory=list)  # tuple by round (index r-1)
+    e_reward: list[tuple] = field(default_factory=list)
     # craft recipes
-    r_id: list = field(default_factory=list)
-    r_kind: list = field(default_factory=list)      # "equipment" | "facility"
-    r_slot: list = field(default_factory=list)      # slot index or -1
-    r_tier: list = field(default_factory=list)
-    r_level: list = field(default_factory=list)
-    r_ap: list = field(default_factory=list)
-    r_cost: list = field(default_factory=list)      # ((res, n), ...)
-    r_effect: list = field(default_factory=list)
-    r_copies: list = field(default_factory=list)
-    r_active: list = field(default_factory=list)    # False: a variant recipe whose switch is off
-    slots: list = field(default_factory=list)       # equipment slot names
+    r_id: list[str] = field(default_factory=list)
+    r_kind: list[str] = field(default_factory=list)  # "equipment" | "facility"
+    r_slot: list[int] = field(default_factory=list)  # slot index or -1
+    r_tier: list[int] = field(default_factory=list)
+    r_level: list[int] = field(default_factory=list)
+    r_ap: list[int] = field(default_factory=list)
+    r_cost: list[tuple] = field(default_factory=list)  # ((res, n), ...)
+    r_effect: list[tuple] = field(default_factory=list)
+    r_copies: list[int] = field(default_factory=list)
+    r_active: list[bool] = field(default_factory=list)  # False: a variant recipe whose switch is off
+    slots: list[str] = field(default_factory=list)  # equipment slot names
     new_base_cost: tuple = ()
-    gate: list = field(default_factory=list)        # biome -> min base level to gather (0 = none)
-    tracked: list = field(default_factory=list)     # card ids whose use M4 tracks (market cards)
-    sources: dict = field(default_factory=dict)     # resource -> list of where it comes from
-    sinks: dict = field(default_factory=dict)       # resource -> list of where it is spent
+    gate: list[int] = field(default_factory=list)  # biome -> min base level to gather (0 = none)
+    tracked: list[str] = field(default_factory=list)  # card ids whose use M4 tracks (market cards)
+    sources: dict[Any, list] = field(default_factory=dict)  # resource -> list of where it comes from
+    sinks: dict[Any, list] = field(default_factory=dict)  # resource -> list of where it is spent
+    # what ``sim.state.kept_on_setup`` and ``memo_table`` keep, where the Setup has no ``__dict__`` (compiled)
+    memos: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
 
 def _rules(comp: SetupCompiler, raw: dict) -> dict:
@@ -250,7 +253,7 @@ def _tiles(setup: Setup, comp: SetupCompiler, tables: dict, res_index: dict, raw
         if b is None:
             comp.problem("biome", f"unknown biome {tile.get('biome')!r}", tile)
             continue
-        edges = [None] * 4
+        edges: list[Optional[tuple[int, int]]] = [None] * 4
         for d, name in enumerate(DIRS):
             edge = (tile.get("edges") or {}).get(name)
             if edge:
@@ -299,7 +302,7 @@ def _effects(comp: SetupCompiler, effects, owner, field_path, ctx, where_: str) 
         if missing:
             comp.problem(path, f"op {op!r} needs {', '.join(missing)}", item, owner)
             continue
-        params = {}
+        params: dict[str, Any] = {}
         if "n" in OP_PARAMS[op]:
             params["n"] = int(item["n"])
         if "action" in OP_PARAMS[op]:
@@ -445,8 +448,8 @@ def _crafts(setup: Setup, comp: SetupCompiler, tables: dict, ctx: dict) -> None:
 
 def _flows(setup: Setup) -> None:
     """Where each resource comes from and where it goes (static checks, M8)."""
-    src = {r: [] for r in range(len(setup.res))}
-    snk = {r: [] for r in range(len(setup.res))}
+    src: dict[Any, list] = {r: [] for r in range(len(setup.res))}
+    snk: dict[Any, list] = {r: [] for r in range(len(setup.res))}
     for t, res in enumerate(setup.t_res):
         for r, _ in res:
             src[r].append(f"tile {setup.t_id[t]}")
