@@ -76,11 +76,16 @@ def _facilities_by_worth(setup) -> list[int]:
     return [r for _, r in sorted(order)]
 
 
+# the slots of Plan and _Tables, named (a class compiled by mypyc has no __slots__ to read back; tests read these)
+PLAN_SLOTS = ("target", "fighter", "gear", "gear_need", "demand", "imp", "want", "edge_want", "boss_p", "boss_dungeon",
+              "final", "main", "dungeons")
+TABLES_SLOTS = ("slot_recipes", "facilities", "equipment", "biome_need")
+
+
 class Plan:
     """The team's public reading of the state at the start of one action of a cycle."""
 
-    __slots__ = ("target", "fighter", "gear", "gear_need", "demand", "imp", "want", "edge_want", "boss_p",
-                 "boss_dungeon", "final", "main", "dungeons")
+    __slots__ = PLAN_SLOTS
     target: Optional[int]
     fighter: int
     gear: list[int]
@@ -275,7 +280,7 @@ def _make_plan(state: Rules) -> Plan:
 class _Tables:
     """Per-setup constants the planner reads at every plan (resource sets as bit masks)."""
 
-    __slots__ = ("slot_recipes", "facilities", "equipment", "biome_need")
+    __slots__ = TABLES_SLOTS
     slot_recipes: list[list[tuple]]
     facilities: list[tuple[int, int]]
     equipment: list[tuple]
@@ -684,10 +689,10 @@ class GreedyAgent:
                 return _top_base(level)
             return _best_reach(state, bases, goal, True)
         if a == EXPLORE:
-            goal = self.best_frontier(state, p)
-            if goal is None:
+            edge_slot = self.best_frontier(state, p)  # (not goal: an int above, to a compiled build)
+            if edge_slot is None:
                 return _top_base(level)
-            return _best_reach(state, bases, goal, False)
+            return _best_reach(state, bases, edge_slot, False)
         return self.gather_base(state, p, bases)
 
     def gather_base(self, state: Rules, p: Plan, bases) -> int:
@@ -729,7 +734,7 @@ class GreedyAgent:
         return min(p.dungeons, key=lambda k: (d[k], k)) if p.dungeons else -1
 
     # ---- explore ----------------------------------------------------------------------------------
-    def best_frontier(self, state: Rules, p: Plan):
+    def best_frontier(self, state: Rules, p: Plan) -> Optional[int]:
         best, best_score = None, 0.0
         want = p.edge_want
         for k, d, b, cost in state.frontier():

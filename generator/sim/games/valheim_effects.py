@@ -9,11 +9,15 @@ are resolved by the flow (``valheim_flow.Flow.reveal``), not summed here.
 from __future__ import annotations
 
 
+# the slots of Mods, named (a class compiled by mypyc has no __slots__ to read back; a test reads these)
+MODS_SLOTS = ("extra_ap", "free", "trash", "mdisc", "edisc", "choose", "yield_", "gdisc", "p_all", "p_enemy",
+              "p_boss", "p_raid", "reroll", "peek", "cd_equip", "cd_fac", "hand", "link", "extra_level")
+
+
 class Mods:
     """What revealed cards and built facilities add to one main phase."""
 
-    __slots__ = ("extra_ap", "free", "trash", "mdisc", "edisc", "choose", "yield_", "gdisc", "p_all", "p_enemy",
-                 "p_boss", "p_raid", "reroll", "peek", "cd_equip", "cd_fac", "hand", "link", "extra_level")
+    __slots__ = MODS_SLOTS
     extra_ap: list[int]
     free: list[int]
     trash: int

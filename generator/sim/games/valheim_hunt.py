@@ -139,6 +139,7 @@ class Hunt(Map):
         rules = self.setup.rules
         self.fighter = s
         base_level = self.s_level[self.base]
+        foe: tuple  # ("demon", -1), or the record of the foe face up (its length varies)
         if self.in_final():
             strength, vs, foe = self.demon_str, "boss", ("demon", -1)
         else:

@@ -256,10 +256,10 @@ class Legal(Hunt):
             (x, y), (u, w) = self.s_pos[self.walker], self.s_pos[k]
             return abs(x - u) + abs(y - w) == 1
         if kind == OPEN and ph == P_EXPLORE and len(action) == 2:
-            d = action[1]
-            if d not in (0, 1, 2, 3):
+            direction = action[1]  # (not d: that is a list of distances above, to a compiled build)
+            if direction not in (0, 1, 2, 3):
                 return False
-            e = self.edge_at(self.walker, d)
+            e = self.edge_at(self.walker, direction)
             return e is not None and e[1] <= self.ap
         if kind == BUY and ph == P_TRAIN and len(action) == 3:
             _, i, s = action

@@ -776,7 +776,7 @@ def test_planner_tally_and_tables_match_a_fresh_count(S):
             seat = state.current_player()
             state.apply_action(agents[seat].choose(state, rngs[seat]))
     tables, fresh = A._tables(S), A._Tables(S)
-    assert [getattr(tables, f) for f in A._Tables.__slots__] == [getattr(fresh, f) for f in A._Tables.__slots__]
+    assert [getattr(tables, f) for f in A.TABLES_SLOTS] == [getattr(fresh, f) for f in A.TABLES_SLOTS]
     assert looked > 500
 
 
@@ -818,11 +818,12 @@ def test_the_call_free_helpers_agree_with_the_builtins_they_stand_for(S):
 def test_mods_copy_copies_every_field_and_shares_no_list():
     """Mods.copy names its fields one by one (cheaper than a loop over __slots__): a field added to
     Mods and not to copy() fails here, as does a list the twin would share with the original."""
+    from generator.sim.games.valheim_effects import MODS_SLOTS
     m = R.Mods()
-    for i, name in enumerate(R.Mods.__slots__):
+    for i, name in enumerate(MODS_SLOTS):
         setattr(m, name, [i, i + 1, i + 2, i + 3, i + 4] if name in ("extra_ap", "free") else 100 + i)
     twin = m.copy()
-    for name in R.Mods.__slots__:
+    for name in MODS_SLOTS:
         assert getattr(twin, name) == getattr(m, name), name
     twin.extra_ap[0] += 9
     twin.free[0] += 9
@@ -864,7 +865,7 @@ def test_a_plan_kept_where_the_key_changed_is_the_plan_made_afresh(S):
     from generator.sim.rng import agent_rng, deal_rng
 
     def fields(p):
-        return [getattr(p, name) for name in A.Plan.__slots__]
+        return [getattr(p, name) for name in A.PLAN_SLOTS]
     kept = made = 0
     for players in (2, 3, 4):
         for index in range(30):
@@ -908,7 +909,7 @@ def test_after_a_craft_that_replaces_equipment_the_plan_is_made_for_the_new_gear
     assert st.phase == R.P_CRAFT and sum(st.r_left) == left  # same action, as many recipes left
     p = A.plan_for(st)
     assert sword not in p.gear
-    assert [getattr(p, f) for f in A.Plan.__slots__] == [getattr(A._make_plan(st), f) for f in A.Plan.__slots__]
+    assert [getattr(p, f) for f in A.PLAN_SLOTS] == [getattr(A._make_plan(st), f) for f in A.PLAN_SLOTS]
 
 
 def test_a_reroll_card_offers_each_lost_fight_a_reroll_until_the_rerolls_are_spent(S):
