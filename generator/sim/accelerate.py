@@ -38,6 +38,8 @@ ENGINES: dict[str, tuple[str, ...]] = {
         "_agents")) + ("generator.sim.state", "generator.sim.rng"),
     "fatal-fight": tuple(f"generator.sim.games.fatal_fight{part}" for part in (
         "", "_setup", "_flow", "_actions", "_shop", "_combat", "_effects", "_preview", "_agents", "_report")),
+    "valheim": tuple(f"generator.sim.games.valheim{part}" for part in (
+        "", "_base", "_flow", "_actions", "_legal", "_map", "_hunt", "_effects", "_rules", "_agents", "_setup")),
 }
 FORMAT = 1            # of an entry's folder and manifest: a change makes every key new
 MYPY_TESTED = "2.4.1"  # the mypy the lists were built and checked with (pyproject's extra "fast")
