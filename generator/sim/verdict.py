@@ -1026,10 +1026,10 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
                           f"{judge.count(n)}", "warning", players=n, agent=agent, card=card,
                           games=len(won), options=how)
     if screened:  # the fixtures within the swing in one row; the others have a row each above
-        within = sum(impact_verdict(*_paired(*arms[card]), swing) is None for card in screened)
-        judge.row("M5 always-offered cards (paired)", n, f"{within} of {len(screened)} within the swing, "
-                  f"{fixture_games}+ paired seeds each ({', '.join(screened)})", f"|delta| < {swing}; only harm warns",
-                  "info")
+        within = [card for card in screened if impact_verdict(*_paired(*arms[card]), swing) is None]
+        named = f" ({', '.join(within)})" if within else ""  # the others are named in their own rows
+        judge.row("M5 always-offered cards (paired)", n, f"{len(within)} of {len(screened)} within the swing, "
+                  f"{fixture_games}+ paired seeds each{named}", f"|delta| < {swing}; only harm warns", "info")
 
 
 def _first_and_more(names: list[str], shown: int) -> str:

@@ -857,6 +857,8 @@ def test_a_screened_fixture_that_harms_the_team_warns_and_one_that_helps_is_show
     assert not [p for p in result.problems if p.field == "card_impact"]
     assert result.report["card_impact_paired"][enemy]["ci95"][0] > 0
     assert f"M5 card impact (paired): {enemy}" in result.table
+    row = next(line for line in result.table.splitlines() if line.startswith("M5 always-offered cards (paired)"))
+    assert "0 of 1 within the swing, 40+ paired seeds each " in row and enemy not in row  # named in its own row
     (tmp_path / "edited").mkdir()
     result = verdict.check_balance(game_dir(tmp_path / "edited", ff_tables.tables(), balance), workers=1,
                                    write_report=False, changed_cards=[enemy])
