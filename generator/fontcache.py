@@ -33,19 +33,14 @@ from weakref import WeakKeyDictionary
 import reportlab
 from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
 
+from .cachedir import cache_dir
+
 FORMAT = 1
 _PLAIN = frozenset((int, float, str, bytes, bool, type(None), list, tuple, dict))
 _CONTAINERS = frozenset((list, tuple, dict))
 _FACE_REBUILT = ("_ttf_data", "_pdfScale")   # the file's bytes (read anyway) and a unit-scale function
 _FONT_REBUILT = ("face", "encoding", "state")  # new for each font, as TTFont.__init__ makes them
 
-
-def cache_dir() -> Path | None:
-    configured = os.environ.get("PNP_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "pnp"
 
 
 _SETTLE_NS = 2_000_000_000

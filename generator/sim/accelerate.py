@@ -30,6 +30,8 @@ import sys
 from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader, ModuleSpec
 from pathlib import Path
 
+from ..cachedir import cache_dir
+
 #: per engine (its name in ``games.ENGINES``), the modules mypyc compiles, as one group. ``state`` and
 #: ``rng`` are every engine's: compiled with Metroidvania's, they run compiled under the others too.
 ENGINES: dict[str, tuple[str, ...]] = {
@@ -62,12 +64,8 @@ _SHARED_ENGINE = {shared_library(engine): engine for engine in ENGINES}
 
 
 def cache_root() -> Path | None:
-    """The cache folder (``fontcache.cache_dir``'s rule; ``PNP_CACHE_DIR=`` turns the cache off)."""
-    configured = os.environ.get("PNP_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "pnp"
+    """The cache folder (``generator.cachedir``: fonts and compiled engines share it)."""
+    return cache_dir()
 
 
 def compiled_folder(cache: Path | None = None) -> Path | None:
