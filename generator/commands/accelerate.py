@@ -8,6 +8,8 @@ and a C compiler; nothing else changes, and ``PNP_PURE_PYTHON=1`` runs everythin
 """
 from __future__ import annotations
 
+import os
+
 import click
 
 from ..cli import common_options, reporter, run_reporting
@@ -44,7 +46,7 @@ def accelerate(games, status):
         how = f"built in {built.seconds:.0f} s" if built.fresh else "already built for these sources"
         click.echo(f"{built.engine}: compiled ({how}; {size(built.folder) / 1e6:.1f} MB in {built.folder})")
     if acc.disabled():
-        click.echo(f"note: {acc.OFF}={acc.os.environ[acc.OFF]} is set, so every engine still runs as Python")
+        click.echo(f"note: {acc.OFF}={os.environ[acc.OFF]} is set, so every engine still runs as Python")
     else:
         others = sorted(set(ALL) - set(wanted))
         tail = f"; {', '.join(others)} as Python" if others else ""

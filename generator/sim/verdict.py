@@ -997,6 +997,7 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
                 # at or beyond -swing), not for every interval a short sample leaves straddling the swing
                 if interval_decision(lo, hi, -swing, swing) == "unclear" and (card not in screened or d <= -swing):
                     wanted[card] = firsts[card] * PAIRED_GROWTH
+    within = []  # the screened fixtures within the swing: one row after the loop
     for card in candidates:
         d, lo, hi = _paired(*arms[card])
         won = arms[card][1]
@@ -1011,7 +1012,9 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
         data["card_impact_paired"][card] = {"players": n, "games": len(won), "delta": round(d, 4),
                                             "ci95": [round(lo, 4), round(hi, 4)], "edited": card in edited,
                                             "fixture": card in fixtures}
-        if card not in screened or verdict_ is not None:  # a fixture within the swing: in the row below
+        if card in screened and verdict_ is None:
+            within.append(card)
+        else:
             judge.row(f"M5 card impact (paired): {card}{why}", n, interval_text(d, lo, hi, len(won), "{:+.3f}"),
                       f"|delta| < {swing}", status)
         how = f"--filler {card}" if card in fixtures else "--cards"  # a fixture is never drawn: --cards shows nothing
@@ -1026,7 +1029,6 @@ def _judge_card_impact(judge, config, data, engine, tables, runs, runs_by_count,
                           f"{judge.count(n)}", "warning", players=n, agent=agent, card=card,
                           games=len(won), options=how)
     if screened:  # the fixtures within the swing in one row; the others have a row each above
-        within = [card for card in screened if impact_verdict(*_paired(*arms[card]), swing) is None]
         named = f" ({', '.join(within)})" if within else ""  # the others are named in their own rows
         judge.row("M5 always-offered cards (paired)", n, f"{len(within)} of {len(screened)} within the swing, "
                   f"{fixture_games}+ paired seeds each{named}", f"|delta| < {swing}; only harm warns", "info")
