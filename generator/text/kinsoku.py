@@ -6,9 +6,10 @@ priority:
 
 - 3: a normal break opportunity (between CJK characters, between CJK and a word, after
   a run of spaces);
-- 2: inside a word (between two katakana, ``ボス`` / ``ルーム``, and between a number and its
-  counter, ``2`` / ``枚``): taken only when the normal break before it would leave the line
-  less than :data:`WORD_KEEP` of the width (:data:`JUSTIFIED_WORD_KEEP` for justified text);
+- 2: inside a word (between two katakana, ``ボス`` / ``ルーム``, between two kanji, ``判`` / ``定``,
+  and between a number and its counter, ``2`` / ``枚``): taken only when the normal break before
+  it would leave the line less than :data:`WORD_KEEP` of the width (:data:`JUSTIFIED_WORD_KEEP`
+  for justified text);
   inside a katakana word, one before a katakana word of :data:`COUNTERS` first (``デンジャー`` /
   ``レベル``), and one that leaves a single letter alone (``カー`` / ``ド``) only when no other
   break fits (before the word, however short the line, or elsewhere inside it);
@@ -100,6 +101,13 @@ _PLUS = frozenset("+＋")
 _KATAKANA = frozenset(chr(o) for o in (*range(0x30A1, 0x30FB), 0x30FC, 0x30FD, 0x30FE, *range(0x31F0, 0x3200),
                                        *range(0xFF66, 0xFFA0)))
 _DIGITS = frozenset("0123456789０１２３４５６７８９")
+
+
+def _is_kanji(ch: str) -> bool:
+    """A CJK ideograph (or the iteration mark ``々``): a run of them is usually one word."""
+    return "\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf" or ch == "\u3005"
+
+
 #: Counters and units a number is kept with (``2枚``, ``3マス``, ``1つ``).
 COUNTERS = ("枚", "個", "点", "回", "人", "体", "つ", "本", "歩", "度", "匹", "名", "段", "番", "枠", "秒", "分",
             "倍", "割", "円", "組", "面", "金", "件", "種", "色", "マス", "ターン", "ラウンド", "ダメージ",
@@ -111,7 +119,8 @@ _COUNTERS = {first: tuple(c for c in COUNTERS if c[0] == first) for first in {c[
 #: at most 4 em down to keep ``ダメージ`` whole, and a justified line keeps its spacing under 1 em.
 #: On the shipped games' cards 2/3 kept 69 of 83 split words whole with no box a line longer;
 #: 3/4 left 11 more (Fatal Fight's ``全員に2ダ`` / ``メージ。``), 0.6 gave a box a line more and pushed
-#: breaks into kanji words (``判`` / ``定``).
+#: breaks into kanji words (``判`` / ``定``). Kanji runs are words too since session 19 (``この`` /
+#: ``判定``, ``辺の`` / ``数字``, ``（アクション`` / ``不要）``): every shipped box still fits.
 WORD_KEEP = 2 / 3
 #: :data:`WORD_KEEP` for justified text, whose line spreads what it gives up over its gaps: at 0.9 a
 #: 45-em rulebook line gives up at most 4.5 em, about 1/9 em a gap (at 2/3 the rulebooks printed
@@ -453,10 +462,14 @@ def _atom_char(atoms: list[_Atom], k: int) -> str:
 
 def _inside_word(prev: str, nxt: str, char_after: Callable[[int], str]) -> bool:
     """Is a break between the characters ``prev`` and ``nxt`` inside a word: between two katakana
-    (``ボス`` / ``ルーム``), or between a digit and a counter (``2`` / ``枚``, ``3`` / ``マス``)?
+    (``ボス`` / ``ルーム``), two kanji (``判`` / ``定``: a kanji run is one word more often than not, and
+    a card's short lines show a split one at once), or between a digit and a counter (``2`` / ``枚``,
+    ``3`` / ``マス``)?
     ``char_after(k)``: the character ``k`` atoms after ``nxt`` ("" past the text or on an icon)."""
     if prev in _KATAKANA:
         return nxt in _KATAKANA
+    if _is_kanji(prev):
+        return _is_kanji(nxt)
     if prev in _DIGITS:
         for counter in _COUNTERS.get(nxt, ()):
             if all(char_after(k) == counter[k] for k in range(1, len(counter))):
@@ -763,7 +776,7 @@ def _plain_break(text, kinds, s: int, i: int, widths, least: float) -> int | Non
         if nxt in _PLUS or prev in _PLUS:
             avoided = avoided or b
             continue
-        if (prev in _KATAKANA or prev in _DIGITS) and _inside_word(prev, nxt, lambda k: _char_at(text, b + k)):
+        if (prev in _KATAKANA or prev in _DIGITS or _is_kanji(prev)) and _inside_word(prev, nxt, lambda k: _char_at(text, b + k)):
             if prev in _KATAKANA and _lone_kana(char_at, b):
                 lone = lone or b
             else:

@@ -378,3 +378,14 @@ def test_spaces_after_an_atom_wider_than_the_line_do_not_start_the_next_line():
     lines = wrap([Text("あ"), Icon("guard"), Text(" い")], _em_or_icon, 5).lines
     assert [(line.text, line.overfull) for line in lines] == [("あ", True), ("", True), ("い", True)]
     assert [len(line.pieces) for line in lines] == [1, 1, 1]
+
+
+def test_a_kanji_word_moves_down_whole_when_the_line_stays_full():
+    # Metroidvania's skill card printed "この判" / "定で受ける", "自" / "分と同じ"; Valheim's "施" / "設"
+    assert _both_paths("あいうえおこの判定で", 80) == (["あいうえおこの", "判定で"],) * 2
+    assert _both_paths("あいうえおか自分と同じ", 70) == (["あいうえおか", "自分と同じ"],) * 2
+    # a kanji run longer than the line still breaks inside (no cut-word error), and a normal break
+    # that would leave the line short gives way to one inside the word, as for katakana
+    wrapped = wrap([Text("全体攻撃力上昇効果")], lambda t: em_measure(t.text), 40)
+    assert [line.text for line in wrapped.lines] == ["全体攻撃", "力上昇", "効果"] and wrapped.forced_breaks == 0
+    assert _both_paths("あ攻撃力上昇効果", 60) == (["あ攻撃力上昇", "効果"],) * 2
