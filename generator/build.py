@@ -20,7 +20,7 @@ from .outputs import SOURCE_FILE, VERDICT_FILE, older_output_note, output_dir_of
 from .profiles import game_profile
 from .progress import progress_callback
 from .sheets import paper_sized_warnings, render_full_size_boards, render_print_pdf
-from .validate import check_content, has_rulebook, nothing_printed, run_balance
+from .validate import check_content, has_rulebook, nothing_printed, run_balance, speed_tip_of
 
 
 @dataclass
@@ -107,6 +107,8 @@ def build_game(path: Path, out_dir: Path, *, profile: str | None = None, validat
             result.problems.extend(verdict.problems)
             if not verdict.passed:
                 result.notes.append(refusal(game, verdict, report_dir))
+            result.notes.extend(filter(None, [speed_tip_of(game, verdict)]))
+            if not verdict.passed:
                 return result
     else:  # no games played, but what the simulator finds without playing (a room no one reaches) still counts
         from .sim.static import static_problems

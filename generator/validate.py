@@ -95,10 +95,20 @@ def validate_game(path: Path, *, balance: bool = True, workers: int | None = Non
         result.notes.append(refusal(game, verdict, output_dir_of(game, output_dir),
                                     "so pnp build will not print it"))
     result.table = verdict.table
+    result.notes.extend(filter(None, [speed_tip_of(game, verdict)]))
     from .sim.verdict import said_of
 
     result.summary += f", {said_of(verdict)}"  # a verdict that passed says what it cost, as pnp build says it
     return result
+
+
+def speed_tip_of(game, verdict) -> str | None:
+    """``pnp accelerate``'s tip after a verdict that played long as Python (none for a kept one)."""
+    if verdict.cached or not verdict.played:
+        return None
+    from .sim.accelerate import speed_tip
+
+    return speed_tip(verdict.report.get("engine") or game.id, verdict.report.get("seconds"))
 
 
 def has_rulebook(game) -> bool:

@@ -275,6 +275,32 @@ def engine_of(game: str) -> str | None:
     return game if game in ENGINES else None
 
 
+#: A simulation that ran this many seconds as Python while its engine could run compiled ends with a
+#: tip (a compiled engine plays the same games in about half the time: bench/README.md).
+TIP_SECONDS = 20.0
+
+
+def speed_tip(game: str, seconds: float | None, decide_=decide) -> str | None:
+    """The line after a long simulation with ``game``'s engine (its name, as balance.yaml's ``engine:``)
+    that ran as Python although the engine has a compiled list: what ``pnp accelerate`` would give, and what it needs; ``None`` otherwise (short,
+    compiled, no list, or turned off with ``PNP_PURE_PYTHON``: the user chose Python)."""
+    engine = engine_of(game)
+    if engine is None or seconds is None or seconds < TIP_SECONDS or disabled():
+        return None
+    # the games ran in worker processes: whether a build for the sources as they are exists is the question
+    decision = decide_(engine, loaded={})
+    if decision.compiled:
+        return None
+    if decision.reason.startswith("mypy is not installed"):
+        needs = " (it needs mypy: pip install -e '.[fast]', and a C compiler)"
+    elif decision.reason.startswith("sources changed"):
+        needs = " (its last build is for other sources)"
+    else:
+        needs = ""
+    return (f"tip: that took {seconds:.0f} s as Python; `pnp accelerate {game}` compiles the simulator once, in about "
+            f"a minute{needs}, and it plays the same games in about half the time")
+
+
 def version_note() -> str:
     """``pnp --version``'s second line: the engines that run compiled, or why none does."""
     decisions = [decide(engine, loaded={}) for engine in sorted(ENGINES)]

@@ -237,6 +237,29 @@ def test_status_and_version_say_python_and_why(tmp_path):
     assert proc.returncode == 2 and "no simulator named valhiem" in proc.stderr
 
 
+def test_a_long_python_simulation_ends_with_a_tip_that_says_what_accelerate_needs(on):
+    def decided(reason, files=None):
+        return lambda engine, loaded: acc.Decision(engine, reason, files)
+
+    tip = acc.speed_tip("valheim", 31.4, decide_=decided("not built (pnp accelerate builds it)"))
+    assert tip.startswith("tip: that took 31 s as Python; `pnp accelerate valheim` compiles the simulator once")
+    assert "needs" not in tip
+    assert "pip install -e '.[fast]'" in acc.speed_tip("valheim", 31.4, decide_=decided(
+        "mypy is not installed (its version is part of the key; pip install -e '.[fast]')"))
+    assert "its last build is for other sources" in acc.speed_tip("fatal-fight", 25, decide_=decided(
+        "sources changed since its build (pnp accelerate builds it anew)"))
+    # no tip: short, compiled already, an engine with no compiled list, or no time known
+    assert acc.speed_tip("valheim", acc.TIP_SECONDS - 1, decide_=decided("not built")) is None
+    assert acc.speed_tip("valheim", 60, decide_=decided("built", {"m": Path("m.so")})) is None
+    assert acc.speed_tip("my-game", 60, decide_=decided("not built")) is None
+    assert acc.speed_tip("valheim", None, decide_=decided("not built")) is None
+
+
+def test_no_tip_when_python_was_chosen(monkeypatch):
+    monkeypatch.setenv(acc.OFF, "1")
+    assert acc.speed_tip("valheim", 60, decide_=lambda engine, loaded: acc.Decision(engine, "not built")) is None
+
+
 def digests(env: dict, games: int = 3, game: str = "metroidvania") -> str:
     """samegames.py's digest of a few games of ``game``, each agent at 2 and 4 players, and whether
     the engine ran compiled, from a fresh process with ``env``."""
