@@ -776,12 +776,16 @@ def _plain_break(text, kinds, s: int, i: int, widths, least: float) -> int | Non
         if nxt in _PLUS or prev in _PLUS:
             avoided = avoided or b
             continue
-        if (prev in _KATAKANA or prev in _DIGITS or _is_kanji(prev)) and _inside_word(prev, nxt, lambda k: _char_at(text, b + k)):
-            if prev in _KATAKANA and _lone_kana(char_at, b):
-                lone = lone or b
-            else:
-                inside = inside or b
-                known = known or (b if prev in _KATAKANA and _known_word_at(char_at, b) else None)
+        if prev in _KATAKANA or prev in _DIGITS:
+            if _inside_word(prev, nxt, lambda k: _char_at(text, b + k)):
+                if prev in _KATAKANA and _lone_kana(char_at, b):
+                    lone = lone or b
+                else:
+                    inside = inside or b
+                    known = known or (b if prev in _KATAKANA and _known_word_at(char_at, b) else None)
+                continue
+        elif _is_kanji(nxt) and _is_kanji(prev):  # _inside_word's kanji case, without its reader
+            inside = inside or b
             continue
         if inside is None or _keeps(widths.__getitem__, s, b, least):
             return b
