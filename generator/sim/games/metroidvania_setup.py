@@ -16,7 +16,7 @@ The run parameter ``difficulty`` (``normal`` | ``easy``) is read from ``tables["
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from ...errors import Problem, ProblemsError
 from ..compile import SetupCompiler, unique_records
@@ -120,6 +120,9 @@ class Setup:
     # ---- where things are written (for located static checks)
     locations: dict = field(default_factory=dict)
     map_problems: list = field(default_factory=list)
+    # what ``sim.state.setup_memo`` and ``memo_table`` keep, as the other games' Setups: without the field each
+    # memo read paid a failed attribute lookup (an AttributeError made and dropped) before the ``__dict__``
+    memos: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
 
 def _rules(comp: SetupCompiler, raw: dict) -> dict:

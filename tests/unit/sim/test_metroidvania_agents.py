@@ -29,7 +29,7 @@ def cache_mismatches(setup, agent_name, players, games, limit=1):
     """Play ``games`` games; before every decision compare each cached estimate, for every maiden (and
     every boss), with its recomputation. Returns the first ``limit`` differences found."""
     for name in CACHES:
-        setup.__dict__.pop(name, None)
+        setup.memos.pop(name, None)
     found = []
     for i in range(games):
         state = mv.new_game(setup, players, deal_rng("cache", i))
@@ -121,7 +121,7 @@ def test_a_cache_keyed_on_too_little_is_caught(setups, monkeypatch, broken):
         assert cache_mismatches(setups[0], "heuristic", 4, games=6) != []
     finally:
         for name in CACHES:
-            setups[0].__dict__.pop(name, None)
+            setups[0].memos.pop(name, None)
 
 
 @pytest.mark.parametrize("players", [2, 4])
