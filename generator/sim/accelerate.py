@@ -278,14 +278,15 @@ def engine_of(game: str) -> str | None:
 #: A simulation that ran this many seconds as Python while its engine could run compiled ends with a
 #: tip (a compiled engine plays the same games in about half the time: bench/README.md).
 TIP_SECONDS = 20.0
+_tipped: list[str] = []  # the engines this process gave the tip for: once is enough (pnp build of every game)
 
 
 def speed_tip(game: str, seconds: float | None, decide_=decide) -> str | None:
     """The line after a long simulation with ``game``'s engine (its name, as balance.yaml's ``engine:``)
     that ran as Python although the engine has a compiled list: what ``pnp accelerate`` would give, and what it needs; ``None`` otherwise (short,
-    compiled, no list, or turned off with ``PNP_PURE_PYTHON``: the user chose Python)."""
+    compiled, no list, turned off with ``PNP_PURE_PYTHON``: the user chose Python, or said once already)."""
     engine = engine_of(game)
-    if engine is None or seconds is None or seconds < TIP_SECONDS or disabled():
+    if engine is None or seconds is None or seconds < TIP_SECONDS or disabled() or _tipped:
         return None
     # the games ran in worker processes: whether a build for the sources as they are exists is the question
     decision = decide_(engine, loaded={})
@@ -297,6 +298,7 @@ def speed_tip(game: str, seconds: float | None, decide_=decide) -> str | None:
         needs = " (its last build is for other sources)"
     else:
         needs = ""
+    _tipped.append(engine)
     return (f"tip: that took {seconds:.0f} s as Python; `pnp accelerate {game}` compiles the simulator once, in about "
             f"a minute{needs}, and it plays the same games in about half the time")
 

@@ -237,17 +237,24 @@ def test_status_and_version_say_python_and_why(tmp_path):
     assert proc.returncode == 2 and "no simulator named valhiem" in proc.stderr
 
 
-def test_a_long_python_simulation_ends_with_a_tip_that_says_what_accelerate_needs(on):
+def test_a_long_python_simulation_ends_with_a_tip_that_says_what_accelerate_needs(on, monkeypatch):
     def decided(reason, files=None):
         return lambda engine, loaded: acc.Decision(engine, reason, files)
 
-    tip = acc.speed_tip("valheim", 31.4, decide_=decided("not built (pnp accelerate builds it)"))
-    assert tip.startswith("tip: that took 31 s as Python; `pnp accelerate valheim` compiles the simulator once")
-    assert "needs" not in tip
-    assert "pip install -e '.[fast]'" in acc.speed_tip("valheim", 31.4, decide_=decided(
-        "mypy is not installed (its version is part of the key; pip install -e '.[fast]')"))
-    assert "its last build is for other sources" in acc.speed_tip("fatal-fight", 25, decide_=decided(
-        "sources changed since its build (pnp accelerate builds it anew)"))
+    def tip(game, seconds, reason, files=None):
+        monkeypatch.setattr(acc, "_tipped", [])
+        return acc.speed_tip(game, seconds, decide_=decided(reason, files))
+
+    said = tip("valheim", 31.4, "not built (pnp accelerate builds it)")
+    assert said.startswith("tip: that took 31 s as Python; `pnp accelerate valheim` compiles the simulator once")
+    assert "needs" not in said
+    # once a process: `pnp build` of every game says it for the first only
+    assert acc.speed_tip("metroidvania", 45, decide_=decided("not built")) is None
+    assert "pip install -e '.[fast]'" in tip("valheim", 31.4,
+                                            "mypy is not installed (its version is part of the key; pip install -e '.[fast]')")
+    assert "its last build is for other sources" in tip("fatal-fight", 25,
+                                                         "sources changed since its build (pnp accelerate builds it anew)")
+    monkeypatch.setattr(acc, "_tipped", [])
     # no tip: short, compiled already, an engine with no compiled list, or no time known
     assert acc.speed_tip("valheim", acc.TIP_SECONDS - 1, decide_=decided("not built")) is None
     assert acc.speed_tip("valheim", 60, decide_=decided("built", {"m": Path("m.so")})) is None
