@@ -159,9 +159,9 @@ class State(Flow):
                 self.finish("loss")
 
     def revive(self, saver, t: int) -> None:
-        rules = self.setup.rules
+        rules = self.setup.play_rules
         self.status[t] = RETURNING
-        self.life[t] = min(self.max_life[t], rules["revive_life"] + (self.life[t] if rules["revive_mode"] == "add"
+        self.life[t] = min(self.max_life[t], rules.revive_life + (self.life[t] if rules.revive_mode == "add"
                                                                        else 0))
         self.life[t] = max(self.life[t], 1)
         self.log.append(("save", saver if saver is not None else t, t))
@@ -182,7 +182,7 @@ class State(Flow):
         else:
             self.enemy_discard.append(e)
             if setup.e_skill[e] == "carrier":
-                self.add_gold(setup.rules["carrier_gold"], "carrier")
+                self.add_gold(setup.play_rules.carrier_gold, "carrier")
                 self.special(seat, "defeat_carrier")
 
     def special(self, seat, trigger: str) -> None:
@@ -225,11 +225,11 @@ class State(Flow):
 
     def block_square(self, square: str) -> None:
         sq = SQUARES.index(square)
-        if sq != self.setup.rules["start_square"]:
+        if sq != self.setup.play_rules.start_square:
             self.blocked.add(sq)
             for s in range(self.n):
                 if self.pos[s] == sq:
-                    self.pos[s] = self.setup.rules["start_square"]
+                    self.pos[s] = self.setup.play_rules.start_square
 
     def place_obstacle(self, k: int, life: int, reward, key) -> None:
         if any(v[1] == key for v in self.obstacles.values()):
@@ -262,7 +262,7 @@ class State(Flow):
 
     def add_wound(self, s: int) -> None:
         mine = sum(1 for z in (self.deck, self.hand, self.discard) for c in z[s] if self.setup.c_kind[c] == "wound")
-        if self.wound_pool and mine < self.setup.rules["n11_max"]:
+        if self.wound_pool and mine < self.setup.play_rules.n11_max:
             c = self.wound_pool.pop()
             self.discard[s].append(c)
             self.log.append(("wound", s, c))
@@ -283,7 +283,7 @@ class State(Flow):
                     self.turn_pos = self.seat = seat
                     self.phase = MAIN
                     self.actions_left = self.actions[seat]
-                    self.free_moves = self.setup.rules["free_moves_per_turn"]
+                    self.free_moves = self.setup.play_rules.free_moves_per_turn
                     self.chains_this_turn = [0]
                     self.gauged[seat] = 0
                     self.log.append(("turn", seat))
@@ -321,13 +321,13 @@ class State(Flow):
 
 def new_game(setup, players: int, rng) -> State:
     """Deal a game for ``players`` characters chosen at random (seeded) from the roster."""
-    lo, hi = setup.rules["min_characters"], min(setup.rules["max_characters"], len(setup.characters))
+    lo, hi = setup.play_rules.min_characters, min(setup.play_rules.max_characters, len(setup.characters))
     if not lo <= players <= hi:  # rules.yaml's team sizes: a count outside them is not the game
         raise ValueError(f"fatal-fight supports {lo}..{hi} characters (rules.yaml min_characters, "
                          f"max_characters), got {players}")
     s = State.__new__(State)
     s.setup, s.rng, s.n = setup, rng, players
-    rules = setup.rules
+    rules = setup.play_rules
     s.chars = sorted(sample(range(len(setup.characters)), players, rng))
     roster = [setup.characters[c] for c in s.chars]
     for name in ("life", "actions", "hand_size", "max_carry"):
@@ -335,7 +335,7 @@ def new_game(setup, players: int, rng) -> State:
     s.max_life = list(s.life)
     s.mega_art = [-1] * players
     s.deck = [list(c["initial"]) for c in roster]
-    if rules["n8"]:
+    if rules.n8:
         for seat, deck in enumerate(s.deck):
             megas = [c for c in deck if setup.c_mega[c]]
             if megas:
@@ -346,11 +346,11 @@ def new_game(setup, players: int, rng) -> State:
     for name in ("hand", "discard", "played_up", "played_down", "carry", "gauge"):
         setattr(s, name, [[] for _ in range(players)])
     s.upgrades_left = [list(c["upgrades"]) for c in roster]
-    s.gold = [rules["start_gold_per_player"]] * players
+    s.gold = [rules.start_gold_per_player] * players
     s.gifted = [False] * players
     s.gold_earned, s.gp, s.taken, s.gauged = [0] * players, [0] * players, [0] * players, [0] * players
     s.status = [ACTIVE] * players
-    s.pos = [rules["start_square"]] * players
+    s.pos = [rules.start_square] * players
     s.groups = [[] for _ in range(6)]
     s.elife = list(setup.e_life) + [0]
     s.egp, s.xgp = [0] * (setup.boss + 1), [0] * (setup.boss + 1)
@@ -371,7 +371,7 @@ def new_game(setup, players: int, rng) -> State:
     s.dropping, s.rage_to_remove = None, 0
     s.stage_card, s.phase, s._legal = None, SHOP, None
     s.log.append(("party", tuple(c["id"] for c in roster)))
-    if not rules["n10"]:
+    if not rules.n10:
         s.refresh_gym()
     s.begin_stage(1)
     return s

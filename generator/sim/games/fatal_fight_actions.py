@@ -108,43 +108,43 @@ def _strike_flags(state: State, c: int) -> int:
 
 
 def _main(state: State) -> list[tuple]:
-    s, setup, rules = state.seat, state.setup, state.setup.rules
+    s, setup, rules = state.seat, state.setup, state.setup.play_rules
     hand, life = state.hand[s], state.life[s]
     out: list[tuple] = [(END,)]
     if state.gauged[s]:  # N8: feeding the gauge is the end of the turn; only more feeding is left
-        if state.gauged[s] < rules["n8_feed"]:
+        if state.gauged[s] < rules.n8_feed:
             out.extend((GAUGE, c) for c in hand if setup.c_kind[c] != "wound")
         return out
     acts = state.actions_left
     if acts >= 1:
         for c in hand:
-            if life > setup.c_life_cost[c] and (setup.c_kind[c] != "wound" or life > rules["n11_life"]):
+            if life > setup.c_life_cost[c] and (setup.c_kind[c] != "wound" or life > rules.n11_life):
                 out.extend(_with_target(state, s, PLAY, c))
     moves = [sq for sq in NEIGHBOURS[state.pos[s]] if sq not in state.blocked]
-    paid = acts >= rules["move_actions"] and len(hand) >= rules["move_cards"]
+    paid = acts >= rules.move_actions and len(hand) >= rules.move_cards
     if state.free_moves > 0:
         out.extend((MOVE, sq) for sq in moves)
     elif paid:
-        cards = hand if rules["move_cards"] else [-1]
+        cards = hand if rules.move_cards else [-1]
         out.extend((PAID_MOVE, sq, c) for sq in moves for c in cards)
     if has_pickup(state, s):
-        if state.free_moves >= rules["pickup_move_cost"]:
+        if state.free_moves >= rules.pickup_move_cost:
             out.append((TAKE, -1))
-        elif state.free_moves == 0 and rules["pickup_move_cost"] == 1 and paid:
-            out.extend((TAKE, c) for c in (hand if rules["move_cards"] else [-1]))
+        elif state.free_moves == 0 and rules.pickup_move_cost == 1 and paid:
+            out.extend((TAKE, c) for c in (hand if rules.move_cards else [-1]))
     for c in state.carry[s]:
         out.extend(_with_target(state, s, ITEM, c))
-    if acts >= rules["saving_actions"] and len(hand) >= rules["saving_cards"]:
+    if acts >= rules.saving_actions and len(hand) >= rules.saving_cards:
         downed = [t for t in range(state.n) if state.status[t] == DOWN and
-                  (rules["saving_any_square"] or state.pos[t] == state.pos[s])]
+                  (rules.saving_any_square or state.pos[t] == state.pos[s])]
         if downed:
-            pays = list(combinations(sorted(hand), rules["saving_cards"]))
+            pays = list(combinations(sorted(hand), rules.saving_cards))
             out.extend((SAVE, t, *pay) for t in downed for pay in pays)
-    if rules["n8"]:
-        if state.gauged[s] < rules["n8_feed"]:
+    if rules.n8:
+        if state.gauged[s] < rules.n8_feed:
             out.extend((GAUGE, c) for c in hand if setup.c_kind[c] != "wound")
         m = state.mega_art[s]
-        if m >= 0 and len(state.gauge[s]) >= rules["n8_size"] and life > setup.c_life_cost[m]:
+        if m >= 0 and len(state.gauge[s]) >= rules.n8_size and life > setup.c_life_cost[m]:
             out.append((MEGA,))
     return out
 
@@ -204,7 +204,7 @@ def is_legal(state: State, action) -> bool:
             return False
         if phase == MAIN:  # PLAY in MAIN and CHAIN, JOIN in COMBO: no handler takes the other pairs
             return kind == PLAY and state.actions_left >= 1 and not state.gauged[s] and \
-                (setup.c_kind[c] != "wound" or state.life[s] > setup.rules["n11_life"])
+                (setup.c_kind[c] != "wound" or state.life[s] > setup.play_rules.n11_life)
         if phase == CHAIN:
             return kind == PLAY and state.actions_left >= 1 and setup.c_attack[c]
         return phase == COMBO and kind == JOIN and setup.c_attack[c]
@@ -256,7 +256,7 @@ def _play(state: State, a: tuple):
     state.actions_left -= 1
     state.log.append(("play", s, c, "up"))
     if setup.c_kind[c] == "wound":
-        state.hurt(s, setup.rules["n11_life"], pierce=True, cause="wound")
+        state.hurt(s, setup.play_rules.n11_life, pierce=True, cause="wound")
         state.settle()
         return
     if setup.c_life_cost[c]:
@@ -285,10 +285,10 @@ def _open_chain(state: State):
 def _add_to_chain(state: State, s: int, c: int):
     setup = state.setup
     flags = setup.c_flags[c]
-    if flags & CHAIN_FLAG and setup.rules["n5"] and state.chain:
+    if flags & CHAIN_FLAG and setup.play_rules.n5 and state.chain:
         prev = state.chain[-1][1]
         if setup.c_attack[prev] and not setup.c_flags[prev] & RANGE:
-            state.chain_ap += setup.rules["n5_bonus"]
+            state.chain_ap += setup.play_rules.n5_bonus
     state.chain.append((s, c))
     state.chain_ap += setup.c_ap[c]
     state.chain_flags |= flags
@@ -334,7 +334,7 @@ def _finish(state: State, a: Optional[tuple]):
         if q != s and state.status[q] == ACTIVE and state.pos[q] == here:
             partners.append(q)
     state.partners = partners
-    if state.setup.rules["combination_limit"] == "per_chain":
+    if state.setup.play_rules.combination_limit == "per_chain":
         state.partner_used = {}
     _next_partner(state)
 
@@ -378,7 +378,7 @@ def _join(state: State, a: tuple):
     if setup.c_life_cost[c]:
         state.hurt(q, setup.c_life_cost[c], pierce=True, cause="life_cost")
     _add_to_chain(state, q, c)
-    if setup.rules["partner_subs_to_partner"]:
+    if setup.play_rules.partner_subs_to_partner:
         _sub(state, q, c)
     else:
         _sub(state, state.turn_pos, c)
@@ -392,7 +392,7 @@ def _pass(state: State, a: tuple):
 
 def _resolve(state: State, a: tuple):
     s = state.turn_pos
-    rules = state.setup.rules
+    rules = state.setup.play_rules
     k = a[1] if a[0] == TARGET_A else -1
     ap, flags, hits = state.chain_ap, state.chain_flags, len(state.chain) + state.chain_hits
     for kind, value, when in state.chain_mods:
@@ -405,8 +405,8 @@ def _resolve(state: State, a: tuple):
                 hits += value
     kills = combat.resolve(state, s, k, ap, flags, state.grapples) if k >= 0 else 0
     state.log.append(("chain", s, ap, flags, hits, k, kills))
-    if hits >= rules["combo_bonus_min_hits"] and k >= 0:  # part of the attack (L316-319): no target, no bonus
-        state.add_gold(hits - rules["combo_bonus_min_hits"] + 1, "combo")
+    if hits >= rules.combo_bonus_min_hits and k >= 0:  # part of the attack (L316-319): no target, no bonus
+        state.add_gold(hits - rules.combo_bonus_min_hits + 1, "combo")
     state.chain, state.chain_mods = [], []
     state.seat, state.phase = s, MAIN
     state.chains_this_turn[0] += 1
@@ -422,8 +422,8 @@ def _move(state: State, a: tuple):
 
 
 def _pay(state: State, s: int, c: int):
-    rules = state.setup.rules
-    state.actions_left -= rules["move_actions"]
+    rules = state.setup.play_rules
+    state.actions_left -= rules.move_actions
     if c >= 0:
         state.hand[s].remove(c)
         state.played_down[s].append(c)
@@ -443,7 +443,7 @@ def _arrive(state: State, s: int, sq: int):
 def _take(state: State, a: tuple):
     s = state.seat
     if a[1] == -1:
-        state.free_moves -= state.setup.rules["pickup_move_cost"]
+        state.free_moves -= state.setup.play_rules.pickup_move_cost
     else:
         _pay(state, s, a[1])
     supply, gold = state.pickups[state.pos[s]].pop(0)
@@ -469,7 +469,7 @@ def _save(state: State, a: tuple):
     for c in a[2:]:
         state.hand[s].remove(c)
         state.played_down[s].append(c)
-    state.actions_left -= state.setup.rules["saving_actions"]
+    state.actions_left -= state.setup.play_rules.saving_actions
     state.revive(s, t)
     state.settle()
 
@@ -490,7 +490,7 @@ def _mega(state: State, a: tuple):
     a non-attack one (Marie's party heal) like a played support card: no chain, no HIT."""
     s = state.seat
     setup = state.setup
-    size = setup.rules["n8_size"]
+    size = setup.play_rules.n8_size
     spent, state.gauge[s] = state.gauge[s][:size], state.gauge[s][size:]
     state.discard[s].extend(spent)
     m = state.mega_art[s]

@@ -75,7 +75,7 @@ class GreedyAgent:
 
     # ---- the action phase -------------------------------------------------------------------
     def main(self, state: State):
-        setup, rules, s = self.setup, self.setup.rules, state.seat
+        setup, rules, s = self.setup, self.setup.play_rules, state.seat
         hand, acts = state.hand[s], state.actions_left
         traits = self.traits
         self.plan = None
@@ -111,10 +111,10 @@ class GreedyAgent:
                 keep = self.reserve(state, s)
         best = self.kept_search(state, s, keep, moved) or self.best_chain(state, s, keep, boss_k)
         downs = [t for t in range(state.n) if state.status[t] == DOWN] if DOWN in state.status else None
-        if downs and not self.doomed(state, s) and acts >= rules["saving_actions"] and \
-                len(hand) >= rules["saving_cards"] and (len(downs) >= 2 or boss_k is None) and \
+        if downs and not self.doomed(state, s) and acts >= rules.saving_actions and \
+                len(hand) >= rules.saving_cards and (len(downs) >= 2 or boss_k is None) and \
                 (best is None or best[0] < BOSS_VALUE):
-            pay = sorted(hand, key=lambda c: (card_worth(setup, c), c))[:rules["saving_cards"]]
+            pay = sorted(hand, key=lambda c: (card_worth(setup, c), c))[:rules.saving_cards]
             action = (SAVE, downs[0], *sorted(pay))
             if action in state.legal_actions():
                 return action
@@ -143,19 +143,19 @@ class GreedyAgent:
                 value, neg = best_support
                 if value >= 1.0 or (value > 0 and state.life[s] - danger <= LOW_LIFE):
                     return (PLAY, -neg)
-        if state.free_moves >= rules["pickup_move_cost"] and self.worth_taking(state, s):
+        if state.free_moves >= rules.pickup_move_cost and self.worth_taking(state, s):
             return (TAKE, -1)
         if state.free_moves > 0 and rally is None:
             square = self.safest(state, s, boss_k, threat_here)
             if square != state.pos[s]:
                 return (MOVE, square)
-        if rules["n8"] and (MEGA,) in state.legal_actions():
+        if rules.n8 and (MEGA,) in state.legal_actions():
             return (MEGA,)
         if acts >= 1 and danger > 0:
             for c in hand:
                 if not setup.c_attack[c] and not setup.c_strike[c] and setup.c_guard[c]:
                     return (PLAY, c)
-        if rules["n8"]:  # feeding the gauge ends the turn (N8): the last thing done
+        if rules.n8:  # feeding the gauge ends the turn (N8): the last thing done
             return self.feed(state, hand)
         return (END,)
 
@@ -430,7 +430,7 @@ class GreedyAgent:
         square, grapples = state.pos[s], state.grapples
         if q < s:  # the bonus gold of j more hits only grows with j: adding them all tells
             # (it is max(0, hits - min_hits + 1), so adding any hits raises it once they reach min_hits)
-            if len(state.chain) + state.chain_hits + len(adds) >= setup.rules["combo_bonus_min_hits"]:
+            if len(state.chain) + state.chain_hits + len(adds) >= setup.play_rules.combo_bonus_min_hits:
                 flags = state.chain_flags
                 for c in adds:
                     flags |= setup.c_flags[c]
@@ -493,7 +493,7 @@ class GreedyAgent:
                 gain = worth[a[1]] - DILUTION
             else:  # CURE
                 gain = 3.0
-            price = setup.c_cost[a[1]] if a[0] != CURE else setup.rules["n11_cure"]
+            price = setup.c_cost[a[1]] if a[0] != CURE else setup.play_rules.n11_cure
             ratio = gain / (price if price > 1 else 1)  # a free card counts as 1 gold (no max(): see support_value)
             if ratio > 0:
                 scored.append((ratio, a))

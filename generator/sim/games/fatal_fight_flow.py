@@ -126,7 +126,7 @@ class Flow:
 
     # ---- S, X3, P: stage setup and shopping --------------------------------------------------------
     def begin_stage(self, stage: int) -> None:
-        setup, rng, rules = self.setup, self.rng, self.setup.rules
+        setup, rng, rules = self.setup, self.rng, self.setup.play_rules
         self.stage = stage
         self.log.append(("stage", stage))
         self.stage_deck = list(range(len(setup.stages[stage]["normal"])))
@@ -141,11 +141,11 @@ class Flow:
         self.boss_deck = list(range(len(boss["skills"])))
         shuffle(self.boss_deck, rng)
         pool = self.enemy_deck + self.enemy_discard
-        if rules["escaped_carriers"] == "next_stage":
+        if rules.escaped_carriers == "next_stage":
             pool += self.escaped
             self.escaped = []
         for g in self.groups:
-            if rules["board_enemies_return"]:
+            if rules.board_enemies_return:
                 for e in g:  # a loop, not a generator
                     if e < setup.boss:
                         pool.append(e)
@@ -156,7 +156,7 @@ class Flow:
         self.enemy_deck, self.enemy_discard = pool, []
         shuffle(self.enemy_deck, rng)
         self.pickups, self.blocked, self.gimmicks = {}, set(), []
-        if not rules["n10"] and stage > 1:
+        if not rules.n10 and stage > 1:
             self.refresh_gym()
         self.shop_queue = list(range(self.n))
         self.gifted = [False] * self.n
@@ -164,17 +164,17 @@ class Flow:
 
     def boss_bonus(self, boss) -> int:
         """G2 scaling: boss life (and min_life) + life_per_extra_character per character beyond the minimum."""
-        return boss["per_extra"] * max(0, self.n - self.setup.rules["min_characters"])
+        return boss["per_extra"] * max(0, self.n - self.setup.play_rules.min_characters)
 
     def refresh_gym(self) -> None:
-        mode = self.setup.rules["gym_refresh"]
+        mode = self.setup.play_rules.gym_refresh
         if mode == "bottom":
             self.gym_deck.extend(self.gym)
             self.gym = []
         elif mode == "discard":
             self.gym_gone.extend(self.gym)
             self.gym = []
-        while len(self.gym) < self.setup.rules["gym_size"] and self.gym_deck:
+        while len(self.gym) < self.setup.play_rules.gym_size and self.gym_deck:
             self.gym.append(self.gym_deck.pop(0))
 
     def next_shopper(self) -> None:
@@ -190,14 +190,14 @@ class Flow:
                     if setup.c_cost[inst] <= self.gold[self.seat]:
                         self.log.append(("offer", self.seat, inst))
                 return
-        rules = setup.rules
-        if rules["n10"] and not self.picked_this_stage:
+        rules = setup.play_rules
+        if rules.n10 and not self.picked_this_stage:
             self.picked_this_stage = True
-            count = self.n * rules["n10_per_player"] + rules["n10_extra"]
+            count = self.n * rules.n10_per_player + rules.n10_extra
             self.picks = [self.gym_deck.pop(0) for _ in range(min(count, len(self.gym_deck)))]
             for inst in self.picks:
                 self.log.append(("offer", -1, inst))
-            self.shop_queue = list(range(self.n)) * rules["n10_per_player"]
+            self.shop_queue = list(range(self.n)) * rules.n10_per_player
             self.next_picker()
             return
         self.after_shopping()
@@ -214,7 +214,7 @@ class Flow:
         self.after_shopping()
 
     def after_shopping(self) -> None:
-        if self.stage == self.setup.rules["stages"] and self.final_boss_setup():
+        if self.stage == self.setup.play_rules.stages and self.final_boss_setup():
             return  # the team chooses which rage cards its gold removes (RAGE), then the round starts
         self.start_round()
 
@@ -222,16 +222,16 @@ class Flow:
         """G1: the final boss deck is its skills plus its rage cards; leftover gold removes rage cards,
         then lowers the final boss's life (to min_life). With final_boss_gold off, gold buys nothing
         and every rage card stays. True when the team must choose the rage cards to remove."""
-        rules, boss = self.setup.rules, self.setup.bosses[self.stage]
-        gold, step = (sum(self.gold) if rules["fb_enabled"] else 0), rules["fb_step"] * self.n
-        removed = min(len(boss["rage"]), rules["fb_max_rage"], gold // step)
+        rules, boss = self.setup.play_rules, self.setup.bosses[self.stage]
+        gold, step = (sum(self.gold) if rules.fb_enabled else 0), rules.fb_step * self.n
+        removed = min(len(boss["rage"]), rules.fb_max_rage, gold // step)
         gold -= removed * step
         lowered = min(boss["life"] - boss["min_life"], gold // step)  # the same bonus is added to both
         gold -= lowered * step
         n_skills = len(boss["skills"])
         self.boss_deck.extend(n_skills + i for i in range(len(boss["rage"])))
         self.elife[self.setup.boss] = boss["life"] + self.boss_bonus(boss) - lowered
-        spent = (sum(self.gold) - gold) if rules["fb_enabled"] else 0
+        spent = (sum(self.gold) - gold) if rules.fb_enabled else 0
         for s in range(self.n):
             take = min(self.gold[s], spent)
             self.gold[s] -= take
@@ -263,7 +263,7 @@ class Flow:
 
     def clear_stage(self) -> None:
         """X: split the pool, win after the last stage, else heal, reshuffle and set up the next."""
-        n, rules = self.n, self.setup.rules
+        n, rules = self.n, self.setup.play_rules
         self.log.append(("clear", self.stage, self.round_in_stage))
         if self.pool >= n:
             share = self.pool // n
@@ -274,7 +274,7 @@ class Flow:
             self.gold[s] += share
             self.gold_earned[s] += share
         self.log.append(("split", share, self.pool))
-        if self.stage == rules["stages"]:
+        if self.stage == rules.stages:
             self.finish("win")
             return
         for s in range(n):
@@ -285,17 +285,17 @@ class Flow:
                 zone[s] = []
             shuffle(deck, self.rng)
             self.life[s], self.status[s], self.gp[s] = self.max_life[s], ACTIVE, 0
-            self.pos[s] = rules["start_square"]
+            self.pos[s] = rules.start_square
         self.chain, self.chain_mods, self.pending_mods = [], [], []
         self.picked_this_stage = False
         self.begin_stage(self.stage + 1)
 
     # ---- R: round start -----------------------------------------------------------------------------
     def start_round(self) -> None:
-        setup, rules = self.setup, self.setup.rules
+        setup, rules = self.setup, self.setup.play_rules
         self.round_in_stage += 1
         self.round_id += 1
-        if self.round_in_stage > rules["max_rounds_per_stage"]:
+        if self.round_in_stage > rules.max_rounds_per_stage:
             self.finish("stall")
             return
         for s in range(self.n):
@@ -305,7 +305,7 @@ class Flow:
                 self.draw(s, self.hand_size[s] - len(self.hand[s]))
         stage = setup.stages[self.stage]
         first_boss_round = False
-        if self.stage_drawn < rules["normal_stage_cards_used"] and self.stage_deck:
+        if self.stage_drawn < rules.normal_stage_cards_used and self.stage_deck:
             card = stage["normal"][self.stage_deck.pop(0)]
             self.stage_drawn += 1
         else:
@@ -315,8 +315,8 @@ class Flow:
         if new_card:
             self.new_stage_card(card)
         self.log.append(("round", self.round_id, self.stage, self.round_in_stage, card["id"]))
-        if new_card or rules["boss_stage_repeats"]:
-            extra = card["extra"].get(self.n) if rules["extra_enemies_by_players"] else None
+        if new_card or rules.boss_stage_repeats:
+            extra = card["extra"].get(self.n) if rules.extra_enemies_by_players else None
             for k in range(6):
                 count = card["respawn"][k] + (extra[k] if extra else 0)
                 if count:
@@ -328,25 +328,25 @@ class Flow:
             self.boss_placed = True
             self.groups[k].insert(0 if position == "head" else len(self.groups[k]), setup.boss)
             self.log.append(("boss_in", k, self.elife[setup.boss]))  # its life, for the trace
-        if rules["pickups"] and new_card:
+        if rules.pickups and new_card:
             for square, supply, gold in card["pickups"]:
                 self.pickups.setdefault(square, []).append((supply, gold))
         self.run_gimmicks("round_start")
-        if rules["enemy_guard_refresh"] or new_card:
+        if rules.enemy_guard_refresh or new_card:
             for g in self.groups:
                 for e in g:
                     if e < setup.boss:
                         self.egp[e] = setup.e_guard[e]
-        if rules["mass_damage_timing"] == "at_placement":
+        if rules.mass_damage_timing == "at_placement":
             self.mass_damage()
         self.turn_pos = -1
         if self.phase != OVER:
             self.next_turn()
 
     def new_stage_card(self, card) -> None:
-        keep = [g for g in self.gimmicks if g[1]] if self.setup.rules["stage_card_replaces"] else self.gimmicks
+        keep = [g for g in self.gimmicks if g[1]] if self.setup.play_rules.stage_card_replaces else self.gimmicks
         self.gimmicks = keep + list(card["gimmicks"])
-        if self.setup.rules["stage_card_replaces"]:
+        if self.setup.play_rules.stage_card_replaces:
             self.pickups, self.blocked = {}, set()
         self.stage_card = card
         for timing, _, effect, key in card["gimmicks"]:
@@ -361,7 +361,7 @@ class Flow:
     def spawn(self, k: int, count: int) -> None:
         for _ in range(count):
             if not self.enemy_deck:
-                if not self.enemy_discard or not self.setup.rules["enemy_deck_reshuffle"]:
+                if not self.enemy_discard or not self.setup.play_rules.enemy_deck_reshuffle:
                     self.log.append(("empty_pool", k))
                     return
                 self.enemy_deck, self.enemy_discard = self.enemy_discard, []
@@ -394,7 +394,7 @@ class Flow:
             self.log.append(("boss_skill", top, self.stage))
             self.apply_effect(b["skills"][top] if top < n_skills else b["rage"][top - n_skills], None, None)
         acted = set()
-        once = setup.rules["enemy_acts_once"]
+        once = setup.play_rules.enemy_acts_once
         for k in range(6):
             if self.phase == OVER:
                 return
@@ -414,11 +414,11 @@ class Flow:
                 for s in range(self.n):
                     if self.status[s] == ACTIVE and self.pos[s] % 3 == line:
                         self.hurt(s, size, pierce=False, cause="combat")
-        if setup.rules["mass_damage_timing"] == "after_groups" and self.phase != OVER:
+        if setup.play_rules.mass_damage_timing == "after_groups" and self.phase != OVER:
             self.mass_damage()
-        if setup.rules["n11"] and self.phase != OVER:
+        if setup.play_rules.n11 and self.phase != OVER:
             for s in range(self.n):
-                if self.taken[s] >= setup.rules["n11_trigger"]:
+                if self.taken[s] >= setup.play_rules.n11_trigger:
                     self.add_wound(s)
 
     def mass_damage(self) -> None:

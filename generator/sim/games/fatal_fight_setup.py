@@ -12,8 +12,8 @@ does not implement is a located problem (``ProblemsError``), never a crash mid-g
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass, field, fields
+from typing import Any, Final, final
 
 from ...content.game import copies_of
 from ...errors import ProblemsError
@@ -39,6 +39,80 @@ SUPPORTED = {
     "revive_mode": ("set", "add"), "saving_any_square": (True, False), "enemy_guard_refresh": (True, False),
     "gym_refresh": ("bottom", "discard", "keep"), "extra_enemies_by_players": (True, False), "pickups": (True, False),
 }
+
+
+@final
+@dataclass
+class PlayRules:
+    """The values of ``Setup.rules`` the engine and its agents read while playing, as typed fields
+    (compiled by mypyc, a field read is a C struct read where ``rules["..."]`` is a dict lookup and an
+    untyped value). Built once by ``compile_setup`` from the same dict, so ``--set rules.X=...``
+    reaches both; ``Setup.rules`` stays the one the reports and tests read."""
+    # numbers
+    start_gold_per_player: int
+    gym_size: int
+    free_moves_per_turn: int
+    group_cap: int
+    combo_bonus_min_hits: int
+    carrier_gold: int
+    saving_actions: int
+    saving_cards: int
+    revive_life: int
+    normal_stage_cards_used: int
+    max_rounds_per_stage: int
+    stages: int
+    pickup_move_cost: int
+    min_characters: int
+    max_characters: int
+    move_actions: int
+    move_cards: int
+    start_square: int
+    boss_size: int
+    fb_step: int
+    fb_max_rage: int
+    n2_bonus: int
+    n5_bonus: int
+    n8_size: int
+    n8_feed: int
+    n10_extra: int
+    n10_per_player: int
+    n11_trigger: int
+    n11_life: int
+    n11_cure: int
+    n11_max: int
+    # switches (read as truth values only)
+    partner_subs_to_partner: bool
+    boss_counts_toward_cap: bool
+    enemy_acts_once: bool
+    enemy_deck_reshuffle: bool
+    stage_card_replaces: bool
+    boss_stage_repeats: bool
+    board_enemies_return: bool
+    saving_any_square: bool
+    enemy_guard_refresh: bool
+    extra_enemies_by_players: bool
+    pickups: bool
+    fb_enabled: bool
+    n1: bool
+    n2: bool
+    n5: bool
+    n8: bool
+    n10: bool
+    n11: bool
+    # choices
+    combination_limit: str
+    mass_damage_timing: str
+    escaped_carriers: str
+    revive_mode: str
+    gym_refresh: str
+
+
+def play_rules(rules: dict[str, Any]) -> PlayRules:
+    """``PlayRules`` of a complete ``_rules`` dict (no value missing: ``compile_setup`` calls it
+    once the problems are checked)."""
+    values: dict[str, Any] = {f.name: bool(rules[f.name]) if f.type in ("bool", bool) else rules[f.name]
+                              for f in fields(PlayRules)}
+    return PlayRules(**values)
 
 
 @dataclass
@@ -77,6 +151,7 @@ class Setup:
     boss: int = 0  # the boss's index in a state's enemy arrays (= E)
     # what ``sim.state.kept_on_setup`` and ``memo_table`` keep, where the Setup has no ``__dict__`` (compiled)
     memos: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    play_rules: PlayRules = field(init=False, repr=False, compare=False)  # ``rules`` typed (set last by compile_setup)
 
 
 def _rules(comp: SetupCompiler, raw: dict) -> dict:
@@ -158,6 +233,7 @@ def compile_setup(tables: Mapping, where=None) -> Setup:
         comp.problem("characters", "no characters to simulate")
     if comp.problems:
         raise ProblemsError(comp.problems)
+    setup.play_rules = play_rules(setup.rules)
     return setup
 
 

@@ -54,10 +54,10 @@ def offers(state: State, s: int, gold: int) -> list[tuple]:
 
 def buys(state: State, s: int) -> list[tuple]:
     """What player ``s`` can spend gold on now: the offers and (N11) curing a wound."""
-    setup, rules = state.setup, state.setup.rules
+    setup, rules = state.setup, state.setup.play_rules
     gold = state.gold[s]
     out = offers(state, s, gold)
-    if rules["n11"] and gold >= rules["n11_cure"]:
+    if rules.n11 and gold >= rules.n11_cure:
         out.extend((CURE, d) for d in state.deck[s] if setup.c_kind[d] == "wound")
     return out
 
@@ -73,8 +73,8 @@ def can_buy(state: State, s: int, action) -> bool:
             (setup.c_replaces[c] in state.deck[s] or setup.c_replaces[c] == state.mega_art[s])
     if kind == BUY:
         return c in state.gym and setup.c_cost[c] <= gold
-    rules = setup.rules
-    return rules["n11"] and gold >= rules["n11_cure"] and c in state.deck[s] and setup.c_kind[c] == "wound"
+    rules = setup.play_rules
+    return rules.n11 and gold >= rules.n11_cure and c in state.deck[s] and setup.c_kind[c] == "wound"
 
 
 def _shop(state: State) -> list[tuple]:
@@ -89,11 +89,11 @@ def _shop(state: State) -> list[tuple]:
 def has_shop_choice(state: Flow) -> bool:
     """Whether ``_shop`` lists more than ``(DONE,)``, without listing it: asked before every shop
     turn and after every purchase, and most often answered by the first affordable offer."""
-    s, setup, rules = state.seat, state.setup, state.setup.rules
+    s, setup, rules = state.seat, state.setup, state.setup.play_rules
     gold = state.gold[s]
     if _offered(state, s, -1, gold):  # costs are never negative
         return True
-    if rules["n11"] and gold >= rules["n11_cure"] and any(setup.c_kind[d] == "wound" for d in state.deck[s]):
+    if rules.n11 and gold >= rules.n11_cure and any(setup.c_kind[d] == "wound" for d in state.deck[s]):
         return True
     if gold and not state.gifted[s]:
         for t in range(state.n):
@@ -163,7 +163,7 @@ def _buy(state: State, a: tuple):
 
 def _cure(state: State, a: tuple):
     s, d = state.seat, a[1]
-    state.gold[s] -= state.setup.rules["n11_cure"]
+    state.gold[s] -= state.setup.play_rules.n11_cure
     state.deck[s].remove(d)
     state.wound_pool.append(d)
     state.log.append(("cure", s, d))
