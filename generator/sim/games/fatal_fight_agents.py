@@ -621,7 +621,8 @@ def _best_on(board: Board, k: int, reach: Reach, help_ap: int) -> Optional[tuple
     """``(value less card cost, positions)`` of the best chain of ``reach`` (a ``Chains.of``
     entry) on group ``k``, or None; ``help_ap`` is what partners could add for a boss kill."""
     chains, plain = reach
-    need, head = board.heads[k] or board.head(k)
+    known = board.heads[k]  # (a test for None, not ``or``: compiled, ``or`` boxes the tuple again)
+    need, head = known if known is not None else board.head(k)
     if plain and not help_ap:  # only the head can fall: the first (cheapest) chain that fells it
         for ap, _, _, cost, positions in chains:
             if ap >= need:
@@ -634,11 +635,13 @@ def _best_on(board: Board, k: int, reach: Reach, help_ap: int) -> Optional[tuple
     best = 0.0
     for ap, pierce, rng, cost, positions in chains:  # range in one test, pierce alone (the most chains) in two
         if rng:  # Board.value's range case, without the call
-            levels, values_ = ranged[2 * k + (1 if pierce else 0)] or board.range_steps(k, pierce)
+            steps = ranged[2 * k + (1 if pierce else 0)]
+            levels, values_ = steps if steps is not None else board.range_steps(k, pierce)
             value = values_[bisect_right(levels, ap)]
         elif pierce:  # the first few fall (Board.pierce_steps)
             if thresholds is None:
-                thresholds, values = board.steps[k] or board.pierce_steps(k)
+                known_steps = board.steps[k]
+                thresholds, values = known_steps if known_steps is not None else board.pierce_steps(k)
             value = (values[bisect_right(thresholds, ap)] if thresholds is not None  # type: ignore[index]
                      else value_of(k, ap, pierce, 0))
         else:  # the head falls or nothing happens

@@ -93,7 +93,7 @@ def attack_value(state: State, seat: int, square: int, k: int, ap: int, flags: i
     return kill_value(state, k, killed) if killed else 0.0
 
 
-_KEPT: list = [None]  # the last Board made (holding its state: the state never points back, no cycle)
+_KEPT: list[Optional["Board"]] = [None]  # the last Board made (holding its state: the state never points back, no cycle)
 
 
 def current_board(state: State) -> "Board":
@@ -196,7 +196,8 @@ class Board:
         defeats the first ``bisect_right(thresholds, ap)`` positions (running totals of their
         life) for ``values[that many]``. ``(None, None)`` if a position has no life left (the
         step rule does not hold there; ``value`` walks the group instead)."""
-        lives, _, vals = self.rows[k] or self.row(k)
+        row = self.rows[k]
+        lives, _, vals = row if row is not None else self.row(k)
         thresholds: Optional[list[int]] = []
         values: Optional[list[float]] = [0.0]
         total, value = 0, 0.0
@@ -216,7 +217,8 @@ class Board:
         defeats every position whose life (plus GP without pierce) is at most ``ap``, worth
         ``values[bisect_right(levels, ap)]``. Kill values are halves (asserted with them), so
         their sums are exact in any order: the same floats as ``damage_plan`` walking the group."""
-        lives, gps, vals = self.rows[k] or self.row(k)
+        row = self.rows[k]
+        lives, gps, vals = row if row is not None else self.row(k)
         levels: list[int] = []
         values: list[float] = [0.0]
         total = 0.0
@@ -242,13 +244,16 @@ class Board:
         """Kill value of an attack of ``ap`` on group ``k`` (``combat.damage_plan`` valued as
         ``kill_value`` does)."""
         if range_:
-            levels, values = self.ranged[2 * k + (1 if pierce else 0)] or self.range_steps(k, pierce)
+            ranged = self.ranged[2 * k + (1 if pierce else 0)]
+            levels, values = ranged if ranged is not None else self.range_steps(k, pierce)
             return values[bisect_right(levels, ap)]
         if pierce:
-            thresholds, totals = self.steps[k] or self.pierce_steps(k)
+            steps = self.steps[k]
+            thresholds, totals = steps if steps is not None else self.pierce_steps(k)
             return (totals[bisect_right(thresholds, ap)] if thresholds is not None  # type: ignore[index]
                     else self._pierce_walk(k, ap))
-        lives, gps, vals = self.rows[k] or self.row(k)
+        row = self.rows[k]
+        lives, gps, vals = row if row is not None else self.row(k)
         return vals[0] if lives and ap - gps[0] >= lives[0] else 0.0
 
     def _pierce_walk(self, k: int, ap: int) -> float:
@@ -280,7 +285,8 @@ class Board:
             if pierce or range_ or not groups[k]:
                 value = self.value(k, eff, pierce, range_)
             else:
-                need, head = self.heads[k] or self.head(k)  # only the head can fall
+                known = self.heads[k]
+                need, head = known if known is not None else self.head(k)  # only the head can fall
                 value = head if eff >= need else 0.0
             if value > best:
                 best = value
