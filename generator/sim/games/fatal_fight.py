@@ -19,7 +19,7 @@ from ...sim.state import team_returns, twin_of
 from . import fatal_fight_actions as actions
 from . import fatal_fight_combat as combat
 from .fatal_fight_effects import OPS
-from .fatal_fight_flow import ACTIVE, DOWN, MAIN, OVER, RETURNING, SHOP, Flow
+from .fatal_fight_flow import ACTIVE, DOWN, MAIN, OVER, RETURNING, SHOP, Action, Flow
 from .fatal_fight_setup import SQUARES, compile_setup  # noqa: F401  (module API)
 
 NAME = "fatal-fight"
@@ -57,18 +57,18 @@ class State(Flow):
     def returns(self) -> list[float]:
         return team_returns(self.outcome, self.n)
 
-    def legal_actions(self) -> list[tuple]:
+    def legal_actions(self) -> list[Action]:
         if self._legal is None:
             self._legal = sorted(self.legal_unsorted()) if self.phase != OVER else []
         return self._legal
 
-    def legal_unsorted(self) -> list[tuple]:
+    def legal_unsorted(self) -> list[Action]:
         return actions.legal_unsorted(self)
 
-    def is_legal(self, action: tuple) -> bool:
+    def is_legal(self, action: Action) -> bool:
         return actions.is_legal(self, action)
 
-    def apply_action(self, action: tuple) -> None:
+    def apply_action(self, action: Action) -> None:
         handler = actions.HANDLERS_BY_PHASE[self.phase].get(action[0])
         if handler is None or not actions.is_legal(self, action):
             raise IllegalActionError(f"{self.action_to_string(action)!s} is not legal now")
@@ -88,7 +88,7 @@ class State(Flow):
         twin.blocked = set(self.blocked)
         return twin
 
-    def action_to_string(self, action: tuple) -> str:
+    def action_to_string(self, action: Action) -> str:
         from .fatal_fight_report import action_text
         return action_text(self, action)
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final, Optional
 from itertools import combinations
 
 from . import fatal_fight_combat as combat
-from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, OVER, PICK, RAGE, SHOP, TARGET
+from .fatal_fight_flow import ACTIVE, CHAIN, COMBO, DOWN, DROP, MAIN, OVER, PICK, RAGE, SHOP, TARGET, Action
 from .fatal_fight_setup import CHAIN as CHAIN_FLAG, GRAPPLE, RANGE
 from .fatal_fight_shop import (BUY, CURE, DONE, GIVE, PICK_A, RAGE_A, UPGRADE, _buy, _cure, _done, _give, _pick, _rage,
                                _rages, _shop, _upgrade, can_buy)
@@ -47,12 +47,12 @@ NEIGHBOURS = tuple(tuple(b for b in range(9) if abs(b // 3 - a // 3) + abs(b % 3
 
 # ---- legal actions ------------------------------------------------------------------------------
 
-def legal_unsorted(state: State) -> list[tuple]:
+def legal_unsorted(state: State) -> list[Action]:
     phase = state.phase
     if phase == MAIN:
         return _main(state)
     s = state.seat
-    out: list[tuple]
+    out: list[Action]
     if phase == CHAIN:
         out = [(FINISH,)]
         if state.actions_left >= 1:
@@ -93,7 +93,7 @@ def _has_attack(state: State, s: int) -> bool:
     return False
 
 
-def _with_target(state: State, s: int, kind: int, c: int) -> list[tuple]:
+def _with_target(state: State, s: int, kind: int, c: int) -> list[Action]:
     if not state.setup.c_strike[c]:
         return [(kind, c)]
     ks = combat.targets(state, state.pos[s], _strike_flags(state, c))
@@ -107,10 +107,10 @@ def _strike_flags(state: State, c: int) -> int:
     return 0
 
 
-def _main(state: State) -> list[tuple]:
+def _main(state: State) -> list[Action]:
     s, setup, rules = state.seat, state.setup, state.setup.play_rules
     hand, life = state.hand[s], state.life[s]
-    out: list[tuple] = [(END,)]
+    out: list[Action] = [(END,)]
     if state.gauged[s]:  # N8: feeding the gauge is the end of the turn; only more feeding is left
         if state.gauged[s] < rules.n8_feed:
             out.extend((GAUGE, c) for c in hand if setup.c_kind[c] != "wound")
@@ -189,12 +189,12 @@ def _discard_supply(state: State, q: int, c: int) -> None:
     state.log.append(("drop", q, c))
 
 
-def _drop(state: State, a: tuple):
+def _drop(state: State, a: Action):
     _discard_supply(state, state.seat, a[1])
     discard_down(state)
 
 
-def is_legal(state: State, action) -> bool:
+def is_legal(state: State, action: Action) -> bool:
     """Whether ``action`` is legal now: fast checks for the frequent kinds, else the full list."""
     kind, phase = action[0], state.phase
     if len(action) == 2 and (kind == PLAY or kind == JOIN) and not state.setup.c_strike[action[1]]:
@@ -242,13 +242,13 @@ def has_choice(state: State) -> bool:
 
 # ---- the action phase ---------------------------------------------------------------------------
 
-def _end(state: State, a: tuple):
+def _end(state: State, a: Action):
     state.end_turn()
     if state.phase == MAIN:
         state.next_turn()
 
 
-def _play(state: State, a: tuple):
+def _play(state: State, a: Action):
     s, c = state.seat, a[1]
     setup = state.setup
     state.hand[s].remove(c)
@@ -368,7 +368,7 @@ def _to_target(state: State):
         _resolve(state, legal[0])
 
 
-def _join(state: State, a: tuple):
+def _join(state: State, a: Action):
     q, c = state.seat, a[1]
     setup = state.setup
     state.hand[q].remove(c)
@@ -385,12 +385,12 @@ def _join(state: State, a: tuple):
     _next_partner(state)
 
 
-def _pass(state: State, a: tuple):
+def _pass(state: State, a: Action):
     state.partners.pop(0)
     _next_partner(state)
 
 
-def _resolve(state: State, a: tuple):
+def _resolve(state: State, a: Action):
     s = state.turn_pos
     rules = state.setup.play_rules
     k = a[1] if a[0] == TARGET_A else -1
@@ -416,7 +416,7 @@ def _resolve(state: State, a: tuple):
         state.settle()
 
 
-def _move(state: State, a: tuple):
+def _move(state: State, a: Action):
     state.free_moves -= 1
     _arrive(state, state.seat, a[1])
 
@@ -429,7 +429,7 @@ def _pay(state: State, s: int, c: int):
         state.played_down[s].append(c)
 
 
-def _paid_move(state: State, a: tuple):
+def _paid_move(state: State, a: Action):
     _pay(state, state.seat, a[2])
     _arrive(state, state.seat, a[1])
 
@@ -440,7 +440,7 @@ def _arrive(state: State, s: int, sq: int):
     state.settle()
 
 
-def _take(state: State, a: tuple):
+def _take(state: State, a: Action):
     s = state.seat
     if a[1] == -1:
         state.free_moves -= state.setup.play_rules.pickup_move_cost
@@ -454,7 +454,7 @@ def _take(state: State, a: tuple):
     state.settle()
 
 
-def _item(state: State, a: tuple):
+def _item(state: State, a: Action):
     s, c = state.seat, a[1]
     state.carry[s].remove(c)
     state.exiled.append(c)
@@ -464,7 +464,7 @@ def _item(state: State, a: tuple):
     _after_card(state)
 
 
-def _save(state: State, a: tuple):
+def _save(state: State, a: Action):
     s, t = state.seat, a[1]
     for c in a[2:]:
         state.hand[s].remove(c)
@@ -474,7 +474,7 @@ def _save(state: State, a: tuple):
     state.settle()
 
 
-def _gauge(state: State, a: tuple):
+def _gauge(state: State, a: Action):
     """N8: a hand card face down into the gauge, at the end of the turn (schema n8_power_gauge);
     the turn ends once ``feed_per_round`` cards are in or nothing else can go in."""
     s, c = state.seat, a[1]
@@ -485,7 +485,7 @@ def _gauge(state: State, a: tuple):
     state.settle()
 
 
-def _mega(state: State, a: tuple):
+def _mega(state: State, a: Action):
     """N8: release the gauge; an attack mega art resolves as a one-card chain without Combination,
     a non-attack one (Marie's party heal) like a played support card: no chain, no HIT."""
     s = state.seat

@@ -26,6 +26,7 @@ PICK: Final = 5
 DROP: Final = 6
 RAGE: Final = 7
 OVER: Final = 8
+Action = tuple[int, ...]  # a decision (fatal_fight_actions): its kind, then cards, squares or seats
 
 
 class Flow:
@@ -106,7 +107,7 @@ class Flow:
     dropping: Any  # None, () (a discard-down is due) or the (phase, seat) a DROP decision interrupted
     rage_to_remove: int
     outcome: Optional[str]
-    _legal: Optional[list[tuple]]
+    _legal: Optional[list[Action]]
 
     # ---- the State's primitives these steps use (defined in ``fatal_fight.State``) -------------------
     def draw(self, s: int, count: int) -> None:

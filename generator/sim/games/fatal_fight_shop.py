@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from .fatal_fight import State
-    from .fatal_fight_flow import Flow
+    from .fatal_fight_flow import Action, Flow
 
 UPGRADE: Final = 14
 BUY: Final = 15
@@ -19,12 +19,13 @@ RAGE_A: Final = 20  # (RAGE_A, boss-deck card): after DROP_A = 19
 GIVE: Final = 21    # (GIVE, seat): 1 gold to that player at stage start (G21)
 
 
-def _rages(state: State) -> list[tuple]:
+def _rages(state: State) -> list[Action]:
     """One RAGE action per distinct rage card left in the boss deck, its first copy: identical
     cards are one choice, so neither a random player nor a search weighs a card by its copies."""
     boss = state.setup.bosses[state.stage]
     first_rage = len(boss["skills"])
-    out, effects = [], []
+    out: list[Action] = []
+    effects = []
     for top in state.boss_deck:
         if top >= first_rage and boss["rage"][top - first_rage] not in effects:
             effects.append(boss["rage"][top - first_rage])
@@ -32,17 +33,17 @@ def _rages(state: State) -> list[tuple]:
     return out
 
 
-def _rage(state: State, a: tuple):
+def _rage(state: State, a: Action):
     state.rage_out(a[1])
     if not state.remove_rage():
         state.start_round()
 
 
-def offers(state: State, s: int, gold: int) -> list[tuple]:
+def offers(state: State, s: int, gold: int) -> list[Action]:
     """The upgrades and Gym cards player ``s`` could pay for with ``gold``."""
     setup, cost, deck = state.setup, state.setup.c_cost, state.deck[s]
     mega = state.mega_art[s]  # N8: the mega art waits beside the player, not in the deck, and upgrades too
-    out = []
+    out: list[Action] = []
     for u in state.upgrades_left[s]:  # plain loops: no comprehension or generator frames
         if cost[u] <= gold and (setup.c_replaces[u] in deck or setup.c_replaces[u] == mega):
             out.append((UPGRADE, u))
@@ -52,7 +53,7 @@ def offers(state: State, s: int, gold: int) -> list[tuple]:
     return out
 
 
-def buys(state: State, s: int) -> list[tuple]:
+def buys(state: State, s: int) -> list[Action]:
     """What player ``s`` can spend gold on now: the offers and (N11) curing a wound."""
     setup, rules = state.setup, state.setup.play_rules
     gold = state.gold[s]
@@ -62,7 +63,7 @@ def buys(state: State, s: int) -> list[tuple]:
     return out
 
 
-def can_buy(state: State, s: int, action) -> bool:
+def can_buy(state: State, s: int, action: Action) -> bool:
     """Whether ``action`` (UPGRADE, BUY or CURE) is in ``buys(state, s)``, by its own rule alone."""
     if len(action) != 2:
         return False
@@ -77,7 +78,7 @@ def can_buy(state: State, s: int, action) -> bool:
     return rules.n11 and gold >= rules.n11_cure and c in state.deck[s] and setup.c_kind[c] == "wound"
 
 
-def _shop(state: State) -> list[tuple]:
+def _shop(state: State) -> list[Action]:
     s = state.seat
     gold = state.gold[s]
     out = [(DONE,)] + buys(state, s)
@@ -124,7 +125,7 @@ def _offered(state: Flow, t: int, above: int, gold: int) -> bool:
     return False
 
 
-def _give(state: State, a: tuple):
+def _give(state: State, a: Action):
     """G21: 1 gold to another player, who shops (again) after the others if they had already."""
     s, t = state.seat, a[1]
     state.gold[s] -= 1
@@ -136,7 +137,7 @@ def _give(state: State, a: tuple):
     _after_shop(state)
 
 
-def _upgrade(state: State, a: tuple):
+def _upgrade(state: State, a: Action):
     s, u = state.seat, a[1]
     setup = state.setup
     state.gold[s] -= setup.c_cost[u]
@@ -152,7 +153,7 @@ def _upgrade(state: State, a: tuple):
     _after_shop(state)
 
 
-def _buy(state: State, a: tuple):
+def _buy(state: State, a: Action):
     s, g = state.seat, a[1]
     state.gold[s] -= state.setup.c_cost[g]
     state.gym.remove(g)
@@ -161,7 +162,7 @@ def _buy(state: State, a: tuple):
     _after_shop(state)
 
 
-def _cure(state: State, a: tuple):
+def _cure(state: State, a: Action):
     s, d = state.seat, a[1]
     state.gold[s] -= state.setup.play_rules.n11_cure
     state.deck[s].remove(d)
@@ -176,11 +177,11 @@ def _after_shop(state: State):
         state.next_shopper()
 
 
-def _done(state: State, a: tuple):
+def _done(state: State, a: Action):
     state.next_shopper()
 
 
-def _pick(state: State, a: tuple):
+def _pick(state: State, a: Action):
     s, c = state.seat, a[1]
     state.picks.remove(c)
     state.deck[s].append(c)
