@@ -37,7 +37,7 @@ from ..cachedir import cache_dir
 ENGINES: dict[str, tuple[str, ...]] = {
     "metroidvania": tuple(f"generator.sim.games.metroidvania{part}" for part in (
         "", "_base", "_flow", "_checks", "_moves", "_bosses", "_powers", "_actions", "_dice", "_effects",
-        "_agents")) + ("generator.sim.state", "generator.sim.rng"),
+        "_agents", "_setup")) + ("generator.sim.state", "generator.sim.rng"),
     "fatal-fight": tuple(f"generator.sim.games.fatal_fight{part}" for part in (
         "", "_setup", "_flow", "_actions", "_shop", "_combat", "_effects", "_preview", "_agents", "_report")),
     "valheim": tuple(f"generator.sim.games.valheim{part}" for part in (

@@ -29,7 +29,7 @@ from .metroidvania_flow import (DMG, END, LEVEL, MOVE, OVER, PEEK, PHASES, PICK,
 from .metroidvania_moves import Movement
 from .metroidvania_powers import Powers
 from .metroidvania_setup import (DIFFICULTIES, AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, START, WHITE, WIL,  # noqa: F401
-                                 compile_setup)  # (module API)
+                                 Setup, compile_setup)  # (module API)
 
 NAME = "metroidvania"
 VERSION = "6"   # eng-mv, fid-mv: rules fixes (see git log); 4: the heuristic's spare EASY rest rooms;
@@ -213,7 +213,7 @@ class State(Decisions):  # on TurnFlow, Checks, Movement, Bosses, Powers (see me
 
 # ---- module API (see generator/sim/api.py) --------------------------------------------------------
 
-def new_game(setup, players: int, rng) -> State:
+def new_game(setup: Setup, players: int, rng) -> State:
     """Deal a game for ``players`` maidens with servants dealt at random (seeded), each once."""
     r = setup.rules
     if not r["players.min"] <= players <= min(r["players.max"], len(setup.servants)):

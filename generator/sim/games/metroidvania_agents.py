@@ -20,7 +20,7 @@ from .metroidvania import (DMG, DONE, END, ENDT, FLOWER, GO, LEVEL, MOVE, PEEK, 
 from ..state import memo_table, setup_memo
 from .metroidvania_effects import num
 from .metroidvania_powers import _ANY_MID
-from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, WIL
+from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, PIE, REST, WIL, Setup
 
 # Stat placement priority (spec §5): Will to 2, Agi 1, Pie 1, Will to 4, then Pie and Ins alternately.
 PLACEMENT: Final = ((WIL, 2), (AGI, 1), (PIE, 1), (WIL, 4))
@@ -969,12 +969,12 @@ def _boss_actions_key(state: State, s: int, b: int) -> tuple:
             state.crit, state.stat(s, WIL), state.stat(s, PIE), state.mod_sum(s, "crit"), state.b_mods[b])
 
 
-def _key_rooms_open(setup, stats) -> int:
+def _key_rooms_open(setup: Setup, stats: tuple) -> int:
     """The key rooms whose key condition these stats meet (``State.key_ok``), as bits by room."""
     return setup_memo(setup, "_key_rooms_open", stats, _key_rooms_open_now, setup, stats)
 
 
-def _key_rooms_open_now(setup, stats) -> int:
+def _key_rooms_open_now(setup: Setup, stats: tuple) -> int:
     return sum(1 << v for v in setup.key_rooms if all(stats[k] >= n for k, n in setup.key_cond[v]))
 
 

@@ -12,6 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from . import metroidvania_dice as dice
+from .metroidvania_setup import Setup
 
 if TYPE_CHECKING:
     from .metroidvania_checks import Check
@@ -23,7 +24,7 @@ _NO_SLOTS: tuple = ()   # (a name: mypy would take a literal () for all the slot
 class StateBase:
     __slots__ = _NO_SLOTS
 
-    setup: Any   # a Setup (plain Python: it keeps memo tables in its __dict__), read as any object
+    setup: Setup
     rng: random.Random
     n: int
     pos: list[int]

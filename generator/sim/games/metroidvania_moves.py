@@ -12,7 +12,7 @@ from typing import Final
 from ..state import memo_table, setup_memo
 from .metroidvania_checks import Check, Checks
 from .metroidvania_flow import ST_DMG, ST_END
-from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, REST
+from .metroidvania_setup import AGI, BOSS, DANGER, EVENT, INS, KEY, NORMAL, REST, Setup
 
 _INF: Final = 1 << 20   # the cost of a room out of reach
 
@@ -278,13 +278,13 @@ class Movement(Checks):
             self.start_boss_check(self.setup.node_boss[node])
 
 
-def _adjacency_now(setup, ins: int, opened: tuple | set) -> list:
+def _adjacency_now(setup: Setup, ins: int, opened: tuple | set) -> list:
     opened = set(opened)
     return [plain + [w for w, h, sid in cond if (not h or ins >= h) and (sid < 0 or sid in opened)]
             for plain, cond in zip(setup.plain_adj, setup.cond_adj)]
 
 
-def _passable_now(setup, blockers_explored: int, passkey: bool) -> list:
+def _passable_now(setup: Setup, blockers_explored: int, passkey: bool) -> list:
     r = setup.rules
     out = [True] * len(setup.node_id)
     for v in setup.blockers:

@@ -84,37 +84,43 @@ _NEEDED = ("players.min", "players.max", "rounds", "criterion.start", "criterion
 
 @dataclass
 class Setup:
-    rules: dict
+    # Typed where the game reads it (compiled by mypyc, a field read is a native one and a ``list[int]`` is
+    # indexed natively); records stay dicts, ids and tags whatever the content wrote.
+    rules: dict[str, Any]
     difficulty: str = "normal"
     # ---- map (node index = position in map.yaml nodes)
     node_id: list = field(default_factory=list)
     node_index: dict = field(default_factory=dict)
-    kind: list = field(default_factory=list)          # KINDS index, after the difficulty (easy rest -> normal)
-    printed_kind: list = field(default_factory=list)  # KINDS index as printed on the board
-    tag: list = field(default_factory=list)           # difficulty_tag (all | easy)
-    area: list = field(default_factory=list)          # area index
-    key_cond: list = field(default_factory=list)      # tuple of (stat, value) or ()
-    node_boss: list = field(default_factory=list)     # boss index or -1
-    adj: list = field(default_factory=list)           # node -> list of (neighbour, hidden_ins, sealed edge id or -1)
-    sealed: list = field(default_factory=list)        # sealed edge id -> (a, b)
-    plain_adj: list = field(default_factory=list)     # node -> neighbours over always-open edges
-    cond_adj: list = field(default_factory=list)      # node -> (neighbour, hidden_ins, sealed id) of the others
-    blockers: list = field(default_factory=list)      # key and boss rooms (they may block a path)
-    key_rooms: list = field(default_factory=list)     # the key rooms among the blockers
-    rest_nodes: list = field(default_factory=list)    # the rest rooms at this difficulty
-    normal_rests: int = 0                             # how many rest rooms the map has on NORMAL
+    kind: list[int] = field(default_factory=list)          # KINDS index, after the difficulty (easy rest -> normal)
+    printed_kind: list[int] = field(default_factory=list)  # KINDS index as printed on the board
+    tag: list = field(default_factory=list)                # difficulty_tag (all | easy)
+    area: list[int] = field(default_factory=list)          # area index
+    key_cond: list[tuple[tuple[int, int], ...]] = field(default_factory=list)  # (stat, value) pairs or ()
+    node_boss: list[int] = field(default_factory=list)     # boss index or -1
+    # node -> (neighbour, hidden_ins, sealed edge id or -1) of its edges; those always open; the others
+    adj: list[list[tuple[int, int, int]]] = field(default_factory=list)
+    plain_adj: list[list[int]] = field(default_factory=list)
+    cond_adj: list[list[tuple[int, int, int]]] = field(default_factory=list)
+    sealed: list[tuple[int, int]] = field(default_factory=list)   # sealed edge id -> (a, b)
+    blockers: list[int] = field(default_factory=list)      # key and boss rooms (they may block a path)
+    key_rooms: list[int] = field(default_factory=list)     # the key rooms among the blockers
+    boss_rooms: list[int] = field(default_factory=list)    # the boss rooms among them that have a boss
+    rest_nodes: list[int] = field(default_factory=list)    # the rest rooms at this difficulty
+    key_room_bits: int = 0                                 # the key rooms in ``State.explored_bits``
+    blocker_bits: int = 0                                  # the blockers in ``State.explored_bits``
+    normal_rests: int = 0                                  # how many rest rooms the map has on NORMAL
     start: int = 0
-    areas: list = field(default_factory=list)         # dicts: id, boss, effects (frozenset), rooms, boss_node
+    areas: list[dict] = field(default_factory=list)        # id, boss, effects (frozenset), rooms, boss_node
     # ---- cards
-    actions: list = field(default_factory=list)       # action deck instances -> type index
-    rooms: list = field(default_factory=list)         # room card instances -> dict
-    events: list = field(default_factory=list)        # dicts: id, derived (d_index, d_index)
-    derived: list = field(default_factory=list)       # dicts: id, number, link, effect
-    sefira: list = field(default_factory=list)        # dicts: id, timing, effect
-    skills: list = field(default_factory=list)        # dicts: id, source, tops, stat_tops, timing, effect, max_level
-    deck_skills: list = field(default_factory=list)
-    servants: list = field(default_factory=list)      # dicts: id, action, skill, second
-    bosses: list = field(default_factory=list)        # dicts: id, area, tier, final, life, trait, weakness, actions
+    actions: list[int] = field(default_factory=list)       # action deck instances -> type index
+    rooms: list[dict] = field(default_factory=list)        # room card instances -> dict
+    events: list[dict] = field(default_factory=list)       # id, derived (d_index, d_index)
+    derived: list[dict] = field(default_factory=list)      # id, number, link, effect
+    sefira: list[dict] = field(default_factory=list)       # id, timing, effect
+    skills: list[dict] = field(default_factory=list)       # id, source, tops, stat_tops, timing, effect, max_level
+    deck_skills: list[int] = field(default_factory=list)
+    servants: list[dict] = field(default_factory=list)     # id, action, skill, second
+    bosses: list[dict] = field(default_factory=list)       # id, area, tier, final, life, trait, weakness, actions
     final_boss: int = -1
     tracked: list = field(default_factory=list)
     # ---- where things are written (for located static checks)
@@ -182,8 +188,8 @@ def _compile_cards(setup: Setup, comp: SetupCompiler, tables: dict) -> None:
     for rec in skills:
         cond = rec.get("condition") or {}
         tops = [0, 0, 0, 0]
-        for t in cond.get("tops") or ():
-            tops[TYPES.index(t)] += 1
+        for top in cond.get("tops") or ():
+            tops[TYPES.index(top)] += 1
         stat_tops = tuple((STATS.index(k), TYPES.index(v)) for k, v in (cond.get("stat_tops") or {}).items()
                           if v is not None)
         timing = rec.get("timing")
@@ -319,19 +325,19 @@ def _compile_map(setup: Setup, comp: SetupCompiler, raw: dict) -> None:
             setup.areas[area]["rooms"].append(i)
     setup.adj = [[] for _ in nodes]
     for i, e in enumerate(raw.get("edges") or []):
-        a, b = setup.node_index.get(e.get("a")), setup.node_index.get(e.get("b"))
+        u, w = setup.node_index.get(e.get("a")), setup.node_index.get(e.get("b"))
         loc = where(e) or map_loc
         setup.locations[f"edge:{i}"] = loc
-        if a is None or b is None:
+        if u is None or w is None:
             comp.problem("edges", f"edge {e.get('a')!r}-{e.get('b')!r} names an unknown node", e)
             continue
         sid = -1
         if e.get("sealed"):
             sid = len(setup.sealed)
-            setup.sealed.append((a, b))
+            setup.sealed.append((u, w))
         hidden = int(e.get("hidden_ins") or 0) if setup.rules.get("move.hidden_edges_need_ins") else 0
-        setup.adj[a].append((b, hidden, sid))
-        setup.adj[b].append((a, hidden, sid))
+        setup.adj[u].append((w, hidden, sid))
+        setup.adj[w].append((u, hidden, sid))
     setup.plain_adj = [[w for w, h, sid in nbrs if not h and sid < 0] for nbrs in setup.adj]
     setup.cond_adj = [[(w, h, sid) for w, h, sid in nbrs if h or sid >= 0] for nbrs in setup.adj]
     setup.blockers = [v for v, k in enumerate(setup.kind) if k in (BOSS, KEY)]
@@ -340,12 +346,11 @@ def _compile_map(setup: Setup, comp: SetupCompiler, raw: dict) -> None:
     setup.rest_nodes = [v for v, k in enumerate(setup.kind) if k == REST]
     normal_tags = set(setup.rules.get("rest_rooms.normal") or ["all"])
     setup.normal_rests = sum(1 for k, t in zip(setup.printed_kind, setup.tag) if k == REST and t in normal_tags)
-    setup.key_room_bits = sum(1 << v for v in setup.key_rooms)   # the key rooms in ``explored_bits``
+    setup.key_room_bits = sum(1 << v for v in setup.key_rooms)
     setup.blocker_bits = sum(1 << v for v in setup.blockers)
     start = setup.node_index.get(raw.get("start"))
     if start is None:
         comp.problem("start", f"unknown start node {raw.get('start')!r}", raw)
-        start = 0
-    setup.start = start
+    setup.start = start if start is not None else 0
     setup.locations["rest_rooms"] = where(raw.get("rest_rooms")) or map_loc
     setup.locations["rest_rooms_lists"] = {k: list(v or []) for k, v in (raw.get("rest_rooms") or {}).items()}

@@ -140,7 +140,7 @@ def test_the_finder_serves_the_list_and_its_shared_library_from_the_entry(tree, 
         assert isinstance(spec.loader, ExtensionFileLoader)
         assert spec.origin.startswith(str(tmp_path / "cache" / "compiled"))
     assert calls == [ENGINE]  # decided once for the whole list
-    assert finder.find_spec("generator.sim.games.metroidvania_setup") is None  # not in the list
+    assert finder.find_spec("generator.sim.games.metroidvania_report") is None  # not in the list
     assert finder.find_spec("generator.sim.games.valheim_report") is None
     assert finder.find_spec("json") is None
 
