@@ -39,7 +39,9 @@ class GreedyAgent:
     moved: Any
     chains: Chains
     traits: _Traits
+    worth: list[float]
     _attack_aps: dict
+    _reach: dict
 
     def __init__(self, setup, seat: int):
         self.setup, self.seat = setup, seat
@@ -47,7 +49,10 @@ class GreedyAgent:
         self.moved = None  # the search behind the free MOVE just chosen, for the decision after it (kept_search)
         self.chains = chains_of(setup)
         self.traits = _traits(setup)
+        self.worth = worths(setup)
+        # the per-setup tables read at most decisions, held rather than looked up in the setup's memos each time
         self._attack_aps = memo_table(setup, "_attack_aps")
+        self._reach = memo_table(setup, "_reach")
 
     def choose(self, state: State, rng):
         phase = state.phase
@@ -175,7 +180,7 @@ class GreedyAgent:
         if not supply or len(state.carry[s]) < state.max_carry[s]:
             return True
         instances = self.setup.supplies.get(supply)
-        worth = worths(self.setup)
+        worth = self.worth
         return bool(instances) and worth[instances[0]] > min(worth[c] for c in state.carry[s])  # type: ignore[index]
 
     def doomed(self, state: State, s: int) -> bool:
@@ -245,9 +250,9 @@ class GreedyAgent:
                 if best:
                     return best[1]
                 continue
-            if _has_op(setup, c, "heal") and state.max_life[s] - state.life[s] < 3:
+            if self.traits.heals[c] and state.max_life[s] - state.life[s] < 3:
                 continue
-            if _has_op(setup, c, "guard") and combat.threat(state, state.pos[s]) == 0:
+            if self.traits.guards[c] and combat.threat(state, state.pos[s]) == 0:
                 continue
             return (ITEM, c)
         return None
@@ -333,7 +338,7 @@ class GreedyAgent:
         groups = state.groups
         board = current_board(state)
         partner_ap = self.partner_potential(state, s) if boss_k is not None else {}
-        every, first = reach_table(setup, state.pos[s], state.free_moves > 0, state.blocked)
+        every, first = reach_table(setup, self._reach, state.pos[s], state.free_moves > 0, state.blocked)
         best: Any = None
         tied: Any = None  # tied: the best that a later chain from its square matched once costed, not raw
         if partner_ap:  # help differs by square: the boss's group from every square, once per (reach kind, help)
@@ -436,20 +441,20 @@ class GreedyAgent:
                     flags |= setup.c_flags[c]
                 if combat.targets(state, square, flags):  # no target, no bonus
                     return (JOIN, mine[0])
-        best_attack = current_board(state).best_attack
+        board = current_board(state)  # its methods called directly (compiled: native calls, not a bound method's)
         ap, flags = state.chain_ap, state.chain_flags
-        base = best_attack(state, square, combat.targets(state, square, flags), ap, flags, grapples)
+        base = board.best_attack(state, square, combat.targets(state, square, flags), ap, flags, grapples)
         others = None  # what later partners could add (worked out when a boss kill is in question)
         for c in adds:
             ap += setup.c_ap[c]
             flags |= setup.c_flags[c]
             ks = combat.targets(state, square, flags)
-            value = best_attack(state, square, ks, ap, flags, grapples)
+            value = board.best_attack(state, square, ks, ap, flags, grapples)
             if value < BOSS_VALUE:
                 if others is None:
                     others = self.partners_ap(state)
                 if others:
-                    boosted = best_attack(state, square, ks, ap + others, flags, grapples)
+                    boosted = board.best_attack(state, square, ks, ap + others, flags, grapples)
                     if boosted >= BOSS_VALUE:
                         value = boosted
             if value > base + 0.5:
@@ -470,11 +475,11 @@ class GreedyAgent:
             return legal[0]
         square = state.pos[s]
         planned = self.plan[1] if self.plan else None
-        attack = current_board(state).attack
+        board = current_board(state)
         best: Any = None
         best_key: Any = None
         for a in legal:  # the most valuable target, the planned one, the lowest (a loop, not max() with a key lambda)
-            value = attack(state, square, a[1], state.chain_ap, state.chain_flags, state.grapples)
+            value = board.attack(state, square, a[1], state.chain_ap, state.chain_flags, state.grapples)
             key = (value, a[1] == planned, -a[1])
             if best is None or key > best_key:
                 best, best_key = a, key
@@ -484,7 +489,7 @@ class GreedyAgent:
         """Buy by value per gold; among the buys within 50% of the best, pick at random (players
         differ in taste, and a fixed order would leave the same cards on the shelf every game)."""
         setup = self.setup
-        worth = worths(setup)
+        worth = self.worth
         scored = []
         for a in buys(state, state.seat):  # the legal actions but DONE and GIVE, without the gift checks
             if a[0] == UPGRADE:
@@ -509,7 +514,7 @@ class GreedyAgent:
         gold = state.gold[s]
         if not gold or state.gifted[s]:
             return None
-        setup, worth = self.setup, worths(self.setup)
+        setup, worth = self.setup, self.worth
         best = None
         for t in range(state.n):
             if t == s:
@@ -528,9 +533,12 @@ class GreedyAgent:
 class _Traits:
     """What the greedy agent asks of a card in hand, once per setup: a non-attack card that
     gives an action, draws (and strikes nobody), saves, powers a chain (chain_ap, chain_sub,
-    add_hits; no strike), or supports (neither attack nor strike); and the strength order."""
+    add_hits; no strike), or supports (neither attack nor strike); whether an effect heals or
+    guards (an item kept until it helps); and the strength order."""
 
     gains_action: list[bool]
+    heals: list[bool]
+    guards: list[bool]
     draws: list[bool]
     saves: list[bool]
     powers_chain: list[bool]
@@ -544,6 +552,8 @@ class _Traits:
         self.gains_action = [other[c] and _has_op(setup, c, "gain_action") for c in cards]
         self.draws = [no_strike[c] and bool(setup.c_draw[c] or _has_op(setup, c, "draw")) for c in cards]
         self.saves = [other[c] and _has_op(setup, c, "save") for c in cards]
+        self.heals = [_has_op(setup, c, "heal") for c in cards]
+        self.guards = [_has_op(setup, c, "guard") for c in cards]
         self.powers_chain = [no_strike[c] and any(op in ("chain_ap", "chain_sub", "add_hits")
                                                   for op, _ in setup.c_effect[c]) for c in cards]
         self.supports = no_strike
@@ -628,7 +638,7 @@ def _best_on(board: Board, k: int, reach: Reach, help_ap: int) -> Optional[tuple
             if ap >= need:
                 return (head - cost, positions)
         return None
-    value_of, ranged = board.value, board.ranged
+    ranged = board.ranged
     thresholds: Optional[list[int]] = None
     values: Optional[list[float]] = None
     best_positions: Optional[tuple[int, ...]] = None
@@ -643,11 +653,11 @@ def _best_on(board: Board, k: int, reach: Reach, help_ap: int) -> Optional[tuple
                 known_steps = board.steps[k]
                 thresholds, values = known_steps if known_steps is not None else board.pierce_steps(k)
             value = (values[bisect_right(thresholds, ap)] if thresholds is not None  # type: ignore[index]
-                     else value_of(k, ap, pierce, 0))
+                     else board.value(k, ap, pierce, 0))
         else:  # the head falls or nothing happens
             value = head if ap >= need else 0.0
         if help_ap and value < BOSS_VALUE:  # help is rare: tested first
-            boosted = value_of(k, ap + help_ap, pierce, rng)
+            boosted = board.value(k, ap + help_ap, pierce, rng)
             if boosted >= BOSS_VALUE:
                 value = 0.9 * boosted
         if value <= 0:

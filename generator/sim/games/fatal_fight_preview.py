@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Final, Optional, Sequence
 from bisect import bisect_right
 from operator import add
 
-from ..state import kept_on_setup, memo_table, setup_memo
+from ..state import kept_on_setup, setup_memo
 from . import fatal_fight_combat as combat
 from .fatal_fight_actions import NEIGHBOURS
 from .fatal_fight_setup import GRAPPLE, LAUNCH, PIERCE, RANGE, Setup
@@ -414,7 +414,7 @@ def chains_of(setup: Setup) -> Chains:
     return kept_on_setup(setup, "_chains", Chains)
 
 
-def reach_table(setup: Setup, here: int, moving: bool, blocked: Any) -> tuple[list[Place], list[Place]]:
+def reach_table(setup: Setup, memo: dict, here: int, moving: bool, blocked: Any) -> tuple[list[Place], list[Place]]:
     """Where a chain can hit from: entries ``(square, move cost, k, reach kind, leads)`` for
     ``here`` and, if a free move is left, each open neighbour square, times the six groups, in the
     chain search's order; the reach kind is ``2 * in normal reach + close quarters``
@@ -422,9 +422,9 @@ def reach_table(setup: Setup, here: int, moving: bool, blocked: Any) -> tuple[li
     first entry of its (k, reach kind). Returns ``(every entry, the leading ones)``: a later twin
     costs at least as much to move to and scores the same, and the search keeps the first best, so
     it reads only the leading entries, but for the boss's group when partner help (which differs by
-    square) is in play. Cached per setup (geometry and rule N1)."""
+    square) is in play. Cached per setup (geometry and rule N1), in ``memo``: its ``memo_table`` "_reach"."""
     key = (here, moving, tuple(sorted(blocked)) if blocked else ())
-    found = memo_table(setup, "_reach").get(key)  # a hit without setup_memo's call
+    found = memo.get(key)  # a hit without setup_memo's call
     return found if found is not None else setup_memo(setup, "_reach", key, _reach_table_now, setup, *key)
 
 
