@@ -42,7 +42,7 @@ PASS: Final = 11
 TARGET_A: Final = 12
 NO_TARGET: Final = 13
 DROP_A: Final = 19  # after the stage-start kinds 14-18 of fatal_fight_shop
-NEIGHBOURS = tuple(tuple(b for b in range(9) if abs(b // 3 - a // 3) + abs(b % 3 - a % 3) == 1) for a in range(9))
+NEIGHBOURS: Final = tuple(tuple(b for b in range(9) if abs(b // 3 - a // 3) + abs(b % 3 - a % 3) == 1) for a in range(9))
 
 
 # ---- legal actions ------------------------------------------------------------------------------
@@ -512,7 +512,7 @@ def _mega(state: State, a: Action):
         _after_card(state)
 
 
-HANDLERS = {
+HANDLERS: Final = {
     (MAIN, END): _end, (MAIN, PLAY): _play, (MAIN, MOVE): _move, (MAIN, PAID_MOVE): _paid_move,
     (MAIN, TAKE): _take, (MAIN, ITEM): _item, (MAIN, SAVE): _save, (MAIN, GAUGE): _gauge, (MAIN, MEGA): _mega,
     (CHAIN, PLAY): _play, (CHAIN, ITEM): _item, (CHAIN, FINISH): _finish, (COMBO, JOIN): _join, (COMBO, PASS): _pass,
@@ -521,4 +521,4 @@ HANDLERS = {
     (PICK, PICK_A): _pick, (DROP, DROP_A): _drop, (RAGE, RAGE_A): _rage,
 }
 # HANDLERS by phase, then kind: what apply_action looks up (no key tuple per action)
-HANDLERS_BY_PHASE = tuple({kind: h for (p, kind), h in HANDLERS.items() if p == phase} for phase in range(OVER + 1))
+HANDLERS_BY_PHASE: Final = tuple({kind: h for (p, kind), h in HANDLERS.items() if p == phase} for phase in range(OVER + 1))

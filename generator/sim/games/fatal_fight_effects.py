@@ -16,12 +16,12 @@ file and line instead of crashing a simulation.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Final, Optional
 
 if TYPE_CHECKING:
     from .fatal_fight import State
 
-_SUB_BITS = (("range", 1), ("pierce", 2), ("launch", 4))  # RANGE, PIERCE, LAUNCH of fatal_fight_setup
+_SUB_BITS: Final = (("range", 1), ("pierce", 2), ("launch", 4))  # RANGE, PIERCE, LAUNCH of fatal_fight_setup
 
 
 def _who(state: State, seat: Optional[int], who):
@@ -154,7 +154,7 @@ def targets(state: State, p: dict[str, Any]) -> list[int]:
     return [s for s in seats if state.pos[s] == square]
 
 
-OPS = {
+OPS: Final = {
     "gain_action": op_gain_action, "draw": op_draw, "heal": op_heal, "guard": op_guard,
     "move_self": op_move_self, "gold": op_gold, "chain_ap": op_chain_ap, "chain_sub": op_chain_sub,
     "add_hits": op_add_hits, "strike": op_strike, "gain_supply": op_gain_supply, "save": op_save,

@@ -32,8 +32,8 @@ assert all((2 * v).is_integer() for v in (BOSS_VALUE, OBSTACLE_VALUE, GRUNT_VALU
                                           SHIELD_BONUS))
 CARD_COST: Final = 0.6      # value of keeping a card in hand
 LOW_LIFE: Final = 3         # defend when the predicted damage would leave this much life or less
-_FLAG_WORTH = {RANGE: 1.5, PIERCE: 1.0, LAUNCH: 0.8}
-_OP_WORTH = {"draw": 1.2, "gain_action": 1.0, "chain_ap": 0.8, "heal": 0.6, "guard": 0.7, "gold": 1.0,
+_FLAG_WORTH: Final = {RANGE: 1.5, PIERCE: 1.0, LAUNCH: 0.8}
+_OP_WORTH: Final = {"draw": 1.2, "gain_action": 1.0, "chain_ap": 0.8, "heal": 0.6, "guard": 0.7, "gold": 1.0,
              "chain_sub": 0.8, "add_hits": 0.5, "move_self": 0.3, "strike": 1.5, "save": 1.0, "gain_supply": 1.5}
 DILUTION: Final = 1.0       # what one more card in the deck costs (it waters down the draws)
 
@@ -93,7 +93,7 @@ def attack_value(state: State, seat: int, square: int, k: int, ap: int, flags: i
     return kill_value(state, k, killed) if killed else 0.0
 
 
-_KEPT: list[Optional["Board"]] = [None]  # the last Board made (holding its state: the state never points back, no cycle)
+_KEPT: Final[list[Optional["Board"]]] = [None]  # the last Board made (holding its state: the state never points back, no cycle)
 
 
 def current_board(state: State) -> "Board":
@@ -406,7 +406,7 @@ def _shorter(by_reach: tuple[Reach, ...], limit: int) -> tuple[Reach, ...]:
     return tuple(_with_plain([chain for chain in chains if len(chain[4]) <= limit]) for chains, _ in by_reach)
 
 
-_NONE: Reach = ([], True)  # no chain of that reach kind (shared: never changed)
+_NONE: Final[Reach] = ([], True)  # no chain of that reach kind (shared: never changed)
 
 
 def chains_of(setup: Setup) -> Chains:

@@ -27,7 +27,7 @@ LAUNCH: Final = 4
 CHAIN: Final = 8
 GRAPPLE: Final = 16
 FLAG_NAMES = {"range": RANGE, "pierce": PIERCE, "launch": LAUNCH, "chain": CHAIN, "grapple": GRAPPLE}
-SQUARES = [a + "-" + b for a in "LCR" for b in "UMD"]  # square index = area * 3 + line
+SQUARES: Final = [a + "-" + b for a in "LCR" for b in "UMD"]  # square index = area * 3 + line
 # What the engine supports of each proposal switch (anything else is reported, not guessed).
 SUPPORTED = {
     "turn_order": ("ascending", "descending"), "subs_resolve_on_play": (True,), "chain_close_by_choice": (True,),
