@@ -13,6 +13,8 @@ it, so a clone replays the same future for the same actions.
 """
 from __future__ import annotations
 
+from typing import Any, Optional
+
 from ...sim.api import TERMINAL, IllegalActionError
 from ...sim.rng import sample, shuffle
 from ...sim.state import team_returns, twin_of
@@ -20,7 +22,7 @@ from . import fatal_fight_actions as actions
 from . import fatal_fight_combat as combat
 from .fatal_fight_effects import OPS
 from .fatal_fight_flow import ACTIVE, DOWN, MAIN, OVER, RETURNING, SHOP, Action, Flow
-from .fatal_fight_setup import SQUARES, compile_setup  # noqa: F401  (module API)
+from .fatal_fight_setup import SQUARES, Effect, compile_setup  # noqa: F401  (module API)
 
 NAME = "fatal-fight"
 VERSION = "7"  # 2: chain Specials apply to the chain that triggers them; 3: items during an open chain (G16);
@@ -107,7 +109,7 @@ class State(Flow):
     def is_down(self, s: int) -> bool:
         return self.status[s] == DOWN
 
-    def boss_group(self):
+    def boss_group(self) -> Optional[int]:
         if not self.boss_placed:  # the boss enters the board only in its first boss round (Flow.start_round)
             return None
         boss = self.setup.boss
@@ -158,7 +160,7 @@ class State(Flow):
             if all(st == DOWN for st in self.status):
                 self.finish("loss")
 
-    def revive(self, saver, t: int) -> None:
+    def revive(self, saver: Optional[int], t: int) -> None:
         rules = self.setup.play_rules
         self.status[t] = RETURNING
         self.life[t] = min(self.max_life[t], rules.revive_life + (self.life[t] if rules.revive_mode == "add"
@@ -185,7 +187,7 @@ class State(Flow):
                 self.add_gold(setup.play_rules.carrier_gold, "carrier")
                 self.special(seat, "defeat_carrier")
 
-    def special(self, seat, trigger: str) -> None:
+    def special(self, seat: int, trigger: str) -> None:
         char = self.setup.characters[self.chars[seat]]
         if char["trigger"] == trigger and self.phase != OVER:
             self.log.append(("special", seat, trigger))
@@ -206,7 +208,7 @@ class State(Flow):
         else:
             self.chain_hits += mod[1]
 
-    def strike(self, seat, ap: int, flags: int) -> None:
+    def strike(self, seat: Optional[int], ap: int, flags: int) -> None:
         k = self.strike_target
         if seat is not None and k is not None and k >= 0 and self.groups[k]:
             killed = combat.resolve(self, seat, k, ap, flags, 0)
@@ -267,7 +269,7 @@ class State(Flow):
             self.discard[s].append(c)
             self.log.append(("wound", s, c))
 
-    def apply_effect(self, effect, seat, ctx) -> None:
+    def apply_effect(self, effect: Effect, seat: Optional[int], ctx: Any) -> None:
         for op, params in effect:
             if self.phase == OVER:
                 return

@@ -112,7 +112,8 @@ class GreedyAgent:
                 step = _step_towards(state.pos[s], rally, state.blocked)
                 if step is not None:
                     return (MOVE, step)
-            if later and self.boss_reachable(state, boss_k):  # hold what the boss chain needs; the last player opens it
+            # hold what the boss chain needs; the last player opens it (a rally has a boss group: typed for the check)
+            if later and boss_k is not None and self.boss_reachable(state, boss_k):
                 keep = self.reserve(state, s)
         best = self.kept_search(state, s, keep, moved) or self.best_chain(state, s, keep, boss_k)
         downs = [t for t in range(state.n) if state.status[t] == DOWN] if DOWN in state.status else None
@@ -391,7 +392,7 @@ class GreedyAgent:
             out[state.pos[q]] = out.get(state.pos[q], 0) + (sum(aps[:usable]) if usable > 0 else 0)
         return out
 
-    def safest(self, state: State, s: int, boss_k, threat_here):
+    def safest(self, state: State, s: int, boss_k: Optional[int], threat_here: int) -> int:
         """The least threatened square within a free move (``threat_here``: ``combat.threat`` of
         the player's square, already known), grouped up with later allies for the boss."""
         best_sq, best_score = state.pos[s], None

@@ -10,7 +10,7 @@ from typing import Any, Final, Optional
 
 from ...sim.rng import shuffle
 from .fatal_fight_combat import group_size, over_cap
-from .fatal_fight_setup import Setup
+from .fatal_fight_setup import Effect, Setup
 from .fatal_fight_shop import has_shop_choice
 
 # Final: mypyc compiles them in as constants (plain ints in Python)
@@ -116,7 +116,7 @@ class Flow:
     def hurt(self, s: int, n: int, pierce: bool, cause: str) -> None:
         raise NotImplementedError
 
-    def apply_effect(self, effect: Any, seat: Optional[int], ctx: Any) -> None:
+    def apply_effect(self, effect: Effect, seat: Optional[int], ctx: Any) -> None:
         raise NotImplementedError
 
     def next_turn(self) -> None:

@@ -27,6 +27,7 @@ LAUNCH: Final = 4
 CHAIN: Final = 8
 GRAPPLE: Final = 16
 FLAG_NAMES = {"range": RANGE, "pierce": PIERCE, "launch": LAUNCH, "chain": CHAIN, "grapple": GRAPPLE}
+Effect = tuple[tuple[str, dict[str, Any]], ...]  # a compiled ``effect:`` list: (op, params) pairs
 SQUARES: Final = [a + "-" + b for a in "LCR" for b in "UMD"]  # square index = area * 3 + line
 # What the engine supports of each proposal switch (anything else is reported, not guessed).
 SUPPORTED = {
@@ -127,7 +128,7 @@ class Setup:
     c_guard: list[int] = field(default_factory=list)
     c_draw: list[int] = field(default_factory=list)
     c_heal: list[int] = field(default_factory=list)
-    c_effect: list[tuple] = field(default_factory=list)
+    c_effect: list[Effect] = field(default_factory=list)
     c_strike: list[bool] = field(default_factory=list)  # the card's effect holds a strike (needs a target)
     c_life_cost: list[int] = field(default_factory=list)
     c_cost: list[int] = field(default_factory=list)  # gold to buy (extra) or to upgrade (upgraded)
