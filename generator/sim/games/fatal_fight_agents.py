@@ -340,11 +340,14 @@ class GreedyAgent:
         board = current_board(state)
         partner_ap = self.partner_potential(state, s) if boss_k is not None else {}
         every, first = reach_table(setup, self._reach, state.pos[s], state.free_moves > 0, state.blocked)
-        best: Any = None
-        tied: Any = None  # tied: the best that a later chain from its square matched once costed, not raw
+        # the best so far in typed locals (compiled: native compares, no tuple per better chain)
+        best_value = best_raw = 0.0
+        best_positions: Optional[tuple[int, ...]] = None
+        best_k = best_square = -1
+        tied = False  # a later chain from the best's square matched it once costed, not raw
+        found: Optional[tuple[float, tuple[int, ...]]]
         if partner_ap:  # help differs by square: the boss's group from every square, once per (reach kind, help)
-            by_sig: dict[tuple[int, int], Any] = {}
-            found: Any  # a search result, None, or False (not searched yet) from by_sig
+            by_sig: dict[tuple[int, int], Optional[tuple[float, tuple[int, ...]]]] = {}
             for square, move_cost, k, kind, leads in every:
                 if k != boss_k:
                     if not leads or not groups[k] or not by_reach[kind][0]:
@@ -353,28 +356,33 @@ class GreedyAgent:
                 else:
                     if not groups[k] or not by_reach[kind][0]:
                         continue
-                    help_ap = partner_ap.get(square, 0)
-                    found = by_sig.get((kind, help_ap), False)
-                    if found is False:
-                        found = by_sig[kind, help_ap] = _best_on(board, k, by_reach[kind], help_ap)
+                    sig = (kind, partner_ap.get(square, 0))
+                    if sig in by_sig:
+                        found = by_sig[sig]
+                    else:
+                        found = by_sig[sig] = _best_on(board, k, by_reach[kind], sig[1])
                 if found is not None:
-                    value = found[0] - move_cost
-                    if best is None or value > best[0]:
-                        best = (value, found[1], k, square, found[0])
-                    elif value == best[0] and square == best[3] and found[0] != best[4]:
-                        tied = best
-            return _with_cards(best, ordered, tied)
+                    raw, positions = found
+                    value = raw - move_cost
+                    if best_positions is None or value > best_value:
+                        best_value, best_positions, best_k, best_square = value, positions, k, square
+                        best_raw, tied = raw, False
+                    elif value == best_value and square == best_square and raw != best_raw:
+                        tied = True
+            return _with_cards(ordered, best_positions, best_value, best_k, best_square, None if tied else best_raw)
         for square, move_cost, k, kind, _ in first:  # each (k, reach kind) once
             if not groups[k] or not by_reach[kind][0]:
                 continue
             found = _best_on(board, k, by_reach[kind], 0)
             if found is not None:
-                value = found[0] - move_cost
-                if best is None or value > best[0]:
-                    best = (value, found[1], k, square, found[0])
-                elif value == best[0] and square == best[3] and found[0] != best[4]:
-                    tied = best
-        return _with_cards(best, ordered, tied)
+                raw, positions = found
+                value = raw - move_cost
+                if best_positions is None or value > best_value:
+                    best_value, best_positions, best_k, best_square = value, positions, k, square
+                    best_raw, tied = raw, False
+                elif value == best_value and square == best_square and raw != best_raw:
+                    tied = True
+        return _with_cards(ordered, best_positions, best_value, best_k, best_square, None if tied else best_raw)
 
     def partner_potential(self, state: State, s: int):
         """AP the allies on each square could add to a chain (for a boss kill)."""
@@ -619,13 +627,13 @@ def _step_towards(square: int, goal: int, blocked) -> int | None:
     return best
 
 
-def _with_cards(best, ordered, tied):
-    """A search result with the chain's positions in ``ordered`` turned into its cards, and its raw
-    value unless it was ``tied``."""
-    if best is None:
+def _with_cards(ordered: list[int], positions: Optional[tuple[int, ...]], value: float, k: int, square: int,
+                raw: Optional[float]):
+    """``best_chain``'s answer ``(value, cards, k, square, raw)``, the chain's positions in ``ordered``
+    turned into its cards, or None without a chain."""
+    if positions is None:
         return None
-    value, positions, k, square, raw = best
-    return value, list(map(ordered.__getitem__, positions)), k, square, raw if best is not tied else None
+    return value, list(map(ordered.__getitem__, positions)), k, square, raw
 
 
 def _best_on(board: Board, k: int, reach: Reach, help_ap: int) -> Optional[tuple[float, tuple[int, ...]]]:
