@@ -225,7 +225,7 @@ class HeuristicAgent:
 
     # ---- map ------------------------------------------------------------------------------------
     @staticmethod
-    def steps_from(state: State, s: int, origin) -> list:
+    def steps_from(state: State, s: int, origin: int) -> list[int]:
         """Plain steps from ``origin`` that do not pass undefeated boss rooms or closed key rooms."""
         setup = state.setup
         inf = 1 << 20
@@ -944,7 +944,7 @@ def _holds_refresh(state: State, s: int) -> bool:
     return False
 
 
-def _route_steps(state: State, s: int, origin) -> list:
+def _route_steps(state: State, s: int, origin: int) -> list[int]:
     """``steps_from``, cached for the whole process by everything it depends on (read-only result)."""
     setup = state.setup
     stats = tuple(map(len, state.stacks[s]))
@@ -978,13 +978,13 @@ def _key_rooms_open_now(setup: Setup, stats: tuple) -> int:
     return sum(1 << v for v in setup.key_rooms if all(stats[k] >= n for k, n in setup.key_cond[v]))
 
 
-def _plain_steps(state: State, s: int, origin) -> list:
+def _plain_steps(state: State, s: int, origin: int) -> list[int]:
     """Steps ignoring every blocker except closed passages (the rush path); cached (read-only result)."""
     key = (origin, len(state.stacks[s][INS]), state.opened_key)
     return setup_memo(state.setup, "_plain_steps", key, _plain_steps_now, state, s, origin)
 
 
-def _plain_steps_now(state: State, s: int, origin) -> list:
+def _plain_steps_now(state: State, s: int, origin: int) -> list[int]:
     setup = state.setup
     inf = 1 << 20
     dist = [inf] * len(setup.node_id)

@@ -24,18 +24,19 @@ class Movement(Checks):
         r = self.setup.rules
         return r["move.base"] + r["move.per_agi"] * self.stat(s, AGI) + self.mod_sum(s, "move")
 
-    def distances(self, s: int, origin: int, limit: int = _INF) -> list:
+    def distances(self, s: int, origin: int, limit: int = _INF) -> list[int]:
         """0-1 BFS cost from ``origin`` for maiden ``s``: explored rooms cost 0, unexplored 1.
 
         Nodes that block passage (unexplored key rooms, undefeated boss rooms) get a cost but are
         not expanded; hidden edges need Ins, sealed ones must be open. Costs up to ``limit`` are
         exact; nodes beyond it are not expanded (their cost is above ``limit`` or unknown)."""
         r = self.setup.rules
+        dist, first, passable = self._search_start(s, origin)   # (unpacked: a starred call is a generic one, compiled)
         if (r["move.explored_step_cost"], r["move.unexplored_step_cost"]) == (0, 1):
-            return self._levels(s, *self._search_start(s, origin), limit, [])
-        return self._relax(s, *self._search_start(s, origin), limit)
+            return self._levels(s, dist, first, passable, limit, [])
+        return self._relax(s, dist, first, passable, limit)
 
-    def _search_start(self, s: int, origin: int) -> tuple[list, list, list]:
+    def _search_start(self, s: int, origin: int) -> tuple[list[int], list[int], list[bool]]:
         """``(costs, first, passable)``: the costs so far (the origin 0), the rooms a path enters first
         and per room whether a path may go on through it (the origin is left whatever it is)."""
         setup, r = self.setup, self.setup.rules
@@ -49,7 +50,7 @@ class Movement(Checks):
             first = self._neighbours(s, origin)
         return dist, first, self._passable(s)
 
-    def _relax(self, s: int, dist: list, first, passable: list, limit: int) -> list:
+    def _relax(self, s: int, dist: list[int], first: list[int], passable: list[bool], limit: int) -> list[int]:
         """``distances`` for any step costs: a 0-1 BFS that relaxes a room's cost when a cheaper path shows up."""
         r = self.setup.rules
         explored = self.explored
@@ -80,7 +81,8 @@ class Movement(Checks):
                         push(w)
         return dist
 
-    def _levels(self, s: int, dist: list, first, passable: list, limit: int, reached: list, ends: bool = False) -> list:
+    def _levels(self, s: int, dist: list[int], first: list[int], passable: list[bool], limit: int, reached: list[int],
+                ends: bool = False) -> list[int]:
         """``distances`` when explored rooms cost 0 and unexplored ones 1, level by level: a room costs
         what entering it costs, so the level that first reaches a room gives its cost (nothing to relax).
         A room that ends a path gets its cost but is never queued (explored rooms never end one).
@@ -91,7 +93,8 @@ class Movement(Checks):
         Costs below ``limit`` stay exact; at ``limit`` only the unexplored rooms are given theirs."""
         explored, inf = self.explored, _INF
         adj = self.adjacency(s)
-        here, later = [], []
+        here: list[int] = []
+        later: list[int] = []
         for w in first:
             if dist[w] == inf:
                 if explored[w]:
@@ -122,13 +125,13 @@ class Movement(Checks):
             d += 1
         return dist
 
-    def adjacency(self, s: int) -> list:
+    def adjacency(self, s: int) -> list[list[int]]:
         """Neighbours over the passages open to maiden ``s`` (hidden ones by her Ins, opened sealed ones)."""
         key = (self.stat(s, INS), self.opened_key)
         found = memo_table(self.setup, "_adj").get(key)   # a hit without setup_memo's call (hits: most asks)
         return found if found is not None else setup_memo(self.setup, "_adj", key, _adjacency_now, self.setup, *key)
 
-    def _passable(self, s: int) -> list:
+    def _passable(self, s: int) -> list[bool]:
         """Per node: may a path go on through it (explored, or passable unexplored)? Cached for the process
         by what it reads, the explored state of the blockers and the pass-key modifier (read-only result)."""
         setup = self.setup
@@ -138,7 +141,7 @@ class Movement(Checks):
         found = memo_table(setup, "_passable").get(key)   # a hit without setup_memo's call
         return found if found is not None else setup_memo(setup, "_passable", key, _passable_now, setup, *key)
 
-    def _neighbours(self, s: int, v: int) -> list:
+    def _neighbours(self, s: int, v: int) -> list[int]:
         return self.adjacency(s)[v]
 
     def key_ok(self, s: int, node: int) -> bool:
@@ -184,8 +187,9 @@ class Movement(Checks):
         if (r["move.explored_step_cost"], r["move.unexplored_step_cost"]) == (0, 1):
             # A move ends in an unexplored room or a boss room: the search lists the unexplored rooms in
             # reach, the boss rooms are few; both in room order (the order the agent weighs them in).
-            reached: list = []
-            dist = self._levels(s, *self._search_start(s, here), mp, reached, ends=True)
+            reached: list[int] = []
+            dist, first, passable = self._search_start(s, here)
+            dist = self._levels(s, dist, first, passable, mp, reached, ends=True)
             explored = self.explored
             for v in setup.boss_rooms:   # (an unexplored one but her own is among the reached rooms)
                 if dist[v] <= mp and (explored[v] or v == here):
@@ -278,13 +282,13 @@ class Movement(Checks):
             self.start_boss_check(self.setup.node_boss[node])
 
 
-def _adjacency_now(setup: Setup, ins: int, opened: tuple | set) -> list:
+def _adjacency_now(setup: Setup, ins: int, opened: tuple | set) -> list[list[int]]:
     opened = set(opened)
     return [plain + [w for w, h, sid in cond if (not h or ins >= h) and (sid < 0 or sid in opened)]
             for plain, cond in zip(setup.plain_adj, setup.cond_adj)]
 
 
-def _passable_now(setup: Setup, blockers_explored: int, passkey: bool) -> list:
+def _passable_now(setup: Setup, blockers_explored: int, passkey: bool) -> list[bool]:
     r = setup.rules
     out = [True] * len(setup.node_id)
     for v in setup.blockers:
