@@ -106,17 +106,17 @@ class State(Decisions):  # on TurnFlow, Checks, Movement, Bosses, Powers (see me
     def die_size(self, s: int, step: int = 0) -> int:
         # min(len(sizes) - 1, min(Will, cap) + step), as conditional expressions: builtin min parses its
         # keyword arguments at every call (~100 calls a turn)
-        rules = self.setup.rules
-        sizes, wil, cap = rules["die_by_will"], len(self.stacks[s][WIL]), rules["stats_cap.wil"]
+        play = self.setup.play
+        sizes, wil, cap = play.die_by_will, len(self.stacks[s][WIL]), play.wil_cap
         i = (wil if wil < cap else cap) + step
         return sizes[i if i < len(sizes) - 1 else len(sizes) - 1]
 
     def draw_count(self, s: int, deck: str) -> int:
-        return 1 + (self.stat(s, INS) if deck in self.setup.rules["ins_decks"] else 0)
+        return 1 + (self.stat(s, INS) if deck in self.setup.play.ins_decks else 0)
 
     def set_danger(self, value: int) -> None:
-        r = self.setup.rules
-        new = max(r["danger.min"], min(r["danger.max"], value))
+        play = self.setup.play
+        new = max(play.danger_min, min(play.danger_max, value))
         if new != self.danger:
             self.danger = new
             self.log.append(("danger", new))

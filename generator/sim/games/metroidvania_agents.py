@@ -106,15 +106,15 @@ class HeuristicAgent:
     # ---- estimates ------------------------------------------------------------------------------
     @staticmethod
     def chance(state: State, s: int, d, multi, slate, prompts=(), crit=0, asc=True, white=0, step=0, bonus=0) -> float:
-        r = state.setup.rules
+        play = state.setup.play
         size = state.die_size(s, step)
         pie = state.stat(s, PIE)
-        k = len(r["coloured"]) + pie * r["white_dice_per_pie"] + white
+        k = len(play.coloured) + pie * play.white_dice_per_pie + white
         c = state.crit + state.mod_sum(s, "crit") + crit
         if prompts:
             return dice.qte_chance(size, [c + off - bonus for _, off in prompts], k - len(prompts), asc, pie,
-                                   r["ascension_max_pairs"])
-        return dice.chance(size, k, c + d - bonus, multi, slate >= 0, asc, pie, r["ascension_max_pairs"])
+                                   play.max_pairs)
+        return dice.chance(size, k, c + d - bonus, multi, slate >= 0, asc, pie, play.max_pairs)
 
     def room_value(self, state: State, s: int, card, p=None) -> float:
         """What exploring room ``card`` is worth to maiden ``s``; ``p``, when given, is its check's chance."""
@@ -124,7 +124,7 @@ class HeuristicAgent:
         dmg = state.danger
         side = 0.0
         if room["slate"] >= 0:
-            per = dmg if state.setup.rules["slate_damage_per_die"] == "danger" else 1
+            per = dmg if state.setup.play.slate_per_danger else 1
             side = 2 * per * (0.6 if state.stat(s, PIE) else 1.0)
         sub = room["sub"]
         value = SUB_VALUE.get(sub, 0.0)
@@ -176,14 +176,14 @@ class HeuristicAgent:
             effects = state.setup.areas[area]["effects"]
             asc = asc and "no_ascension" not in effects
             threats += len(state.setup.areas[area]["threats"])
-        r = state.setup.rules
-        per = state.danger if r["slate_damage_per_die"] == "danger" else 1
+        play = state.setup.play
+        per = state.danger if play.slate_per_danger else 1
         c = state.crit + crit
         out = []
         for i in range(len(boss["actions"])):
             d, m, sl = state.boss_action(b, s, i)
             p = self.chance(state, s, d, m, sl, crit=crit, asc=asc)
-            side = (2 * per if sl >= 0 else 0) + threats * r["threat.damage"] * min(1.0, max(0, c - 1) / state.die_size(s))
+            side = (2 * per if sl >= 0 else 0) + threats * play.threat_damage * min(1.0, max(0, c - 1) / state.die_size(s))
             out.append((p, side))
         return tuple(out)
 
@@ -288,7 +288,7 @@ class HeuristicAgent:
         """Is Urza the goal, if she can be reached (unsealed, and rushing, late or a fair chance)?"""
         setup = state.setup
         final = setup.final_boss
-        seal = setup.rules["urza_seal_bosses"]
+        seal = setup.play.urza_seal_bosses
         sealed = seal and len(state.kills) < seal
         return setup.bosses[final]["node"] >= 0 and not sealed and (
             self.rush or state.round >= 20 or self.win_chance(state, s, final) >= 0.4)
@@ -636,7 +636,7 @@ class HeuristicAgent:
     def flower_choice(self, state: State, s: int):
         """The event card whose next derived event is worth most (an opening row also counts half of
         the row it unlocks)."""
-        limit = state.setup.rules["flowers_per_event"]
+        limit = state.setup.play.flowers_per_event
         best, best_value = None, None
         for h in state.flower_targets():
             ev, _, marks = state.held[h]
@@ -756,11 +756,11 @@ class HeuristicAgent:
         if not (ready and src == 0 or urgent or "danger" in ops):
             return False
         trial = spec.copy()
-        r = state.setup.rules
+        play = state.setup.play
         if "danger" in ops:
-            cut = state.danger - max(r["danger.min"], state.danger + int(ops["danger"].get("n") or 0))
+            cut = state.danger - max(play.danger_min, state.danger + int(ops["danger"].get("n") or 0))
             trial.fail -= cut
-            if r["slate_damage_per_die"] == "danger":
+            if play.slate_per_danger:
                 trial.slate_dmg -= cut
         if "criterion" in ops:
             n = int(ops["criterion"].get("n") or 0)

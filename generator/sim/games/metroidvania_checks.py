@@ -133,7 +133,7 @@ class Checks(TurnFlow):
     def _area_rules(self, chk: Check, scope: str) -> None:
         a = self.setup.area[chk.node]
         chk.area = a
-        if a >= 0 and scope in self.setup.rules["scope"] and self.area_active(a):
+        if a >= 0 and scope in self.setup.play.scope and self.area_active(a):
             effects = self.setup.areas[a]["effects"]
             chk.threats = self.setup.areas[a]["threats"]
             if "no_ascension" in effects:
@@ -144,7 +144,7 @@ class Checks(TurnFlow):
 
     def roll(self) -> None:
         """Roll the check's dice (§3.4.1-2), or succeed at once under auto_success."""
-        s, chk, r = self.active, self.check, self.setup.rules
+        s, chk, play = self.active, self.check, self.setup.play
         assert chk is not None
         chk.rolled = True
         if chk.kind == "boss" and chk.reread:  # only a use in the pre-roll window can change them
@@ -161,7 +161,7 @@ class Checks(TurnFlow):
         chk.multi = multi if multi > 1 else 1   # max(1, ...) without a builtin call (every roll)
         step = self.mod_sum(s, "step")
         chk.size = self.die_size(s, step)
-        cols = list(r["coloured"]) + [WHITE] * (self.stat(s, PIE) * r["white_dice_per_pie"])
+        cols = list(play.coloured) + [WHITE] * (self.stat(s, PIE) * play.white_dice_per_pie)
         for m in self.mods_of(s, "xdice"):
             cols += [m[2]] * m[1]
         rand = self.rng.random
@@ -201,7 +201,7 @@ class Checks(TurnFlow):
                 self.danger, len(self.stacks[s][PIE]), tuple(mods) if mods else ())
 
     def _spec_now(self) -> dice.Spec:
-        s, chk, r = self.active, self.check, self.setup.rules
+        s, chk, play = self.active, self.check, self.setup.play
         crit = self.criterion_for(s)
         single, all_b = [], 0
         for m in self.mods_of(s, "apb"):
@@ -214,11 +214,10 @@ class Checks(TurnFlow):
         prompts = tuple([(c, crit + off) for c, off in chk.prompts]) if chk.prompts else ()
         recolour = [(m[1], m[2]) for m in self.mods_of(s, "recol")] if self.mods[s] else []
         return dice.Spec(target=crit + chk.d, m=chk.multi, slate=chk.slate, prompts=prompts, asc=chk.asc,
-                         pie=self.stat(s, PIE), max_pairs=r["ascension_max_pairs"], single=single, all_bonus=all_b,
+                         pie=self.stat(s, PIE), max_pairs=play.max_pairs, single=single, all_bonus=all_b,
                          recolour=recolour, fail=self.danger + chk.fail,
-                         slate_dmg=self.danger if r["slate_damage_per_die"] == "danger" else 1,
-                         threats=threats, threat_dmg=r["threat.damage"], below=crit,
-                         white_prompts=r["ascension_white_dice_in_qte"] == "also_prompts")
+                         slate_dmg=self.danger if play.slate_per_danger else 1,
+                         threats=threats, threat_dmg=play.threat_damage, below=crit, white_prompts=play.white_prompts)
 
     def reroll_options(self) -> list:
         """The dice the pending reroll may take: any set of up to n (「n個まで」「好きなだけ」), or every die (「全て」).

@@ -189,7 +189,7 @@ class TurnFlow(StateBase):
         self.tpos += 1
         if self.tpos >= len(self.order):
             self.expire("round")
-            if self.round >= self.setup.rules["rounds"]:
+            if self.round >= self.setup.play.rounds:
                 self.finish("loss")
                 return
             self.round += 1

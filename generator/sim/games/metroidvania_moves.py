@@ -21,8 +21,8 @@ class Movement(Checks):
     __slots__ = ()
 
     def move_points(self, s: int) -> int:
-        r = self.setup.rules
-        return r["move.base"] + r["move.per_agi"] * self.stat(s, AGI) + self.mod_sum(s, "move")
+        play = self.setup.play
+        return play.move_base + play.move_per_agi * self.stat(s, AGI) + self.mod_sum(s, "move")
 
     def distances(self, s: int, origin: int, limit: int = _INF) -> list[int]:
         """0-1 BFS cost from ``origin`` for maiden ``s``: explored rooms cost 0, unexplored 1.
@@ -30,21 +30,20 @@ class Movement(Checks):
         Nodes that block passage (unexplored key rooms, undefeated boss rooms) get a cost but are
         not expanded; hidden edges need Ins, sealed ones must be open. Costs up to ``limit`` are
         exact; nodes beyond it are not expanded (their cost is above ``limit`` or unknown)."""
-        r = self.setup.rules
         dist, first, passable = self._search_start(s, origin)   # (unpacked: a starred call is a generic one, compiled)
-        if (r["move.explored_step_cost"], r["move.unexplored_step_cost"]) == (0, 1):
+        if self.setup.play.level_costs:
             return self._levels(s, dist, first, passable, limit, [])
         return self._relax(s, dist, first, passable, limit)
 
     def _search_start(self, s: int, origin: int) -> tuple[list[int], list[int], list[bool]]:
         """``(costs, first, passable)``: the costs so far (the origin 0), the rooms a path enters first
         and per room whether a path may go on through it (the origin is left whatever it is)."""
-        setup, r = self.setup, self.setup.rules
+        setup = self.setup
         dist = [_INF] * len(self.explored)
         dist[origin] = 0
         # an undefeated boss room is left only the way she came in (it blocks the passage, gap 11)
         b = setup.node_boss[origin]
-        if origin == self.pos[s] and b >= 0 and not self.b_dead[b] and r["blocked_boss"] and self.came[s] >= 0:
+        if origin == self.pos[s] and b >= 0 and not self.b_dead[b] and setup.play.blocked_boss and self.came[s] >= 0:
             first = [self.came[s]]
         else:
             first = self._neighbours(s, origin)
@@ -52,9 +51,9 @@ class Movement(Checks):
 
     def _relax(self, s: int, dist: list[int], first: list[int], passable: list[bool], limit: int) -> list[int]:
         """``distances`` for any step costs: a 0-1 BFS that relaxes a room's cost when a cheaper path shows up."""
-        r = self.setup.rules
+        play = self.setup.play
         explored = self.explored
-        c0, c1 = r["move.explored_step_cost"], r["move.unexplored_step_cost"]
+        c0, c1 = play.explored_step_cost, play.unexplored_step_cost
         dq: deque = deque()
         for w in first:
             nd = c0 if explored[w] else c1
@@ -135,7 +134,7 @@ class Movement(Checks):
         """Per node: may a path go on through it (explored, or passable unexplored)? Cached for the process
         by what it reads, the explored state of the blockers and the pass-key modifier (read-only result)."""
         setup = self.setup
-        if not setup.rules["move.pass_through_unexplored"]:
+        if not setup.play.pass_through_unexplored:
             return list(self.explored)
         key = (self.explored_bits & setup.blocker_bits, self.has_mod(s, "passkey"))
         found = memo_table(setup, "_passable").get(key)   # a hit without setup_memo's call
@@ -175,7 +174,7 @@ class Movement(Checks):
         """What ``_moves_now`` reads: her move points, the explored rooms, her stats (hidden passages by
         Ins, key conditions), opened passages, defeated bosses (and the seal), the pass-key modifier,
         whether she holds a key, and where she came from when she stands in a boss room."""
-        seal = self.setup.rules["urza_seal_bosses"]
+        seal = self.setup.play.urza_seal_bosses
         came = self.came[s] if here == self.pos[s] and self.setup.node_boss[here] >= 0 else -1
         return (here, self.move_points(s), came, self.explored_bits, tuple(map(len, self.stacks[s])),
                 self.opened_key, self.dead_key, bool(seal and len(self.kills) < seal),
@@ -183,8 +182,7 @@ class Movement(Checks):
 
     def _moves_now(self, s: int, here: int, mp: int) -> tuple:
         setup = self.setup
-        r = setup.rules
-        if (r["move.explored_step_cost"], r["move.unexplored_step_cost"]) == (0, 1):
+        if setup.play.level_costs:
             # A move ends in an unexplored room or a boss room: the search lists the unexplored rooms in
             # reach, the boss rooms are few; both in room order (the order the agent weighs them in).
             reached: list[int] = []
@@ -200,7 +198,7 @@ class Movement(Checks):
             reached = [v for v, d in enumerate(dist) if d <= mp]
         out = []
         passkey = self.has_mod(s, "passkey")
-        seal = setup.rules["urza_seal_bosses"]
+        seal = setup.play.urza_seal_bosses
         sealed = seal and len(self.kills) < seal
         kinds, node_boss, bosses, b_dead, explored = setup.kind, setup.node_boss, setup.bosses, self.b_dead, self.explored
         for v in reached:
@@ -223,7 +221,7 @@ class Movement(Checks):
         cached = self._dist if self._dest is not None else None
         dist = cached[2] if cached is not None and cached[:2] == (s, origin) else self.distances(s, origin)
         passable = self._passable(s)
-        cost = self.setup.rules["move.unexplored_step_cost"]
+        cost = self.setup.play.unexplored_step_cost
         for w, hidden, sid in self.setup.adj[node]:
             if dist[w] + cost == dist[node] and (w == origin or passable[w]):
                 if (not hidden or self.stat(s, INS) >= hidden) and (sid < 0 or sid in self.opened):
@@ -289,14 +287,14 @@ def _adjacency_now(setup: Setup, ins: int, opened: tuple | set) -> list[list[int
 
 
 def _passable_now(setup: Setup, blockers_explored: int, passkey: bool) -> list[bool]:
-    r = setup.rules
+    play = setup.play
     out = [True] * len(setup.node_id)
     for v in setup.blockers:
         if blockers_explored >> v & 1:
             continue
         if setup.kind[v] == BOSS:
-            if r["blocked_boss"]:
+            if play.blocked_boss:
                 out[v] = False
-        elif r["blocked_key"] and not passkey:
+        elif play.blocked_key and not passkey:
             out[v] = False
     return out

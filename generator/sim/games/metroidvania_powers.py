@@ -205,7 +205,7 @@ class Powers(Bosses):
         """The held event cards a flower may go on (``phase``: only those whose next derived event fits
         that window, see ``flower_window``)."""
         setup = self.setup
-        limit = setup.rules["flowers_per_event"]
+        limit = setup.play.flowers_per_event
         out = [h for h, (ev, holder, marks) in enumerate(self.held) if marks < limit]
         if phase in _ANY_MID:
             events, derived, chk = setup.events, setup.derived, self.check

@@ -16,7 +16,7 @@ The run parameter ``difficulty`` (``normal`` | ``easy``) is read from ``tables["
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, final
 
 from ...errors import Problem, ProblemsError
 from ..compile import SetupCompiler, unique_records
@@ -82,11 +82,49 @@ _NEEDED = ("players.min", "players.max", "rounds", "criterion.start", "criterion
            "components.exploration_markers", "turns_per_round", "boss_life_bonus")
 
 
+@final
+class PlayRules:
+    """The rules a game reads as it plays (every decision, every search), typed: compiled, a field read is native
+    where ``rules["..."]`` hashes a string. Built once from ``Setup.rules``, which keeps them all (the ones read
+    once a game or a boss stay there)."""
+    __slots__ = ("die_by_will", "wil_cap", "ins_decks", "danger_min", "danger_max", "move_base", "move_per_agi",
+                 "explored_step_cost", "unexplored_step_cost", "level_costs", "pass_through_unexplored",
+                 "blocked_boss", "blocked_key", "urza_seal_bosses", "scope", "coloured", "white_dice_per_pie",
+                 "max_pairs", "slate_per_danger", "threat_damage", "white_prompts", "flowers_per_event", "rounds")
+
+    def __init__(self, r: dict[str, Any]) -> None:
+        self.die_by_will: list[int] = r["die_by_will"]
+        self.wil_cap: int = r["stats_cap.wil"]
+        self.ins_decks: frozenset[str] = r["ins_decks"]
+        self.danger_min: int = r["danger.min"]
+        self.danger_max: int = r["danger.max"]
+        self.move_base: int = r["move.base"]
+        self.move_per_agi: int = r["move.per_agi"]
+        self.explored_step_cost: int = r["move.explored_step_cost"]
+        self.unexplored_step_cost: int = r["move.unexplored_step_cost"]
+        # the shipped step costs (explored 0, unexplored 1): the move searches go level by level
+        self.level_costs: bool = (self.explored_step_cost, self.unexplored_step_cost) == (0, 1)
+        self.pass_through_unexplored: bool = bool(r["move.pass_through_unexplored"])
+        self.blocked_boss: bool = r["blocked_boss"]
+        self.blocked_key: bool = r["blocked_key"]
+        self.urza_seal_bosses: int = r["urza_seal_bosses"]
+        self.scope: frozenset[str] = r["scope"]
+        self.coloured: list[int] = r["coloured"]
+        self.white_dice_per_pie: int = r["white_dice_per_pie"]
+        self.max_pairs: int = r["ascension_max_pairs"]
+        self.slate_per_danger: bool = r["slate_damage_per_die"] == "danger"
+        self.threat_damage: int = r["threat.damage"]
+        self.white_prompts: bool = r["ascension_white_dice_in_qte"] == "also_prompts"
+        self.flowers_per_event: int = r["flowers_per_event"]
+        self.rounds: int = r["rounds"]
+
+
 @dataclass
 class Setup:
     # Typed where the game reads it (compiled by mypyc, a field read is a native one and a ``list[int]`` is
     # indexed natively); records stay dicts, ids and tags whatever the content wrote.
     rules: dict[str, Any]
+    play: PlayRules = field(init=False, repr=False, compare=False)   # set by compile_setup
     difficulty: str = "normal"
     # ---- map (node index = position in map.yaml nodes)
     node_id: list = field(default_factory=list)
@@ -173,6 +211,7 @@ def compile_setup(tables: dict, where=None) -> Setup:
     _compile_map(setup, comp, tables.get("map") or {})
     if comp.problems:
         raise ProblemsError(comp.problems)
+    setup.play = PlayRules(setup.rules)   # (once every rule is there)
     return setup
 
 
