@@ -22,7 +22,7 @@ from .valheim_rules import (BASE, BUY, COMMIT, CRAFT, DONE, DUNGEON, EXPLORE, FI
                             MAKE, MOVE, NEWBASE, OPEN, ORDER, P_BASE, P_COMMIT, P_CRAFT, P_EXPLORE, P_FIGHTER,
                             P_GATHER, P_HUNT, P_LEVEL, P_ORDER, P_PAY, P_PICK, P_REROLL, P_TRAIN, PAY, PICK,
                             REROLL, REST, TAKE, TRAIN, TRASH, WILD, Rules, gather_waive)
-from .valheim_setup import STEP
+from .valheim_setup import STEP, Cost
 
 _DONE = (DONE,)
 BOSS_HUNT_P: Final = 0.5      # dive for the avatar when the fighter's exact win chance reaches this (spec §6)
@@ -195,7 +195,7 @@ def plan_for(state: Rules) -> Plan:
     return p
 
 
-def _pool_masks(pool, p: Plan, r_cost) -> tuple[int, int]:
+def _pool_masks(pool: list[int], p: Plan, r_cost: list[Cost]) -> tuple[int, int]:
     """The resources in ``pool`` (bit mask) and those short of the plan's gear (``_biome_wants``)."""
     held = missing = 0
     for x, k in enumerate(pool):
@@ -281,9 +281,9 @@ class _Tables:
     """Per-setup constants the planner reads at every plan (resource sets as bit masks)."""
 
     __slots__ = TABLES_SLOTS
-    slot_recipes: list[list[tuple]]
+    slot_recipes: list[list[tuple[int, int, int, int]]]
     facilities: list[tuple[int, int]]
-    equipment: list[tuple]
+    equipment: list[tuple[int, int, int, Cost, int]]
     biome_need: list[int]
 
     def __init__(self, setup):
@@ -305,14 +305,15 @@ def _tables(setup) -> _Tables:
     return kept_on_setup(setup, "_vh_tables", _Tables)
 
 
-def _gear_plan(tables: _Tables, state: Rules, f, have) -> list[int]:
+def _gear_plan(tables: _Tables, state: Rules, f: int, have: int) -> list[int]:
     """The next recipe per slot for the fighter: the best one whose resources can be had."""
     r_left, r_level, equip = state.r_left, state.setup.r_level, state.equip[f]
     plan = []
     for slot, recipes in enumerate(tables.slot_recipes):
         cur = equip[slot]
         cur_level = r_level[cur] if cur >= 0 else 0
-        best = fallback = None
+        best: Optional[tuple[int, int, int, int]] = None
+        fallback: Optional[tuple[int, int, int, int]] = None
         for rec in recipes:
             r, lv, tier, need = rec
             if lv <= cur_level or r_left[r] <= 0:
@@ -329,7 +330,7 @@ def _gear_plan(tables: _Tables, state: Rules, f, have) -> list[int]:
     return plan
 
 
-def _next_facility(tables: _Tables, state: Rules, have) -> int:
+def _next_facility(tables: _Tables, state: Rules, have: int) -> int:
     r_left = state.r_left
     for r, need in tables.facilities:
         if r_left[r] > 0 and not need & ~have:
@@ -337,7 +338,7 @@ def _next_facility(tables: _Tables, state: Rules, have) -> int:
     return -1
 
 
-def _needs(tables: _Tables, state: Rules, p: Plan, have) -> tuple[list, list]:
+def _needs(tables: _Tables, state: Rules, p: Plan, have: int) -> tuple[list[int], list[float]]:
     """(demand, importance) per resource: the fighter's next gear (also kept as ``p.gear_need``),
     the main base's next level, the next facility and a new base."""
     setup = state.setup
@@ -351,7 +352,7 @@ def _needs(tables: _Tables, state: Rules, p: Plan, have) -> tuple[list, list]:
             imp[x] = 1.0
     p.gear_need = list(demand)  # what the fighter's next gear costs in all
     lv = state.s_level[p.main]
-    if lv < setup.rules["bases.max_level"] and lv < len(setup.level_cost):
+    if lv < setup.max_level and lv < len(setup.level_cost):
         for x, k in setup.level_cost[lv]:
             demand[x] += k
             if imp[x] < 0.8:
@@ -396,7 +397,7 @@ def _biome_wants(state: Rules, p: Plan, tally: MapTally) -> list[float]:
     return want
 
 
-def _edge_wants(want) -> list[float]:
+def _edge_wants(want: list[float]) -> list[float]:
     """What an edge into each biome is worth: the biome, or a step toward a wanted harder one
     (halved per step: the best of want[b] / 2 ** (b - eb) for b >= eb, folded from the hardest)."""
     edge_want = list(want)
@@ -424,7 +425,7 @@ def _plan_boss(state: Rules, p: Plan, tally: MapTally) -> None:
     # distances are symmetric: read them from the bases (cached, shared with the other
     # decisions) rather than searching from every candidate dungeon
     level = state.s_level
-    base_dists = []
+    base_dists: list[tuple[int, list[int]]] = []
     for b in state.bases():
         base_dists.append((level[b], state.dist(b)))
     best = 0
@@ -454,21 +455,21 @@ def pace_room(state: Rules, s: int, held: int) -> int:
     return room if room > 0 else INF
 
 
-def _chance(state: Rules, s: int, strength, hand) -> float:
+def _chance(state: Rules, s: int, strength: int, hand: int) -> float:
     """Exact chance that seat s beats ``strength`` holding ``hand`` cards (one die)."""
-    rules = state.setup.rules
+    setup = state.setup
     power = state.fac.p_boss + state.fac.p_all
-    if rules["hunt.power_adds_hand"]:
+    if setup.power_adds_hand:
         power += hand
-    if rules["hunt.power_adds_equipment"]:
+    if setup.power_adds_equipment:
         power += state.equip_level(s)
-    sides = rules["hunt.die_sides"]
-    need = strength - power + (0 if rules["hunt.tie_wins"] else 1)
+    sides = setup.die_sides
+    need = strength - power + (0 if setup.tie_wins else 1)
     chance = (sides - need + 1) / sides
     return 0.0 if chance < 0.0 else 1.0 if chance > 1.0 else chance  # clamped without min/max calls
 
 
-def _top_base(level) -> int:
+def _top_base(level: list[int]) -> int:
     """The first of the highest bases: ``max(bases, key=(level, -slot))``, read from the levels
     (a slot that is no base has level -1 and there is always a base)."""
     return level.index(max(level))
@@ -482,15 +483,15 @@ def _weight(p: Plan, x: int, pool_x: int) -> float:
     return 0.15 if pool_x < d + 2 else 0.05
 
 
-def _worths(p: Plan, pool) -> list[float]:
+def _worths(p: Plan, pool: list[int]) -> list[float]:
     """``_weight`` of every resource at once (read at every gather and plan: one loop, no calls)."""
-    out = []
+    out: list[float] = []
     for d, imp, k in zip(p.demand, p.imp, pool):
         out.append(imp if k < d else 0.15 if k < d + 2 else 0.05)
     return out
 
 
-def _best_edge(edge_want, frontier) -> float:
+def _best_edge(edge_want: list[float], frontier: list[tuple[int, int, int, int]]) -> float:
     """``max(edge_want[pile] for each frontier edge, default=0.0)`` without a generator."""
     if not frontier:
         return 0.0
@@ -501,7 +502,7 @@ def _best_edge(edge_want, frontier) -> float:
     return best
 
 
-def _best_reach(state: Rules, bases, goal: int, links: bool) -> int:
+def _best_reach(state: Rules, bases: list[int], goal: int, links: bool) -> int:
     """The base with the most level left after the walk to slot ``goal``, the first among equals:
     ``max(bases, key=(level - distance, -slot))``. Distances are symmetric: the goal's distance is
     read from each base's cached search."""
@@ -514,14 +515,14 @@ def _best_reach(state: Rules, bases, goal: int, links: bool) -> int:
     return best
 
 
-def _affords(pool, cost) -> bool:
+def _affords(pool: list[int], cost: Cost) -> bool:
     for x, k in cost:
         if pool[x] < k:
             return False
     return True
 
 
-def _covers(pool, planned) -> bool:
+def _covers(pool: list[int], planned: list[int]) -> bool:
     """Every resource of ``pool`` at least as many as in ``planned``."""
     for k, x in zip(pool, planned):
         if k < x:
@@ -529,7 +530,7 @@ def _covers(pool, planned) -> bool:
     return True
 
 
-def _spares(pool, cost, p: Plan) -> bool:
+def _spares(pool: list[int], cost: Cost, p: Plan) -> bool:
     """Paying ``cost`` leaves the fighter's next gear affordable as far as the pool allowed it."""
     need = p.gear_need
     for x, k in cost:
@@ -620,7 +621,8 @@ class GreedyAgent:
             return (REST, min(x for x in hand if setup.c_id[x] == setup.c_id[c]))
         return (COMMIT, ())
 
-    def pick_cards(self, state: Rules, s: int, p: Plan, vals, hand, fighter) -> list[tuple]:
+    def pick_cards(self, state: Rules, s: int, p: Plan, vals: list[float], hand: list[int],
+                   fighter: Optional[int]) -> list[tuple[int, int]]:
         """The cards to reveal (``wanted_cards``), held back to what the deck can refill when this seat
         sets the round's pace (``pace_room``): the round ends when its last player runs dry, so the
         cards the pace setter keeps buy the whole team one more main phase (a 10-card deck and a hand of
@@ -631,17 +633,19 @@ class GreedyAgent:
             return picks
         setup = state.setup
         dive = s == fighter  # the fighter's hunt card stays in: the dive is why it reveals
-        picks.sort(key=lambda x: (not (dive and x[1] == HUNT), -vals[x[1]] * card_worth(setup, x[0]), x[0]))
+        worth = _card_worths(setup)
+        picks.sort(key=lambda x: (not (dive and x[1] == HUNT), -vals[x[1]] * worth[x[0]], x[0]))
         return _canonical(setup, hand, picks[:room])
 
-    def wanted_cards(self, state: Rules, s: int, p: Plan, vals, hand, fighter) -> list[tuple]:
+    def wanted_cards(self, state: Rules, s: int, p: Plan, vals: list[float], hand: list[int],
+                     fighter: Optional[int]) -> list[tuple[int, int]]:
         """Reveal every card with a use. On an avatar hunt (``fighter`` is not None) the others keep
         their hunt cards, and the fighter reveals one hunt card and keeps just enough cards in hand to
         reach a good chance (power counts the unrevealed hand); a fighter without a hunt card plays
         as usual."""
         setup = state.setup
         act = setup.c_action
-        named = []
+        named: list[tuple[int, int]] = []
         for c in sorted(hand):
             a = act[c]
             if a == WILD:
@@ -660,7 +664,8 @@ class GreedyAgent:
             hunts = [(wild[0], HUNT)]
         keep = self.cards_to_keep(state, s, p, len(hand))
         rest = [x for x in named if x[1] != HUNT and x[0] != hunts[0][0]]
-        rest.sort(key=lambda x: (-vals[x[1]] * card_worth(setup, x[0]), x[0]))
+        worth = _card_worths(setup)
+        rest.sort(key=lambda x: (-vals[x[1]] * worth[x[0]], x[0]))
         play = hunts[:1]
         others = hunts[1:] + rest
         room = len(hand) - len(play) - keep
@@ -668,7 +673,7 @@ class GreedyAgent:
         # of identical cards reveal the lowest instances (the canonical commit)
         return _canonical(setup, hand, play)
 
-    def cards_to_keep(self, state: Rules, s: int, p: Plan, size) -> int:
+    def cards_to_keep(self, state: Rules, s: int, p: Plan, size: int) -> int:
         strength = state.demon_str if p.final else state.avatar_strength(p.target)  # type: ignore[arg-type]
         for keep in range(size):
             if _chance(state, s, strength, keep) >= KEEP_FOR_P:
@@ -695,27 +700,30 @@ class GreedyAgent:
             return _best_reach(state, bases, edge_slot, False)
         return self.gather_base(state, p, bases)
 
-    def gather_base(self, state: Rules, p: Plan, bases) -> int:
+    def gather_base(self, state: Rules, p: Plan, bases: list[int]) -> int:
         """The base whose level and distances give the most wanted tokens: from each base, the
         tokens within its AP taken best worth per AP first (dearer first among equals)."""
         level = state.s_level
         worth = _worths(p, state.pool)
         t_rids, tiles = state.setup.t_rids, state.s_tile
-        tokens = [(k, tok[r], worth[r]) for k, tok in enumerate(state.s_tok)
-                  for r in t_rids[tiles[k]] if tok[r] and worth[r] > 0.1]
+        tokens: list[tuple[int, int, float]] = [(k, tok[r], worth[r]) for k, tok in enumerate(state.s_tok)
+                                                for r in t_rids[tiles[k]] if tok[r] and worth[r] > 0.1]
         cards = state.n_act[GATHER]
         best, best_score = bases[0], -1.0
         for b in bases:
             d = state.dist(b)
             ap = level[b] + cards
-            costs = []  # a plain loop: cheaper than a comprehension here (Python 3.11)
+            # best worth per AP first, dearer first among equals: (-worth per AP, -cost) ascending (equal
+            # keys are tokens of equal cost and worth, whose order does not change the score)
+            costs: list[tuple[float, int, float, int]] = []  # a plain loop: cheaper than a comprehension (3.11)
             for k, n, w in tokens:
                 c = d[k] + 1
                 if c <= ap:  # a token costing more than all the AP is never taken: leave it out of the sort
-                    costs.append((w / c, c, w, n))
-            costs.sort(reverse=True)
+                    costs.append((-w / c, -c, w, n))
+            costs.sort()
             score = 0.01 * level[b]
-            for _, cost, w, n in costs:
+            for _ratio, minus_cost, w, n in costs:
+                cost = -minus_cost
                 if cost <= ap:
                     take = ap // cost
                     if take > n:
@@ -757,10 +765,11 @@ class GreedyAgent:
         ap = state.ap
         w = state.walker
         dw = state.dist(w, False)
-        mc = state.setup.rules["explore.move_cost"]
+        mc = state.setup.move_cost
         free = state.free
         edisc = state.mods.edisc
-        best, best_score = None, EXPLORE_MIN
+        best: Optional[tuple[int, int]] = None
+        best_score = EXPLORE_MIN
         for k, d, b, cost in state.frontier():
             dk = dw[k]
             if dk >= INF:
@@ -778,7 +787,7 @@ class GreedyAgent:
         if k == w:
             return (OPEN, d)
         # the path from the walker to k, as MOVE steps, then the OPEN
-        dk = state.dist(k, False)
+        to_k = state.dist(k, False)
         grid, pos = state.grid, state.s_pos
         steps: list[tuple] = []
         at = w
@@ -787,7 +796,7 @@ class GreedyAgent:
             nxt = None
             for dx, dy in STEP:
                 j = grid.get((x + dx, y + dy))
-                if j is not None and dk[j] < dk[at] and (nxt is None or j < nxt):
+                if j is not None and to_k[j] < to_k[at] and (nxt is None or j < nxt):
                     nxt = j
             if nxt is None:
                 return _DONE
@@ -844,7 +853,7 @@ class GreedyAgent:
         d = state.dist(state.base)
         gate, t_biome, t_rids, tiles = setup.gate, setup.t_biome, setup.t_rids, state.s_tile
         level = state.s_level[state.base]
-        base_cost = setup.rules["gather.base_cost"]
+        base_cost = setup.gather_cost
         gdisc = state.mods.gdisc
         ap, free = state.ap, state.free
         pool = list(state.pool)
@@ -932,7 +941,7 @@ class GreedyAgent:
             near = [o for o in options if o[0] >= NEAR_BEST * top]
             pick = near[int(rng.random() * len(near))]
             return (BUY, pick[1], pick[2])
-        cost = 0 if state.trash_left else setup.rules["train.remove_cost"]
+        cost = 0 if state.trash_left else setup.remove_cost
         if cost <= ap:
             for s in who:
                 if sizes[s] > TRASH_ABOVE:
@@ -989,7 +998,7 @@ class GreedyAgent:
         b = setup.t_biome[state.s_tile[state.dungeon]] if state.dungeon >= 0 else None
         who = state.eligible()
         power = max(state.power(s, "boss") for s in who) if who else 0
-        r = min(state.round_id, setup.rules["rounds"]) - 1
+        r = min(state.round_id, setup.rounds) - 1
 
         def key(e):
             if setup.e_boss[e]:
@@ -1038,7 +1047,7 @@ class GreedyAgent:
         bases = state.bases()
         pool = state.pool
         cost = setup.new_base_cost
-        if len(bases) >= setup.rules["craft.max_bases"] or not _affords(pool, cost) or not _spares(pool, cost, p):
+        if len(bases) >= setup.max_bases or not _affords(pool, cost) or not _spares(pool, cost, p):
             return None
         d = state.dist(state.base)
         dists = [state.dist(b) for b in bases]

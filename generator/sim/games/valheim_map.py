@@ -146,7 +146,7 @@ class Map(Flow):
         cost = e[1] - self.mods.edisc
         return e[0], cost if cost > 1 else 1
 
-    def frontier(self) -> list[tuple]:
+    def frontier(self) -> list[tuple[int, int, int, int]]:
         """Every edge that could be opened now: (slot, world direction, pile biome, printed cost);
         cached, and kept up to date as tiles are laid (``_frontier_after``)."""
         f = self._dist.get(None)
@@ -251,7 +251,8 @@ def place_tile(state: Map, i: int) -> None:
     state.settle()
 
 
-def _frontier_after(state: Map, old: list, k: int, cell: tuple[int, int], pile_out: bool) -> list:
+def _frontier_after(state: Map, old: list[tuple[int, int, int, int]], k: int, cell: tuple[int, int],
+                    pile_out: bool) -> list[tuple[int, int, int, int]]:
     """The frontier after slot k was laid at ``cell``, from the one before (same order as a fresh
     scan: by slot, then direction): the old edges but those facing the cell, then the new tile's.
     When a pile ran out, every old edge is looked at again (an edge into it closes or turns to the
@@ -266,7 +267,7 @@ def _frontier_after(state: Map, old: list, k: int, cell: tuple[int, int], pile_o
         pos = state.s_pos
         new = [e for e in old if (pos[e[0]][0] + STEP[e[1]][0], pos[e[0]][1] + STEP[e[1]][1]) != cell]
     for dd in range(4):
-        e = state.edge_raw(k, dd)
-        if e is not None:
-            new.append((k, dd, e[0], e[1]))
+        edge = state.edge_raw(k, dd)  # (a name of its own: ``e`` above is a frontier entry, never None)
+        if edge is not None:
+            new.append((k, dd, edge[0], edge[1]))
     return new

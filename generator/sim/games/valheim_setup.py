@@ -33,6 +33,7 @@ OP_PARAMS = {
     "link_bases": (), "extra_level_up": ("n",),
 }
 POWER_VS = ("all", "enemy", "boss", "raid")
+Cost = tuple[tuple[int, int], ...]   # ((resource, count), ...): a price or a yield, typed for the compiled loops
 
 # What the engine supports of each enumerated switch (anything else is reported, not guessed).
 SUPPORTED = {
@@ -98,15 +99,15 @@ class Setup:
     res: list[str] = field(default_factory=list)  # resource names; index = resource id
     supply: list[int] = field(default_factory=list)  # printed token count per resource
     biomes: list[str] = field(default_factory=list)  # biome ids in tier order; index = biome id
-    biome_res: list[tuple] = field(default_factory=list)  # biome -> resource ids it yields
+    biome_res: list[tuple[int, ...]] = field(default_factory=list)  # biome -> resource ids it yields
     boss_id: list[Optional[str]] = field(default_factory=list)  # biome -> boss card id
     boss_strength: list[int] = field(default_factory=list)
-    level_cost: list[tuple] = field(default_factory=list)  # level L -> ((res, n), ...) to reach L + 1
+    level_cost: list[Cost] = field(default_factory=list)  # level L -> ((res, n), ...) to reach L + 1
     # map tiles
     t_id: list[str] = field(default_factory=list)
     t_biome: list[int] = field(default_factory=list)
-    t_res: list[tuple] = field(default_factory=list)  # ((res, n), ...) printed
-    t_rids: list[tuple] = field(default_factory=list)  # the printed resource ids, ascending (token loops)
+    t_res: list[Cost] = field(default_factory=list)  # ((res, n), ...) printed
+    t_rids: list[tuple[int, ...]] = field(default_factory=list)  # the printed resource ids, ascending (token loops)
     t_dungeon: list[bool] = field(default_factory=list)
     t_edges: list[tuple] = field(default_factory=list)  # printed dir 0..3 -> (biome, cost) or None
     start_tile: int = 0
@@ -136,16 +137,29 @@ class Setup:
     r_tier: list[int] = field(default_factory=list)
     r_level: list[int] = field(default_factory=list)
     r_ap: list[int] = field(default_factory=list)
-    r_cost: list[tuple] = field(default_factory=list)  # ((res, n), ...)
+    r_cost: list[Cost] = field(default_factory=list)  # ((res, n), ...)
     r_effect: list[tuple] = field(default_factory=list)
     r_copies: list[int] = field(default_factory=list)
     r_active: list[bool] = field(default_factory=list)  # False: a variant recipe whose switch is off
     slots: list[str] = field(default_factory=list)  # equipment slot names
-    new_base_cost: tuple = ()
+    new_base_cost: Cost = ()
     gate: list[int] = field(default_factory=list)  # biome -> min base level to gather (0 = none)
     tracked: list[str] = field(default_factory=list)  # card ids whose use M4 tracks (market cards)
     sources: dict[Any, list] = field(default_factory=dict)  # resource -> list of where it comes from
     sinks: dict[Any, list] = field(default_factory=dict)  # resource -> list of where it is spent
+    # the rules read at every decision, as typed fields (a compiled build reads a dict's values as objects):
+    # ``rules``' values, copied once by ``compile_setup`` (``_typed_rules``)
+    die_sides: int = 0
+    tie_wins: bool = False
+    power_adds_hand: bool = False
+    power_adds_equipment: bool = False
+    hand_size: int = 0
+    rounds: int = 0
+    gather_cost: int = 0
+    move_cost: int = 0
+    remove_cost: int = 0
+    max_level: int = 0
+    max_bases: int = 0
     # what ``sim.state.kept_on_setup`` and ``memo_table`` keep, where the Setup has no ``__dict__`` (compiled)
     memos: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -192,10 +206,21 @@ def compile_setup(tables: dict, where=None) -> Setup:
     _flows(setup)
     if comp.problems:
         raise ProblemsError(comp.problems)
+    _typed_rules(setup)
     return setup
 
 
-def _resmap(comp, mapping, res_index, field_path, *records) -> tuple:
+def _typed_rules(setup: Setup) -> None:
+    rules = setup.rules
+    setup.die_sides, setup.tie_wins = rules["hunt.die_sides"], rules["hunt.tie_wins"]
+    setup.power_adds_hand, setup.power_adds_equipment = rules["hunt.power_adds_hand"], rules["hunt.power_adds_equipment"]
+    setup.hand_size, setup.rounds = rules["deck.hand_size"], rules["rounds"]
+    setup.gather_cost, setup.move_cost, setup.remove_cost = (rules["gather.base_cost"], rules["explore.move_cost"],
+                                                             rules["train.remove_cost"])
+    setup.max_level, setup.max_bases = rules["bases.max_level"], rules["craft.max_bases"]
+
+
+def _resmap(comp, mapping, res_index, field_path, *records) -> Cost:
     out = []
     for key, n in (mapping or {}).items():
         if key not in res_index:
