@@ -156,7 +156,7 @@ def _reward_ids(setup) -> list[int]:
 
 
 def map_tally(state: Rules) -> MapTally:
-    tally = state.memo.get("tally")
+    tally: Optional[MapTally] = state.memo.get("tally")
     if tally is None:
         tally = state.memo["tally"] = MapTally(state.setup)
     if tally.seen != len(state.s_tile):
@@ -175,9 +175,10 @@ def plan_for(state: Rules) -> Plan:
     the plan made now would be the kept one: it is kept (about half the recomputes of a game)."""
     memo = state.memo
     logged = len(state.log)
-    if memo.get("plan_logged") == logged:
+    kept_logged: Optional[int] = memo.get("plan_logged")
+    if kept_logged == logged:
         return memo["plan"]  # nothing happened since the last look (every change below is logged)
-    tally = memo.get("tally")
+    tally: Optional[MapTally] = memo.get("tally")
     if tally is None or tally.seen != len(state.s_tile):
         tally = map_tally(state)
     # slots that are no base: s_level.count(-1), read from the kept list of bases
@@ -187,7 +188,7 @@ def plan_for(state: Rules) -> Plan:
     if memo.get("plan_key") == key:
         return memo["plan"]
     memo["plan_key"] = key
-    p = memo.get("plan")
+    p: Optional[Plan] = memo.get("plan")
     if p is not None and _same_reading(state, p, memo["plan_read"], tally):
         return p  # what it was made from still holds for it: compared with that again next time
     p = _make_plan(state)
@@ -208,14 +209,19 @@ def _pool_masks(pool: list[int], p: Plan, r_cost: list[Cost]) -> tuple[int, int]
     return held, missing
 
 
-def _reading(state: Rules, tally: MapTally) -> tuple:
+# what ``_make_plan`` read (``_reading``): recipes left, bases, the tally's signature, resources on the
+# map and dungeons, avatars defeated, the demon's hit points (or None), levels, pool
+Reading = tuple[list[int], int, int, int, int, int, Any, list[int], list[int]]
+
+
+def _reading(state: Rules, tally: MapTally) -> Reading:
     """What ``_make_plan`` read, as far as ``_same_reading`` compares it (lists copied: the
     rules change theirs in place)."""
     return (list(state.r_left), len(state.bases()), tally.sig, tally.on_map, len(tally.dungeons),
             state.defeated.count(True), state.demon_hp, list(state.s_level), list(state.pool))
 
 
-def _same_reading(state: Rules, p: Plan, read, tally: MapTally) -> bool:
+def _same_reading(state: Rules, p: Plan, read: Reading, tally: MapTally) -> bool:
     """Would ``_make_plan`` now make the plan ``p``, made when it read ``read``? Yes when every input
     it reads is as it was: the recipes left (every craft changes them; they fix the gear, the
     facilities and so the power and links), the levels (a new slot is appended as no base), the

@@ -14,7 +14,7 @@ import random
 from typing import Any, Optional, Sequence
 
 from .valheim_effects import Mods
-from .valheim_setup import Setup
+from .valheim_setup import Cost, Setup
 
 _NO_SLOTS: tuple = ()   # (a name: mypy would take a literal () for all the slots the State has)
 
@@ -100,7 +100,7 @@ class StateBase:
 
     # ---- defined in the mixins (signatures only) -------------------------------------------------
     def bases(self) -> list[int]: raise NotImplementedError
-    def has(self, cost: Any) -> bool: raise NotImplementedError
+    def has(self, cost: Cost) -> bool: raise NotImplementedError
     def power(self, s: int, vs: str, base_level: int = 0) -> int: raise NotImplementedError
     def finish_action(self) -> None: raise NotImplementedError
     def settle(self) -> None: raise NotImplementedError

@@ -36,16 +36,16 @@ class Map(Flow):
         cache = self._dist
         link = links and self.fac.link
         key = -1 - origin if link else origin
-        d = cache.get(key)
-        if d is not None:
-            return d
-        adj = cache.get("adj")
+        kept: Optional[list[int]] = cache.get(key)
+        if kept is not None:
+            return kept
+        adj: Optional[list[list[int]]] = cache.get("adj")  # slot -> its neighbours
         if adj is None:
             adj = cache["adj"] = [self.neighbours(x, y) for x, y in self.s_pos]
-        d = _from_dead_end(origin, adj, self.s_level, cache, link)
-        if d is not None:
-            cache[key] = d
-            return d
+        kept = _from_dead_end(origin, adj, self.s_level, cache, link)
+        if kept is not None:
+            cache[key] = kept
+            return kept
         d = [INF] * len(adj)
         d[origin] = 0
         if not link:
@@ -91,7 +91,7 @@ class Map(Flow):
         nothing, tile after tile; the walker's gives the new tile's, see ``_from_dead_end``)."""
         old = self._dist
         cache: dict[Any, Any] = {}
-        adj = old.get("adj")
+        adj: Optional[list[list[int]]] = old.get("adj")
         if adj is None:
             return cache
         x, y = self.s_pos[k]
@@ -102,7 +102,7 @@ class Map(Flow):
         cache["adj"] = adj
         bases = None
         level = self.s_level
-        for key, d in old.items():
+        for key, kept in old.items():
             if type(key) is not int:
                 continue  # the frontier
             origin = key if key >= 0 else -1 - key
@@ -110,7 +110,7 @@ class Map(Flow):
                 continue  # a search from a slot the walk left: asked for during one walk only
             if key < 0 and bases is None:
                 bases = self.bases()
-            d = d + [INF]  # a new list: callers may still hold the old one
+            d: list[int] = kept + [INF]  # a new list: callers may still hold the old one
             best = INF
             for j in adj[k]:
                 if d[j] < best:
@@ -187,7 +187,7 @@ def _from_dead_end(origin: int, adj: list[list[int]], level: list[int], cache: d
     if len(near) != 1 or level[origin] >= 0:
         return None
     n = near[0]
-    dn = cache.get(-1 - n if link else n)
+    dn: Optional[list[int]] = cache.get(-1 - n if link else n)
     if dn is None:
         return None
     d = [x + 1 if x < INF else INF for x in dn]
@@ -195,7 +195,7 @@ def _from_dead_end(origin: int, adj: list[list[int]], level: list[int], cache: d
     return d
 
 
-def _relax(d: list[int], queue: list[int], adj, bases) -> None:
+def _relax(d: list[int], queue: list[int], adj: list[list[int]], bases: Optional[list[int]]) -> None:
     """Lower the distances ``d`` from the slots in ``queue`` (whose distances just dropped) until
     nothing gets shorter; ``bases`` (or None) are linked at no cost. Exact whatever the order."""
     for u in queue:  # the list grows while we walk it
@@ -257,15 +257,20 @@ def _frontier_after(state: Map, old: list[tuple[int, int, int, int]], k: int, ce
     scan: by slot, then direction): the old edges but those facing the cell, then the new tile's.
     When a pile ran out, every old edge is looked at again (an edge into it closes or turns to the
     next tier); no closed edge opens, since piles only shrink and the grid only grows."""
+    new: list[tuple[int, int, int, int]] = []
     if pile_out:
-        new = []
         for e in old:
             got = state.edge_raw(e[0], e[1])
             if got is not None:
                 new.append((e[0], e[1], got[0], got[1]))
     else:
         pos = state.s_pos
-        new = [e for e in old if (pos[e[0]][0] + STEP[e[1]][0], pos[e[0]][1] + STEP[e[1]][1]) != cell]
+        cx, cy = cell
+        for e in old:  # the edges facing the new cell are closed
+            x, y = pos[e[0]]
+            dx, dy = STEP[e[1]]
+            if x + dx != cx or y + dy != cy:
+                new.append(e)
     for dd in range(4):
         edge = state.edge_raw(k, dd)  # (a name of its own: ``e`` above is a frontier entry, never None)
         if edge is not None:

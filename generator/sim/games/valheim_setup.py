@@ -13,14 +13,14 @@ An effect op, or a switch value, the engine does not implement is a located prob
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Final, Optional
 
 from ...content.game import copies_of
 from ...errors import ProblemsError
 from ..compile import SetupCompiler, unique_records
 
 DIRS = ("n", "e", "s", "w")              # printed edge order; world direction d = (printed + rotation) % 4
-STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))  # world offsets of n, e, s, w
+STEP: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))  # world offsets of n, e, s, w
 
 # Effect ops: where they may stand and which parameters they need.
 DECK_ONLY = {"card_weight", "draw", "gain", "pay"}
@@ -153,6 +153,7 @@ class Setup:
     tie_wins: bool = False
     power_adds_hand: bool = False
     power_adds_equipment: bool = False
+    combat_adds_base_level: bool = False
     hand_size: int = 0
     rounds: int = 0
     gather_cost: int = 0
@@ -214,6 +215,7 @@ def _typed_rules(setup: Setup) -> None:
     rules = setup.rules
     setup.die_sides, setup.tie_wins = rules["hunt.die_sides"], rules["hunt.tie_wins"]
     setup.power_adds_hand, setup.power_adds_equipment = rules["hunt.power_adds_hand"], rules["hunt.power_adds_equipment"]
+    setup.combat_adds_base_level = rules["hunt.combat_adds_base_level"]
     setup.hand_size, setup.rounds = rules["deck.hand_size"], rules["rounds"]
     setup.gather_cost, setup.move_cost, setup.remove_cost = (rules["gather.base_cost"], rules["explore.move_cost"],
                                                              rules["train.remove_cost"])
