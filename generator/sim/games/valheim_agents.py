@@ -477,8 +477,13 @@ def _chance(state: Rules, s: int, strength: int, hand: int) -> float:
 
 def _top_base(level: list[int]) -> int:
     """The first of the highest bases: ``max(bases, key=(level, -slot))``, read from the levels
-    (a slot that is no base has level -1 and there is always a base)."""
-    return level.index(max(level))
+    (a slot that is no base has level -1 and there is always a base). A loop: compiled, ``max`` and
+    ``index`` are generic calls comparing boxed ints."""
+    best, top = 0, level[0]
+    for k in range(1, len(level)):
+        if level[k] > top:
+            best, top = k, level[k]
+    return best
 
 
 def _weight(p: Plan, x: int, pool_x: int) -> float:
@@ -867,8 +872,9 @@ class GreedyAgent:
         # [cost, resource, count, slot, dist] in slot order (ties go to the first); a token scoring
         # no more than GATHER_MIN never will (costs only rise, worth only falls as the pool grows)
         tokens: list[list[int]] = []
+        no_tokens = [0] * len(pool)  # ``tok != no_tokens``: ``any(tok)``, a call a compiled build makes generic
         for k, (tok, t, dist) in enumerate(zip(state.s_tok, tiles, d)):
-            if any(tok) and gate[t_biome[t]] <= level:
+            if tok != no_tokens and gate[t_biome[t]] <= level:
                 # min(raw, max(1, raw - gdisc)) without the calls (~28 slots a plan, each pass again)
                 raw = (dist - free if dist > free else 0) + base_cost
                 cost = raw - gdisc if raw - gdisc > 1 else 1

@@ -73,8 +73,9 @@ class Legal(Hunt):
         d = self.dist(self.base)
         gate, t_biome, t_rids, tiles = setup.gate, setup.t_biome, setup.t_rids, self.s_tile
         base_level = self.s_level[self.base]
+        no_tokens = [0] * len(setup.res)  # ``tok == no_tokens``: ``not any(tok)``, a call a compiled build makes generic
         for k, (tok, t, dist) in enumerate(zip(self.s_tok, tiles, d)):
-            if not any(tok) or gate[t_biome[t]] > base_level:
+            if tok == no_tokens or gate[t_biome[t]] > base_level:
                 continue
             raw = (dist - free if dist > free else 0) + base_cost  # gather_cost, inlined: this runs after every take
             cost = raw - g if raw - g > 1 else 1  # min(raw, max(1, raw - g)) without the calls
