@@ -48,9 +48,17 @@ def accelerate(games, status):
     if acc.disabled():
         click.echo(f"note: {acc.OFF}={os.environ[acc.OFF]} is set, so every engine still runs as Python")
     else:
-        others = sorted(set(ALL) - set(wanted))
-        tail = f"; {', '.join(others)} as Python" if others else ""
-        click.echo(f"pnp simulate and validate run {', '.join(wanted)} compiled{tail} ({acc.OFF}=1: all as Python)")
+        click.echo(ran_compiled(acc, ALL, wanted))
+
+
+def ran_compiled(acc, engines, built: list[str]) -> str:
+    """The closing line: which engines run compiled now (those just built, and others built before
+    for their sources as they are) and which as Python."""
+    compiled = [e for e in sorted(engines)
+                if e in built or (acc.engine_of(e) is not None and acc.decide(e, loaded={}).compiled)]
+    python = sorted(set(engines) - set(compiled))
+    tail = f"; {', '.join(python)} as Python" if python else ""
+    return f"pnp simulate and validate run {', '.join(compiled)} compiled{tail} ({acc.OFF}=1: all as Python)"
 
 
 def _print_status(acc, engines) -> None:

@@ -262,6 +262,16 @@ def test_a_long_python_simulation_ends_with_a_tip_that_says_what_accelerate_need
     assert acc.speed_tip("valheim", None, decide_=decided("not built")) is None
 
 
+def test_the_closing_line_counts_engines_built_before(on, monkeypatch):
+    from generator.commands.accelerate import ran_compiled
+
+    engines = ["fatal-fight", "metroidvania", "valheim"]
+    monkeypatch.setattr(acc, "decide", lambda engine, loaded: acc.Decision(engine, "x", {} if engine == "metroidvania" else None))
+    # valheim just built, metroidvania built by an earlier run (it said "metroidvania as Python")
+    assert ran_compiled(acc, engines, ["valheim"]) == \
+        "pnp simulate and validate run metroidvania, valheim compiled; fatal-fight as Python (PNP_PURE_PYTHON=1: all as Python)"
+
+
 def test_no_tip_when_python_was_chosen(monkeypatch):
     monkeypatch.setenv(acc.OFF, "1")
     assert acc.speed_tip("valheim", 60, decide_=lambda engine, loaded: acc.Decision(engine, "not built")) is None
