@@ -161,7 +161,7 @@ class State(Flow):
                 self.finish("loss")
 
     def revive(self, saver: Optional[int], t: int) -> None:
-        rules = self.setup.play_rules
+        rules = self.setup.play
         self.status[t] = RETURNING
         self.life[t] = min(self.max_life[t], rules.revive_life + (self.life[t] if rules.revive_mode == "add"
                                                                        else 0))
@@ -184,7 +184,7 @@ class State(Flow):
         else:
             self.enemy_discard.append(e)
             if setup.e_skill[e] == "carrier":
-                self.add_gold(setup.play_rules.carrier_gold, "carrier")
+                self.add_gold(setup.play.carrier_gold, "carrier")
                 self.special(seat, "defeat_carrier")
 
     def special(self, seat: int, trigger: str) -> None:
@@ -227,11 +227,11 @@ class State(Flow):
 
     def block_square(self, square: str) -> None:
         sq = SQUARES.index(square)
-        if sq != self.setup.play_rules.start_square:
+        if sq != self.setup.play.start_square:
             self.blocked.add(sq)
             for s in range(self.n):
                 if self.pos[s] == sq:
-                    self.pos[s] = self.setup.play_rules.start_square
+                    self.pos[s] = self.setup.play.start_square
 
     def place_obstacle(self, k: int, life: int, reward, key) -> None:
         if any(v[1] == key for v in self.obstacles.values()):
@@ -264,7 +264,7 @@ class State(Flow):
 
     def add_wound(self, s: int) -> None:
         mine = sum(1 for z in (self.deck, self.hand, self.discard) for c in z[s] if self.setup.c_kind[c] == "wound")
-        if self.wound_pool and mine < self.setup.play_rules.n11_max:
+        if self.wound_pool and mine < self.setup.play.n11_max:
             c = self.wound_pool.pop()
             self.discard[s].append(c)
             self.log.append(("wound", s, c))
@@ -285,7 +285,7 @@ class State(Flow):
                     self.turn_pos = self.seat = seat
                     self.phase = MAIN
                     self.actions_left = self.actions[seat]
-                    self.free_moves = self.setup.play_rules.free_moves_per_turn
+                    self.free_moves = self.setup.play.free_moves_per_turn
                     self.chains_this_turn = [0]
                     self.gauged[seat] = 0
                     self.log.append(("turn", seat))
@@ -323,13 +323,13 @@ class State(Flow):
 
 def new_game(setup, players: int, rng) -> State:
     """Deal a game for ``players`` characters chosen at random (seeded) from the roster."""
-    lo, hi = setup.play_rules.min_characters, min(setup.play_rules.max_characters, len(setup.characters))
+    lo, hi = setup.play.min_characters, min(setup.play.max_characters, len(setup.characters))
     if not lo <= players <= hi:  # rules.yaml's team sizes: a count outside them is not the game
         raise ValueError(f"fatal-fight supports {lo}..{hi} characters (rules.yaml min_characters, "
                          f"max_characters), got {players}")
     s = State.__new__(State)
     s.setup, s.rng, s.n = setup, rng, players
-    rules = setup.play_rules
+    rules = setup.play
     s.chars = sorted(sample(range(len(setup.characters)), players, rng))
     roster = [setup.characters[c] for c in s.chars]
     for name in ("life", "actions", "hand_size", "max_carry"):

@@ -108,7 +108,7 @@ def _strike_flags(state: State, c: int) -> int:
 
 
 def _main(state: State) -> list[Action]:
-    s, setup, rules = state.seat, state.setup, state.setup.play_rules
+    s, setup, rules = state.seat, state.setup, state.setup.play
     hand, life = state.hand[s], state.life[s]
     out: list[Action] = [(END,)]
     if state.gauged[s]:  # N8: feeding the gauge is the end of the turn; only more feeding is left
@@ -204,7 +204,7 @@ def is_legal(state: State, action: Action) -> bool:
             return False
         if phase == MAIN:  # PLAY in MAIN and CHAIN, JOIN in COMBO: no handler takes the other pairs
             return kind == PLAY and state.actions_left >= 1 and not state.gauged[s] and \
-                (setup.c_kind[c] != "wound" or state.life[s] > setup.play_rules.n11_life)
+                (setup.c_kind[c] != "wound" or state.life[s] > setup.play.n11_life)
         if phase == CHAIN:
             return kind == PLAY and state.actions_left >= 1 and setup.c_attack[c]
         return phase == COMBO and kind == JOIN and setup.c_attack[c]
@@ -256,7 +256,7 @@ def _play(state: State, a: Action):
     state.actions_left -= 1
     state.log.append(("play", s, c, "up"))
     if setup.c_kind[c] == "wound":
-        state.hurt(s, setup.play_rules.n11_life, pierce=True, cause="wound")
+        state.hurt(s, setup.play.n11_life, pierce=True, cause="wound")
         state.settle()
         return
     if setup.c_life_cost[c]:
@@ -285,10 +285,10 @@ def _open_chain(state: State):
 def _add_to_chain(state: State, s: int, c: int):
     setup = state.setup
     flags = setup.c_flags[c]
-    if flags & CHAIN_FLAG and setup.play_rules.n5 and state.chain:
+    if flags & CHAIN_FLAG and setup.play.n5 and state.chain:
         prev = state.chain[-1][1]
         if setup.c_attack[prev] and not setup.c_flags[prev] & RANGE:
-            state.chain_ap += setup.play_rules.n5_bonus
+            state.chain_ap += setup.play.n5_bonus
     state.chain.append((s, c))
     state.chain_ap += setup.c_ap[c]
     state.chain_flags |= flags
@@ -334,7 +334,7 @@ def _finish(state: State, a: Optional[tuple]):
         if q != s and state.status[q] == ACTIVE and state.pos[q] == here:
             partners.append(q)
     state.partners = partners
-    if state.setup.play_rules.combination_limit == "per_chain":
+    if state.setup.play.combination_limit == "per_chain":
         state.partner_used = {}
     _next_partner(state)
 
@@ -378,7 +378,7 @@ def _join(state: State, a: Action):
     if setup.c_life_cost[c]:
         state.hurt(q, setup.c_life_cost[c], pierce=True, cause="life_cost")
     _add_to_chain(state, q, c)
-    if setup.play_rules.partner_subs_to_partner:
+    if setup.play.partner_subs_to_partner:
         _sub(state, q, c)
     else:
         _sub(state, state.turn_pos, c)
@@ -392,7 +392,7 @@ def _pass(state: State, a: Action):
 
 def _resolve(state: State, a: Action):
     s = state.turn_pos
-    rules = state.setup.play_rules
+    rules = state.setup.play
     k = a[1] if a[0] == TARGET_A else -1
     ap, flags, hits = state.chain_ap, state.chain_flags, len(state.chain) + state.chain_hits
     for kind, value, when in state.chain_mods:
@@ -422,7 +422,7 @@ def _move(state: State, a: Action):
 
 
 def _pay(state: State, s: int, c: int):
-    rules = state.setup.play_rules
+    rules = state.setup.play
     state.actions_left -= rules.move_actions
     if c >= 0:
         state.hand[s].remove(c)
@@ -443,7 +443,7 @@ def _arrive(state: State, s: int, sq: int):
 def _take(state: State, a: Action):
     s = state.seat
     if a[1] == -1:
-        state.free_moves -= state.setup.play_rules.pickup_move_cost
+        state.free_moves -= state.setup.play.pickup_move_cost
     else:
         _pay(state, s, a[1])
     supply, gold = state.pickups[state.pos[s]].pop(0)
@@ -469,7 +469,7 @@ def _save(state: State, a: Action):
     for c in a[2:]:
         state.hand[s].remove(c)
         state.played_down[s].append(c)
-    state.actions_left -= state.setup.play_rules.saving_actions
+    state.actions_left -= state.setup.play.saving_actions
     state.revive(s, t)
     state.settle()
 
@@ -490,7 +490,7 @@ def _mega(state: State, a: Action):
     a non-attack one (Marie's party heal) like a played support card: no chain, no HIT."""
     s = state.seat
     setup = state.setup
-    size = setup.play_rules.n8_size
+    size = setup.play.n8_size
     spent, state.gauge[s] = state.gauge[s][:size], state.gauge[s][size:]
     state.discard[s].extend(spent)
     m = state.mega_art[s]

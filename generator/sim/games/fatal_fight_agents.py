@@ -80,7 +80,7 @@ class GreedyAgent:
 
     # ---- the action phase -------------------------------------------------------------------
     def main(self, state: State):
-        setup, rules, s = self.setup, self.setup.play_rules, state.seat
+        setup, rules, s = self.setup, self.setup.play, state.seat
         hand, acts = state.hand[s], state.actions_left
         traits = self.traits
         self.plan = None
@@ -361,8 +361,8 @@ class GreedyAgent:
                         found = by_sig[sig]
                     else:
                         found = by_sig[sig] = _best_on(board, k, by_reach[kind], sig[1])
-                if found is not None:
-                    raw, positions = found
+                if found is not None:  # the keep-best update below is written twice on purpose: a helper
+                    raw, positions = found  # would return a tuple and box these typed locals again (compiled)
                     value = raw - move_cost
                     if best_positions is None or value > best_value:
                         best_value, best_positions, best_k, best_square = value, positions, k, square
@@ -444,7 +444,7 @@ class GreedyAgent:
         square, grapples = state.pos[s], state.grapples
         if q < s:  # the bonus gold of j more hits only grows with j: adding them all tells
             # (it is max(0, hits - min_hits + 1), so adding any hits raises it once they reach min_hits)
-            if len(state.chain) + state.chain_hits + len(adds) >= setup.play_rules.combo_bonus_min_hits:
+            if len(state.chain) + state.chain_hits + len(adds) >= setup.play.combo_bonus_min_hits:
                 flags = state.chain_flags
                 for c in adds:
                     flags |= setup.c_flags[c]
@@ -507,7 +507,7 @@ class GreedyAgent:
                 gain = worth[a[1]] - DILUTION
             else:  # CURE
                 gain = 3.0
-            price = setup.c_cost[a[1]] if a[0] != CURE else setup.play_rules.n11_cure
+            price = setup.c_cost[a[1]] if a[0] != CURE else setup.play.n11_cure
             ratio = gain / (price if price > 1 else 1)  # a free card counts as 1 gold (no max(): see support_value)
             if ratio > 0:
                 scored.append((ratio, a))

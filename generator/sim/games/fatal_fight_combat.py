@@ -27,7 +27,7 @@ def targets(state: State, square: int, flags: int) -> list[int]:
                 out.append(k)
         return out
     line, area = square % 3, square // 3
-    any_area = state.setup.play_rules.n1
+    any_area = state.setup.play.n1
     out = []
     if groups[line] and (any_area or area <= 1):
         out.append(line)
@@ -45,7 +45,7 @@ def effective(state: State, square: int, k: int, ap: int, flags: int, grapples: 
     """AP and pierce after the close-quarters rule: CQB pierce (RAW) or grapple power (N2)."""
     pierce = bool(flags & PIERCE)
     if square // 3 == (0 if k < 3 else 2):  # is_cqb, inlined: the previews call this ~1,000 times a game
-        rules = state.setup.play_rules
+        rules = state.setup.play
         if rules.n2:
             ap += grapples * rules.n2_bonus
         else:
@@ -115,7 +115,7 @@ def group_size(state: Flow, group: list[int]) -> int:
         if e < boss:
             size += 1
         elif e == boss:
-            size += state.setup.play_rules.boss_size
+            size += state.setup.play.boss_size
     if group and group[0] < boss:
         size += state.setup.e_strike[group[0]]
     return size
@@ -123,7 +123,7 @@ def group_size(state: Flow, group: list[int]) -> int:
 
 def over_cap(state: Flow, group: list[int]) -> int:
     """Enemies beyond the group cap (mass damage); obstacles never count, the boss per G9."""
-    rules = state.setup.play_rules
+    rules = state.setup.play
     if len(group) <= rules.group_cap:
         return len(group) - rules.group_cap
     boss = state.setup.boss
@@ -140,7 +140,7 @@ def threat(state: State, square: int) -> int:
     line = square % 3
     groups = state.groups
     total = group_size(state, groups[line]) + group_size(state, groups[line + 3])
-    cap = state.setup.play_rules.group_cap
+    cap = state.setup.play.group_cap
     for g in groups:
         if len(g) > cap:
             over = over_cap(state, g)

@@ -127,7 +127,7 @@ class Flow:
 
     # ---- S, X3, P: stage setup and shopping --------------------------------------------------------
     def begin_stage(self, stage: int) -> None:
-        setup, rng, rules = self.setup, self.rng, self.setup.play_rules
+        setup, rng, rules = self.setup, self.rng, self.setup.play
         self.stage = stage
         self.log.append(("stage", stage))
         self.stage_deck = list(range(len(setup.stages[stage]["normal"])))
@@ -165,17 +165,17 @@ class Flow:
 
     def boss_bonus(self, boss) -> int:
         """G2 scaling: boss life (and min_life) + life_per_extra_character per character beyond the minimum."""
-        return boss["per_extra"] * max(0, self.n - self.setup.play_rules.min_characters)
+        return boss["per_extra"] * max(0, self.n - self.setup.play.min_characters)
 
     def refresh_gym(self) -> None:
-        mode = self.setup.play_rules.gym_refresh
+        mode = self.setup.play.gym_refresh
         if mode == "bottom":
             self.gym_deck.extend(self.gym)
             self.gym = []
         elif mode == "discard":
             self.gym_gone.extend(self.gym)
             self.gym = []
-        while len(self.gym) < self.setup.play_rules.gym_size and self.gym_deck:
+        while len(self.gym) < self.setup.play.gym_size and self.gym_deck:
             self.gym.append(self.gym_deck.pop(0))
 
     def next_shopper(self) -> None:
@@ -191,7 +191,7 @@ class Flow:
                     if setup.c_cost[inst] <= self.gold[self.seat]:
                         self.log.append(("offer", self.seat, inst))
                 return
-        rules = setup.play_rules
+        rules = setup.play
         if rules.n10 and not self.picked_this_stage:
             self.picked_this_stage = True
             count = self.n * rules.n10_per_player + rules.n10_extra
@@ -215,7 +215,7 @@ class Flow:
         self.after_shopping()
 
     def after_shopping(self) -> None:
-        if self.stage == self.setup.play_rules.stages and self.final_boss_setup():
+        if self.stage == self.setup.play.stages and self.final_boss_setup():
             return  # the team chooses which rage cards its gold removes (RAGE), then the round starts
         self.start_round()
 
@@ -223,7 +223,7 @@ class Flow:
         """G1: the final boss deck is its skills plus its rage cards; leftover gold removes rage cards,
         then lowers the final boss's life (to min_life). With final_boss_gold off, gold buys nothing
         and every rage card stays. True when the team must choose the rage cards to remove."""
-        rules, boss = self.setup.play_rules, self.setup.bosses[self.stage]
+        rules, boss = self.setup.play, self.setup.bosses[self.stage]
         gold, step = (sum(self.gold) if rules.fb_enabled else 0), rules.fb_step * self.n
         removed = min(len(boss["rage"]), rules.fb_max_rage, gold // step)
         gold -= removed * step
@@ -264,7 +264,7 @@ class Flow:
 
     def clear_stage(self) -> None:
         """X: split the pool, win after the last stage, else heal, reshuffle and set up the next."""
-        n, rules = self.n, self.setup.play_rules
+        n, rules = self.n, self.setup.play
         self.log.append(("clear", self.stage, self.round_in_stage))
         if self.pool >= n:
             share = self.pool // n
@@ -293,7 +293,7 @@ class Flow:
 
     # ---- R: round start -----------------------------------------------------------------------------
     def start_round(self) -> None:
-        setup, rules = self.setup, self.setup.play_rules
+        setup, rules = self.setup, self.setup.play
         self.round_in_stage += 1
         self.round_id += 1
         if self.round_in_stage > rules.max_rounds_per_stage:
@@ -345,9 +345,9 @@ class Flow:
             self.next_turn()
 
     def new_stage_card(self, card) -> None:
-        keep = [g for g in self.gimmicks if g[1]] if self.setup.play_rules.stage_card_replaces else self.gimmicks
+        keep = [g for g in self.gimmicks if g[1]] if self.setup.play.stage_card_replaces else self.gimmicks
         self.gimmicks = keep + list(card["gimmicks"])
-        if self.setup.play_rules.stage_card_replaces:
+        if self.setup.play.stage_card_replaces:
             self.pickups, self.blocked = {}, set()
         self.stage_card = card
         for timing, _, effect, key in card["gimmicks"]:
@@ -362,7 +362,7 @@ class Flow:
     def spawn(self, k: int, count: int) -> None:
         for _ in range(count):
             if not self.enemy_deck:
-                if not self.enemy_discard or not self.setup.play_rules.enemy_deck_reshuffle:
+                if not self.enemy_discard or not self.setup.play.enemy_deck_reshuffle:
                     self.log.append(("empty_pool", k))
                     return
                 self.enemy_deck, self.enemy_discard = self.enemy_discard, []
@@ -395,7 +395,7 @@ class Flow:
             self.log.append(("boss_skill", top, self.stage))
             self.apply_effect(b["skills"][top] if top < n_skills else b["rage"][top - n_skills], None, None)
         acted = set()
-        once = setup.play_rules.enemy_acts_once
+        once = setup.play.enemy_acts_once
         for k in range(6):
             if self.phase == OVER:
                 return
@@ -415,11 +415,11 @@ class Flow:
                 for s in range(self.n):
                     if self.status[s] == ACTIVE and self.pos[s] % 3 == line:
                         self.hurt(s, size, pierce=False, cause="combat")
-        if setup.play_rules.mass_damage_timing == "after_groups" and self.phase != OVER:
+        if setup.play.mass_damage_timing == "after_groups" and self.phase != OVER:
             self.mass_damage()
-        if setup.play_rules.n11 and self.phase != OVER:
+        if setup.play.n11 and self.phase != OVER:
             for s in range(self.n):
-                if self.taken[s] >= setup.play_rules.n11_trigger:
+                if self.taken[s] >= setup.play.n11_trigger:
                     self.add_wound(s)
 
     def mass_damage(self) -> None:

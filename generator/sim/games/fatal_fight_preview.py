@@ -237,7 +237,7 @@ class Board:
         (over the cap) or shields the boss."""
         state = self.state
         setup = state.setup
-        swollen = len(g) > setup.play_rules.group_cap and combat.over_cap(state, g) > 0
+        swollen = len(g) > setup.play.group_cap and combat.over_cap(state, g) > 0
         return GRUNT_VALUE + (SWOLLEN_BONUS if swollen else 0.0) + (SHIELD_BONUS if setup.boss in g else 0.0)
 
     def value(self, k: int, ap: int, pierce: int, range_: int) -> float:
@@ -361,7 +361,7 @@ class Chains:
         return ordered, by_reach
 
     def _by_reach(self, ordered: list[int], acts: int) -> tuple[Reach, ...]:
-        rules = self.setup.play_rules
+        rules = self.setup.play
         n2, bonus = rules.n2, rules.n2_bonus
         far: list[Chain] = []
         close: list[Chain] = []  # close: in close quarters
@@ -430,7 +430,7 @@ def reach_table(setup: Setup, memo: dict, here: int, moving: bool, blocked: Any)
 
 def _reach_table_now(setup: Setup, here: int, moving: bool, blocked: tuple) -> tuple[list[Place], list[Place]]:
     squares = [here] + ([q for q in NEIGHBOURS[here] if q not in blocked] if moving else [])
-    any_area = setup.play_rules.n1
+    any_area = setup.play.n1
     every, first, seen = [], [], set()
     for square in squares:
         line, area = square % 3, square // 3

@@ -12,7 +12,7 @@ does not implement is a located problem (``ProblemsError``), never a crash mid-g
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Final, final
 
 from ...content.game import copies_of
@@ -43,77 +43,81 @@ SUPPORTED = {
 
 
 @final
-@dataclass
 class PlayRules:
     """The values of ``Setup.rules`` the engine and its agents read while playing, as typed fields
     (compiled by mypyc, a field read is a C struct read where ``rules["..."]`` is a dict lookup and an
     untyped value). Built once by ``compile_setup`` from the same dict, so ``--set rules.X=...``
-    reaches both; ``Setup.rules`` stays the one the reports and tests read."""
-    # numbers
-    start_gold_per_player: int
-    gym_size: int
-    free_moves_per_turn: int
-    group_cap: int
-    combo_bonus_min_hits: int
-    carrier_gold: int
-    saving_actions: int
-    saving_cards: int
-    revive_life: int
-    normal_stage_cards_used: int
-    max_rounds_per_stage: int
-    stages: int
-    pickup_move_cost: int
-    min_characters: int
-    max_characters: int
-    move_actions: int
-    move_cards: int
-    start_square: int
-    boss_size: int
-    fb_step: int
-    fb_max_rage: int
-    n2_bonus: int
-    n5_bonus: int
-    n8_size: int
-    n8_feed: int
-    n10_extra: int
-    n10_per_player: int
-    n11_trigger: int
-    n11_life: int
-    n11_cure: int
-    n11_max: int
-    # switches (read as truth values only)
-    partner_subs_to_partner: bool
-    boss_counts_toward_cap: bool
-    enemy_acts_once: bool
-    enemy_deck_reshuffle: bool
-    stage_card_replaces: bool
-    boss_stage_repeats: bool
-    board_enemies_return: bool
-    saving_any_square: bool
-    enemy_guard_refresh: bool
-    extra_enemies_by_players: bool
-    pickups: bool
-    fb_enabled: bool
-    n1: bool
-    n2: bool
-    n5: bool
-    n8: bool
-    n10: bool
-    n11: bool
-    # choices
-    combination_limit: str
-    mass_damage_timing: str
-    escaped_carriers: str
-    revive_mode: str
-    gym_refresh: str
+    reaches both; ``Setup.rules`` stays the one the reports and tests read. The same shape in each
+    engine: ``Setup.play``."""
+    __slots__ = ("start_gold_per_player", "gym_size", "free_moves_per_turn", "group_cap", "combo_bonus_min_hits",
+                 "carrier_gold", "saving_actions", "saving_cards", "revive_life", "normal_stage_cards_used",
+                 "max_rounds_per_stage", "stages", "pickup_move_cost", "min_characters", "max_characters",
+                 "move_actions", "move_cards", "start_square", "boss_size", "fb_step", "fb_max_rage", "n2_bonus",
+                 "n5_bonus", "n8_size", "n8_feed", "n10_extra", "n10_per_player", "n11_trigger", "n11_life",
+                 "n11_cure", "n11_max", "partner_subs_to_partner", "boss_counts_toward_cap", "enemy_acts_once",
+                 "enemy_deck_reshuffle", "stage_card_replaces", "boss_stage_repeats", "board_enemies_return",
+                 "saving_any_square", "enemy_guard_refresh", "extra_enemies_by_players", "pickups", "fb_enabled",
+                 "n1", "n2", "n5", "n8", "n10", "n11", "combination_limit", "mass_damage_timing", "escaped_carriers",
+                 "revive_mode", "gym_refresh")
 
-
-def play_rules(rules: dict[str, Any]) -> PlayRules:
-    """``PlayRules`` of a complete ``_rules`` dict (no value missing: ``compile_setup`` calls it
-    once the problems are checked)."""
-    values: dict[str, Any] = {f.name: bool(rules[f.name]) if f.type in ("bool", bool) else rules[f.name]
-                              for f in fields(PlayRules)}
-    return PlayRules(**values)
+    def __init__(self, r: dict[str, Any]) -> None:
+        # numbers
+        self.start_gold_per_player: int = r["start_gold_per_player"]
+        self.gym_size: int = r["gym_size"]
+        self.free_moves_per_turn: int = r["free_moves_per_turn"]
+        self.group_cap: int = r["group_cap"]
+        self.combo_bonus_min_hits: int = r["combo_bonus_min_hits"]
+        self.carrier_gold: int = r["carrier_gold"]
+        self.saving_actions: int = r["saving_actions"]
+        self.saving_cards: int = r["saving_cards"]
+        self.revive_life: int = r["revive_life"]
+        self.normal_stage_cards_used: int = r["normal_stage_cards_used"]
+        self.max_rounds_per_stage: int = r["max_rounds_per_stage"]
+        self.stages: int = r["stages"]
+        self.pickup_move_cost: int = r["pickup_move_cost"]
+        self.min_characters: int = r["min_characters"]
+        self.max_characters: int = r["max_characters"]
+        self.move_actions: int = r["move_actions"]
+        self.move_cards: int = r["move_cards"]
+        self.start_square: int = r["start_square"]
+        self.boss_size: int = r["boss_size"]
+        self.fb_step: int = r["fb_step"]
+        self.fb_max_rage: int = r["fb_max_rage"]
+        self.n2_bonus: int = r["n2_bonus"]
+        self.n5_bonus: int = r["n5_bonus"]
+        self.n8_size: int = r["n8_size"]
+        self.n8_feed: int = r["n8_feed"]
+        self.n10_extra: int = r["n10_extra"]
+        self.n10_per_player: int = r["n10_per_player"]
+        self.n11_trigger: int = r["n11_trigger"]
+        self.n11_life: int = r["n11_life"]
+        self.n11_cure: int = r["n11_cure"]
+        self.n11_max: int = r["n11_max"]
+        # switches (read as truth values only)
+        self.partner_subs_to_partner: bool = bool(r["partner_subs_to_partner"])
+        self.boss_counts_toward_cap: bool = bool(r["boss_counts_toward_cap"])
+        self.enemy_acts_once: bool = bool(r["enemy_acts_once"])
+        self.enemy_deck_reshuffle: bool = bool(r["enemy_deck_reshuffle"])
+        self.stage_card_replaces: bool = bool(r["stage_card_replaces"])
+        self.boss_stage_repeats: bool = bool(r["boss_stage_repeats"])
+        self.board_enemies_return: bool = bool(r["board_enemies_return"])
+        self.saving_any_square: bool = bool(r["saving_any_square"])
+        self.enemy_guard_refresh: bool = bool(r["enemy_guard_refresh"])
+        self.extra_enemies_by_players: bool = bool(r["extra_enemies_by_players"])
+        self.pickups: bool = bool(r["pickups"])
+        self.fb_enabled: bool = bool(r["fb_enabled"])
+        self.n1: bool = bool(r["n1"])
+        self.n2: bool = bool(r["n2"])
+        self.n5: bool = bool(r["n5"])
+        self.n8: bool = bool(r["n8"])
+        self.n10: bool = bool(r["n10"])
+        self.n11: bool = bool(r["n11"])
+        # choices
+        self.combination_limit: str = r["combination_limit"]
+        self.mass_damage_timing: str = r["mass_damage_timing"]
+        self.escaped_carriers: str = r["escaped_carriers"]
+        self.revive_mode: str = r["revive_mode"]
+        self.gym_refresh: str = r["gym_refresh"]
 
 
 @dataclass
@@ -152,7 +156,7 @@ class Setup:
     boss: int = 0  # the boss's index in a state's enemy arrays (= E)
     # what ``sim.state.kept_on_setup`` and ``memo_table`` keep, where the Setup has no ``__dict__`` (compiled)
     memos: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-    play_rules: PlayRules = field(init=False, repr=False, compare=False)  # ``rules`` typed (set last by compile_setup)
+    play: PlayRules = field(init=False, repr=False, compare=False)  # ``rules`` typed (set last by compile_setup)
 
 
 def _rules(comp: SetupCompiler, raw: dict) -> dict:
@@ -234,7 +238,7 @@ def compile_setup(tables: Mapping, where=None) -> Setup:
         comp.problem("characters", "no characters to simulate")
     if comp.problems:
         raise ProblemsError(comp.problems)
-    setup.play_rules = play_rules(setup.rules)
+    setup.play = PlayRules(setup.rules)   # (once every rule is there)
     return setup
 
 

@@ -55,7 +55,7 @@ def offers(state: State, s: int, gold: int) -> list[Action]:
 
 def buys(state: State, s: int) -> list[Action]:
     """What player ``s`` can spend gold on now: the offers and (N11) curing a wound."""
-    setup, rules = state.setup, state.setup.play_rules
+    setup, rules = state.setup, state.setup.play
     gold = state.gold[s]
     out = offers(state, s, gold)
     if rules.n11 and gold >= rules.n11_cure:
@@ -74,7 +74,7 @@ def can_buy(state: State, s: int, action: Action) -> bool:
             (setup.c_replaces[c] in state.deck[s] or setup.c_replaces[c] == state.mega_art[s])
     if kind == BUY:
         return c in state.gym and setup.c_cost[c] <= gold
-    rules = setup.play_rules
+    rules = setup.play
     return rules.n11 and gold >= rules.n11_cure and c in state.deck[s] and setup.c_kind[c] == "wound"
 
 
@@ -90,7 +90,7 @@ def _shop(state: State) -> list[Action]:
 def has_shop_choice(state: Flow) -> bool:
     """Whether ``_shop`` lists more than ``(DONE,)``, without listing it: asked before every shop
     turn and after every purchase, and most often answered by the first affordable offer."""
-    s, setup, rules = state.seat, state.setup, state.setup.play_rules
+    s, setup, rules = state.seat, state.setup, state.setup.play
     gold = state.gold[s]
     if _offered(state, s, -1, gold):  # costs are never negative
         return True
@@ -164,7 +164,7 @@ def _buy(state: State, a: Action):
 
 def _cure(state: State, a: Action):
     s, d = state.seat, a[1]
-    state.gold[s] -= state.setup.play_rules.n11_cure
+    state.gold[s] -= state.setup.play.n11_cure
     state.deck[s].remove(d)
     state.wound_pool.append(d)
     state.log.append(("cure", s, d))

@@ -48,7 +48,7 @@ def h_base(state: Legal, a: tuple) -> None:
 
 
 def h_move(state: Legal, a: tuple) -> None:
-    full = state.setup.move_cost
+    full = state.setup.play.move_cost
     waived = min(state.free, full)
     state.free -= waived
     state.ap -= full - waived
@@ -117,7 +117,7 @@ def h_trash(state: Legal, a: tuple) -> None:
         state.trash_left -= 1
         cost = 0
     else:
-        cost = state.setup.remove_cost
+        cost = state.setup.play.remove_cost
         state.ap -= cost
     state.discard[s].remove(c)
     state.exiled.append(c)
@@ -155,7 +155,7 @@ def h_reroll(state: Legal, a: tuple) -> None:
         state.reroll_left -= 1
         pend = state.pending
         old = pend[3]
-        pend[3] = 1 + int(state.rng.random() * state.setup.die_sides)
+        pend[3] = 1 + int(state.rng.random() * state.setup.play.die_sides)
         state.log.append(("reroll", state.fighter, old, pend[3]))
         if not state.beats(pend[2] + pend[3], pend[1]) and state.reroll_left > 0:
             return

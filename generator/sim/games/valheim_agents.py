@@ -358,7 +358,7 @@ def _needs(tables: _Tables, state: Rules, p: Plan, have: int) -> tuple[list[int]
             imp[x] = 1.0
     p.gear_need = list(demand)  # what the fighter's next gear costs in all
     lv = state.s_level[p.main]
-    if lv < setup.max_level and lv < len(setup.level_cost):
+    if lv < setup.play.max_level and lv < len(setup.level_cost):
         for x, k in setup.level_cost[lv]:
             demand[x] += k
             if imp[x] < 0.8:
@@ -465,12 +465,12 @@ def _chance(state: Rules, s: int, strength: int, hand: int) -> float:
     """Exact chance that seat s beats ``strength`` holding ``hand`` cards (one die)."""
     setup = state.setup
     power = state.fac.p_boss + state.fac.p_all
-    if setup.power_adds_hand:
+    if setup.play.power_adds_hand:
         power += hand
-    if setup.power_adds_equipment:
+    if setup.play.power_adds_equipment:
         power += state.equip_level(s)
-    sides = setup.die_sides
-    need = strength - power + (0 if setup.tie_wins else 1)
+    sides = setup.play.die_sides
+    need = strength - power + (0 if setup.play.tie_wins else 1)
     chance = (sides - need + 1) / sides
     return 0.0 if chance < 0.0 else 1.0 if chance > 1.0 else chance  # clamped without min/max calls
 
@@ -776,7 +776,7 @@ class GreedyAgent:
         ap = state.ap
         w = state.walker
         dw = state.dist(w, False)
-        mc = state.setup.move_cost
+        mc = state.setup.play.move_cost
         free = state.free
         edisc = state.mods.edisc
         best: Optional[tuple[int, int]] = None
@@ -864,7 +864,7 @@ class GreedyAgent:
         d = state.dist(state.base)
         gate, t_biome, t_rids, tiles = setup.gate, setup.t_biome, setup.t_rids, state.s_tile
         level = state.s_level[state.base]
-        base_cost = setup.gather_cost
+        base_cost = setup.play.gather_cost
         gdisc = state.mods.gdisc
         ap, free = state.ap, state.free
         pool = list(state.pool)
@@ -953,7 +953,7 @@ class GreedyAgent:
             near = [o for o in options if o[0] >= NEAR_BEST * top]
             pick = near[int(rng.random() * len(near))]
             return (BUY, pick[1], pick[2])
-        cost = 0 if state.trash_left else setup.remove_cost
+        cost = 0 if state.trash_left else setup.play.remove_cost
         if cost <= ap:
             for s in who:
                 if sizes[s] > TRASH_ABOVE:
@@ -1010,7 +1010,7 @@ class GreedyAgent:
         b = setup.t_biome[state.s_tile[state.dungeon]] if state.dungeon >= 0 else None
         who = state.eligible()
         power = max(state.power(s, "boss") for s in who) if who else 0
-        r = min(state.round_id, setup.rounds) - 1
+        r = min(state.round_id, setup.play.rounds) - 1
 
         def key(e):
             if setup.e_boss[e]:
@@ -1059,7 +1059,7 @@ class GreedyAgent:
         bases = state.bases()
         pool = state.pool
         cost = setup.new_base_cost
-        if len(bases) >= setup.max_bases or not _affords(pool, cost) or not _spares(pool, cost, p):
+        if len(bases) >= setup.play.max_bases or not _affords(pool, cost) or not _spares(pool, cost, p):
             return None
         d = state.dist(state.base)
         dists = [state.dist(b) for b in bases]

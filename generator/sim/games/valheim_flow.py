@@ -131,10 +131,10 @@ class Flow(StateBase):
     def power(self, s: int, vs: str, base_level: int = 0) -> int:
         """Combat power without the die: hand + equipment (+ base level) + modifiers."""
         setup = self.setup
-        p = len(self.hand[s]) if setup.power_adds_hand else 0
-        if setup.power_adds_equipment:
+        p = len(self.hand[s]) if setup.play.power_adds_hand else 0
+        if setup.play.power_adds_equipment:
             p += self.equip_level(s)
-        if setup.combat_adds_base_level:
+        if setup.play.combat_adds_base_level:
             p += base_level
         m = self.mods
         if vs == "raid":
@@ -145,8 +145,8 @@ class Flow(StateBase):
 
     def win_prob(self, s: int, strength: int, vs: str, base_level: int = 0) -> float:
         need = strength - self.power(s, vs, base_level)
-        sides = self.setup.die_sides
-        if not self.setup.tie_wins:
+        sides = self.setup.play.die_sides
+        if not self.setup.play.tie_wins:
             need += 1
         return min(1.0, max(0.0, (sides - need + 1) / sides))
 
@@ -228,7 +228,7 @@ class Flow(StateBase):
 
     def hand_limit(self) -> int:
         """The hand a briefing draws up to: the rules' hand size and the facilities' extra cards."""
-        return self.setup.hand_size + self.fac.hand
+        return self.setup.play.hand_size + self.fac.hand
 
     def briefing(self) -> None:
         limit = self.hand_limit()
@@ -458,9 +458,9 @@ class Flow(StateBase):
         e = self.draw_enemy(regular_only=True)
         if e is None:
             return
-        r = min(self.round_id, setup.rounds)
+        r = min(self.round_id, setup.play.rounds)
         strength = setup.e_strength[e][r - 1]
-        sides = setup.die_sides
+        sides = setup.play.die_sides
         ok = False
         for s in range(self.n):
             roll = 1 + int(self.rng.random() * sides)
@@ -496,7 +496,7 @@ class Flow(StateBase):
         """(cost, kind) of levelling base k now, or None."""
         rules = self.setup.rules
         lv = self.s_level[k]
-        if lv < 0 or lv >= self.setup.max_level or lv >= len(self.setup.level_cost):
+        if lv < 0 or lv >= self.setup.play.max_level or lv >= len(self.setup.level_cost):
             return None
         cost = self.setup.level_cost[lv]
         done = self.leveled.get(k, 0)

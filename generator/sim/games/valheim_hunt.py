@@ -155,7 +155,7 @@ class Hunt(Map):
         return True
 
     def beats(self, total: int, strength: int) -> bool:
-        return total >= strength if self.setup.tie_wins else total > strength
+        return total >= strength if self.setup.play.tie_wins else total > strength
 
     def settle_fight(self) -> None:
         setup, rules = self.setup, self.setup.rules

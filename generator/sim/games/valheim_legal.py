@@ -36,7 +36,7 @@ class Legal(Hunt):
         return False
 
     def move_cost(self) -> int:
-        c = self.setup.move_cost - self.free
+        c = self.setup.play.move_cost - self.free
         return c if c > 0 else 0
 
     def explore_options(self, first: bool = False) -> list[tuple]:
@@ -61,13 +61,13 @@ class Legal(Hunt):
 
     def gather_cost(self, k: int, b_dist: list[int]):
         """(AP, free steps waived) to take a token from slot k."""
-        return gather_waive(b_dist[k], self.free, self.setup.gather_cost, self.mods.gdisc)
+        return gather_waive(b_dist[k], self.free, self.setup.play.gather_cost, self.mods.gdisc)
 
     def gather_options(self, first: bool = False) -> list[tuple]:
         out: list[tuple] = []
         ap = self.ap
         setup = self.setup
-        free, base_cost, g = self.free, setup.gather_cost, self.mods.gdisc
+        free, base_cost, g = self.free, setup.play.gather_cost, self.mods.gdisc
         if ap < 1 <= base_cost:
             return out  # every take costs at least 1 AP (the base cost; with the Cart, its minimum)
         d = self.dist(self.base)
@@ -105,7 +105,7 @@ class Legal(Hunt):
                     out.append((BUY, i, s))
                 if first and out:
                     return out
-        cost = 0 if self.trash_left else self.setup.remove_cost
+        cost = 0 if self.trash_left else self.setup.play.remove_cost
         if cost <= ap:
             c_id = self.setup.c_id
             for s in who:
@@ -137,7 +137,7 @@ class Legal(Hunt):
         out: list[tuple] = []
         setup = self.setup
         ap = self.ap
-        if len(self.bases()) < setup.max_bases and self.has(setup.new_base_cost):
+        if len(self.bases()) < setup.play.max_bases and self.has(setup.new_base_cost):
             d = self.dist(self.base)
             free = self.free
             for k, lv in enumerate(self.s_level):
@@ -246,7 +246,7 @@ class Legal(Hunt):
                 return False
             d = self.dist(self.base)
             # no waiver or discount makes a take dearer than its whole walk: most takes stop here
-            return d[k] + setup.gather_cost <= self.ap or self.gather_cost(k, d)[0] <= self.ap
+            return d[k] + setup.play.gather_cost <= self.ap or self.gather_cost(k, d)[0] <= self.ap
         if kind == BASE and ph == P_BASE and len(action) == 2:
             k = action[1]
             return isinstance(k, int) and 0 <= k < len(self.s_level) and self.s_level[k] >= 0
@@ -292,7 +292,7 @@ class Legal(Hunt):
     def newbase_ok(self, k: int) -> bool:
         setup = self.setup
         return 0 <= k < len(self.s_level) and self.s_level[k] < 0 \
-            and len(self.bases()) < setup.max_bases and self.has(setup.new_base_cost) \
+            and len(self.bases()) < setup.play.max_bases and self.has(setup.new_base_cost) \
             and max(0, self.dist(self.base)[k] - self.free) <= self.ap
 
     def level_ok(self, k: int) -> bool:
@@ -313,7 +313,7 @@ class Legal(Hunt):
     def trash_ok(self, s: int, c: int) -> bool:
         """Seat s revealed train, the AP cover a removal, and c is the first card of its kind in
         s's discard (the one ``train_options`` lists)."""
-        cost = 0 if self.trash_left else self.setup.remove_cost
+        cost = 0 if self.trash_left else self.setup.play.remove_cost
         if cost > self.ap or not (0 <= s < self.n and self.p_act[TRAIN] >> s & 1):
             return False
         c_id = self.setup.c_id

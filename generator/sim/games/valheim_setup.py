@@ -13,7 +13,7 @@ An effect op, or a switch value, the engine does not implement is a located prob
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final, Optional
+from typing import Any, Final, Optional, final
 
 from ...content.game import copies_of
 from ...errors import ProblemsError
@@ -92,6 +92,29 @@ RULE_KEYS = (
 )
 
 
+@final
+class PlayRules:
+    """The rules a game reads at every decision, typed: compiled by mypyc, a field read is native where
+    ``rules["..."]`` hashes a string and gives an untyped value. Built once by ``compile_setup`` from
+    ``Setup.rules``, which keeps them all (the ones read once a game stay there, as do the reports)."""
+    __slots__ = ("die_sides", "tie_wins", "power_adds_hand", "power_adds_equipment", "combat_adds_base_level",
+                 "hand_size", "rounds", "gather_cost", "move_cost", "remove_cost", "max_level", "max_bases")
+
+    def __init__(self, r: dict[str, Any]) -> None:
+        self.die_sides: int = r["hunt.die_sides"]
+        self.tie_wins: bool = r["hunt.tie_wins"]
+        self.power_adds_hand: bool = r["hunt.power_adds_hand"]
+        self.power_adds_equipment: bool = r["hunt.power_adds_equipment"]
+        self.combat_adds_base_level: bool = r["hunt.combat_adds_base_level"]
+        self.hand_size: int = r["deck.hand_size"]
+        self.rounds: int = r["rounds"]
+        self.gather_cost: int = r["gather.base_cost"]
+        self.move_cost: int = r["explore.move_cost"]
+        self.remove_cost: int = r["train.remove_cost"]
+        self.max_level: int = r["bases.max_level"]
+        self.max_bases: int = r["craft.max_bases"]
+
+
 @dataclass
 class Setup:
     rules: dict[str, Any]  # dotted rules key -> value (RULE_KEYS)
@@ -147,20 +170,7 @@ class Setup:
     tracked: list[str] = field(default_factory=list)  # card ids whose use M4 tracks (market cards)
     sources: dict[Any, list] = field(default_factory=dict)  # resource -> list of where it comes from
     sinks: dict[Any, list] = field(default_factory=dict)  # resource -> list of where it is spent
-    # the rules read at every decision, as typed fields (a compiled build reads a dict's values as objects):
-    # ``rules``' values, copied once by ``compile_setup`` (``_typed_rules``)
-    die_sides: int = 0
-    tie_wins: bool = False
-    power_adds_hand: bool = False
-    power_adds_equipment: bool = False
-    combat_adds_base_level: bool = False
-    hand_size: int = 0
-    rounds: int = 0
-    gather_cost: int = 0
-    move_cost: int = 0
-    remove_cost: int = 0
-    max_level: int = 0
-    max_bases: int = 0
+    play: PlayRules = field(init=False, repr=False, compare=False)   # set by compile_setup
     # what ``sim.state.kept_on_setup`` and ``memo_table`` keep, where the Setup has no ``__dict__`` (compiled)
     memos: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -207,19 +217,8 @@ def compile_setup(tables: dict, where=None) -> Setup:
     _flows(setup)
     if comp.problems:
         raise ProblemsError(comp.problems)
-    _typed_rules(setup)
+    setup.play = PlayRules(setup.rules)   # (once every rule is there)
     return setup
-
-
-def _typed_rules(setup: Setup) -> None:
-    rules = setup.rules
-    setup.die_sides, setup.tie_wins = rules["hunt.die_sides"], rules["hunt.tie_wins"]
-    setup.power_adds_hand, setup.power_adds_equipment = rules["hunt.power_adds_hand"], rules["hunt.power_adds_equipment"]
-    setup.combat_adds_base_level = rules["hunt.combat_adds_base_level"]
-    setup.hand_size, setup.rounds = rules["deck.hand_size"], rules["rounds"]
-    setup.gather_cost, setup.move_cost, setup.remove_cost = (rules["gather.base_cost"], rules["explore.move_cost"],
-                                                             rules["train.remove_cost"])
-    setup.max_level, setup.max_bases = rules["bases.max_level"], rules["craft.max_bases"]
 
 
 def _resmap(comp, mapping, res_index, field_path, *records) -> Cost:
