@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from bisect import bisect_right
-
 from ..state import kept_on_setup, memo_table, setup_memo
 
 from . import fatal_fight_combat as combat
@@ -648,21 +646,19 @@ def _best_on(board: Board, k: int, reach: Reach, help_ap: int) -> Optional[tuple
                 return (head - cost, positions)
         return None
     ranged = board.ranged
-    thresholds: Optional[list[int]] = None
-    values: Optional[list[float]] = None
+    steps: Optional[list[float]] = None  # the pierce table, read on the first pierce chain
     best_positions: Optional[tuple[int, ...]] = None
     best = 0.0
     for ap, pierce, rng, cost, positions in chains:  # range in one test, pierce alone (the most chains) in two
         if rng:  # Board.value's range case, without the call
-            steps = ranged[2 * k + (1 if pierce else 0)]
-            levels, values_ = steps if steps is not None else board.range_steps(k, pierce)
-            value = values_[bisect_right(levels, ap)]
+            made = ranged[2 * k + (1 if pierce else 0)]
+            table = made if made is not None else board.range_steps(k, pierce)
+            value = table[ap] if ap < len(table) else table[-1]
         elif pierce:  # the first few fall (Board.pierce_steps)
-            if thresholds is None:
-                known_steps = board.steps[k]
-                thresholds, values = known_steps if known_steps is not None else board.pierce_steps(k)
-            value = (values[bisect_right(thresholds, ap)] if thresholds is not None  # type: ignore[index]
-                     else board.value(k, ap, pierce, 0))
+            if steps is None:
+                made = board.steps[k]
+                steps = made if made is not None else board.pierce_steps(k)
+            value = (steps[ap] if ap < len(steps) else steps[-1]) if steps else board.value(k, ap, pierce, 0)
         else:  # the head falls or nothing happens
             value = head if ap >= need else 0.0
         if help_ap and value < BOSS_VALUE:  # help is rare: tested first

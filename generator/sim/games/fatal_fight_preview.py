@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, Optional, Sequence
 
-from bisect import bisect_right
 from operator import add
 
 from ..state import kept_on_setup, setup_memo
@@ -111,8 +110,11 @@ def current_board(state: State) -> "Board":
 class Board:
     """A snapshot of the groups for previews, per group and on first use: each position's life,
     GP and kill value (``row``), the head's (``head``: all an attack without pierce or range can
-    reach) and step tables for pierce and range attacks — the rules of ``combat.damage_plan`` on
-    plain lists.
+    reach) and by-AP tables for pierce and range attacks — the rules of ``combat.damage_plan`` on
+    plain lists. A by-AP table holds the kill value of every AP from 0 up to the least that
+    defeats all it can, read as ``table[ap] if ap < len(table) else table[-1]``: an index, not a
+    bisect, at each of the ~2,000 previews a game (AP is never negative: card AP, chain bonuses
+    and grapple power are not).
 
     Everything here is derived from the groups, ``elife``, ``egp`` and ``xgp`` alone (and the
     fixed setup), so the snapshot keeps copies of those four and stays valid while they compare
@@ -124,8 +126,8 @@ class Board:
     state: State
     rows: list[Optional[tuple[list[int], list[int], list[float]]]]
     heads: list[Optional[tuple[int, float]]]
-    steps: list[Optional[tuple[Optional[list[int]], Optional[list[float]]]]]
-    ranged: list[Optional[tuple[list[int], list[float]]]]
+    steps: list[Optional[list[float]]]
+    ranged: list[Optional[list[float]]]
     groups: list[list[int]]
     elife: list[int]
     egp: list[int]
@@ -191,46 +193,42 @@ class Board:
         head = self.heads[k] = (state.elife[e] + state.egp[e] + state.xgp[e], value)
         return head
 
-    def pierce_steps(self, k: int) -> tuple[Optional[list[int]], Optional[list[float]]]:
-        """``(thresholds, values)`` of a pierce attack without range on group ``k``: AP ``ap``
-        defeats the first ``bisect_right(thresholds, ap)`` positions (running totals of their
-        life) for ``values[that many]``. ``(None, None)`` if a position has no life left (the
-        step rule does not hold there; ``value`` walks the group instead)."""
+    def pierce_steps(self, k: int) -> list[float]:
+        """The by-AP table (``Board``) of a pierce attack without range on group ``k``: AP ``ap``
+        defeats the positions whose running total of life it reaches. Empty if a position has no
+        life left (the step rule does not hold there; ``value`` walks the group instead)."""
         row = self.rows[k]
         lives, _, vals = row if row is not None else self.row(k)
-        thresholds: Optional[list[int]] = []
-        values: Optional[list[float]] = [0.0]
+        table: list[float] = []
         total, value = 0, 0.0
         for life, val in zip(lives, vals):
             if life <= 0:
-                thresholds = values = None
+                table = []
                 break
-            total += life
+            total += life  # below this running total, only the positions before fall
+            table.extend([value] * (total - len(table)))
             value += val
-            thresholds.append(total)  # type: ignore[union-attr]
-            values.append(value)  # type: ignore[union-attr]
-        steps = self.steps[k] = (thresholds, values)
-        return steps
+        else:
+            table.append(value)
+        self.steps[k] = table
+        return table
 
-    def range_steps(self, k: int, pierce: int) -> tuple[list[int], list[float]]:
-        """``(levels, values)`` of a range attack on group ``k`` (with pierce or not): AP ``ap``
-        defeats every position whose life (plus GP without pierce) is at most ``ap``, worth
-        ``values[bisect_right(levels, ap)]``. Kill values are halves (asserted with them), so
-        their sums are exact in any order: the same floats as ``damage_plan`` walking the group."""
+    def range_steps(self, k: int, pierce: int) -> list[float]:
+        """The by-AP table (``Board``) of a range attack on group ``k`` (with pierce or not): AP
+        ``ap`` defeats every position whose life (plus GP without pierce) is at most ``ap``. Kill
+        values are halves (asserted with them), so their sums are exact in any order: the same
+        floats as ``damage_plan`` walking the group."""
         row = self.rows[k]
         lives, gps, vals = row if row is not None else self.row(k)
-        levels: list[int] = []
-        values: list[float] = [0.0]
+        table: list[float] = []
         total = 0.0
         for need, val in sorted(zip(lives if pierce else map(add, lives, gps), vals)):  # map: no comprehension frame
+            if need > len(table):  # below ``need``, only the positions before fall
+                table.extend([total] * (need - len(table)))
             total += val
-            if levels and levels[-1] == need:
-                values[-1] = total
-            else:
-                levels.append(need)
-                values.append(total)
-        steps = self.ranged[2 * k + (1 if pierce else 0)] = (levels, values)
-        return steps
+        table.append(total)
+        self.ranged[2 * k + (1 if pierce else 0)] = table
+        return table
 
     def _bonus(self, g: list[int]) -> float:
         """Kill value of a grunt in ``g`` before its own skill: more if the group is swollen
@@ -245,13 +243,14 @@ class Board:
         ``kill_value`` does)."""
         if range_:
             ranged = self.ranged[2 * k + (1 if pierce else 0)]
-            levels, values = ranged if ranged is not None else self.range_steps(k, pierce)
-            return values[bisect_right(levels, ap)]
+            table = ranged if ranged is not None else self.range_steps(k, pierce)
+            return table[ap] if ap < len(table) else table[-1]
         if pierce:
             steps = self.steps[k]
-            thresholds, totals = steps if steps is not None else self.pierce_steps(k)
-            return (totals[bisect_right(thresholds, ap)] if thresholds is not None  # type: ignore[index]
-                    else self._pierce_walk(k, ap))
+            table = steps if steps is not None else self.pierce_steps(k)
+            if not table:
+                return self._pierce_walk(k, ap)
+            return table[ap] if ap < len(table) else table[-1]
         row = self.rows[k]
         lives, gps, vals = row if row is not None else self.row(k)
         return vals[0] if lives and ap - gps[0] >= lives[0] else 0.0
