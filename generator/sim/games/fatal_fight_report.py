@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from typing import TYPE_CHECKING, Final
 
 from .fatal_fight_actions import (BUY, CURE, DONE, DROP_A, END, FINISH, GAUGE, ITEM, JOIN, MEGA, MOVE, NO_TARGET,
                                   GIVE, PAID_MOVE, PASS, PICK_A, PLAY, RAGE_A, SAVE, TAKE, TARGET_A, UPGRADE)
 from .fatal_fight_flow import ACTIVE, DOWN, OVER
 from .fatal_fight_setup import SQUARES
 from ..variants import with_record_changed
+
+if TYPE_CHECKING:
+    from .fatal_fight import State
 
 
 def _seat(state, s) -> str:
@@ -35,11 +39,12 @@ def _enemy(state, e) -> str:
 
 # ---- per-game record ---------------------------------------------------------------------------
 
-_COUNTED = frozenset(("draw", "supply", "offer", "play", "buy", "upgrade", "pick", "item", "gold", "round", "boss_in",
-                      "kill", "mass", "down", "clear", "enemy_phase", "auto", "reshuffle", "empty_pool"))
+_COUNTED: Final = frozenset(("draw", "supply", "offer", "play", "buy", "upgrade", "pick", "item", "gold", "round",
+                             "boss_in", "kill", "mass", "down", "clear", "enemy_phase", "auto", "reshuffle",
+                             "empty_pool"))
 
 
-def summarize(state) -> dict:
+def summarize(state: State) -> dict:
     """Everything the metrics need, computed from ``state.log`` (and the party)."""
     setup = state.setup
     c_id = setup.c_id
@@ -53,7 +58,7 @@ def summarize(state) -> dict:
     boss_kill_rounds = []
     boss_ids = {setup.stages[s]["boss"]["id"] for s in setup.stages}
     for ev in state.log:  # kinds tested most frequent first (draw, play, offer, kill, auto, gold ...)
-        kind = ev[0]
+        kind: str = ev[0]  # typed: compiled, the kind tests below are string compares, not generic ones
         if kind not in _COUNTED:  # about half the log: actions, spawns, turns, damage ...
             continue
         if kind == "draw":
