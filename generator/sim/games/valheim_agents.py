@@ -164,6 +164,50 @@ def map_tally(state: Rules) -> MapTally:
     return tally
 
 
+# what ``_make_plan`` read (``_reading``): recipes left, bases, the tally's signature, resources on the
+# map and dungeons, avatars defeated, the demon's hit points (or None), levels, pool
+Reading = tuple[list[int], int, int, int, int, int, Any, list[int], list[int]]
+
+
+class PlanKeep:
+    """What ``plan_for`` keeps in ``state.memo["planner"]`` between looks: the log length at the last
+    look, the key of the kept plan field by field (compared in place: no key tuple built and dropped
+    each look), the plan and what it was made from (``_reading``)."""
+
+    __slots__ = ("logged", "round_id", "cycle", "sig", "r_left", "no_base", "defeated", "demon_hp", "new_keys",
+                 "plan", "read")
+    logged: int
+    round_id: int
+    cycle: int
+    sig: int
+    r_left: list[int]
+    no_base: int
+    defeated: int
+    demon_hp: Any
+    new_keys: int  # how many times the key has changed (tests read it)
+    plan: Optional[Plan]
+    read: Optional[Reading]
+
+    def __init__(self) -> None:
+        self.logged, self.round_id, self.cycle, self.sig, self.no_base, self.defeated = -1, -1, -1, -1, -1, -1
+        self.r_left, self.demon_hp, self.new_keys, self.plan, self.read = [], None, 0, None, None
+
+    def same_key(self, state: Rules, tally: MapTally) -> bool:
+        """Is the key as it was? If not, keep the new one."""
+        # slots that are no base: s_level.count(-1), read from the kept list of bases
+        no_base = len(state.s_level) - len(state.bases())
+        defeated = state.defeated.count(True)
+        if (state.round_id == self.round_id and state.cycle == self.cycle and tally.sig == self.sig
+                and no_base == self.no_base and defeated == self.defeated and state.demon_hp == self.demon_hp
+                and state.r_left == self.r_left):
+            return True
+        self.round_id, self.cycle, self.sig, self.no_base, self.defeated = (state.round_id, state.cycle, tally.sig,
+                                                                             no_base, defeated)
+        self.demon_hp, self.r_left = state.demon_hp, list(state.r_left)
+        self.new_keys += 1
+        return False
+
+
 def plan_for(state: Rules) -> Plan:
     """The team's plan, recomputed only when something it reads has changed: a new cycle, a craft,
     an avatar, or a new slot — a base or any tile (the key counts the slots that are no base: the
@@ -174,25 +218,24 @@ def plan_for(state: Rules) -> Plan:
     When the key changes but everything the plan is made from is as it was (``_same_reading``),
     the plan made now would be the kept one: it is kept (about half the recomputes of a game)."""
     memo = state.memo
+    keep: Optional[PlanKeep] = memo.get("planner")
+    if keep is None:
+        keep = memo["planner"] = PlanKeep()
     logged = len(state.log)
-    kept_logged: Optional[int] = memo.get("plan_logged")
-    if kept_logged == logged:
-        return memo["plan"]  # nothing happened since the last look (every change below is logged)
+    p = keep.plan
+    if keep.logged == logged and p is not None:
+        return p  # nothing happened since the last look (every change below is logged)
+    keep.logged = logged
     tally: Optional[MapTally] = memo.get("tally")
     if tally is None or tally.seen != len(state.s_tile):
         tally = map_tally(state)
-    # slots that are no base: s_level.count(-1), read from the kept list of bases
-    key = (state.round_id, state.cycle, tally.sig, tuple(state.r_left), len(state.s_level) - len(state.bases()),
-           state.defeated.count(True), state.demon_hp)
-    memo["plan_logged"] = logged
-    if memo.get("plan_key") == key:
-        return memo["plan"]
-    memo["plan_key"] = key
-    p: Optional[Plan] = memo.get("plan")
-    if p is not None and _same_reading(state, p, memo["plan_read"], tally):
+    if keep.same_key(state, tally) and p is not None:
+        return p
+    read = keep.read
+    if p is not None and read is not None and _same_reading(state, p, read, tally):
         return p  # what it was made from still holds for it: compared with that again next time
-    p = _make_plan(state)
-    memo["plan"], memo["plan_read"] = p, _reading(state, tally)
+    p = keep.plan = _make_plan(state)
+    keep.read = _reading(state, tally)
     return p
 
 
@@ -207,11 +250,6 @@ def _pool_masks(pool: list[int], p: Plan, r_cost: list[Cost]) -> tuple[int, int]
             if pool[x] < k:
                 missing |= 1 << x
     return held, missing
-
-
-# what ``_make_plan`` read (``_reading``): recipes left, bases, the tally's signature, resources on the
-# map and dungeons, avatars defeated, the demon's hit points (or None), levels, pool
-Reading = tuple[list[int], int, int, int, int, int, Any, list[int], list[int]]
 
 
 def _reading(state: Rules, tally: MapTally) -> Reading:

@@ -873,9 +873,10 @@ def test_a_plan_kept_where_the_key_changed_is_the_plan_made_afresh(S):
             agents = [V.AGENTS["greedy"](S, seat) for seat in range(players)]
             rngs = [agent_rng(11, index, seat) for seat in range(players)]
             while not state.is_terminal():
-                before, key = state.memo.get("plan"), state.memo.get("plan_key")
+                keep = state.memo.get("planner")
+                before, keys = (keep.plan, keep.new_keys) if keep is not None else (None, 0)
                 p = A.plan_for(state)
-                if before is not None and state.memo["plan_key"] != key:
+                if before is not None and state.memo["planner"].new_keys != keys:
                     if p is before:
                         kept += 1
                         assert fields(p) == fields(A._make_plan(state))
