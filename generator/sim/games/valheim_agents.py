@@ -315,7 +315,7 @@ def _make_plan(state: Rules) -> Plan:
     p.gear = _gear_plan(tables, state, p.fighter, have)
     p.demand, p.imp = _needs(tables, state, p, have)
     p.dungeons = list(tally.dungeons)
-    p.want = _biome_wants(state, p, tally)
+    p.want = _biome_wants(tables, state, p, tally)
     p.edge_want = _edge_wants(p.want)
     _plan_boss(state, p, tally)
     return p
@@ -414,7 +414,7 @@ def _needs(tables: _Tables, state: Rules, p: Plan, have: int) -> tuple[list[int]
     return demand, imp
 
 
-def _biome_wants(state: Rules, p: Plan, tally: MapTally) -> list[float]:
+def _biome_wants(tables: _Tables, state: Rules, p: Plan, tally: MapTally) -> list[float]:
     """What a new tile of each biome is worth."""
     setup = state.setup
     nb = len(setup.biomes)
@@ -426,7 +426,7 @@ def _biome_wants(state: Rules, p: Plan, tally: MapTally) -> list[float]:
         for x, k in r_cost[r]:
             if pool[x] < k:
                 missing |= 1 << x
-    biome_need = _tables(setup).biome_need
+    biome_need = tables.biome_need
     want = [0.3] * nb
     for b in range(nb):
         near = b <= target + 1
@@ -595,6 +595,8 @@ class GreedyAgent:
 
     def __init__(self, setup, seat: int):
         self.setup, self.seat = setup, seat
+        # the per-setup tables held, not looked up at each decision: kept_on_setup is a Python call
+        self.tables, self.card_worths = _tables(setup), _card_worths(setup)
 
     def choose(self, state: Rules, rng):
         ph = state.phase
@@ -682,7 +684,7 @@ class GreedyAgent:
             return picks
         setup = state.setup
         dive = s == fighter  # the fighter's hunt card stays in: the dive is why it reveals
-        worth = _card_worths(setup)
+        worth = self.card_worths
         picks.sort(key=lambda x: (not (dive and x[1] == HUNT), -vals[x[1]] * worth[x[0]], x[0]))
         return _canonical(setup, hand, picks[:room])
 
@@ -713,7 +715,7 @@ class GreedyAgent:
             hunts = [(wild[0], HUNT)]
         keep = self.cards_to_keep(state, s, p, len(hand))
         rest = [x for x in named if x[1] != HUNT and x[0] != hunts[0][0]]
-        worth = _card_worths(setup)
+        worth = self.card_worths
         rest.sort(key=lambda x: (-vals[x[1]] * worth[x[0]], x[0]))
         play = hunts[:1]
         others = hunts[1:] + rest
@@ -990,7 +992,7 @@ class GreedyAgent:
         top = 0.0
         if buyer is not None:
             c_cost, mdisc = setup.c_cost, state.mods.mdisc
-            worth = _card_worths(setup)
+            worth = self.card_worths
             for i, c in enumerate(state.row):
                 if c >= 0:
                     cost = c_cost[c] - mdisc  # state.buy_cost, inlined
@@ -1083,7 +1085,7 @@ class GreedyAgent:
         disc = state.mods.cd_equip
         best, best_gain = None, 0
         seats = [f, *range(f), *range(f + 1, state.n)]  # the fighter first
-        for r, slot, lv, cost, r_ap in _tables(setup).equipment:
+        for r, slot, lv, cost, r_ap in self.tables.equipment:
             if r_left[r] <= 0 or (r_ap - disc if r_ap > disc else 0) > ap or not _affords(pool, cost):
                 continue
             for s in seats:
@@ -1097,7 +1099,7 @@ class GreedyAgent:
         if best is not None:
             return best
         disc = state.mods.cd_fac
-        for r, _ in _tables(setup).facilities:
+        for r, _ in self.tables.facilities:
             cost = setup.r_cost[r]
             if r_left[r] > 0 and max(0, setup.r_ap[r] - disc) <= ap and _affords(pool, cost) and _spares(pool, cost, p):
                 return (MAKE, r, -1)
