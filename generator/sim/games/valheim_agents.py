@@ -540,6 +540,15 @@ def _worths(p: Plan, pool: list[int]) -> list[float]:
     return out
 
 
+def _first_best(vals: list[float]) -> int:
+    """``max(range(len(vals)), key=lambda x: (vals[x], -x))``, the first of the best, without a key function."""
+    best = 0
+    for x in range(1, len(vals)):
+        if vals[x] > vals[best]:
+            best = x
+    return best
+
+
 def _best_edge(edge_want: list[float], frontier: list[tuple[int, int, int, int]]) -> float:
     """``max(edge_want[pile] for each frontier edge, default=0.0)`` without a generator."""
     if not frontier:
@@ -648,7 +657,7 @@ class GreedyAgent:
                     if v > best:
                         best = v
         vals[GATHER] = best * 4
-        vals[TRAIN] = 0.6 if max(state.row, default=-1) >= 0 else 0.0  # a card in the row
+        vals[TRAIN] = 0.6 if any(c >= 0 for c in state.row) else 0.0  # a card in the row
         if p.final:
             vals[HUNT] = 10.0
         elif p.dungeons:
@@ -700,7 +709,7 @@ class GreedyAgent:
         for c in sorted(hand):
             a = act[c]
             if a == WILD:
-                a = max(range(5), key=lambda x: (vals[x], -x))
+                a = _first_best(vals)
             named.append((c, a))
         if fighter is None or (p.final and s != fighter):
             return named
@@ -1054,9 +1063,14 @@ class GreedyAgent:
         else:  # the final battle: the demon lord
             strength, vs = state.demon_str, "boss"
         level = state.s_level[state.base]
-        odds = state.win_prob
-        power = state.power
-        return max(state.eligible(), key=lambda s: (odds(s, strength, vs, level), -power(s, vs, level), -s))
+        # max(eligible, key=(odds, -power, -seat)) as a loop: compiled, a key function is a generic call
+        best, best_odds, best_power = -1, 0.0, 0
+        for s in state.eligible():
+            odds, power = state.win_prob(s, strength, vs, level), state.power(s, vs, level)
+            if best < 0 or odds > best_odds or (odds == best_odds and (power < best_power
+                                                                       or (power == best_power and s < best))):
+                best, best_odds, best_power = s, odds, power
+        return best
 
     def order(self, state: Rules):
         setup = state.setup
@@ -1084,7 +1098,7 @@ class GreedyAgent:
         pool, r_left, equip, r_level = state.pool, state.r_left, state.equip, setup.r_level
         disc = state.mods.cd_equip
         best, best_gain = None, 0
-        seats = [f, *range(f), *range(f + 1, state.n)]  # the fighter first
+        seats = [f] + [s for s in range(state.n) if s != f]  # the fighter first
         for r, slot, lv, cost, r_ap in self.tables.equipment:
             if r_left[r] <= 0 or (r_ap - disc if r_ap > disc else 0) > ap or not _affords(pool, cost):
                 continue
