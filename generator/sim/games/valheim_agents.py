@@ -814,7 +814,11 @@ class GreedyAgent:
 
     def nearest_dungeon(self, state: Rules, p: Plan) -> int:
         d = state.dist(p.main)
-        return min(p.dungeons, key=lambda k: (d[k], k)) if p.dungeons else -1
+        best = -1  # min(dungeons, key=(distance, slot)) as a loop
+        for k in p.dungeons:
+            if best < 0 or d[k] < d[best] or (d[k] == d[best] and k < best):
+                best = k
+        return best
 
     # ---- explore ----------------------------------------------------------------------------------
     def best_frontier(self, state: Rules, p: Plan) -> Optional[int]:
@@ -990,16 +994,25 @@ class GreedyAgent:
         who = state.train_revealers()
         ap = state.ap
         p = plan_for(state)
-        sizes = {}
-        buyer: Optional[int] = None
-        buyer_key: Any = None  # who takes a card: the thinnest deck below DECK_MAX, the fighter's last
+        sizes = [0] * state.n  # the revealers' decks
+        # who takes a card: the thinnest deck below DECK_MAX, the fighter's last, the first seat among equals
+        # (min by (is the fighter, size, seat) compared field by field: no key tuples)
+        buyer, buyer_size = -1, 0
         for s in who:
-            sizes[s] = len(state.deck[s]) + len(state.hand[s]) + len(state.discard[s]) + len(state.played[s])
-            if sizes[s] < DECK_MAX and (buyer is None or (s == p.fighter, sizes[s], s) < buyer_key):
-                buyer, buyer_key = s, (s == p.fighter, sizes[s], s)
+            size = sizes[s] = len(state.deck[s]) + len(state.hand[s]) + len(state.discard[s]) + len(state.played[s])
+            if size >= DECK_MAX:
+                continue
+            if buyer >= 0:
+                s_last, buyer_last = s == p.fighter, buyer == p.fighter
+                if s_last != buyer_last:
+                    if s_last:
+                        continue
+                elif size > buyer_size or (size == buyer_size and s > buyer):
+                    continue
+            buyer, buyer_size = s, size
         options = []
         top = 0.0
-        if buyer is not None:
+        if buyer >= 0:
             c_cost, mdisc = setup.c_cost, state.mods.mdisc
             worth = self.card_worths
             for i, c in enumerate(state.row):
@@ -1021,10 +1034,15 @@ class GreedyAgent:
         if cost <= ap:
             for s in who:
                 if sizes[s] > TRASH_ABOVE:
-                    basics = [c for c in state.discard[s] if setup.c_tier[c] < 0]
-                    if basics:
-                        c = min(basics, key=lambda x: (_ACTION_WORTH[setup.c_action[x]], setup.c_id[x]))
-                        c = next(x for x in state.discard[s] if setup.c_id[x] == setup.c_id[c])
+                    # the first basic card of the least worth action, the lowest id among equals: min() by
+                    # (action worth, id) as a loop (the first such card is the first of its id in the discard)
+                    c, c_worth, c_id = -1, 0.0, ""
+                    for x in state.discard[s]:
+                        if setup.c_tier[x] < 0:
+                            worth_x, id_x = _ACTION_WORTH[setup.c_action[x]], setup.c_id[x]
+                            if c < 0 or worth_x < c_worth or (worth_x == c_worth and id_x < c_id):
+                                c, c_worth, c_id = x, worth_x, id_x
+                    if c >= 0:
                         return (TRASH, s, c)
         if setup.rules["inheritance.mode"] == "carry_by_train":
             for a in state.legal_actions():
@@ -1048,7 +1066,12 @@ class GreedyAgent:
             b = setup.t_biome[state.s_tile[k]]
             bonus = 0.0
             if not state.defeated[b]:
-                bonus = 3.0 * max(_chance(state, s, state.avatar_strength(b), len(state.hand[s])) for s in hunters)
+                best_chance = 0.0  # max() of the hunters' chances (never below 0), as a loop
+                for s in hunters:
+                    chance = _chance(state, s, state.avatar_strength(b), len(state.hand[s]))
+                    if chance > best_chance:
+                        best_chance = chance
+                bonus = 3.0 * best_chance
             score = left * (1.0 + bonus)
             if score > best_score:
                 best, best_score = k, score
@@ -1163,9 +1186,10 @@ class GreedyAgent:
         options = state.level_options()
         if not options:
             return _DONE
-        for k in sorted(options, key=lambda k: (k != p.main, -state.s_level[k], k)):
-            cost = state.level_cost(k)[0]
-            if k == p.main or _spares(state.pool, cost, p):
+        if p.main in options:
+            return (LEVEL, p.main)  # the main base first, whatever the level costs
+        for k in sorted(options, key=lambda k: (-state.s_level[k], k)):
+            if _spares(state.pool, state.level_cost(k)[0], p):
                 return (LEVEL, k)
         return _DONE
 
