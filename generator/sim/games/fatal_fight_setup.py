@@ -188,6 +188,9 @@ def _rules(comp: SetupCompiler, raw: dict) -> dict:
         "n11_cure": "n11_debuffs.cure_gold", "n11_max": "n11_debuffs.max_per_player"}
     for key, path in ideas.items():
         r[key] = g(f"ideas.{path}")
+    for key in ("n2_bonus", "n5_bonus"):  # they add to a chain's AP, which only grows (see _add_card)
+        if isinstance(r[key], int) and r[key] < 0:
+            comp.problem(f"ideas.{ideas[key]}", f"the simulator needs 0 or more, got {r[key]}", raw)
     return r
 
 
@@ -250,9 +253,16 @@ def _add_card(setup: Setup, comp: SetupCompiler, record: dict, kind: str) -> int
         if sub.get(name) or name in attrs:
             flags |= bit
     effect = comp.effect(record.get("effect"), record, "effect")
+    ap = int(record.get("ap") or 0)
+    # a chain's AP only grows: the previews index their kill tables by it (fatal_fight_preview.Board)
+    if ap < 0:
+        comp.problem("ap", f"the simulator needs AP 0 or more, got {ap}", record)
+    for op, params in effect:
+        if op == "chain_ap" and int(params.get("n") or 0) < 0:
+            comp.problem("effect", f"the simulator needs chain_ap's n to be 0 or more, got {params['n']}", record)
     setup.c_id.append(record["id"])
     setup.c_kind.append(kind)
-    setup.c_ap.append(int(record.get("ap") or 0))
+    setup.c_ap.append(ap)
     setup.c_attack.append("attack" in attrs)
     setup.c_exile.append("exile" in attrs)
     setup.c_flags.append(flags)

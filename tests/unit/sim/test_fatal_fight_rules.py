@@ -214,6 +214,23 @@ def test_unknown_op_is_a_located_problem(tables):
     assert "teleport" in problem.message and problem.field == "effect[0].op"
 
 
+def test_a_negative_ap_is_a_located_problem(tables):
+    """A chain's AP only grows (the previews index their kill tables by it): an AP below 0, on a card,
+    in a chain_ap effect or as an idea's bonus, is refused where it is written, not played wrongly."""
+    record = tables["arts"][0]
+    record["ap"] = -1
+    tables["arts"][1]["effect"] = [{"op": "chain_ap", "n": -2}]
+    tables["rules"]["ideas"]["n5_chain_keyword"]["bonus_ap"] = -1
+    where = {id(record): Location("content/x/arts/a.yaml", 12)}
+    with pytest.raises(ProblemsError) as info:
+        ff.compile_setup(tables, where=lambda r: where.get(id(r)))
+    found = {(p.field, p.message) for p in info.value.problems}
+    assert ("ap", "the simulator needs AP 0 or more, got -1") in found
+    assert ("effect", "the simulator needs chain_ap's n to be 0 or more, got -2") in found
+    assert ("ideas.n5_chain_keyword.bonus_ap", "the simulator needs 0 or more, got -1") in found
+    assert any(p.location == Location("content/x/arts/a.yaml", 12) for p in info.value.problems if p.field == "ap")
+
+
 def test_numbers_come_from_the_tables(tables):
     for enemy in tables["enemies"]:
         enemy["life"] = 6
