@@ -114,7 +114,7 @@ class Board:
     plain lists. A by-AP table holds the kill value of every AP from 0 up to the least that
     defeats all it can, read as ``table[ap] if ap < len(table) else table[-1]``: an index, not a
     bisect, at each of the ~2,000 previews a game (AP is never negative: card AP, chain bonuses
-    and grapple power are not).
+    and grapple power are not, and ``compile_setup`` refuses content that says otherwise).
 
     Everything here is derived from the groups, ``elife``, ``egp`` and ``xgp`` alone (and the
     fixed setup), so the snapshot keeps copies of those four and stays valid while they compare

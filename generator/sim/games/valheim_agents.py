@@ -997,19 +997,13 @@ class GreedyAgent:
         sizes = [0] * state.n  # the revealers' decks
         # who takes a card: the thinnest deck below DECK_MAX, the fighter's last, the first seat among equals
         # (min by (is the fighter, size, seat) compared field by field: no key tuples)
-        buyer, buyer_size = -1, 0
+        buyer, buyer_last, buyer_size = -1, False, 0
         for s in who:
             size = sizes[s] = len(state.deck[s]) + len(state.hand[s]) + len(state.discard[s]) + len(state.played[s])
-            if size >= DECK_MAX:
-                continue
-            if buyer >= 0:
-                s_last, buyer_last = s == p.fighter, buyer == p.fighter
-                if s_last != buyer_last:
-                    if s_last:
-                        continue
-                elif size > buyer_size or (size == buyer_size and s > buyer):
-                    continue
-            buyer, buyer_size = s, size
+            last = s == p.fighter
+            if size < DECK_MAX and (buyer < 0 or last < buyer_last or (last == buyer_last and (
+                    size < buyer_size or (size == buyer_size and s < buyer)))):
+                buyer, buyer_last, buyer_size = s, last, size
         options = []
         top = 0.0
         if buyer >= 0:
